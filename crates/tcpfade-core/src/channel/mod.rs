@@ -1,0 +1,169 @@
+//! Packet-error channels.
+//!
+//! Two families, because the papers need two clocks (BRIEF §3, "channels are clocks of their own"):
+//!
+//! - [`SlotChannel`]: one step per packet slot, idle or not (BRIEF D1). Bernoulli, two-state
+//!   Markov (Gilbert-Elliott), Jakes fading with the threshold or the bit-level error model, and
+//!   recorded traces. The slotted TCP driver uses it.
+//! - [`continuous::ContinuousTwoState`]: a continuous-time alternating good/bad process
+//!   (abouzeid §III, VDELDROP of tsaoussidis §4) asked whether a packet occupying `[t, t + d)`
+//!   survives. The event-driven driver uses it.
+//!
+//! [`SlotChannelSpec`] describes any slot channel by its parameters; `build(seed)` validates them
+//! and returns the channel, so every entry point (Python, CLI, Rust) validates the same way.
+
+pub mod continuous;
+pub mod fading_errors;
+pub mod jakes;
+pub mod markov;
+pub mod trace;
+
+use crate::error::Result;
+use rand::Rng as _;
+
+pub use continuous::{ContinuousLossRule, ContinuousTwoState};
+pub use fading_errors::{BitLevelChannel, Modulation, ThresholdChannel};
+pub use jakes::JakesFading;
+pub use markov::GilbertElliott;
+pub use trace::TraceChannel;
+
+/// A channel that moves one step per packet slot, whether or not a packet is sent in it.
+pub trait SlotChannel: Send {
+    /// Advance one slot; `true` when a packet sent in that slot is lost.
+    fn next_slot(&mut self) -> Result<bool>;
+
+    /// Advance through the next `limit` slots, stopping at the first loss.
+    ///
+    /// Returns `Some(k)` when slot `k` (0-based, counted from the first slot advanced) is a loss;
+    /// `k + 1` slots have then been consumed. Returns `None` when all `limit` slots are successes.
+    /// Models whose state runs are geometric override this to skip error-free stretches in O(1),
+    /// so a simulator's cost follows loss events rather than slots (BRIEF §6).
+    fn next_loss_within(&mut self, limit: u64) -> Result<Option<u64>> {
+        for k in 0..limit {
+            if self.next_slot()? {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    /// State of the slot consumed last: 0 good, 1 bad (for models without states, 1 when that
+    /// slot was lost).
+    fn state(&self) -> u8;
+}
+
+/// Every slot-clocked channel, by its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SlotChannelSpec {
+    /// Independent losses with probability `error_rate` per slot.
+    Bernoulli {
+        /// Loss probability per slot.
+        error_rate: f64,
+    },
+    /// Two-state Markov chain (chockalingam eq. (1)).
+    GilbertElliott {
+        /// P(good -> good).
+        p: f64,
+        /// P(bad -> bad).
+        q: f64,
+        /// Loss probability in the good state.
+        loss_good: f64,
+        /// Loss probability in the bad state.
+        loss_bad: f64,
+    },
+    /// Jakes fading sampled once per slot; loss when the power is below 1/F (zorzi-rao §3.1).
+    Threshold {
+        /// Normalized Doppler frequency fD·T (T = packet time).
+        fdt: f64,
+        /// Fading margin F (linear).
+        fading_margin: f64,
+        /// Oscillators N0 of the Jakes simulator.
+        oscillators: u64,
+    },
+    /// Jakes fading sampled within each packet; loss when any bit is wrong (BRIEF D6).
+    BitLevel {
+        /// Normalized Doppler frequency fD·T.
+        fdt: f64,
+        /// Average SNR per bit (linear).
+        snr: f64,
+        /// Packet size in bits.
+        packet_bits: u64,
+        /// Modulation giving the bit error probability.
+        modulation: Modulation,
+        /// Fading samples per packet.
+        samples_per_packet: u64,
+        /// Oscillators N0.
+        oscillators: u64,
+    },
+    /// A recorded loss sequence.
+    Trace {
+        /// 0/1 per slot.
+        losses: std::sync::Arc<[u8]>,
+        /// Start again at the beginning when exhausted.
+        wrap: bool,
+    },
+}
+
+impl SlotChannelSpec {
+    /// Validate the parameters and build the channel, seeded.
+    pub fn build(&self, seed: u64) -> Result<Box<dyn SlotChannel>> {
+        Ok(match self {
+            SlotChannelSpec::Bernoulli { error_rate } => {
+                Box::new(GilbertElliott::bernoulli(*error_rate, seed)?)
+            }
+            SlotChannelSpec::GilbertElliott { p, q, loss_good, loss_bad } => {
+                Box::new(GilbertElliott::new(*p, *q, *loss_good, *loss_bad, seed)?)
+            }
+            SlotChannelSpec::Threshold { fdt, fading_margin, oscillators } => {
+                Box::new(ThresholdChannel::new(*fdt, *fading_margin, *oscillators, seed)?)
+            }
+            SlotChannelSpec::BitLevel {
+                fdt,
+                snr,
+                packet_bits,
+                modulation,
+                samples_per_packet,
+                oscillators,
+            } => Box::new(BitLevelChannel::new(
+                *fdt,
+                *snr,
+                *packet_bits,
+                *modulation,
+                *samples_per_packet,
+                *oscillators,
+                seed,
+            )?),
+            SlotChannelSpec::Trace { losses, wrap } => {
+                Box::new(TraceChannel::new(losses.clone(), *wrap)?)
+            }
+        })
+    }
+}
+
+/// Run length of a state that is kept with probability `stay` per step: geometric on {1, 2, ...}
+/// with P(L = k) = stay^(k-1) (1 - stay). `u64::MAX` stands for "forever" (stay = 1).
+pub(crate) fn run_length(rng: &mut crate::rng::Rng, stay: f64) -> u64 {
+    1u64.saturating_add(failures_before_success(rng, 1.0 - stay))
+}
+
+/// Number of failures before the first success of independent trials with success probability
+/// `p` (inverse-CDF sampling); `u64::MAX` when `p` is 0.
+///
+/// Written here rather than taken from rand_distr::Geometric because we need p = 0 mapped to
+/// "never" and exactly one uniform per draw (so streams stay aligned across platforms).
+pub(crate) fn failures_before_success(rng: &mut crate::rng::Rng, p: f64) -> u64 {
+    if p >= 1.0 {
+        return 0;
+    }
+    if p <= 0.0 {
+        return u64::MAX;
+    }
+    // U in (0, 1]: P(floor(ln U / ln(1-p)) >= k) = (1-p)^k.
+    let u = 1.0 - rng.random::<f64>();
+    let k = (u.ln() / (-p).ln_1p()).floor();
+    if k >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        k as u64
+    }
+}

@@ -1,0 +1,22 @@
+//! # tcpfade-core
+//!
+//! The engine of tcpfade: packet-error channel models, TCP endpoints, simulation drivers and
+//! metrics, with no Python in it. The Python package `tcpfade` drives it through the thin
+//! `tcpfade-python` bindings crate; Rust users can depend on this crate alone.
+//!
+//! Modules, one per concern:
+//! - [`channel`]: slot-clocked packet-error channels (Bernoulli, Gilbert-Elliott, Jakes fading with
+//!   the threshold and bit-level error models, traces) and the continuous-time two-state channel.
+//! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
+//! - [`rng`]: seeded, independent random streams.
+//! - [`error`]: the one error type of the crate.
+//!
+//! Every random object takes a seed: the same inputs and seed give bit-identical output.
+
+pub mod channel;
+pub mod check;
+pub mod error;
+pub mod metrics;
+pub mod rng;
+
+pub use error::{Error, Result};

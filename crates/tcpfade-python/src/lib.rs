@@ -1,1 +1,17 @@
-//! placeholder
+//! `tcpfade._core`: the thin PyO3 layer over tcpfade-core.
+//!
+//! Only conversions live here: Python values in, numpy arrays and dicts out, core errors mapped
+//! to the `tcpfade.errors` hierarchy and panics turned into `tcpfade.errors.InternalError`
+//! (never an abort). The Python package wraps these functions; users never see them directly.
+
+mod channels;
+mod errors;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    channels::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,34 @@
+"""tcpfade: TCP throughput and energy over wireless links with bursty (fading) errors.
+
+The public API re-exports the channel models (:mod:`tcpfade.channels`) and the error hierarchy
+(:mod:`tcpfade.errors`). The engine is the Rust extension ``tcpfade._core``; users never need it.
+"""
+
+from . import errors
+from ._core import __version__
+from .channels import (
+    Bernoulli,
+    BitLevelFading,
+    ContinuousTwoState,
+    GilbertElliott,
+    MarkovFit,
+    ThresholdFading,
+    TraceChannel,
+    bit_level_error_rate,
+    fit_markov,
+    jakes_autocorrelation,
+    jakes_gain,
+    load_trace,
+    marcum_q,
+    markov_from_fading,
+    save_trace,
+    snr_for_error_rate,
+)
+from .errors import ParameterError, TcpfadeError
+
+__all__ = [
+    "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
+    "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
+    "markov_from_fading", "jakes_gain", "jakes_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
+    "load_trace", "save_trace",
+]

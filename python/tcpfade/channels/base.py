@@ -1,0 +1,41 @@
+"""The interface shared by every slot-clocked channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .. import _validate as v
+
+
+class SlotChannel:
+    """A packet-error channel that moves one step per packet slot (BRIEF D1).
+
+    Subclasses describe themselves with ``_spec()``, a dict the Rust core turns into the model;
+    the core validates it, so constructing a channel in Python fails early with the same message
+    a simulation would give.
+    """
+
+    def _spec(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check(self) -> None:
+        """Validate by building the core model (zero slots)."""
+        _core.slot_trace(self._spec(), 0, 0)
+
+    def trace(self, slots: int, *, seed: int, states: bool = False):
+        """Simulate ``slots`` slots.
+
+        Returns a ``uint8`` array with 1 where a packet sent in that slot is lost; with
+        ``states=True`` a pair ``(losses, states)``, states being 0 (good) / 1 (bad) per slot
+        (for models without states, the loss itself).
+        """
+        n = v.integer("slots", slots, 0)
+        losses, st = _core.slot_trace(self._spec(), n, v.seed(seed), states)
+        return (losses, st) if states else losses
+
+    def describe(self) -> dict[str, Any]:
+        """The channel's parameters and derived figures as a plain dict."""
+        return {k: val for k, val in self._spec().items() if not isinstance(val, np.ndarray)}

@@ -1,0 +1,92 @@
+"""Continuous-time two-state channel (abouzeid §III; VDELDROP of tsaoussidis §4)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .. import _validate as v
+
+#: Loss rules: "any-instant" (abouzeid §III: each state met may corrupt the packet, with p0/p1) and
+#: "vdeldrop" (the packet is dropped with the drop rate of the state it meets at its start).
+LOSS_RULES = ("any-instant", "vdeldrop")
+
+
+@dataclass(frozen=True)
+class ContinuousTwoState:
+    """Alternating good/bad channel in continuous time, evolving whatever the sender does.
+
+    Good sojourns are exponential with mean ``mean_good`` = E[X], bad ones with mean
+    ``mean_bad`` = E[Y] (seconds, or any unit used consistently). ``loss_good`` and ``loss_bad``
+    are abouzeid's p0 and p1 under ``loss_rule="any-instant"`` and VDELDROP's drop rates r_i under
+    ``loss_rule="vdeldrop"``.
+    """
+
+    mean_good: float
+    mean_bad: float
+    loss_rule: str = "any-instant"
+    loss_good: float = 0.0
+    loss_bad: float = 1.0
+
+    def __post_init__(self) -> None:
+        v.positive("mean_good", self.mean_good)
+        v.positive("mean_bad", self.mean_bad)
+        v.choice("loss_rule", self.loss_rule, LOSS_RULES)
+        v.probability("loss_good", self.loss_good)
+        v.probability("loss_bad", self.loss_bad)
+
+    @property
+    def bad_fraction(self) -> float:
+        """Long-run fraction of time in the bad state, f = E[Y] / (E[X] + E[Y]) (abouzeid eq. (1))."""
+        return self.mean_bad / (self.mean_good + self.mean_bad)
+
+    def loss_probability(self, duration: float) -> float:
+        """Probability that a packet of length ``duration``, sent at a time independent of the
+        channel, is lost.
+
+        any-instant: starting good (prob. 1-f) the packet meets only the good state with
+        probability exp(-d/E[X]), else both; likewise from bad with exp(-d/E[Y]). It survives each
+        state met with probability 1 - p_state. vdeldrop: (1-f) r0 + f r1.
+        """
+        d = v.at_least("duration", duration, 0.0)
+        f = self.bad_fraction
+        if self.loss_rule == "vdeldrop":
+            return (1 - f) * self.loss_good + f * self.loss_bad
+        s0, s1 = 1.0 - self.loss_good, 1.0 - self.loss_bad
+        stay_good = math.exp(-d / self.mean_good)
+        stay_bad = math.exp(-d / self.mean_bad)
+        survive = (1 - f) * (stay_good * s0 + (1 - stay_good) * s0 * s1) + f * (stay_bad * s1 + (1 - stay_bad) * s0 * s1)
+        return 1.0 - survive
+
+    def _args(self) -> tuple[float, float]:
+        return float(self.mean_good), float(self.mean_bad)
+
+    def packet_losses(self, starts, duration: float, *, seed: int) -> np.ndarray:
+        """Loss (1) or not (0) of packets starting at ``starts`` (non-decreasing), each lasting
+        ``duration``, on the channel realization fixed by ``seed``."""
+        t = np.ascontiguousarray(starts, dtype=float)
+        if t.ndim != 1:
+            raise v.fail("starts", f"an array of shape {t.shape}", "must be one-dimensional")
+        return _core.continuous_packet_losses(*self._args(), self.loss_rule, float(self.loss_good),
+                                              float(self.loss_bad), t, v.at_least("duration", duration, 0.0),
+                                              v.seed(seed))
+
+    def states(self, times, *, seed: int) -> np.ndarray:
+        """State (0 good, 1 bad) at ``times`` (non-decreasing) of the realization fixed by ``seed``."""
+        t = np.ascontiguousarray(times, dtype=float)
+        return _core.continuous_states(*self._args(), t, v.seed(seed))
+
+    def bad_time(self, window: float, windows: int, *, seed: int) -> np.ndarray:
+        """Time spent bad in each of ``windows`` consecutive windows of length ``window`` from 0."""
+        return _core.continuous_bad_time(*self._args(), v.positive("window", window),
+                                         v.integer("windows", windows, 0), v.seed(seed))
+
+    def describe(self) -> dict[str, Any]:
+        """Parameters and the bad-time fraction as a dict."""
+        return {"kind": "continuous-two-state", "mean_good": self.mean_good, "mean_bad": self.mean_bad,
+                "loss_rule": self.loss_rule, "loss_good": self.loss_good, "loss_bad": self.loss_bad,
+                "bad_fraction": self.bad_fraction}

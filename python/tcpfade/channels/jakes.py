@@ -1,0 +1,206 @@
+"""Rayleigh fading simulated with Jakes' sum of sinusoids, and the packet errors it causes.
+
+The simulator itself is in the Rust core (``channel::jakes``); its equations are in
+docs/models.md. Time is counted in packet durations T, so the Doppler enters as fD·T.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from .. import _core
+from .. import _validate as v
+from .base import SlotChannel
+from .fading import fading_margin_from_error_rate
+
+#: Modulations of the bit-level model (bit error probability vs instantaneous SNR per bit).
+MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
+
+#: Default number of Jakes oscillators N0 (BRIEF D6: 8, as in the papers).
+DEFAULT_OSCILLATORS = 8
+
+#: Largest fD·Δ between two fading samples inside a packet when the count is chosen for the user:
+#: the fastest oscillator then turns by at most 2π·0.005 ≈ 0.03 rad between samples.
+MAX_DOPPLER_STEP = 0.005
+
+
+def default_samples_per_packet(fdt: float, packet_bits: int) -> int:
+    """Fading samples per packet chosen so that fD·Δ <= 0.005 (at least 1, at most one per bit)."""
+    return int(min(max(1, math.ceil(fdt / MAX_DOPPLER_STEP)), packet_bits))
+
+
+def jakes_gain(fdt: float, samples: int, *, seed: int, samples_per_packet: int = 1,
+               oscillators: int = DEFAULT_OSCILLATORS) -> np.ndarray:
+    """Complex fading gain g (E|g|² = 1) at ``samples`` instants spaced T / samples_per_packet.
+
+    Returns a complex128 array. ``fdt`` is fD·T, ``oscillators`` Jakes' N0.
+    """
+    re, im = _core.jakes_gain(
+        v.positive("fdt", fdt),
+        v.integer("samples", samples, 0),
+        v.integer("samples_per_packet", samples_per_packet, 1),
+        v.integer("oscillators", oscillators, 1, 4096),
+        v.seed(seed),
+    )
+    return re + 1j * im
+
+
+def jakes_autocorrelation(fdt: float, lag: np.ndarray | float, oscillators: int = DEFAULT_OSCILLATORS) -> np.ndarray:
+    """Exact autocorrelation E[g*(t) g(t+τ)] of the simulator, τ = ``lag`` in packet times.
+
+    (2 Σ_{n=1..N0} cos(ω_n τ) + cos(ω_m τ)) / (2 N0 + 1) with ω_n = 2π fD cos(2πn/(4N0+2)): the
+    discrete counterpart of J0(2π fD τ) (docs/models.md).
+    """
+    n0 = v.integer("oscillators", oscillators, 1, 4096)
+    x = 2 * np.pi * v.positive("fdt", fdt) * np.asarray(lag, dtype=float)
+    n = 4 * n0 + 2
+    k = np.arange(1, n0 + 1)
+    total = 2 * np.cos(np.multiply.outer(x, np.cos(2 * np.pi * k / n))).sum(axis=-1) + np.cos(x)
+    return total / (2 * n0 + 1)
+
+
+def _fading_margin(error_rate: float | None, fading_margin_db: float | None, fading_margin: float | None) -> float:
+    given = {"error_rate": error_rate, "fading_margin_db": fading_margin_db, "fading_margin": fading_margin}
+    named = [k for k, val in given.items() if val is not None]
+    if len(named) != 1:
+        raise v.fail("error_rate/fading_margin_db/fading_margin", ", ".join(named) or "none given",
+                     "give exactly one of error_rate, fading_margin_db, fading_margin")
+    if error_rate is not None:
+        return fading_margin_from_error_rate(error_rate)
+    if fading_margin_db is not None:
+        return v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
+    return v.positive("fading_margin", fading_margin)
+
+
+@dataclass(frozen=True, init=False)
+class ThresholdFading(SlotChannel):
+    """Jakes fading sampled once per slot; a packet is lost when |g|² < 1/F (zorzi-rao §3.1).
+
+    Give ``fdt`` = fD·T and one of ``fading_margin_db``, ``fading_margin`` (linear) or
+    ``error_rate`` (which sets F by eq. (2)).
+    """
+
+    fdt: float
+    fading_margin: float
+    oscillators: int
+
+    def __init__(self, fdt: float, *, fading_margin_db: float | None = None, fading_margin: float | None = None,
+                 error_rate: float | None = None, oscillators: int = DEFAULT_OSCILLATORS) -> None:
+        object.__setattr__(self, "fdt", v.positive("fdt", fdt))
+        object.__setattr__(self, "fading_margin", _fading_margin(error_rate, fading_margin_db, fading_margin))
+        object.__setattr__(self, "oscillators", v.integer("oscillators", oscillators, 1, 4096))
+        self._check()
+
+    @property
+    def fading_margin_db(self) -> float:
+        """F in dB."""
+        return v.linear_to_db(self.fading_margin)
+
+    @property
+    def rayleigh_error_rate(self) -> float:
+        """1 - exp(-1/F): the error rate for an exactly Rayleigh envelope (eq. (2))."""
+        return -math.expm1(-1.0 / self.fading_margin)
+
+    def _spec(self) -> dict[str, Any]:
+        return {"kind": "threshold", "fdt": self.fdt, "fading_margin": self.fading_margin,
+                "oscillators": self.oscillators}
+
+    def describe(self) -> dict[str, Any]:
+        return {**self._spec(), "fading_margin_db": self.fading_margin_db,
+                "rayleigh_error_rate": self.rayleigh_error_rate}
+
+
+@dataclass(frozen=True, init=False)
+class BitLevelFading(SlotChannel):
+    """Jakes fading sampled inside each packet; a packet is lost when any bit is wrong (BRIEF D6).
+
+    ``snr_db`` is the average SNR per bit (Eb/N0 averaged over the fading), ``packet_bits`` the
+    packet length (8192 = 1024 bytes), ``modulation`` one of :data:`MODULATIONS` (BPSK default, no
+    coding). ``samples_per_packet`` defaults to :func:`default_samples_per_packet`.
+    """
+
+    fdt: float
+    snr_db: float
+    packet_bits: int
+    modulation: str
+    samples_per_packet: int
+    oscillators: int
+
+    def __init__(self, fdt: float, snr_db: float, *, packet_bits: int = 8192, modulation: str = "bpsk",
+                 samples_per_packet: int | None = None, oscillators: int = DEFAULT_OSCILLATORS) -> None:
+        fdt = v.positive("fdt", fdt)
+        bits = v.integer("packet_bits", packet_bits, 1)
+        spp = default_samples_per_packet(fdt, bits) if samples_per_packet is None else \
+            v.integer("samples_per_packet", samples_per_packet, 1, bits)
+        object.__setattr__(self, "fdt", fdt)
+        object.__setattr__(self, "snr_db", v.real("snr_db", snr_db))
+        object.__setattr__(self, "packet_bits", bits)
+        object.__setattr__(self, "modulation", v.choice("modulation", modulation, MODULATIONS))
+        object.__setattr__(self, "samples_per_packet", spp)
+        object.__setattr__(self, "oscillators", v.integer("oscillators", oscillators, 1, 4096))
+        self._check()
+
+    @property
+    def snr(self) -> float:
+        """Average SNR per bit, linear."""
+        return v.db_to_linear(self.snr_db)
+
+    def _spec(self) -> dict[str, Any]:
+        return {"kind": "bit-level", "fdt": self.fdt, "snr": self.snr, "packet_bits": self.packet_bits,
+                "modulation": self.modulation, "samples_per_packet": self.samples_per_packet,
+                "oscillators": self.oscillators}
+
+    def describe(self) -> dict[str, Any]:
+        return {**self._spec(), "snr_db": self.snr_db}
+
+
+def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulation: str = "bpsk",
+                         samples_per_packet: int | None = None, oscillators: int = DEFAULT_OSCILLATORS,
+                         packets: int = 200_000, batches: int = 50, seed: int = 1,
+                         confidence: float = 0.95) -> pd.DataFrame:
+    """Average packet error rate of the bit-level model against average SNR (zorzi-rao Fig. 7).
+
+    Each packet's error probability given its fading is averaged over ``packets`` packets of one
+    fading realization, shared by all SNRs. The confidence interval comes from batch means over
+    ``batches`` batches (Student t). Returns a DataFrame with columns ``snr_db``, ``error_rate``,
+    ``ci_low``, ``ci_high``.
+    """
+    fdt = v.positive("fdt", fdt)
+    bits = v.integer("packet_bits", packet_bits, 1)
+    spp = default_samples_per_packet(fdt, bits) if samples_per_packet is None else \
+        v.integer("samples_per_packet", samples_per_packet, 1, bits)
+    snr_db = np.atleast_1d(np.asarray(snr_db, dtype=float))
+    if not np.all(np.isfinite(snr_db)):
+        raise v.fail("snr_db", snr_db.tolist(), "must be finite numbers")
+    n_batches = v.integer("batches", batches, 2)
+    rows = _core.bit_level_error_rates(
+        fdt, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS), spp,
+        v.integer("oscillators", oscillators, 1, 4096), v.integer("packets", packets, n_batches), n_batches,
+        v.seed(seed))
+    mean = rows.mean(axis=1)
+    half = stats.t.ppf(0.5 + v.probability("confidence", confidence) / 2, n_batches - 1) * \
+        rows.std(axis=1, ddof=1) / math.sqrt(n_batches)
+    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": mean - half, "ci_high": mean + half})
+
+
+def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
+    """Average SNR per bit (dB) at which the bit-level model's mean packet error rate is ``error_rate``.
+
+    Solved by Brent's method on :func:`bit_level_error_rate` (keyword arguments pass through), whose
+    common random numbers make it a smooth, monotone function of the SNR.
+    """
+    target = v.probability("error_rate", error_rate, open_low=True, open_high=True)
+
+    def gap(snr_db: float) -> float:
+        return math.log(bit_level_error_rate(fdt, [snr_db], **kwargs)["error_rate"].iloc[0]) - math.log(target)
+
+    low, high = -10.0, 80.0
+    if gap(low) < 0 or gap(high) > 0:
+        raise v.fail("error_rate", error_rate, "not reachable for average SNR between -10 and 80 dB")
+    return float(optimize.brentq(gap, low, high, xtol=1e-4))

@@ -1,0 +1,179 @@
+"""Independent and two-state Markov (Gilbert-Elliott) packet-error channels."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import _validate as v
+from .base import SlotChannel
+from .fading import error_rate_from_fading_margin, fading_margin_from_error_rate, markov_from_fading
+
+
+@dataclass(frozen=True)
+class Bernoulli(SlotChannel):
+    """Independent packet losses: each slot is lost with probability ``error_rate``."""
+
+    error_rate: float
+
+    def __post_init__(self) -> None:
+        v.probability("error_rate", self.error_rate)
+        self._check()
+
+    @property
+    def mean_burst(self) -> float:
+        """Mean length of a run of losses, 1 / (1 - ε)."""
+        return math.inf if self.error_rate == 1 else 1.0 / (1.0 - self.error_rate)
+
+    def _spec(self) -> dict[str, Any]:
+        return {"kind": "bernoulli", "error_rate": float(self.error_rate)}
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "bernoulli", "error_rate": self.error_rate, "mean_burst": self.mean_burst}
+
+
+@dataclass(frozen=True)
+class GilbertElliott(SlotChannel):
+    """Two-state Markov packet-error channel (chockalingam eq. (1)).
+
+    ``p`` = P(good -> good), ``q`` = P(bad -> bad); a packet is lost with probability
+    ``loss_good`` in the good state and ``loss_bad`` in the bad state (0 and 1 by default, the
+    papers' model). ``fading_margin`` and ``fdt`` are recorded when the chain was made from
+    Rayleigh fading (:meth:`from_fading`), and are ``None`` otherwise.
+
+    Examples
+    --------
+    >>> ch = GilbertElliott.from_fading(error_rate=0.1, fdt=0.01)
+    >>> round(ch.q, 4), round(ch.mean_burst, 2), round(ch.fading_margin_db, 3)
+    (0.9269, 13.67, 9.773)
+    """
+
+    p: float
+    q: float
+    loss_good: float = 0.0
+    loss_bad: float = 1.0
+    fading_margin: float | None = field(default=None, compare=False)
+    fdt: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def from_transitions(cls, p: float, q: float, *, loss_good: float = 0.0, loss_bad: float = 1.0) -> GilbertElliott:
+        """Chain from its transition probabilities p = P(good->good), q = P(bad->bad)."""
+        return cls(p=p, q=q, loss_good=loss_good, loss_bad=loss_bad)
+
+    @classmethod
+    def from_burst(cls, error_rate: float, mean_burst: float) -> GilbertElliott:
+        """Chain with stationary error rate ε and mean error-burst length B (slots).
+
+        q = 1 - 1/B and, from chockalingam eq. (2), p = 1 - ε (1 - q) / (1 - ε).
+        """
+        eps = v.probability("error_rate", error_rate, open_low=True, open_high=True)
+        burst = v.at_least("mean_burst", mean_burst, 1.0)
+        q = 1.0 - 1.0 / burst
+        p_gb = eps * (1.0 - q) / (1.0 - eps)
+        if p_gb > 1.0:
+            raise v.fail(
+                "mean_burst",
+                mean_burst,
+                f"must be >= error_rate / (1 - error_rate) = {eps / (1 - eps):.6g} for error_rate = {eps:g} "
+                "(shorter bursts would need good runs shorter than one slot)",
+            )
+        return cls(p=1.0 - p_gb, q=q)
+
+    @classmethod
+    def from_fading(
+        cls,
+        *,
+        fdt: float,
+        error_rate: float | None = None,
+        fading_margin_db: float | None = None,
+        fading_margin: float | None = None,
+    ) -> GilbertElliott:
+        """Chain of a Rayleigh fading channel, zorzi-rao eqs. (2)-(5).
+
+        Give the normalized Doppler ``fdt`` = fD·T and exactly one of ``error_rate`` (ε, which sets
+        F by eq. (2)), ``fading_margin_db`` or ``fading_margin`` (linear).
+        """
+        given = {"error_rate": error_rate, "fading_margin_db": fading_margin_db, "fading_margin": fading_margin}
+        named = [k for k, val in given.items() if val is not None]
+        if len(named) != 1:
+            raise v.fail(
+                "error_rate/fading_margin_db/fading_margin",
+                ", ".join(named) or "none given",
+                "give exactly one of error_rate, fading_margin_db, fading_margin",
+            )
+        if error_rate is not None:
+            f = fading_margin_from_error_rate(error_rate)
+        elif fading_margin_db is not None:
+            f = v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
+        else:
+            f = v.positive("fading_margin", fading_margin)
+        p, q = markov_from_fading(f, fdt)
+        return cls(p=p, q=q, fading_margin=f, fdt=float(fdt))
+
+    # -- derived figures ----------------------------------------------------------------------
+    @property
+    def p_gb(self) -> float:
+        """P(good -> bad) = 1 - p."""
+        return 1.0 - self.p
+
+    @property
+    def p_bg(self) -> float:
+        """P(bad -> good) = 1 - q."""
+        return 1.0 - self.q
+
+    @property
+    def bad_probability(self) -> float:
+        """Stationary probability of the bad state, (1 - p) / (2 - p - q) (chockalingam eq. (2))."""
+        denominator = 2.0 - self.p - self.q
+        return (1.0 - self.p) / denominator if denominator > 0 else 0.0
+
+    @property
+    def error_rate(self) -> float:
+        """Stationary packet error rate: π_G loss_good + π_B loss_bad (eq. (2) for the defaults)."""
+        pb = self.bad_probability
+        return (1.0 - pb) * self.loss_good + pb * self.loss_bad
+
+    @property
+    def mean_burst(self) -> float:
+        """Mean stay in the bad state, 1 / (1 - q): the mean error burst for the default losses."""
+        return math.inf if self.q == 1 else 1.0 / (1.0 - self.q)
+
+    @property
+    def fading_margin_db(self) -> float | None:
+        """Fading margin F in dB, when the chain came from fading."""
+        return None if self.fading_margin is None else v.linear_to_db(self.fading_margin)
+
+    @property
+    def fading_error_rate(self) -> float | None:
+        """1 - exp(-1/F), eq. (2), when the chain came from fading (equals ``error_rate``)."""
+        return None if self.fading_margin is None else error_rate_from_fading_margin(self.fading_margin)
+
+    def _spec(self) -> dict[str, Any]:
+        return {
+            "kind": "gilbert-elliott",
+            "p": float(self.p),
+            "q": float(self.q),
+            "loss_good": float(self.loss_good),
+            "loss_bad": float(self.loss_bad),
+        }
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": "gilbert-elliott",
+            "p": self.p,
+            "q": self.q,
+            "p_gb": self.p_gb,
+            "p_bg": self.p_bg,
+            "loss_good": self.loss_good,
+            "loss_bad": self.loss_bad,
+            "error_rate": self.error_rate,
+            "mean_burst": self.mean_burst,
+        }
+        if self.fading_margin is not None:
+            out.update(fdt=self.fdt, fading_margin=self.fading_margin, fading_margin_db=self.fading_margin_db)
+        return out

@@ -1,0 +1,38 @@
+"""Exceptions raised by tcpfade.
+
+Every error tcpfade raises derives from :class:`TcpfadeError`. Errors about user input also derive
+from :class:`ValueError`, so code that already catches ``ValueError`` keeps working. The Rust core
+maps its one error type onto these classes; a panic in the core arrives as :class:`InternalError`
+(never a crash of the interpreter).
+"""
+
+from __future__ import annotations
+
+
+class TcpfadeError(Exception):
+    """Base class of every tcpfade error."""
+
+
+class ParameterError(TcpfadeError, ValueError):
+    """A parameter is outside its allowed range. The message names it, its value and what is allowed."""
+
+
+class TraceFormatError(TcpfadeError, ValueError):
+    """A trace file or array is malformed. The message gives the line and field; nothing was read."""
+
+
+class TraceExhaustedError(TcpfadeError):
+    """A trace channel was asked for more slots than it holds (and ``wrap`` is off)."""
+
+
+class InternalError(TcpfadeError, RuntimeError):
+    """A bug inside tcpfade (a panic in the Rust core). Please report it with the call that raised it."""
+
+
+__all__ = [
+    "TcpfadeError",
+    "ParameterError",
+    "TraceFormatError",
+    "TraceExhaustedError",
+    "InternalError",
+]

@@ -16,8 +16,8 @@ from .channels import (
     TraceChannel,
     bit_level_error_rate,
     fit_markov,
-    jakes_autocorrelation,
-    jakes_gain,
+    fading_autocorrelation,
+    fading_gain,
     load_trace,
     marcum_q,
     markov_from_fading,
@@ -29,6 +29,6 @@ from .errors import ParameterError, TcpfadeError
 __all__ = [
     "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
-    "markov_from_fading", "jakes_gain", "jakes_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
+    "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace",
 ]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::channel::fading_errors::{bit_level_error_rate_batches, Modulation};
 use tcpfade_core::channel::trace::{parse_binary, parse_text};
-use tcpfade_core::channel::{JakesFading, SlotChannelSpec};
+use tcpfade_core::channel::{FadingModel, FadingSpec, SlotChannelSpec};
 use tcpfade_core::metrics::TraceStats;
 use tcpfade_core::Error;
 
@@ -17,6 +17,15 @@ fn get<'py, T: FromPyObject<'py>>(spec: &Bound<'py, PyDict>, key: &str) -> PyRes
         Some(value) => value.extract(),
         None => Err(crate::errors::to_py(Error::invalid(key, "missing", "is required for this channel"))),
     }
+}
+
+fn fading_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<FadingSpec> {
+    let model: String = get(spec, "fading_model")?;
+    Ok(FadingSpec {
+        model: FadingModel::from_name(&model).map_err(crate::errors::to_py)?,
+        fdt: get(spec, "fdt")?,
+        oscillators: get(spec, "oscillators")?,
+    })
 }
 
 /// Build a core channel spec from the dict made by a Python channel's `_spec()`.
@@ -31,19 +40,17 @@ pub fn spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<SlotChannelSpec> {
             loss_bad: get(spec, "loss_bad")?,
         },
         "threshold" => SlotChannelSpec::Threshold {
-            fdt: get(spec, "fdt")?,
+            fading: fading_from_dict(spec)?,
             fading_margin: get(spec, "fading_margin")?,
-            oscillators: get(spec, "oscillators")?,
         },
         "bit-level" => {
             let name: String = get(spec, "modulation")?;
             SlotChannelSpec::BitLevel {
-                fdt: get(spec, "fdt")?,
+                fading: fading_from_dict(spec)?,
                 snr: get(spec, "snr")?,
                 packet_bits: get(spec, "packet_bits")?,
                 modulation: Modulation::from_name(&name).map_err(crate::errors::to_py)?,
                 samples_per_packet: get(spec, "samples_per_packet")?,
-                oscillators: get(spec, "oscillators")?,
             }
         }
         "trace" => {
@@ -113,18 +120,24 @@ fn parse_trace_binary<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, 
     Ok(run(py, || parse_binary(data))?.into_pyarray(py))
 }
 
-/// Complex gain of the Jakes simulator: (real parts, imaginary parts).
+fn fading_spec(model: &str, fdt: f64, oscillators: u64) -> PyResult<FadingSpec> {
+    Ok(FadingSpec { model: FadingModel::from_name(model).map_err(crate::errors::to_py)?, fdt, oscillators })
+}
+
+/// Complex gain of a fading simulator: (real parts, imaginary parts).
 #[pyfunction]
-fn jakes_gain<'py>(
+fn fading_gain<'py>(
     py: Python<'py>,
+    fading_model: &str,
     fdt: f64,
+    oscillators: u64,
     samples: u64,
     samples_per_packet: u64,
-    oscillators: u64,
     seed: u64,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    let spec = fading_spec(fading_model, fdt, oscillators)?;
     let (re, im) = run(py, || {
-        let mut fading = JakesFading::new(fdt, oscillators, samples_per_packet, seed)?;
+        let mut fading = spec.build(samples_per_packet, seed)?;
         let n = samples as usize;
         let (mut re, mut im) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for _ in 0..n {
@@ -142,21 +155,21 @@ fn jakes_gain<'py>(
 #[allow(clippy::too_many_arguments)]
 fn bit_level_error_rates<'py>(
     py: Python<'py>,
+    fading_model: &str,
     fdt: f64,
+    oscillators: u64,
     snrs: Vec<f64>,
     packet_bits: u64,
     modulation: &str,
     samples_per_packet: u64,
-    oscillators: u64,
     packets: u64,
     batches: u64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let modulation = Modulation::from_name(modulation).map_err(crate::errors::to_py)?;
+    let fading = fading_spec(fading_model, fdt, oscillators)?;
     let rows = run(py, || {
-        bit_level_error_rate_batches(
-            fdt, &snrs, packet_bits, modulation, samples_per_packet, oscillators, packets, batches, seed,
-        )
+        bit_level_error_rate_batches(fading, &snrs, packet_bits, modulation, samples_per_packet, packets, batches, seed)
     })?;
     PyArray2::from_vec2(py, &rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
@@ -240,7 +253,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(parse_trace_text, m)?)?;
     m.add_function(wrap_pyfunction!(parse_trace_binary, m)?)?;
-    m.add_function(wrap_pyfunction!(jakes_gain, m)?)?;
+    m.add_function(wrap_pyfunction!(fading_gain, m)?)?;
     m.add_function(wrap_pyfunction!(bit_level_error_rates, m)?)?;
     m.add_function(wrap_pyfunction!(continuous_packet_losses, m)?)?;
     m.add_function(wrap_pyfunction!(continuous_states, m)?)?;

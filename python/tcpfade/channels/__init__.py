@@ -18,12 +18,13 @@ from .fading import (
 )
 from .fit import MarkovFit, fit_markov
 from .jakes import (
+    FADING_MODELS,
     MODULATIONS,
     BitLevelFading,
     ThresholdFading,
     bit_level_error_rate,
-    jakes_autocorrelation,
-    jakes_gain,
+    fading_autocorrelation,
+    fading_gain,
     snr_for_error_rate,
 )
 from .markov import Bernoulli, GilbertElliott
@@ -31,8 +32,8 @@ from .trace import TRACE_FORMATS, TraceChannel, load_trace, save_trace
 
 __all__ = [
     "SlotChannel", "Bernoulli", "GilbertElliott", "ThresholdFading", "BitLevelFading", "TraceChannel",
-    "ContinuousTwoState", "LOSS_RULES", "MODULATIONS", "TRACE_FORMATS", "MarkovFit", "fit_markov",
+    "ContinuousTwoState", "LOSS_RULES", "FADING_MODELS", "MODULATIONS", "TRACE_FORMATS", "MarkovFit", "fit_markov",
     "marcum_q", "markov_from_fading", "fading_margin_from_error_rate", "error_rate_from_fading_margin",
-    "jakes_gain", "jakes_autocorrelation", "bit_level_error_rate", "snr_for_error_rate", "load_trace",
+    "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate", "load_trace",
     "save_trace",
 ]

@@ -1,7 +1,9 @@
-"""Rayleigh fading simulated with Jakes' sum of sinusoids, and the packet errors it causes.
+"""Rayleigh fading simulated by sums of sinusoids, and the packet errors it causes.
 
-The simulator itself is in the Rust core (``channel::jakes``); its equations are in
-docs/models.md. Time is counted in packet durations T, so the Doppler enters as fD·T.
+Two simulators (the Rust core's ``channel::jakes``; equations in docs/models.md):
+``"jakes"``, Jakes' model with N0 = 8 oscillators as in the papers (BRIEF D6), and ``"cisoids"``,
+a stationary circular sum of M random-angle cisoids whose two-sample law approaches the exact
+Rayleigh one as M grows. Time is counted in packet durations T, so the Doppler enters as fD·T.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from .. import _core
 from .. import _validate as v
@@ -22,8 +24,17 @@ from .fading import fading_margin_from_error_rate
 #: Modulations of the bit-level model (bit error probability vs instantaneous SNR per bit).
 MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
 
-#: Default number of Jakes oscillators N0 (BRIEF D6: 8, as in the papers).
-DEFAULT_OSCILLATORS = 8
+#: Fading simulators.
+FADING_MODELS = ("jakes", "cisoids")
+
+#: Default oscillators: N0 = 8 for Jakes (BRIEF D6, as in the papers), M = 64 cisoids.
+DEFAULT_OSCILLATORS = {"jakes": 8, "cisoids": 64}
+
+
+def _fading(fading_model: str, oscillators: int | None) -> tuple[str, int]:
+    model = v.choice("fading_model", fading_model, FADING_MODELS)
+    n = DEFAULT_OSCILLATORS[model] if oscillators is None else v.integer("oscillators", oscillators, 1, 4096)
+    return model, n
 
 #: Largest fD·Δ between two fading samples inside a packet when the count is chosen for the user:
 #: the fastest oscillator then turns by at most 2π·0.005 ≈ 0.03 rad between samples.
@@ -35,30 +46,31 @@ def default_samples_per_packet(fdt: float, packet_bits: int) -> int:
     return int(min(max(1, math.ceil(fdt / MAX_DOPPLER_STEP)), packet_bits))
 
 
-def jakes_gain(fdt: float, samples: int, *, seed: int, samples_per_packet: int = 1,
-               oscillators: int = DEFAULT_OSCILLATORS) -> np.ndarray:
+def fading_gain(fdt: float, samples: int, *, seed: int, fading_model: str = "jakes",
+                oscillators: int | None = None, samples_per_packet: int = 1) -> np.ndarray:
     """Complex fading gain g (E|g|² = 1) at ``samples`` instants spaced T / samples_per_packet.
 
-    Returns a complex128 array. ``fdt`` is fD·T, ``oscillators`` Jakes' N0.
+    Returns a complex128 array. ``fdt`` is fD·T; ``fading_model`` one of :data:`FADING_MODELS`;
+    ``oscillators`` N0 (Jakes) or M (cisoids), defaults in :data:`DEFAULT_OSCILLATORS`.
     """
-    re, im = _core.jakes_gain(
-        v.positive("fdt", fdt),
-        v.integer("samples", samples, 0),
-        v.integer("samples_per_packet", samples_per_packet, 1),
-        v.integer("oscillators", oscillators, 1, 4096),
-        v.seed(seed),
-    )
+    model, n = _fading(fading_model, oscillators)
+    re, im = _core.fading_gain(model, v.positive("fdt", fdt), n, v.integer("samples", samples, 0),
+                               v.integer("samples_per_packet", samples_per_packet, 1), v.seed(seed))
     return re + 1j * im
 
 
-def jakes_autocorrelation(fdt: float, lag: np.ndarray | float, oscillators: int = DEFAULT_OSCILLATORS) -> np.ndarray:
-    """Exact autocorrelation E[g*(t) g(t+τ)] of the simulator, τ = ``lag`` in packet times.
+def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model: str = "jakes",
+                           oscillators: int | None = None) -> np.ndarray:
+    """Exact autocorrelation E[g*(t) g(t+τ)] of a simulator, τ = ``lag`` in packet times.
 
-    (2 Σ_{n=1..N0} cos(ω_n τ) + cos(ω_m τ)) / (2 N0 + 1) with ω_n = 2π fD cos(2πn/(4N0+2)): the
-    discrete counterpart of J0(2π fD τ) (docs/models.md).
+    Jakes: (2 Σ_{n=1..N0} cos(ω_n τ) + cos(ω_m τ)) / (2 N0 + 1) with ω_n = 2π fD cos(2πn/(4N0+2)),
+    the discrete counterpart of J0(2π fD τ). Cisoids: J0(2π fD τ) itself (averaged over the random
+    angles). See docs/models.md.
     """
-    n0 = v.integer("oscillators", oscillators, 1, 4096)
+    model, n0 = _fading(fading_model, oscillators)
     x = 2 * np.pi * v.positive("fdt", fdt) * np.asarray(lag, dtype=float)
+    if model == "cisoids":
+        return special.j0(x)
     n = 4 * n0 + 2
     k = np.arange(1, n0 + 1)
     total = 2 * np.cos(np.multiply.outer(x, np.cos(2 * np.pi * k / n))).sum(axis=-1) + np.cos(x)
@@ -88,13 +100,16 @@ class ThresholdFading(SlotChannel):
 
     fdt: float
     fading_margin: float
+    fading_model: str
     oscillators: int
 
     def __init__(self, fdt: float, *, fading_margin_db: float | None = None, fading_margin: float | None = None,
-                 error_rate: float | None = None, oscillators: int = DEFAULT_OSCILLATORS) -> None:
+                 error_rate: float | None = None, fading_model: str = "jakes", oscillators: int | None = None) -> None:
+        model, n = _fading(fading_model, oscillators)
         object.__setattr__(self, "fdt", v.positive("fdt", fdt))
         object.__setattr__(self, "fading_margin", _fading_margin(error_rate, fading_margin_db, fading_margin))
-        object.__setattr__(self, "oscillators", v.integer("oscillators", oscillators, 1, 4096))
+        object.__setattr__(self, "fading_model", model)
+        object.__setattr__(self, "oscillators", n)
         self._check()
 
     @property
@@ -109,7 +124,7 @@ class ThresholdFading(SlotChannel):
 
     def _spec(self) -> dict[str, Any]:
         return {"kind": "threshold", "fdt": self.fdt, "fading_margin": self.fading_margin,
-                "oscillators": self.oscillators}
+                "fading_model": self.fading_model, "oscillators": self.oscillators}
 
     def describe(self) -> dict[str, Any]:
         return {**self._spec(), "fading_margin_db": self.fading_margin_db,
@@ -130,10 +145,13 @@ class BitLevelFading(SlotChannel):
     packet_bits: int
     modulation: str
     samples_per_packet: int
+    fading_model: str
     oscillators: int
 
     def __init__(self, fdt: float, snr_db: float, *, packet_bits: int = 8192, modulation: str = "bpsk",
-                 samples_per_packet: int | None = None, oscillators: int = DEFAULT_OSCILLATORS) -> None:
+                 samples_per_packet: int | None = None, fading_model: str = "jakes",
+                 oscillators: int | None = None) -> None:
+        model, n = _fading(fading_model, oscillators)
         fdt = v.positive("fdt", fdt)
         bits = v.integer("packet_bits", packet_bits, 1)
         spp = default_samples_per_packet(fdt, bits) if samples_per_packet is None else \
@@ -143,7 +161,8 @@ class BitLevelFading(SlotChannel):
         object.__setattr__(self, "packet_bits", bits)
         object.__setattr__(self, "modulation", v.choice("modulation", modulation, MODULATIONS))
         object.__setattr__(self, "samples_per_packet", spp)
-        object.__setattr__(self, "oscillators", v.integer("oscillators", oscillators, 1, 4096))
+        object.__setattr__(self, "fading_model", model)
+        object.__setattr__(self, "oscillators", n)
         self._check()
 
     @property
@@ -154,15 +173,15 @@ class BitLevelFading(SlotChannel):
     def _spec(self) -> dict[str, Any]:
         return {"kind": "bit-level", "fdt": self.fdt, "snr": self.snr, "packet_bits": self.packet_bits,
                 "modulation": self.modulation, "samples_per_packet": self.samples_per_packet,
-                "oscillators": self.oscillators}
+                "fading_model": self.fading_model, "oscillators": self.oscillators}
 
     def describe(self) -> dict[str, Any]:
         return {**self._spec(), "snr_db": self.snr_db}
 
 
 def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulation: str = "bpsk",
-                         samples_per_packet: int | None = None, oscillators: int = DEFAULT_OSCILLATORS,
-                         packets: int = 200_000, batches: int = 50, seed: int = 1,
+                         samples_per_packet: int | None = None, fading_model: str = "jakes",
+                         oscillators: int | None = None, packets: int = 200_000, batches: int = 50, seed: int = 1,
                          confidence: float = 0.95) -> pd.DataFrame:
     """Average packet error rate of the bit-level model against average SNR (zorzi-rao Fig. 7).
 
@@ -179,10 +198,10 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     if not np.all(np.isfinite(snr_db)):
         raise v.fail("snr_db", snr_db.tolist(), "must be finite numbers")
     n_batches = v.integer("batches", batches, 2)
+    model, n = _fading(fading_model, oscillators)
     rows = _core.bit_level_error_rates(
-        fdt, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS), spp,
-        v.integer("oscillators", oscillators, 1, 4096), v.integer("packets", packets, n_batches), n_batches,
-        v.seed(seed))
+        model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS),
+        spp, v.integer("packets", packets, n_batches), n_batches, v.seed(seed))
     mean = rows.mean(axis=1)
     half = stats.t.ppf(0.5 + v.probability("confidence", confidence) / 2, n_batches - 1) * \
         rows.std(axis=1, ddof=1) / math.sqrt(n_batches)
@@ -198,7 +217,8 @@ def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
     target = v.probability("error_rate", error_rate, open_low=True, open_high=True)
 
     def gap(snr_db: float) -> float:
-        return math.log(bit_level_error_rate(fdt, [snr_db], **kwargs)["error_rate"].iloc[0]) - math.log(target)
+        rate = bit_level_error_rate(fdt, [snr_db], **kwargs)["error_rate"].iloc[0]
+        return math.log(max(rate, 1e-300)) - math.log(target)
 
     low, high = -10.0, 80.0
     if gap(low) < 0 or gap(high) > 0:

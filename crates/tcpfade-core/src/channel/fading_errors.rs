@@ -8,7 +8,7 @@
 //!   given the instantaneous SNR γ = γ̄ |g|², and the packet is lost when any bit is wrong:
 //!   P(correct) = Π_k (1 − P_b(γ_k))^{n_k}. No coding.
 
-use super::jakes::JakesFading;
+use super::jakes::{FadingSpec, JakesFading};
 use super::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
@@ -68,12 +68,12 @@ pub struct ThresholdChannel {
 }
 
 impl ThresholdChannel {
-    /// Threshold channel with normalized Doppler `fdt`, fading margin `fading_margin` (linear)
-    /// and `oscillators` Jakes oscillators.
-    pub fn new(fdt: f64, fading_margin: f64, oscillators: u64, seed: u64) -> Result<Self> {
+    /// Threshold channel over the fading process `fading`, with fading margin `fading_margin`
+    /// (linear).
+    pub fn new(fading: FadingSpec, fading_margin: f64, seed: u64) -> Result<Self> {
         check::positive("fading_margin", fading_margin)?;
         Ok(ThresholdChannel {
-            fading: JakesFading::new(fdt, oscillators, 1, seed)?,
+            fading: fading.build(1, seed)?,
             threshold: 1.0 / fading_margin,
             last_lost: false,
         })
@@ -134,15 +134,14 @@ pub struct BitLevelChannel {
 }
 
 impl BitLevelChannel {
-    /// Bit-level channel: normalized Doppler `fdt`, average SNR per bit `snr` (linear), packets of
+    /// Bit-level channel over `fading`: average SNR per bit `snr` (linear), packets of
     /// `packet_bits` bits, `modulation`, `samples_per_packet` fading samples per packet.
     pub fn new(
-        fdt: f64,
+        fading: FadingSpec,
         snr: f64,
         packet_bits: u64,
         modulation: Modulation,
         samples_per_packet: u64,
-        oscillators: u64,
         seed: u64,
     ) -> Result<Self> {
         check::positive("snr", snr)?;
@@ -155,7 +154,7 @@ impl BitLevelChannel {
             ));
         }
         Ok(BitLevelChannel {
-            fading: JakesFading::new(fdt, oscillators, samples_per_packet, seed)?,
+            fading: fading.build(samples_per_packet, seed)?,
             snr,
             model: PacketErrorModel::new(packet_bits, samples_per_packet, modulation),
             powers: vec![0.0; samples_per_packet as usize],
@@ -191,14 +190,12 @@ impl SlotChannel for BitLevelChannel {
 /// loss (a conditional expectation, so the estimate has less variance). Returns a matrix of
 /// `snrs.len()` rows, each the means over `batches` consecutive batches of packets, from which the
 /// caller forms the mean and a batch-means confidence interval.
-#[allow(clippy::too_many_arguments)]
 pub fn bit_level_error_rate_batches(
-    fdt: f64,
+    fading: FadingSpec,
     snrs: &[f64],
     packet_bits: u64,
     modulation: Modulation,
     samples_per_packet: u64,
-    oscillators: u64,
     packets: u64,
     batches: u64,
     seed: u64,
@@ -211,7 +208,7 @@ pub fn bit_level_error_rate_batches(
         return Err(Error::invalid("packets", packets, &format!("must be at least batches = {batches}")));
     }
     let mut channel =
-        BitLevelChannel::new(fdt, 1.0, packet_bits, modulation, samples_per_packet, oscillators, seed)?;
+        BitLevelChannel::new(fading, 1.0, packet_bits, modulation, samples_per_packet, seed)?;
     let per_batch = packets / batches;
     let mut out = vec![vec![0.0; batches as usize]; snrs.len()];
     for b in 0..batches as usize {

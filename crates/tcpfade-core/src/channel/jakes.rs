@@ -21,6 +21,17 @@
 //! Being a finite sum, the envelope is only approximately Rayleigh: with N0 = 8, E|g|⁴ = 1.832
 //! instead of 2 and deep fades are about 9% rarer than for a Gaussian gain (docs/validation.md).
 //!
+//! Beside it sits a stationary, circular variant (BRIEF D6), a sum of M cisoids with random angles
+//! of arrival:
+//!
+//! ```text
+//! g(t) = (1/√M) Σ_{n=1..M} exp(j(ω_m t cos α_n + φ_n)),   α_n = (2πn + θ)/M,
+//! ```
+//!
+//! θ and the φ_n uniform. Averaged over θ the autocorrelation is exactly J0(ω_m τ) and the gain is
+//! circular (E[g(t) g(t+τ)] = 0), which classic Jakes is not (its I and Q share one set of phases);
+//! E|g|⁴ = 2 − 1/M. Use it where the exact Rayleigh two-sample law matters (zorzi-rao eq. (3)).
+//!
 //! Time is measured in packet durations T, so the Doppler enters as fD·T; the simulator is sampled
 //! `samples_per_packet` times per packet.
 
@@ -34,10 +45,59 @@ use std::f64::consts::PI;
 /// errors cannot accumulate over long runs.
 const REANCHOR_EVERY: u64 = 1024;
 
+/// Which sum of sinusoids simulates the fading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FadingModel {
+    /// Jakes' model with N0 oscillators and random phases.
+    Jakes,
+    /// M cisoids with random angles of arrival and phases (stationary, circular).
+    Cisoids,
+}
+
+impl FadingModel {
+    /// Names accepted by [`FadingModel::from_name`].
+    pub const NAMES: [&'static str; 2] = ["jakes", "cisoids"];
+
+    /// Parse a model name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "jakes" => Ok(FadingModel::Jakes),
+            "cisoids" => Ok(FadingModel::Cisoids),
+            _ => Err(crate::error::Error::invalid("fading_model", name, "must be one of jakes, cisoids")),
+        }
+    }
+}
+
+/// A fading process by its parameters: model, normalized Doppler fD·T and number of oscillators
+/// (N0 for Jakes, M for cisoids).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FadingSpec {
+    /// Which sum of sinusoids.
+    pub model: FadingModel,
+    /// fD·T, T the packet time.
+    pub fdt: f64,
+    /// N0 (Jakes) or M (cisoids).
+    pub oscillators: u64,
+}
+
+impl FadingSpec {
+    /// Jakes with 8 oscillators, the papers' simulator (BRIEF D6).
+    pub fn jakes(fdt: f64) -> Self {
+        FadingSpec { model: FadingModel::Jakes, fdt, oscillators: 8 }
+    }
+
+    /// The simulator, sampled `samples_per_packet` times per packet.
+    pub fn build(&self, samples_per_packet: u64, seed: u64) -> Result<JakesFading> {
+        JakesFading::with_model(self.model, self.fdt, self.oscillators, samples_per_packet, seed)
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Oscillator {
     /// Complex weight (re, im) of cos(ω t + φ) in g(t), normalization included.
     weight: (f64, f64),
+    /// Complex weight of sin(ω t + φ) in g(t) (zero for Jakes, j/√M for a cisoid).
+    weight_sin: (f64, f64),
     /// Angular frequency per sample, ω Δ.
     omega_step: f64,
     /// Initial phase φ.
@@ -48,7 +108,8 @@ struct Oscillator {
     phasor: (f64, f64),
 }
 
-/// Complex Rayleigh fading gain g(t) sampled every `1 / samples_per_packet` packet times.
+/// Complex Rayleigh fading gain g(t) sampled every `1 / samples_per_packet` packet times
+/// (the struct serves both [`FadingModel`]s).
 #[derive(Debug, Clone)]
 pub struct JakesFading {
     oscillators: Vec<Oscillator>,
@@ -59,34 +120,54 @@ impl JakesFading {
     /// Jakes simulator with `oscillators` = N0 (8 in the papers), normalized Doppler `fdt` = fD·T
     /// and `samples_per_packet` samples per packet time T.
     pub fn new(fdt: f64, oscillators: u64, samples_per_packet: u64, seed: u64) -> Result<Self> {
+        Self::with_model(FadingModel::Jakes, fdt, oscillators, samples_per_packet, seed)
+    }
+
+    /// Simulator of either model; `oscillators` is N0 for Jakes and M for cisoids.
+    pub fn with_model(model: FadingModel, fdt: f64, oscillators: u64, samples_per_packet: u64, seed: u64) -> Result<Self> {
         check::positive("fdt", fdt)?;
         check::int_in("oscillators", oscillators, 1, 4096)?;
         check::int_in("samples_per_packet", samples_per_packet, 1, 1 << 20)?;
-        let n0 = oscillators as usize;
-        let n = (4 * n0 + 2) as f64;
-        let norm = 1.0 / ((2 * n0 + 1) as f64).sqrt();
         let omega_m_step = 2.0 * PI * fdt / samples_per_packet as f64;
-        let alpha = PI / 4.0;
         let mut rng = stream(seed, Stream::Fading);
-        let mut osc = Vec::with_capacity(n0 + 1);
-        let mut push = |weight: (f64, f64), omega_step: f64, phase0: f64| {
+        let mut osc = Vec::new();
+        let mut push = |weight: (f64, f64), weight_sin: (f64, f64), omega_step: f64, phase0: f64| {
             osc.push(Oscillator {
                 weight,
+                weight_sin,
                 omega_step,
                 phase0,
                 rotation: (omega_step.cos(), omega_step.sin()),
                 phasor: (phase0.cos(), phase0.sin()),
             });
         };
-        for k in 1..=n0 {
-            let beta = PI * k as f64 / n0 as f64;
-            let omega = omega_m_step * (2.0 * PI * k as f64 / n).cos();
-            let phase = 2.0 * PI * rng.random::<f64>();
-            push((2.0 * norm * beta.cos(), 2.0 * norm * beta.sin()), omega, phase);
+        match model {
+            FadingModel::Jakes => {
+                let n0 = oscillators as usize;
+                let n = (4 * n0 + 2) as f64;
+                let norm = 1.0 / ((2 * n0 + 1) as f64).sqrt();
+                let alpha = PI / 4.0;
+                for k in 1..=n0 {
+                    let beta = PI * k as f64 / n0 as f64;
+                    let omega = omega_m_step * (2.0 * PI * k as f64 / n).cos();
+                    let phase = 2.0 * PI * rng.random::<f64>();
+                    push((2.0 * norm * beta.cos(), 2.0 * norm * beta.sin()), (0.0, 0.0), omega, phase);
+                }
+                let phase = 2.0 * PI * rng.random::<f64>();
+                let w = 2f64.sqrt() * norm;
+                push((w * alpha.cos(), w * alpha.sin()), (0.0, 0.0), omega_m_step, phase);
+            }
+            FadingModel::Cisoids => {
+                let m = oscillators as f64;
+                let norm = 1.0 / m.sqrt();
+                let theta = 2.0 * PI * rng.random::<f64>();
+                for k in 1..=oscillators {
+                    let angle = (2.0 * PI * k as f64 + theta) / m;
+                    let phase = 2.0 * PI * rng.random::<f64>();
+                    push((norm, 0.0), (0.0, norm), omega_m_step * angle.cos(), phase);
+                }
+            }
         }
-        let phase = 2.0 * PI * rng.random::<f64>();
-        let w = 2f64.sqrt() * norm;
-        push((w * alpha.cos(), w * alpha.sin()), omega_m_step, phase);
         Ok(JakesFading { oscillators: osc, step: 0 })
     }
 
@@ -95,8 +176,9 @@ impl JakesFading {
     pub fn next_gain(&mut self) -> (f64, f64) {
         let (mut re, mut im) = (0.0, 0.0);
         for o in &self.oscillators {
-            re += o.weight.0 * o.phasor.0;
-            im += o.weight.1 * o.phasor.0;
+            let (c, s) = o.phasor;
+            re += o.weight.0 * c + o.weight_sin.0 * s;
+            im += o.weight.1 * c + o.weight_sin.1 * s;
         }
         self.advance();
         (re, im)
@@ -144,17 +226,20 @@ mod tests {
     #[test]
     fn recurrence_matches_direct_evaluation() {
         // The rotation recurrence with periodic re-anchoring must equal the closed form.
-        let mut f = JakesFading::new(0.013, 8, 7, 5).unwrap();
-        let osc = f.oscillators.clone();
-        for i in 0..5000u64 {
-            let (re, im) = f.next_gain();
-            let (mut dre, mut dim) = (0.0, 0.0);
-            for o in &osc {
-                let c = (o.omega_step * i as f64 + o.phase0).cos();
-                dre += o.weight.0 * c;
-                dim += o.weight.1 * c;
+        for model in [FadingModel::Jakes, FadingModel::Cisoids] {
+            let mut f = JakesFading::with_model(model, 0.013, 8, 7, 5).unwrap();
+            let osc = f.oscillators.clone();
+            for i in 0..5000u64 {
+                let (re, im) = f.next_gain();
+                let (mut dre, mut dim) = (0.0, 0.0);
+                for o in &osc {
+                    let phase = o.omega_step * i as f64 + o.phase0;
+                    let (c, s) = (phase.cos(), phase.sin());
+                    dre += o.weight.0 * c + o.weight_sin.0 * s;
+                    dim += o.weight.1 * c + o.weight_sin.1 * s;
+                }
+                assert!((re - dre).abs() < 1e-9 && (im - dim).abs() < 1e-9, "{model:?} sample {i}");
             }
-            assert!((re - dre).abs() < 1e-9 && (im - dim).abs() < 1e-9, "sample {i}");
         }
     }
 

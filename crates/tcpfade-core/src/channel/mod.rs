@@ -23,7 +23,7 @@ use rand::Rng as _;
 
 pub use continuous::{ContinuousLossRule, ContinuousTwoState};
 pub use fading_errors::{BitLevelChannel, Modulation, ThresholdChannel};
-pub use jakes::JakesFading;
+pub use jakes::{FadingModel, FadingSpec, JakesFading};
 pub use markov::GilbertElliott;
 pub use trace::TraceChannel;
 
@@ -73,17 +73,15 @@ pub enum SlotChannelSpec {
     },
     /// Jakes fading sampled once per slot; loss when the power is below 1/F (zorzi-rao §3.1).
     Threshold {
-        /// Normalized Doppler frequency fD·T (T = packet time).
-        fdt: f64,
+        /// The fading process.
+        fading: FadingSpec,
         /// Fading margin F (linear).
         fading_margin: f64,
-        /// Oscillators N0 of the Jakes simulator.
-        oscillators: u64,
     },
     /// Jakes fading sampled within each packet; loss when any bit is wrong (BRIEF D6).
     BitLevel {
-        /// Normalized Doppler frequency fD·T.
-        fdt: f64,
+        /// The fading process.
+        fading: FadingSpec,
         /// Average SNR per bit (linear).
         snr: f64,
         /// Packet size in bits.
@@ -92,8 +90,6 @@ pub enum SlotChannelSpec {
         modulation: Modulation,
         /// Fading samples per packet.
         samples_per_packet: u64,
-        /// Oscillators N0.
-        oscillators: u64,
     },
     /// A recorded loss sequence.
     Trace {
@@ -114,25 +110,12 @@ impl SlotChannelSpec {
             SlotChannelSpec::GilbertElliott { p, q, loss_good, loss_bad } => {
                 Box::new(GilbertElliott::new(*p, *q, *loss_good, *loss_bad, seed)?)
             }
-            SlotChannelSpec::Threshold { fdt, fading_margin, oscillators } => {
-                Box::new(ThresholdChannel::new(*fdt, *fading_margin, *oscillators, seed)?)
+            SlotChannelSpec::Threshold { fading, fading_margin } => {
+                Box::new(ThresholdChannel::new(*fading, *fading_margin, seed)?)
             }
-            SlotChannelSpec::BitLevel {
-                fdt,
-                snr,
-                packet_bits,
-                modulation,
-                samples_per_packet,
-                oscillators,
-            } => Box::new(BitLevelChannel::new(
-                *fdt,
-                *snr,
-                *packet_bits,
-                *modulation,
-                *samples_per_packet,
-                *oscillators,
-                seed,
-            )?),
+            SlotChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet } => {
+                Box::new(BitLevelChannel::new(*fading, *snr, *packet_bits, *modulation, *samples_per_packet, seed)?)
+            }
             SlotChannelSpec::Trace { losses, wrap } => {
                 Box::new(TraceChannel::new(losses.clone(), *wrap)?)
             }

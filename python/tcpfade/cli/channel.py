@@ -1,0 +1,234 @@
+"""``tcpfade channel``: describe, simulate, fit and plot packet-error channels."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import click
+import numpy as np
+from tqdm import tqdm
+
+from .. import _validate as v
+from ..channels import (
+    FADING_MODELS,
+    MODULATIONS,
+    TRACE_FORMATS,
+    Bernoulli,
+    BitLevelFading,
+    GilbertElliott,
+    ThresholdFading,
+    bit_level_error_rate,
+    fit_markov,
+    load_trace,
+    save_trace,
+)
+from ..channels.studies import ZORZI_RAO_FIT_FDT, chockalingam_table1, fit_versus_analysis
+from ..plots import plot_error_vs_snr
+
+MODELS = ("markov", "threshold", "bit-level")
+
+
+def channel_options(f):
+    """Options that describe a channel, shared by ``describe`` and ``trace``."""
+    options = [
+        click.option("--p", "p", type=float, help="P(good -> good) of a two-state Markov chain."),
+        click.option("--q", "q", type=float, help="P(bad -> bad) of a two-state Markov chain."),
+        click.option("--error-rate", type=float, help="Average packet error rate ε."),
+        click.option("--burst", type=float, help="Mean error-burst length in slots (with --error-rate)."),
+        click.option("--fading-margin-db", type=float, help="Fading margin F in dB (with --fdt)."),
+        click.option("--fdt", type=float, help="Normalized Doppler frequency fD·T (T = packet time)."),
+        click.option("--model", type=click.Choice(MODELS), default="markov", show_default=True,
+                     help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
+        click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
+        click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level)."),
+        click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True),
+        click.option("--fading-model", type=click.Choice(FADING_MODELS), default="jakes", show_default=True,
+                     help="Fading simulator (threshold / bit-level models)."),
+        click.option("--oscillators", type=int, help="Oscillators: N0 for jakes (default 8), M for cisoids (default 64)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _given(**kwargs) -> list[str]:
+    return ["--" + k.replace("_", "-") for k, val in kwargs.items() if val is not None]
+
+
+def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model, snr_db, packet_bytes, modulation,
+                  fading_model, oscillators):
+    """The channel the options describe, or a ParameterError naming what is missing or conflicting."""
+    if model == "bit-level":
+        if fdt is None or snr_db is None:
+            raise v.fail("--model", model, "the bit-level model needs --fdt and --snr-db")
+        return BitLevelFading(fdt, snr_db, packet_bits=8 * v.integer("--packet-bytes", packet_bytes, 1),
+                              modulation=modulation, fading_model=fading_model, oscillators=oscillators)
+    if model == "threshold":
+        if fdt is None or (error_rate is None) == (fading_margin_db is None):
+            raise v.fail("--model", model, "the threshold model needs --fdt and one of --error-rate, --fading-margin-db")
+        return ThresholdFading(fdt, error_rate=error_rate, fading_margin_db=fading_margin_db,
+                               fading_model=fading_model, oscillators=oscillators)
+    if p is not None or q is not None:
+        extra = _given(error_rate=error_rate, burst=burst, fading_margin_db=fading_margin_db, fdt=fdt)
+        if p is None or q is None or extra:
+            raise v.fail("--p/--q", f"p={p}, q={q}" + (f" with {', '.join(extra)}" if extra else ""),
+                         "give both --p and --q and no other channel parameter")
+        return GilbertElliott.from_transitions(p, q)
+    if fdt is not None:
+        if burst is not None:
+            raise v.fail("--burst", burst, "cannot be combined with --fdt (the burst follows from fading)")
+        return GilbertElliott.from_fading(fdt=fdt, error_rate=error_rate, fading_margin_db=fading_margin_db)
+    if fading_margin_db is not None:
+        raise v.fail("--fading-margin-db", fading_margin_db, "needs --fdt as well")
+    if error_rate is not None and burst is not None:
+        return GilbertElliott.from_burst(error_rate, burst)
+    if error_rate is not None:
+        return Bernoulli(error_rate)
+    if burst is not None:
+        raise v.fail("--burst", burst, "needs --error-rate as well")
+    raise v.fail("channel", "no parameters",
+                 "give --p and --q, or --error-rate [--burst], or --fdt with --error-rate or --fading-margin-db")
+
+
+def _print_table(items: dict) -> None:
+    width = max(len(k) for k in items)
+    for key, val in items.items():
+        text = f"{val:.6g}" if isinstance(val, float) else str(val)
+        click.echo(f"{key:<{width}}  {text}")
+
+
+@click.group()
+def channel() -> None:
+    """Packet-error channels: describe, simulate traces, fit, reproduce tables and plots."""
+
+
+@channel.command()
+@channel_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def describe(as_json: bool, **options) -> None:
+    """Describe a channel from whichever parameters you have.
+
+    \b
+    Examples:
+      tcpfade channel describe --p 0.99 --q 0.9
+      tcpfade channel describe --error-rate 0.01 --burst 4
+      tcpfade channel describe --error-rate 0.1 --fdt 0.01
+      tcpfade channel describe --fading-margin-db 20 --fdt 0.08
+    """
+    info = build_channel(**options).describe()
+    if as_json:
+        click.echo(json.dumps(info, indent=2, default=lambda x: None if x is None else str(x)))
+    else:
+        _print_table(info)
+
+
+@channel.command()
+@channel_options
+@click.option("--slots", type=int, required=True, help="Number of slots to simulate.")
+@click.option("--seed", type=int, required=True, help="Seed (same seed, same trace).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write.")
+@click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix; "
+              ".npy -> npy, .bin -> binary, else text).")
+def trace(slots: int, seed: int, out: Path, fmt: str | None, **options) -> None:
+    """Simulate a channel and write its loss trace (1 = lost)."""
+    ch = build_channel(**options)
+    losses = ch.trace(v.integer("--slots", slots, 1), seed=v.seed(seed))
+    save_trace(out, losses, fmt)
+    click.echo(f"wrote {losses.size} slots to {out} (error rate {losses.mean():.6g})")
+
+
+@channel.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix).")
+@click.option("--histogram", is_flag=True, help="Also print the burst-length histogram beside the geometric law.")
+def fit(path: Path, fmt: str | None, histogram: bool) -> None:
+    """Fit a two-state Markov model to a loss trace (zorzi-rao's hybrid approach)."""
+    result = fit_markov(load_trace(path, fmt))
+    _print_table(result.to_dict())
+    if histogram:
+        click.echo("")
+        click.echo(result.burst_histogram().head(40).to_string(index=False))
+
+
+@channel.command()
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write CSV here.")
+def table1(csv_path: Path | None) -> None:
+    """Recompute chockalingam Table 1 (p, q, F, mean burst from fading)."""
+    table = chockalingam_table1()
+    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.6g}"))
+    if csv_path:
+        table.to_csv(csv_path, index=False)
+
+
+def _float_list(name: str, text: str) -> list[float]:
+    try:
+        values = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise v.fail(name, text, "must be a comma-separated list of numbers") from None
+    if not values:
+        raise v.fail(name, text, "must list at least one number")
+    return values
+
+
+@channel.command("error-vs-snr")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Figure to write: .png, .svg or .pdf.")
+@click.option("--fdt", "fdts", default="0.001,0.016,0.256", show_default=True, help="Comma-separated fD·T values.")
+@click.option("--snr-db", "snrs", default="0:45:2.5", show_default=True,
+              help="SNR grid in dB: start:stop:step or a comma-separated list.")
+@click.option("--packet-bytes", type=int, default=1024, show_default=True)
+@click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True)
+@click.option("--packets", type=int, default=200_000, show_default=True, help="Packets simulated per fD·T.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the data as CSV.")
+def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int, seed: int,
+                 csv_path: Path | None) -> None:
+    """Average packet error rate vs average SNR of the bit-level model (zorzi-rao Fig. 7)."""
+    import pandas as pd
+
+    if ":" in snrs:
+        parts = _float_list("--snr-db", snrs.replace(":", ","))
+        if len(parts) != 3 or parts[2] <= 0 or parts[1] < parts[0]:
+            raise v.fail("--snr-db", snrs, "must be start:stop:step with step > 0 and stop >= start")
+        grid = np.arange(parts[0], parts[1] + parts[2] / 2, parts[2])
+    else:
+        grid = np.array(_float_list("--snr-db", snrs))
+    fdt_values = _float_list("--fdt", fdts)
+    bits = 8 * v.integer("--packet-bytes", packet_bytes, 1)
+    tables = []
+    for fdt in tqdm(fdt_values, desc="fD·T values", unit="curve", disable=None):
+        t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=packets, seed=seed)
+        tables.append(t.assign(fdt=fdt))
+    table = pd.concat(tables, ignore_index=True)
+    plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)
+    if csv_path:
+        table.to_csv(csv_path, index=False)
+    click.echo(f"wrote {out}")
+
+
+@channel.command("fit-vs-analysis")
+@click.option("--fdt", "fdts", default=",".join(map(str, ZORZI_RAO_FIT_FDT)), show_default=True)
+@click.option("--error-rate", "rates", default="0.01,0.1", show_default=True)
+@click.option("--slots", type=int, default=4_000_000, show_default=True, help="Slots per simulated trace.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write CSV here.")
+def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, csv_path: Path | None) -> None:
+    """Markov parameters fitted to Jakes traces beside zorzi-rao eq. (3)."""
+    fdt_values, rate_values = _float_list("--fdt", fdts), _float_list("--error-rate", rates)
+    bar = tqdm(total=len(fdt_values) * len(rate_values), desc="points", unit="point", disable=None)
+
+    def step(label: str) -> None:
+        bar.set_postfix_str(label)
+        bar.update(1)
+
+    with bar:
+        table = fit_versus_analysis(fdt_values, rate_values, slots=slots, seed=v.seed(seed), progress=step)
+    cols = ["fdt", "target_error_rate", "snr_db", "bitlevel_error_rate", "bitlevel_mean_burst", "bitlevel_burst_ci",
+            "analytic_mean_burst", "threshold_mean_burst", "threshold_burst_ci", "threshold_analytic_mean_burst"]
+    click.echo(table[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if csv_path:
+        table.to_csv(csv_path, index=False)
+    if not math.isfinite(table["bitlevel_mean_burst"].sum()):
+        raise v.fail("--slots", slots, "too few slots: some traces had no burst")

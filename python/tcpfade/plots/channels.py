@@ -1,0 +1,44 @@
+"""Plots of channel models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: int | None = None,
+                      modulation: str = "bpsk") -> Path:
+    """Average packet error rate against average SNR, one curve per fD·T (zorzi-rao Fig. 7).
+
+    ``table`` has columns ``fdt``, ``snr_db``, ``error_rate``, ``ci_low``, ``ci_high``. The figure
+    is written to ``path`` (PNG, SVG or PDF by suffix); the path is returned.
+    """
+    from ..errors import ParameterError
+
+    out = Path(path)
+    if out.suffix.lower() not in FORMATS:
+        raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for (fdt, group), marker in zip(table.groupby("fdt"), "osd^v<>"):
+        g = group.sort_values("snr_db")
+        ax.semilogy(g["snr_db"], g["error_rate"], marker=marker, markersize=4, label=f"$f_D T$ = {fdt:g}")
+        ax.fill_between(g["snr_db"], g["ci_low"].clip(lower=1e-12), g["ci_high"], alpha=0.2)
+    ax.set_xlabel("average SNR per bit [dB]")
+    ax.set_ylabel("average packet error rate")
+    size = f", packet size {packet_bytes} bytes" if packet_bytes else ""
+    ax.set_title(f"Packet error rate vs average SNR (Jakes, {modulation.upper()}{size})", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    tmp = out.with_name(out.name + ".part" + out.suffix)
+    fig.savefig(tmp)
+    plt.close(fig)
+    tmp.replace(out)
+    return out

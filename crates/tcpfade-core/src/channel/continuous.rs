@@ -89,12 +89,14 @@ impl ContinuousTwoState {
         }
     }
 
-    /// Move the query clock to `t`, forgetting sojourns that ended before it.
+    /// Move the query clock to `t`, forgetting sojourns that ended before it. The path is extended
+    /// first: `t` may lie beyond every sojourn generated so far.
     fn advance_to(&mut self, t: f64) -> Result<()> {
         if !(t >= self.latest_query) || !t.is_finite() {
             return Err(Error::TimeWentBackwards { requested: t, current: self.latest_query });
         }
         self.latest_query = t;
+        self.extend_to(t);
         while self.segments.len() > 1 && self.segments[1].0 <= t {
             self.segments.pop_front();
         }
@@ -171,6 +173,24 @@ mod tests {
         for i in 0..200 {
             let t = 3.0 + i as f64 * 0.05;
             assert_eq!(a.state_at(t).unwrap(), b.state_at(t).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_query_far_beyond_the_generated_path_sees_the_state_at_that_time() {
+        // Regression: the front sojourn must be the one covering t, not a stale earlier one.
+        // Queries every 0.5 s (many sojourns apart) must agree with a reference queried every ms.
+        let rule = ContinuousLossRule::AnyInstant([0.0, 1.0]);
+        let mut jumped = ContinuousTwoState::new(0.1, 0.01, rule, 4).unwrap();
+        let mut fine = jumped.clone();
+        for i in 0..2000 {
+            let t = i as f64 * 0.5;
+            if i > 0 {
+                for k in 1..500 {
+                    fine.state_at(t - 0.5 + k as f64 * 0.001).unwrap();
+                }
+            }
+            assert_eq!(jumped.state_at(t).unwrap(), fine.state_at(t).unwrap(), "t = {t}");
         }
     }
 

@@ -1,0 +1,94 @@
+"""The tcpfade command line: output, files, and exit status 2 with one clear line on bad input."""
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tcpfade.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("args,expect", [
+    (["--p", "0.99", "--q", "0.9"], r"mean_burst\s+10\n"),
+    (["--error-rate", "0.01", "--burst", "4"], r"\nq\s+0.75\n"),
+    (["--error-rate", "0.1", "--fdt", "0.01"], r"fading_margin_db\s+9.77322"),
+    (["--fading-margin-db", "20", "--fdt", "0.08"], r"gilbert-elliott"),
+    (["--error-rate", "0.02"], r"kind\s+bernoulli"),
+])
+def test_describe_from_whatever_parameters(capsys, args, expect):
+    code, out, _ = run(capsys, "channel", "describe", *args)
+    assert code == 0 and re.search(expect, out), out
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--p", "1.2", "--q", "0.4"], "p = 1.2 is not allowed"),
+    (["--p", "0.9"], "--p/--q"),
+    (["--burst", "3"], "--burst = 3.0"),
+    (["--fading-margin-db", "10"], "needs --fdt"),
+    (["--error-rate", "0.1", "--fdt", "-0.01"], "fdt = -0.01"),
+    ([], "give --p and --q"),
+    (["--model", "bit-level", "--fdt", "0.01"], "--snr-db"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, args, needle):
+    code, out, err = run(capsys, "channel", "describe", *args)
+    assert code == 2 and needle in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_trace_then_fit(capsys, tmp_path):
+    path = tmp_path / "t.npy"
+    code, out, _ = run(capsys, "channel", "trace", "--error-rate", "0.1", "--burst", "5", "--slots", "200000",
+                       "--seed", "3", "--out", str(path))
+    assert code == 0 and path.exists()
+    losses = np.load(path)
+    assert losses.size == 200_000
+    code, out, _ = run(capsys, "channel", "fit", str(path), "--histogram")
+    assert code == 0 and "mean_burst" in out and "geometric" in out
+
+
+def test_trace_of_jakes_models(capsys, tmp_path):
+    for model, extra in (("threshold", ["--error-rate", "0.05"]), ("bit-level", ["--snr-db", "20"])):
+        path = tmp_path / f"{model}.txt"
+        code, _, err = run(capsys, "channel", "trace", "--model", model, "--fdt", "0.02", *extra, "--slots", "5000",
+                           "--seed", "1", "--out", str(path))
+        assert code == 0, err
+        assert path.read_text().startswith("# tcpfade loss trace")
+
+
+def test_fit_of_malformed_file_exits_2(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("0 1 2\n")
+    code, _, err = run(capsys, "channel", "fit", str(path))
+    assert code == 2 and "line 1, field 3" in err
+
+
+def test_table1(capsys):
+    code, out, _ = run(capsys, "channel", "table1")
+    assert code == 0 and "0.926851" in out and out.count("\n") == 10
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg"])
+def test_error_vs_snr_writes_figure(capsys, tmp_path, suffix):
+    out_path, csv = tmp_path / f"fig7.{suffix}", tmp_path / "fig7.csv"
+    code, _, err = run(capsys, "channel", "error-vs-snr", "--out", str(out_path), "--snr-db", "10,20,30",
+                       "--packets", "2000", "--csv", str(csv))
+    assert code == 0, err
+    assert out_path.stat().st_size > 1000 and csv.exists()
+
+
+def test_error_vs_snr_rejects_bad_suffix(capsys, tmp_path):
+    code, _, err = run(capsys, "channel", "error-vs-snr", "--out", str(tmp_path / "x.gif"), "--packets", "100")
+    assert code == 2 and "suffix" in err
+
+
+def test_console_script_exit_status():
+    proc = subprocess.run([sys.executable, "-c", "from tcpfade.cli import run; run()", "channel", "describe",
+                           "--p", "2", "--q", "0.5"], capture_output=True, text=True)
+    assert proc.returncode == 2 and re.search(r"p = 2(\.0)? is not allowed", proc.stderr) and "Traceback" not in proc.stderr

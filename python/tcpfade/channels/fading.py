@@ -81,6 +81,21 @@ def error_rate_from_fading_margin(fading_margin: float) -> float:
     return -math.expm1(-1.0 / f)
 
 
+def resolve_fading_margin(error_rate: float | None = None, fading_margin_db: float | None = None,
+                          fading_margin: float | None = None) -> float:
+    """The fading margin F (linear) from exactly one of ε (by eq. (2)), F in dB, or F linear."""
+    given = {"error_rate": error_rate, "fading_margin_db": fading_margin_db, "fading_margin": fading_margin}
+    named = [k for k, val in given.items() if val is not None]
+    if len(named) != 1:
+        raise v.fail("error_rate/fading_margin_db/fading_margin", ", ".join(named) or "none given",
+                     "give exactly one of error_rate, fading_margin_db, fading_margin")
+    if error_rate is not None:
+        return fading_margin_from_error_rate(error_rate)
+    if fading_margin_db is not None:
+        return v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
+    return v.positive("fading_margin", fading_margin)
+
+
 def markov_from_fading(fading_margin: float, fdt: float) -> tuple[float, float]:
     """Transition probabilities (p, q) = (P(good->good), P(bad->bad)) of zorzi-rao eqs. (2)-(4).
 

@@ -19,7 +19,7 @@ from scipy import optimize, special, stats
 from .. import _core
 from .. import _validate as v
 from .base import SlotChannel
-from .fading import fading_margin_from_error_rate
+from .fading import resolve_fading_margin
 
 #: Modulations of the bit-level model (bit error probability vs instantaneous SNR per bit).
 MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
@@ -77,19 +77,6 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     return total / (2 * n0 + 1)
 
 
-def _fading_margin(error_rate: float | None, fading_margin_db: float | None, fading_margin: float | None) -> float:
-    given = {"error_rate": error_rate, "fading_margin_db": fading_margin_db, "fading_margin": fading_margin}
-    named = [k for k, val in given.items() if val is not None]
-    if len(named) != 1:
-        raise v.fail("error_rate/fading_margin_db/fading_margin", ", ".join(named) or "none given",
-                     "give exactly one of error_rate, fading_margin_db, fading_margin")
-    if error_rate is not None:
-        return fading_margin_from_error_rate(error_rate)
-    if fading_margin_db is not None:
-        return v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
-    return v.positive("fading_margin", fading_margin)
-
-
 @dataclass(frozen=True, init=False)
 class ThresholdFading(SlotChannel):
     """Jakes fading sampled once per slot; a packet is lost when |g|² < 1/F (zorzi-rao §3.1).
@@ -107,7 +94,7 @@ class ThresholdFading(SlotChannel):
                  error_rate: float | None = None, fading_model: str = "jakes", oscillators: int | None = None) -> None:
         model, n = _fading(fading_model, oscillators)
         object.__setattr__(self, "fdt", v.positive("fdt", fdt))
-        object.__setattr__(self, "fading_margin", _fading_margin(error_rate, fading_margin_db, fading_margin))
+        object.__setattr__(self, "fading_margin", resolve_fading_margin(error_rate, fading_margin_db, fading_margin))
         object.__setattr__(self, "fading_model", model)
         object.__setattr__(self, "oscillators", n)
         self._check()

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import _validate as v
 from .base import SlotChannel
-from .fading import error_rate_from_fading_margin, fading_margin_from_error_rate, markov_from_fading
+from .fading import error_rate_from_fading_margin, markov_from_fading, resolve_fading_margin
 
 
 @dataclass(frozen=True)
@@ -98,20 +98,7 @@ class GilbertElliott(SlotChannel):
         Give the normalized Doppler ``fdt`` = fD·T and exactly one of ``error_rate`` (ε, which sets
         F by eq. (2)), ``fading_margin_db`` or ``fading_margin`` (linear).
         """
-        given = {"error_rate": error_rate, "fading_margin_db": fading_margin_db, "fading_margin": fading_margin}
-        named = [k for k, val in given.items() if val is not None]
-        if len(named) != 1:
-            raise v.fail(
-                "error_rate/fading_margin_db/fading_margin",
-                ", ".join(named) or "none given",
-                "give exactly one of error_rate, fading_margin_db, fading_margin",
-            )
-        if error_rate is not None:
-            f = fading_margin_from_error_rate(error_rate)
-        elif fading_margin_db is not None:
-            f = v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
-        else:
-            f = v.positive("fading_margin", fading_margin)
+        f = resolve_fading_margin(error_rate, fading_margin_db, fading_margin)
         p, q = markov_from_fading(f, fdt)
         return cls(p=p, q=q, fading_margin=f, fdt=float(fdt))
 

@@ -180,10 +180,11 @@ def _float_list(name: str, text: str) -> list[float]:
               help="SNR grid in dB: start:stop:step or a comma-separated list.")
 @click.option("--packet-bytes", type=int, default=1024, show_default=True)
 @click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True)
-@click.option("--packets", type=int, default=200_000, show_default=True, help="Packets simulated per fD·T.")
+@click.option("--packets", type=int, help="Packets simulated per fD·T [default: max(200000, 2000 / fD·T), "
+              "so each curve spans at least 2000 Doppler periods].")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the data as CSV.")
-def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int, seed: int,
+def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int | None, seed: int,
                  csv_path: Path | None) -> None:
     """Average packet error rate vs average SNR of the bit-level model (zorzi-rao Fig. 7)."""
     import pandas as pd
@@ -199,7 +200,8 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
     bits = 8 * v.integer("--packet-bytes", packet_bytes, 1)
     tables = []
     for fdt in tqdm(fdt_values, desc="fD·T values", unit="curve", disable=None):
-        t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=packets, seed=seed)
+        n = packets if packets is not None else max(200_000, math.ceil(2000 / v.positive("--fdt", fdt)))
+        t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=n, seed=seed)
         tables.append(t.assign(fdt=fdt))
     table = pd.concat(tables, ignore_index=True)
     plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)

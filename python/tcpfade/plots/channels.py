@@ -26,10 +26,14 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     if out.suffix.lower() not in FORMATS:
         raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
     fig, ax = plt.subplots(figsize=(6, 4.5))
+    positive = table["error_rate"][table["error_rate"] > 0]
+    floor = 0.3 * positive.min() if len(positive) else 1e-6
     for (fdt, group), marker in zip(table.groupby("fdt"), "osd^v<>"):
         g = group.sort_values("snr_db")
         ax.semilogy(g["snr_db"], g["error_rate"], marker=marker, markersize=4, label=f"$f_D T$ = {fdt:g}")
-        ax.fill_between(g["snr_db"], g["ci_low"].clip(lower=1e-12), g["ci_high"], alpha=0.2)
+        # The 95% band; its lower edge is clipped to the axis floor so it cannot stretch the scale.
+        ax.fill_between(g["snr_db"], g["ci_low"].clip(lower=floor), g["ci_high"], alpha=0.2)
+    ax.set_ylim(bottom=floor, top=1.5)
     ax.set_xlabel("average SNR per bit [dB]")
     ax.set_ylabel("average packet error rate")
     size = f", packet size {packet_bytes} bytes" if packet_bytes else ""

@@ -7,6 +7,8 @@
 //! Modules, one per concern:
 //! - [`channel`]: slot-clocked packet-error channels (Bernoulli, Gilbert-Elliott, Jakes fading with
 //!   the threshold and bit-level error models, traces) and the continuous-time two-state channel.
+//! - [`tcp`]: the TCP sender and receiver as sans-IO state machines (OldTahoe, Tahoe, Reno, NewReno).
+//! - [`driver`]: simulation drivers that own time and the link (the slotted driver).
 //! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
 //! - [`rng`]: seeded, independent random streams.
 //! - [`error`]: the one error type of the crate.
@@ -15,8 +17,10 @@
 
 pub mod channel;
 pub mod check;
+pub mod driver;
 pub mod error;
 pub mod metrics;
 pub mod rng;
+pub mod tcp;
 
 pub use error::{Error, Result};

@@ -22,6 +22,8 @@ pub enum Stream {
     ChannelLoss = 1,
     /// Oscillator phases of a sum-of-sinusoids fading simulator.
     Fading = 2,
+    /// ACK-loss draws of a driver.
+    AckLoss = 3,
 }
 
 /// The generator of `stream` for `seed`.

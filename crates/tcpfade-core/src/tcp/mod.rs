@@ -1,0 +1,112 @@
+//! TCP endpoints, sans-IO: state machines that react to events (may a packet be sent now? an ACK
+//! arrived; the timer fired) and never own a clock or a link, so every driver (slotted,
+//! event-driven) drives the same code (BRIEF §3).
+//!
+//! The variants differ only where the papers say they differ (zorzi-rao §2, chockalingam §II):
+//!
+//! | variant  | loss detection            | window at detection              | recovery                          |
+//! |----------|---------------------------|----------------------------------|-----------------------------------|
+//! | OldTahoe | timeout only              | W = 1, Wth = ⌈W/2⌉               | go-back-N from the first unacked  |
+//! | Tahoe    | timeout or K dup ACKs     | W = 1, Wth = ⌈W/2⌉               | go-back-N from the first unacked  |
+//! | Reno     | timeout or K dup ACKs     | Wth = ⌈W/2⌉, W = Wth + K, +1/dup | fast recovery, ends on any new ACK |
+//! | NewReno  | timeout or K dup ACKs     | as Reno                          | fast recovery, ends on a full ACK; partial ACKs retransmit (RFC 6582) |
+//!
+//! They are composed from a [`LossDetection`] and a [`Recovery`] rule over one [`Sender`].
+
+pub mod receiver;
+pub mod sender;
+
+pub use receiver::Receiver;
+pub use sender::{Segment, Sender, SenderConfig, SenderCounters};
+
+use crate::error::{Error, Result};
+
+/// How losses are detected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LossDetection {
+    /// Only the retransmission timer (OldTahoe).
+    TimeoutOnly,
+    /// The timer, or the K-th duplicate ACK (fast retransmit).
+    DuplicateAcks,
+}
+
+/// What happens after a fast retransmit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// Behave as after a timeout: W = 1, resend from the first unacknowledged packet (Tahoe).
+    GoBackN,
+    /// Fast recovery that ends with the first ACK of new data (Reno).
+    FastRecoveryReno,
+    /// Fast recovery that ends with the ACK of everything outstanding at its start; partial ACKs
+    /// retransmit the next hole (NewReno, RFC 6582).
+    FastRecoveryNewReno,
+}
+
+/// A TCP variant by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Timeouts only.
+    OldTahoe,
+    /// Fast retransmit, then slow start.
+    Tahoe,
+    /// Fast retransmit and fast recovery.
+    Reno,
+    /// Reno with partial-ACK handling.
+    NewReno,
+}
+
+impl Variant {
+    /// The registry: every name accepted by [`Variant::from_name`], in order.
+    pub const NAMES: [&'static str; 4] = ["oldtahoe", "tahoe", "reno", "newreno"];
+
+    /// Resolve a variant name (case-insensitive; `-` and `_` ignored); an unknown name is an error
+    /// listing the known ones.
+    pub fn from_name(name: &str) -> Result<Self> {
+        let key: String = name.chars().filter(|c| *c != '-' && *c != '_').collect::<String>().to_ascii_lowercase();
+        match key.as_str() {
+            "oldtahoe" => Ok(Variant::OldTahoe),
+            "tahoe" => Ok(Variant::Tahoe),
+            "reno" => Ok(Variant::Reno),
+            "newreno" => Ok(Variant::NewReno),
+            _ => Err(Error::invalid("variant", name, &format!("must be one of {}", Self::NAMES.join(", ")))),
+        }
+    }
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The variant's loss-detection rule.
+    pub fn loss_detection(self) -> LossDetection {
+        match self {
+            Variant::OldTahoe => LossDetection::TimeoutOnly,
+            _ => LossDetection::DuplicateAcks,
+        }
+    }
+
+    /// The variant's recovery rule.
+    pub fn recovery(self) -> Recovery {
+        match self {
+            Variant::OldTahoe | Variant::Tahoe => Recovery::GoBackN,
+            Variant::Reno => Recovery::FastRecoveryReno,
+            Variant::NewReno => Recovery::FastRecoveryNewReno,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_resolves_names_and_lists_them_on_error() {
+        assert_eq!(Variant::from_name("NewReno").unwrap(), Variant::NewReno);
+        assert_eq!(Variant::from_name("old-tahoe").unwrap(), Variant::OldTahoe);
+        let err = Variant::from_name("vegas").unwrap_err().to_string();
+        assert_eq!(err, "variant = vegas is not allowed: must be one of oldtahoe, tahoe, reno, newreno");
+        for name in Variant::NAMES {
+            assert_eq!(Variant::from_name(name).unwrap().name(), name);
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The TCP sender as a sans-IO state machine.
+//!
+//! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
+//! [`Sender::on_ack`], [`Sender::timer_deadline`] / [`Sender::on_timeout`]. Time is whatever the
+//! driver counts in (slots or seconds); the sender only adds the RTO to it.
+//!
+//! Window arithmetic (BRIEF D3; zorzi-rao §2 rules 1-3): W is real; per ACK of new data W += 1 in
+//! slow start (W < Wth), W += 1/W in congestion avoidance; W never grows past Wmax (zorzi-rao §2:
+//! "never exceed Wmax"). On a timeout, or a Tahoe fast retransmit, Wth = ⌈W/2⌉ and W = 1. On a
+//! Reno/NewReno fast retransmit Wth = ⌈W/2⌉, W = Wth + K, W += 1 per further duplicate ACK, and
+//! W = Wth when recovery ends. The usable window is min(⌊W⌋, Wmax) (BRIEF D1), also while W is
+//! inflated in fast recovery.
+//!
+//! Timer (BRIEF D2, RFC 6298 shape): started when a packet is sent and none runs, restarted when
+//! an ACK acknowledges new data, stopped when nothing is outstanding.
+
+use super::{LossDetection, Recovery, Variant};
+use crate::check;
+use crate::error::{Error, Result};
+
+/// Parameters of a sender.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SenderConfig {
+    /// The TCP variant.
+    pub variant: Variant,
+    /// Receiver's advertised window Wmax (packets).
+    pub wmax: u64,
+    /// Duplicate-ACK threshold K (dupthresh).
+    pub dupthresh: u64,
+    /// Retransmission timeout T0, in the driver's time unit.
+    pub rto: f64,
+    /// Initial slow-start threshold Wth (packets).
+    pub initial_ssthresh: f64,
+}
+
+impl SenderConfig {
+    /// Validated configuration.
+    pub fn new(variant: Variant, wmax: u64, dupthresh: u64, rto: f64, initial_ssthresh: f64) -> Result<Self> {
+        check::int_in("wmax", wmax, 1, 1 << 30)?;
+        check::int_in("dupthresh", dupthresh, 1, 1 << 30)?;
+        check::positive("rto", rto)?;
+        if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
+            return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
+        }
+        Ok(SenderConfig { variant, wmax, dupthresh, rto, initial_ssthresh })
+    }
+}
+
+/// A packet the sender wants on the link now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Sequence number (packets, from 0).
+    pub seq: u64,
+    /// Whether this sequence number was sent before.
+    pub retransmission: bool,
+}
+
+/// Event counts of a sender.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SenderCounters {
+    /// Every packet put on the link, retransmissions included (BRIEF D4).
+    pub transmissions: u64,
+    /// Packets sent again.
+    pub retransmissions: u64,
+    /// Timer expirations.
+    pub timeouts: u64,
+    /// Fast retransmits (K-th duplicate ACK).
+    pub fast_retransmits: u64,
+}
+
+/// TCP sender state (one bulk transfer, always data to send).
+#[derive(Debug, Clone)]
+pub struct Sender {
+    cfg: SenderConfig,
+    detection: LossDetection,
+    recovery: Recovery,
+    cwnd: f64,
+    ssthresh: f64,
+    /// First unacknowledged sequence number, X(t) of zorzi-rao §2.
+    una: u64,
+    /// Next sequence number to send in order (moves back to `una` on go-back-N).
+    send_next: u64,
+    /// One past the highest sequence number ever sent.
+    high: u64,
+    dupacks: u64,
+    /// In fast recovery: the recovery point (`high` when it started; RFC 6582 "recover").
+    recover: Option<u64>,
+    /// A retransmission to send before anything else (fast retransmit, partial ACK).
+    retransmit: Option<u64>,
+    timer: Option<f64>,
+    counters: SenderCounters,
+}
+
+impl Sender {
+    /// A sender at the start of a transfer: W = 1, Wth = initial ssthresh.
+    pub fn new(cfg: SenderConfig) -> Self {
+        Sender {
+            detection: cfg.variant.loss_detection(),
+            recovery: cfg.variant.recovery(),
+            cwnd: 1.0,
+            ssthresh: cfg.initial_ssthresh,
+            una: 0,
+            send_next: 0,
+            high: 0,
+            dupacks: 0,
+            recover: None,
+            retransmit: None,
+            timer: None,
+            counters: SenderCounters::default(),
+            cfg,
+        }
+    }
+
+    /// The packet to send now, if the window allows one (at most one per call).
+    pub fn poll_transmit(&mut self, now: f64) -> Option<Segment> {
+        let seq = match self.retransmit.take() {
+            Some(seq) => seq,
+            None if self.send_next < self.una + self.usable_window() => {
+                self.send_next += 1;
+                self.send_next - 1
+            }
+            None => return None,
+        };
+        let segment = Segment { seq, retransmission: seq < self.high };
+        self.high = self.high.max(seq + 1);
+        self.counters.transmissions += 1;
+        self.counters.retransmissions += u64::from(segment.retransmission);
+        if self.timer.is_none() {
+            self.timer = Some(now + self.cfg.rto);
+        }
+        Some(segment)
+    }
+
+    /// A cumulative ACK `ack` (next expected sequence number) arrived at `now`.
+    pub fn on_ack(&mut self, now: f64, ack: u64) {
+        if ack > self.una {
+            let acked = ack - self.una;
+            self.una = ack;
+            self.send_next = self.send_next.max(ack);
+            if self.retransmit.is_some_and(|seq| seq < ack) {
+                self.retransmit = None;
+            }
+            match self.recover {
+                None => {
+                    self.dupacks = 0;
+                    self.grow_window();
+                }
+                Some(recover) => self.on_ack_in_recovery(ack, acked, recover),
+            }
+            // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
+            self.timer = (self.una < self.high).then_some(now + self.cfg.rto);
+        } else if ack == self.una && self.una < self.high {
+            self.on_duplicate_ack();
+        }
+    }
+
+    fn on_ack_in_recovery(&mut self, ack: u64, acked: u64, recover: u64) {
+        match self.recovery {
+            // Reno: the first ACK of new data ends recovery, partial or not (zorzi-rao §2).
+            Recovery::FastRecoveryReno => self.exit_recovery(),
+            Recovery::FastRecoveryNewReno if ack >= recover => self.exit_recovery(),
+            // RFC 6582 §3.2 step 5, partial ACK: retransmit the first unacknowledged packet,
+            // deflate W by the amount newly acknowledged and add back one packet; stay in recovery.
+            Recovery::FastRecoveryNewReno => {
+                self.retransmit = Some(self.una);
+                self.cwnd = (self.cwnd - acked as f64 + 1.0).max(1.0);
+            }
+            Recovery::GoBackN => unreachable!("go-back-N never enters fast recovery"),
+        }
+    }
+
+    fn on_duplicate_ack(&mut self) {
+        self.dupacks += 1;
+        if self.recover.is_some() {
+            // Each further duplicate ACK inflates W by one (D3).
+            self.cwnd += 1.0;
+        } else if self.detection == LossDetection::DuplicateAcks && self.dupacks == self.cfg.dupthresh {
+            self.fast_retransmit();
+        }
+    }
+
+    fn fast_retransmit(&mut self) {
+        self.counters.fast_retransmits += 1;
+        self.ssthresh = (self.cwnd / 2.0).ceil();
+        match self.recovery {
+            // Tahoe "behaves as if a timeout has occurred" (zorzi-rao §2).
+            Recovery::GoBackN => {
+                self.cwnd = 1.0;
+                self.send_next = self.una;
+                self.retransmit = None;
+            }
+            Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno => {
+                self.cwnd = self.ssthresh + self.cfg.dupthresh as f64;
+                self.retransmit = Some(self.una);
+                self.recover = Some(self.high);
+            }
+        }
+    }
+
+    fn exit_recovery(&mut self) {
+        self.cwnd = self.ssthresh;
+        self.recover = None;
+        self.dupacks = 0;
+    }
+
+    /// Slow start or congestion avoidance increase for one ACK of new data, capped at Wmax.
+    #[inline]
+    fn grow_window(&mut self) {
+        let wmax = self.cfg.wmax as f64;
+        if self.cwnd < self.ssthresh {
+            self.cwnd += 1.0;
+        } else {
+            self.cwnd += 1.0 / self.cwnd;
+        }
+        if self.cwnd > wmax {
+            self.cwnd = wmax;
+        }
+    }
+
+    /// When the retransmission timer expires, if it runs.
+    pub fn timer_deadline(&self) -> Option<f64> {
+        self.timer
+    }
+
+    /// The timer expired at `now`: Wth = ⌈W/2⌉, W = 1, resend from the first unacknowledged
+    /// packet (zorzi-rao §2 rule 3). With a fixed RTO there is no backoff (BRIEF D2, slotted).
+    pub fn on_timeout(&mut self, _now: f64) {
+        self.counters.timeouts += 1;
+        self.ssthresh = (self.cwnd / 2.0).ceil();
+        self.cwnd = 1.0;
+        self.recover = None;
+        self.retransmit = None;
+        self.dupacks = 0;
+        self.send_next = self.una;
+        self.timer = None;
+    }
+
+    /// Whether the sender is streaming with nothing outstanding and nothing pending: then every
+    /// error-free slot of a zero-delay link sends one new packet whose ACK returns within the slot.
+    pub fn is_clean(&self) -> bool {
+        self.recover.is_none()
+            && self.retransmit.is_none()
+            && self.una == self.send_next
+            && self.send_next == self.high
+            && self.timer.is_none()
+    }
+
+    /// Exactly `n` rounds of (send one new packet, receive its ACK), for a clean sender: the
+    /// shortcut a driver takes through error-free stretches. Costs O(1) once W has reached Wmax.
+    pub fn fast_forward(&mut self, n: u64) {
+        debug_assert!(self.is_clean());
+        self.una += n;
+        self.send_next += n;
+        self.high += n;
+        self.counters.transmissions += n;
+        let wmax = self.cfg.wmax as f64;
+        for _ in 0..n {
+            if self.cwnd >= wmax {
+                break;
+            }
+            self.grow_window();
+        }
+    }
+
+    /// Congestion window W.
+    pub fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+
+    /// Slow-start threshold Wth.
+    pub fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    /// First unacknowledged sequence number.
+    pub fn una(&self) -> u64 {
+        self.una
+    }
+
+    /// min(⌊W⌋, Wmax).
+    pub fn usable_window(&self) -> u64 {
+        (self.cwnd.floor() as u64).min(self.cfg.wmax)
+    }
+
+    /// Whether fast recovery is in progress.
+    pub fn in_recovery(&self) -> bool {
+        self.recover.is_some()
+    }
+
+    /// Event counts so far.
+    pub fn counters(&self) -> SenderCounters {
+        self.counters
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SenderConfig {
+        &self.cfg
+    }
+}

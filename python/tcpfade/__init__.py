@@ -1,7 +1,7 @@
 """tcpfade: TCP throughput and energy over wireless links with bursty (fading) errors.
 
-The public API re-exports the channel models (:mod:`tcpfade.channels`) and the error hierarchy
-(:mod:`tcpfade.errors`). The engine is the Rust extension ``tcpfade._core``; users never need it.
+The public API re-exports the channel models (:mod:`tcpfade.channels`), the TCP simulator
+(:mod:`tcpfade.tcp`: :func:`simulate`) and the error hierarchy (:mod:`tcpfade.errors`). The engine is the Rust extension ``tcpfade._core``; users never need it.
 """
 
 from . import errors
@@ -25,10 +25,11 @@ from .channels import (
     snr_for_error_rate,
 )
 from .errors import ParameterError, TcpfadeError
+from .tcp import VARIANTS, SimulationResult, simulate
 
 __all__ = [
     "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
-    "load_trace", "save_trace",
+    "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS",
 ]

@@ -6,6 +6,7 @@
 
 mod channels;
 mod errors;
+mod simulate;
 
 use pyo3::prelude::*;
 
@@ -13,5 +14,6 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     channels::register(m)?;
+    simulate::register(m)?;
     Ok(())
 }

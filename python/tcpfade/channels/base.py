@@ -36,6 +36,12 @@ class SlotChannel:
         losses, st = _core.slot_trace(self._spec(), n, v.seed(seed), states)
         return (losses, st) if states else losses
 
+    @property
+    def transmit_energy(self) -> float | None:
+        """Energy of one transmission implied by the channel (BRIEF D5): the fading margin F for
+        channels made from fading, the average SNR for the bit-level model; None otherwise."""
+        return None
+
     def describe(self) -> dict[str, Any]:
         """The channel's parameters and derived figures as a plain dict."""
         return {k: val for k, val in self._spec().items() if not isinstance(val, np.ndarray)}

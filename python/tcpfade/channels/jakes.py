@@ -105,6 +105,11 @@ class ThresholdFading(SlotChannel):
         return v.linear_to_db(self.fading_margin)
 
     @property
+    def transmit_energy(self) -> float:
+        """F (linear): the transmit power the fading margin stands for (BRIEF D5)."""
+        return self.fading_margin
+
+    @property
     def rayleigh_error_rate(self) -> float:
         """1 - exp(-1/F): the error rate for an exactly Rayleigh envelope (eq. (2))."""
         return -math.expm1(-1.0 / self.fading_margin)
@@ -156,6 +161,11 @@ class BitLevelFading(SlotChannel):
     def snr(self) -> float:
         """Average SNR per bit, linear."""
         return v.db_to_linear(self.snr_db)
+
+    @property
+    def transmit_energy(self) -> float:
+        """The average SNR (linear), proportional to the transmit power (BRIEF D5)."""
+        return self.snr
 
     def _spec(self) -> dict[str, Any]:
         return {"kind": "bit-level", "fdt": self.fdt, "snr": self.snr, "packet_bits": self.packet_bits,

@@ -131,6 +131,11 @@ class GilbertElliott(SlotChannel):
         return math.inf if self.q == 1 else 1.0 / (1.0 - self.q)
 
     @property
+    def transmit_energy(self) -> float | None:
+        """F (linear) when the chain came from fading (BRIEF D5), else None."""
+        return self.fading_margin
+
+    @property
     def fading_margin_db(self) -> float | None:
         """Fading margin F in dB, when the chain came from fading."""
         return None if self.fading_margin is None else v.linear_to_db(self.fading_margin)

@@ -12,6 +12,7 @@ import click
 
 from ..errors import InternalError, TcpfadeError
 from .channel import channel
+from .simulate import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -21,6 +22,7 @@ def cli() -> None:
 
 
 cli.add_command(channel)
+cli.add_command(simulate)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,76 @@
+"""``tcpfade simulate``: the slotted TCP simulator from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .. import _validate as v
+from ..tcp import VARIANTS, simulate as run_simulation
+from ..tcp.slotted import METRICS
+from .options import build_channel, channel_options, print_table
+
+
+def _count(text: str, name: str) -> int:
+    """An integer that may be written as 1e7."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise v.fail(name, text, "must be a whole number (1000000 or 1e6)") from None
+    if not value.is_integer():
+        raise v.fail(name, text, "must be a whole number")
+    return int(value)
+
+
+@click.command()
+@click.option("--variant", type=click.Choice(VARIANTS, case_sensitive=False), required=True, help="TCP variant.")
+@channel_options
+@click.option("--wmax", type=int, default=24, show_default=True, help="Receiver window Wmax [packets].")
+@click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
+@click.option("--rto", type=int, default=100, show_default=True, help="Timeout T0 [slots].")
+@click.option("--slots", default="1e6", show_default=True, help="Slots to simulate (1e9 is fine: constant memory).")
+@click.option("--seed", type=int, required=True)
+@click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default Wmax).")
+@click.option("--ack-loss", type=float, default=0.0, show_default=True, help="ACK loss probability.")
+@click.option("--ack-delay", type=int, default=0, show_default=True, help="Extra ACK delay [slots].")
+@click.option("--transmit-energy", type=float, help="Energy per transmission (default: F or SNR of the channel, else 1).")
+@click.option("--w-active", type=float, default=0.0, show_default=True, help="Circuit energy per active slot (eq. 14).")
+@click.option("--w-idle", type=float, default=0.0, show_default=True, help="Circuit energy per idle slot (eq. 14).")
+@click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
+@click.option("--trace-plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
+@click.option("--trace-csv", type=click.Path(dir_okay=False, path_type=Path), help="Write the recorded slots as CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_loss, ack_delay, transmit_energy,
+             w_active, w_idle, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
+    """Simulate TCP over a packet-error channel, slot by slot (zero bandwidth-delay product).
+
+    \b
+    Examples:
+      tcpfade simulate --variant newreno --error-rate 0.1 --fdt 0.01 --seed 1
+      tcpfade simulate --variant reno --p 0.99 --q 0.9 --wmax 6 --slots 1e8 --seed 2
+      tcpfade simulate --variant tahoe --error-rate 0.05 --fdt 0.01 --wmax 6 -K 2 --rto 5 \\
+          --trace-slots 80 --trace-plot trace.png --seed 3
+    """
+    if (trace_plot or trace_csv) and trace_slots <= 0:
+        raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
+    result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
+                            slots=_count(slots, "--slots"), seed=seed, initial_ssthresh=initial_ssthresh,
+                            ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
+                            transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
+    if trace_plot:
+        result.plot_trace(trace_plot)
+    if trace_csv:
+        result.trace.to_csv(trace_csv, index=False)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, default=str))
+        return
+    rows = {"variant": result.variant, "slots": result.slots}
+    for name in METRICS:
+        lo, hi = result.ci[name]
+        rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"
+    rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
+                energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
+    print_table(rows)

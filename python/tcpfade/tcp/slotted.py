@@ -1,0 +1,139 @@
+"""The slotted TCP simulator (zorzi-rao §3-§5, chockalingam): zero bandwidth-delay product, one
+packet per slot, ACKs at the end of the slot (BRIEF D1-D4)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import _core
+from .. import _validate as v
+from ..channels.base import SlotChannel
+from .metrics import batch_interval, lambda_lower_bound, metric_functions
+
+#: TCP variants of the slotted simulator (the Rust core's registry).
+VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
+
+#: The metrics every result carries, each with a confidence interval in ``result.ci``.
+METRICS = ("throughput", "load", "success_probability", "transmissions_per_delivered", "energy_efficiency",
+           "energy_efficiency_full", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Result of :func:`simulate`. Metrics are attributes; ``ci[name]`` is its confidence interval.
+
+    See :mod:`tcpfade.tcp.metrics` for the definitions. ``counts`` holds the raw totals,
+    ``trace`` the per-slot trace (a DataFrame) when one was asked for.
+    """
+
+    variant: str
+    slots: int
+    wmax: int
+    dupthresh: int
+    rto: int
+    seed: int
+    transmit_energy: float
+    w_active: float
+    w_idle: float
+    confidence: float
+    throughput: float
+    load: float
+    success_probability: float
+    transmissions_per_delivered: float
+    energy_efficiency: float
+    energy_efficiency_full: float
+    energy_efficiency_lower_bound: float
+    timeouts_per_slot: float
+    fast_retransmits_per_slot: float
+    mean_cwnd_at_loss: float
+    timeouts: int
+    fast_retransmits: int
+    counts: dict[str, float] = field(repr=False)
+    ci: dict[str, tuple[float, float]] = field(repr=False)
+    channel: dict[str, Any] = field(repr=False)
+    trace: pd.DataFrame | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Parameters, metrics and confidence bounds as a flat dict (one row of a table)."""
+        out: dict[str, Any] = {k: getattr(self, k) for k in (
+            "variant", "slots", "wmax", "dupthresh", "rto", "seed", "transmit_energy", "w_active", "w_idle",
+            "confidence", *METRICS, "energy_efficiency_lower_bound", "timeouts", "fast_retransmits")}
+        for name, (lo, hi) in self.ci.items():
+            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = lo, hi
+        out.update({f"channel_{k}": val for k, val in self.channel.items()})
+        return out
+
+    def plot_trace(self, path: str | Path) -> Path:
+        """Draw the per-slot trace in the style of chockalingam Figs. 1-3 (PNG, SVG or PDF)."""
+        from ..plots.tcp import plot_slot_trace
+
+        if self.trace is None:
+            raise v.fail("trace_slots", 0, "simulate with trace_slots > 0 to plot a trace")
+        return plot_slot_trace(self.trace, path, title=f"{self.variant}, Wmax = {self.wmax}, K = {self.dupthresh}, "
+                                                       f"T0 = {self.rto}")
+
+
+def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
+             slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None, ack_loss: float = 0.0,
+             ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
+             w_active: float = 0.0, w_idle: float = 0.0, confidence: float = 0.95) -> SimulationResult:
+    """Simulate a TCP bulk transfer over ``channel`` on the slotted model.
+
+    Parameters
+    ----------
+    variant : one of :data:`VARIANTS` ("oldtahoe", "tahoe", "reno", "newreno").
+    channel : any slot channel (:class:`~tcpfade.GilbertElliott`, :class:`~tcpfade.ThresholdFading`, ...).
+    wmax : receiver's advertised window Wmax [packets].
+    dupthresh : duplicate-ACK threshold K.
+    rto : retransmission timeout T0 [slots] (fixed, no backoff: BRIEF D2).
+    slots : length of the run [slots]; memory does not grow with it.
+    seed : seed of the channel and of ACK losses.
+    initial_ssthresh : initial Wth [packets]; default Wmax.
+    ack_loss, ack_delay : ACK loss probability and extra ACK delay [slots] (zorzi-rao footnotes 1-2).
+    batches : batches for the batch-means confidence intervals.
+    trace_slots : keep a per-slot trace of the first ``trace_slots`` slots (``result.trace``).
+    transmit_energy : energy of one transmission E; default the channel's (F, or the SNR of the
+        bit-level model, BRIEF D5), else 1.
+    w_active, w_idle : circuit energy per active and idle slot (zorzi-rao eq. (14)).
+    confidence : level of the confidence intervals.
+    """
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
+    if not isinstance(channel, SlotChannel):
+        raise v.fail("channel", type(channel).__name__, "must be a slot channel (GilbertElliott, Bernoulli, "
+                     "ThresholdFading, BitLevelFading or TraceChannel)")
+    wmax = v.integer("wmax", wmax, 1, 2**30)
+    k = v.integer("dupthresh", dupthresh, 1, 2**30)
+    t0 = v.integer("rto", rto, 1, 2**40)
+    n = v.integer("slots", slots, 1, 2**62)
+    ssthresh = float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh", initial_ssthresh, 1.0)
+    energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
+    energy = v.positive("transmit_energy", energy)
+    w_a, w_i = v.at_least("w_active", w_active, 0.0), v.at_least("w_idle", w_idle, 0.0)
+    level = v.probability("confidence", confidence, open_low=True, open_high=True)
+    nb = v.integer("batches", batches, 2, min(n, 2**20))
+    raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), ssthresh, n,
+                                 v.probability("ack_loss", ack_loss), v.integer("ack_delay", ack_delay, 0),
+                                 nb, v.integer("trace_slots", trace_slots, 0), v.seed(seed))
+    fields = raw["fields"]
+    totals = dict(zip(fields, raw["totals"]))
+    per_batch = {f: raw["batches"][:, i] for i, f in enumerate(fields)}
+    functions = metric_functions(energy, w_a, w_i)
+    point = {m: float(functions[m](totals)) for m in METRICS}
+    ci = {m: batch_interval(point[m], functions[m](per_batch), level) for m in METRICS}
+    trace = None
+    if raw["trace"] is not None:
+        trace = pd.DataFrame(raw["trace"])
+        trace["seq"] = trace["seq"].astype("Int64").where(trace["seq"] >= 0)
+    return SimulationResult(
+        variant=name, slots=n, wmax=wmax, dupthresh=k, rto=t0, seed=int(seed), transmit_energy=energy,
+        w_active=w_a, w_idle=w_i, confidence=level, **point,
+        energy_efficiency_lower_bound=lambda_lower_bound(point["energy_efficiency"], point["throughput"], energy,
+                                                         w_a, w_i),
+        timeouts=int(totals["timeouts"]), fast_retransmits=int(totals["fast_retransmits"]), counts=totals, ci=ci,
+        channel=channel.describe(), trace=trace)

@@ -47,6 +47,20 @@ pub trait SlotChannel: Send {
         Ok(None)
     }
 
+    /// Advance `n` slots whatever their outcomes (the sender is idle). Built on
+    /// [`SlotChannel::next_loss_within`], so it is exact (the same sample path as stepping) and
+    /// costs one step per loss event for models that skip.
+    fn skip_slots(&mut self, n: u64) -> Result<()> {
+        let mut left = n;
+        while left > 0 {
+            match self.next_loss_within(left)? {
+                Some(k) => left -= k + 1,
+                None => left = 0,
+            }
+        }
+        Ok(())
+    }
+
     /// State of the slot consumed last: 0 good, 1 bad (for models without states, 1 when that
     /// slot was lost).
     fn state(&self) -> u8;

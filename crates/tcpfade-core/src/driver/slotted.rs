@@ -7,10 +7,15 @@
 //! sender at the end of the slot, i + 1 (or `ack_delay` slots later; lost with probability
 //! `ack_loss`). At that instant ACKs are handled first, then the timer if it has expired.
 //!
-//! Fast path: while the sender is clean (nothing outstanding, nothing pending) and ACKs are
-//! instant and lossless, every error-free slot sends one new packet that is ACKed in the same
-//! slot; the driver asks the channel for the next loss and moves the sender and receiver through
-//! the error-free stretch in one step, so the cost follows loss events rather than slots.
+//! Fast paths, both exact (a proptest compares them with slot-by-slot stepping):
+//! - while the sender is clean (nothing outstanding, nothing pending) and ACKs are instant and
+//!   lossless, every error-free slot sends one new packet that is ACKed in the same slot; the
+//!   driver asks the channel for the next loss and moves sender and receiver through the
+//!   error-free stretch in one step;
+//! - while the sender cannot send and no ACK is on its way, nothing happens until the timer fires;
+//!   the driver advances the channel to that slot in one step.
+//!
+//! So the cost follows loss events rather than slots.
 
 use crate::channel::SlotChannel;
 use crate::check;
@@ -153,9 +158,11 @@ impl Run<'_> {
         }
     }
 
-    /// Slot `i` with channel outcome `lost`; returns the trace record.
-    fn slot(&mut self, i: u64, lost: bool) -> SlotRecord {
+    /// Slot `i` with channel outcome `lost`; returns the trace record when `record` is set.
+    #[inline]
+    fn slot(&mut self, i: u64, lost: bool, record: bool) -> Option<SlotRecord> {
         let now = i as f64;
+        let end = i + 1;
         let (cwnd, ssthresh, una) = (self.sender.cwnd(), self.sender.ssthresh(), self.sender.una());
         let segment = self.sender.poll_transmit(now);
         if let Some(seg) = segment {
@@ -166,11 +173,15 @@ impl Run<'_> {
                 self.successes += 1;
                 let ack = self.receiver.on_segment(seg.seq);
                 if self.ack_loss == 0.0 || self.ack_rng.random::<f64>() >= self.ack_loss {
-                    self.acks.push_back((i + 1 + self.ack_delay, ack));
+                    if self.ack_delay == 0 && self.acks.is_empty() {
+                        // Arrives at the end of this slot, before any timer check: no queue needed.
+                        self.sender.on_ack(end as f64, ack);
+                    } else {
+                        self.acks.push_back((end + self.ack_delay, ack));
+                    }
                 }
             }
         }
-        let end = i + 1;
         while let Some(&(due, ack)) = self.acks.front() {
             if due > end {
                 break;
@@ -181,7 +192,7 @@ impl Run<'_> {
         if self.sender.timer_deadline().is_some_and(|deadline| deadline <= end as f64) {
             self.sender.on_timeout(end as f64);
         }
-        SlotRecord {
+        record.then(|| SlotRecord {
             slot: i,
             seq: segment.map(|s| s.seq),
             retransmission: segment.is_some_and(|s| s.retransmission),
@@ -190,7 +201,7 @@ impl Run<'_> {
             ssthresh,
             una,
             channel_state: self.channel.state(),
-        }
+        })
     }
 
     /// `n` error-free slots for a clean sender with instant lossless ACKs.
@@ -226,7 +237,8 @@ pub fn run_slotted(cfg: &SlottedConfig, channel: &mut dyn SlotChannel, seed: u64
     while slot < cfg.slots {
         let batch_end = ((slot / batch_len + 1) * batch_len).min(cfg.slots);
         while slot < batch_end {
-            if fast_path && slot >= cfg.trace_slots && run.sender.is_clean() {
+            let tracing = slot < cfg.trace_slots;
+            if fast_path && !tracing && run.sender.is_clean() {
                 match run.channel.next_loss_within(batch_end - slot)? {
                     None => {
                         run.fast_forward(batch_end - slot);
@@ -234,15 +246,26 @@ pub fn run_slotted(cfg: &SlottedConfig, channel: &mut dyn SlotChannel, seed: u64
                     }
                     Some(k) => {
                         run.fast_forward(k);
-                        run.slot(slot + k, true);
+                        run.slot(slot + k, true, false);
                         slot += k + 1;
                     }
                 }
                 continue;
             }
+            if !tracing && run.acks.is_empty() && !run.sender.can_send() {
+                // Idle until the slot at whose end the timer expires: ceil(deadline) - 1.
+                if let Some(deadline) = run.sender.timer_deadline() {
+                    let fire_slot = (deadline.ceil() as u64).saturating_sub(1);
+                    let idle = fire_slot.min(batch_end).saturating_sub(slot);
+                    if idle > 0 {
+                        run.channel.skip_slots(idle)?;
+                        slot += idle;
+                        continue;
+                    }
+                }
+            }
             let lost = run.channel.next_slot()?;
-            let record = run.slot(slot, lost);
-            if slot < cfg.trace_slots {
+            if let Some(record) = run.slot(slot, lost, tracing) {
                 trace.push(record);
             }
             slot += 1;

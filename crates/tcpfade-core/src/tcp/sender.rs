@@ -235,6 +235,11 @@ impl Sender {
         self.timer = None;
     }
 
+    /// Whether [`Sender::poll_transmit`] would send something now.
+    pub fn can_send(&self) -> bool {
+        self.retransmit.is_some() || self.send_next < self.una + self.usable_window()
+    }
+
     /// Whether the sender is streaming with nothing outstanding and nothing pending: then every
     /// error-free slot of a zero-delay link sends one new packet whose ACK returns within the slot.
     pub fn is_clean(&self) -> bool {

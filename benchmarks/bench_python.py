@@ -1,8 +1,8 @@
-"""Benchmark of the channel layer through the Python API.
+"""Benchmark of the channel layer and the slotted simulator through the Python API.
 
 Prints figures and ratios: slots per second of trace generation (which writes one byte per slot, so
 it measures the stepping path plus the copy to numpy), fading samples per second, and the time of
-one fading-to-Markov mapping (zorzi-rao eqs. 2-5). Run: python benchmarks/bench_channels.py
+one fading-to-Markov mapping (zorzi-rao eqs. 2-5). Run: python benchmarks/bench_python.py
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ def main() -> None:
         k = 1_000_000
         t = best_of(lambda: ch.trace(k, seed=1))
         print(f"trace  {name:<34} {k / t / 1e6:8.2f} M slots/s")
+    for name, ch in [("slotted newreno, P_E=0.001 fdT=0.01", tcpfade.GilbertElliott.from_fading(error_rate=0.001, fdt=0.01)),
+                     ("slotted newreno, P_E=0.1 fdT=0.64", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.64))]:
+        slots = 10**9 if "0.001" in name else 10**8
+        t = best_of(lambda: tcpfade.simulate("newreno", ch, slots=slots, seed=1), repeat=2)
+        print(f"{name:<41} {slots / t / 1e6:8.1f} M slots/s ({slots:.0e} slots in {t:.2f} s)")
     calls = 200
     t = best_of(lambda: [tcpfade.GilbertElliott.from_fading(error_rate=0.01, fdt=0.016) for _ in range(calls)])
     print(f"from_fading (eqs. 2-5)                    {t / calls * 1e3:8.3f} ms per call")

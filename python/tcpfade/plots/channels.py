@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-FORMATS = (".png", ".svg", ".pdf")
+from ._figure import checked_path, save
 
 
 def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: int | None = None,
@@ -20,11 +17,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     ``table`` has columns ``fdt``, ``snr_db``, ``error_rate``, ``ci_low``, ``ci_high``. The figure
     is written to ``path`` (PNG, SVG or PDF by suffix); the path is returned.
     """
-    from ..errors import ParameterError
-
-    out = Path(path)
-    if out.suffix.lower() not in FORMATS:
-        raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
+    out = checked_path(path)
     fig, ax = plt.subplots(figsize=(6, 4.5))
     positive = table["error_rate"][table["error_rate"] > 0]
     floor = 0.3 * positive.min() if len(positive) else 1e-6
@@ -41,8 +34,4 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    tmp = out.with_name(out.name + ".part" + out.suffix)
-    fig.savefig(tmp)
-    plt.close(fig)
-    tmp.replace(out)
-    return out
+    return save(fig, out)

@@ -4,24 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .channels import FORMATS  # noqa: E402
+from ._figure import checked_path, save
 
 
 def plot_slot_trace(trace: pd.DataFrame, path: str | Path, *, title: str = "") -> Path:
     """Per-slot trace in the style of chockalingam Figs. 1-3: transmitted packet id per slot
     (top; 0 = idle, so ids are shown from 1 as in the paper; lost transmissions marked) and W, Wth
     (bottom)."""
-    from ..errors import ParameterError
-
-    out = Path(path)
-    if out.suffix.lower() not in FORMATS:
-        raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
+    out = checked_path(path)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     slot = trace["slot"].to_numpy() + 1
     packet_id = trace["seq"].fillna(-1).to_numpy(dtype=float) + 1
@@ -44,8 +37,4 @@ def plot_slot_trace(trace: pd.DataFrame, path: str | Path, *, title: str = "") -
     if title:
         top.set_title(title, fontsize=10)
     fig.tight_layout()
-    tmp = out.with_name(out.name + ".part" + out.suffix)
-    fig.savefig(tmp)
-    plt.close(fig)
-    tmp.replace(out)
-    return out
+    return save(fig, out)

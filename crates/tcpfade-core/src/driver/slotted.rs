@@ -128,10 +128,10 @@ pub struct SlottedOutcome {
     pub trace: Vec<SlotRecord>,
 }
 
-struct Run<'a> {
+struct Run<'a, C: SlotChannel + ?Sized> {
     sender: Sender,
     receiver: Receiver,
-    channel: &'a mut dyn SlotChannel,
+    channel: &'a mut C,
     acks: VecDeque<(u64, u64)>,
     ack_loss: f64,
     ack_delay: u64,
@@ -142,7 +142,7 @@ struct Run<'a> {
     cwnd_at_loss_sum: f64,
 }
 
-impl Run<'_> {
+impl<C: SlotChannel + ?Sized> Run<'_, C> {
     fn totals(&self, slots: u64) -> Counts {
         let c = self.sender.counters();
         Counts {
@@ -214,7 +214,7 @@ impl Run<'_> {
 
 /// Run TCP over `channel` for `cfg.slots` slots. `seed` drives the ACK-loss draws (the channel has
 /// its own seed).
-pub fn run_slotted(cfg: &SlottedConfig, channel: &mut dyn SlotChannel, seed: u64) -> Result<SlottedOutcome> {
+pub fn run_slotted<C: SlotChannel + ?Sized>(cfg: &SlottedConfig, channel: &mut C, seed: u64) -> Result<SlottedOutcome> {
     cfg.validate()?;
     let mut run = Run {
         sender: Sender::new(cfg.sender),

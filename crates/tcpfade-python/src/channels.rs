@@ -21,11 +21,7 @@ fn get<'py, T: FromPyObject<'py>>(spec: &Bound<'py, PyDict>, key: &str) -> PyRes
 
 fn fading_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<FadingSpec> {
     let model: String = get(spec, "fading_model")?;
-    Ok(FadingSpec {
-        model: FadingModel::from_name(&model).map_err(crate::errors::to_py)?,
-        fdt: get(spec, "fdt")?,
-        oscillators: get(spec, "oscillators")?,
-    })
+    fading_spec(&model, get(spec, "fdt")?, get(spec, "oscillators")?)
 }
 
 /// Build a core channel spec from the dict made by a Python channel's `_spec()`.
@@ -103,8 +99,8 @@ fn trace_stats<'py>(py: Python<'py>, losses: PyReadonlyArray1<'py, u8>) -> PyRes
     out.set_item("slots", stats.slots)?;
     out.set_item("losses", stats.losses)?;
     out.set_item("transitions", stats.transitions.map(|row| row.to_vec()).to_vec())?;
-    out.set_item("burst_lengths", stats.burst_lengths.clone())?;
-    out.set_item("gap_lengths", stats.gap_lengths.clone())?;
+    out.set_item("burst_lengths", stats.burst_lengths)?;
+    out.set_item("gap_lengths", stats.gap_lengths)?;
     Ok(out)
 }
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _core
+from .. import _validate as v
 from .markov import GilbertElliott
 from .trace import as_loss_array
 
@@ -67,10 +68,7 @@ def fit_markov(trace) -> MarkovFit:
     s = _core.trace_stats(losses)
     n, lost = int(s["slots"]), int(s["losses"])
     if lost == 0 or lost == n:
-        from ..errors import ParameterError
-
-        raise ParameterError(f"trace = {lost} losses in {n} slots is not allowed: "
-                             "fitting needs at least one lost and one received slot")
+        raise v.fail("trace", f"{lost} losses in {n} slots", "fitting needs at least one lost and one received slot")
     bursts = sum(s["burst_lengths"].values())
     eps = lost / n
     mean_burst = lost / bursts

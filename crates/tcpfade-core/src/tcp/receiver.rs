@@ -9,7 +9,6 @@ pub struct Receiver {
     /// Out-of-order packets held, as a ring indexed by sequence number.
     held: Vec<bool>,
     mask: u64,
-    delivered: u64,
 }
 
 impl Receiver {
@@ -17,7 +16,7 @@ impl Receiver {
     /// `expected + wmax - 1` outstanding, so a ring of that size holds every out-of-order packet.
     pub fn new(wmax: u64) -> Self {
         let size = (wmax.max(1) + 1).next_power_of_two();
-        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1, delivered: 0 }
+        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1 }
     }
 
     /// A correct packet `seq` arrived; returns the cumulative ACK (next expected sequence number).
@@ -29,7 +28,6 @@ impl Receiver {
                 self.held[(self.expected & self.mask) as usize] = false;
                 self.expected += 1;
             }
-            self.delivered = self.expected;
         } else if seq > self.expected {
             debug_assert!(seq - self.expected <= self.mask, "packet {seq} beyond the advertised window");
             self.held[(seq & self.mask) as usize] = true;
@@ -37,9 +35,10 @@ impl Receiver {
         self.expected
     }
 
-    /// Packets delivered in order to the user so far (each exactly once, BRIEF D4).
+    /// Packets delivered in order to the user so far (each exactly once, BRIEF D4): everything
+    /// below the next expected sequence number.
     pub fn delivered(&self) -> u64 {
-        self.delivered
+        self.expected
     }
 
     /// Next expected sequence number.
@@ -57,7 +56,6 @@ impl Receiver {
     pub fn advance_in_order(&mut self, n: u64) {
         debug_assert!(!self.holds_out_of_order());
         self.expected += n;
-        self.delivered = self.expected;
     }
 }
 

@@ -9,7 +9,7 @@
 //! stretch in O(1). Runs come from the channel-state stream and in-state losses from the loss
 //! stream (see [`crate::rng`]).
 
-use super::{failures_before_success, run_length, SlotChannel};
+use super::{Geometric, SlotChannel};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::rng::{stream, Rng, Stream};
@@ -18,8 +18,10 @@ use rand::Rng as _;
 /// Two-state Markov packet-error channel.
 #[derive(Debug, Clone)]
 pub struct GilbertElliott {
-    stay: [f64; 2],
-    loss: [f64; 2],
+    /// Run length of each state (leaves with probability 1 - stay).
+    runs: [Geometric; 2],
+    /// Gap to the next loss inside each state.
+    gaps: [Geometric; 2],
     state: usize,
     /// Slots left in the current run, the next one included (0: the run is over).
     run_left: u64,
@@ -49,10 +51,11 @@ impl GilbertElliott {
         let loss_rng = stream(seed, Stream::ChannelLoss);
         let bad_probability = stationary_bad(p, q);
         let state = usize::from(state_rng.random::<f64>() < bad_probability);
-        let stay = [p, q];
+        let runs = [Geometric::new(1.0 - p), Geometric::new(1.0 - q)];
         // Memoryless: the residual run of the first state has the same law as a whole run.
-        let run_left = run_length(&mut state_rng, stay[state]);
-        let mut chain = GilbertElliott { stay, loss: [loss_good, loss_bad], state, run_left, gap_left: 0, state_rng, loss_rng };
+        let run_left = runs[state].run_length(&mut state_rng);
+        let gaps = [Geometric::new(loss_good), Geometric::new(loss_bad)];
+        let mut chain = GilbertElliott { runs, gaps, state, run_left, gap_left: 0, state_rng, loss_rng };
         chain.gap_left = chain.draw_gap();
         Ok(chain)
     }
@@ -64,7 +67,7 @@ impl GilbertElliott {
     }
 
     fn draw_gap(&mut self) -> u64 {
-        failures_before_success(&mut self.loss_rng, self.loss[self.state])
+        self.gaps[self.state].failures(&mut self.loss_rng)
     }
 
     /// Start the next run if the current one is over.
@@ -72,7 +75,7 @@ impl GilbertElliott {
     fn ensure_run(&mut self) {
         if self.run_left == 0 {
             self.state ^= 1;
-            self.run_left = run_length(&mut self.state_rng, self.stay[self.state]);
+            self.run_left = self.runs[self.state].run_length(&mut self.state_rng);
             self.gap_left = self.draw_gap();
         }
     }

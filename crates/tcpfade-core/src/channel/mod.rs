@@ -137,30 +137,41 @@ impl SlotChannelSpec {
     }
 }
 
-/// Run length of a state that is kept with probability `stay` per step: geometric on {1, 2, ...}
-/// with P(L = k) = stay^(k-1) (1 - stay). `u64::MAX` stands for "forever" (stay = 1).
-pub(crate) fn run_length(rng: &mut crate::rng::Rng, stay: f64) -> u64 {
-    1u64.saturating_add(failures_before_success(rng, 1.0 - stay))
-}
-
 /// Number of failures before the first success of independent trials with success probability
-/// `p` (inverse-CDF sampling); `u64::MAX` when `p` is 0.
+/// `p`, with ln(1 - p) worked out once (the Gilbert-Elliott channel draws one per run, and the
+/// logarithm was a third of the simulator's time). `u64::MAX` stands for "never" (p = 0).
 ///
 /// Written here rather than taken from rand_distr::Geometric because we need p = 0 mapped to
 /// "never" and exactly one uniform per draw (so streams stay aligned across platforms).
-pub(crate) fn failures_before_success(rng: &mut crate::rng::Rng, p: f64) -> u64 {
-    if p >= 1.0 {
-        return 0;
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Geometric {
+    /// ln(1 - p); 0 when p = 0 ("never"), -inf when p = 1 ("at once").
+    log_fail: f64,
+}
+
+impl Geometric {
+    pub(crate) fn new(p: f64) -> Self {
+        Geometric { log_fail: if p >= 1.0 { f64::NEG_INFINITY } else { (-p).ln_1p() } }
     }
-    if p <= 0.0 {
-        return u64::MAX;
+
+    /// Failures before the first success.
+    #[inline]
+    pub(crate) fn failures(&self, rng: &mut crate::rng::Rng) -> u64 {
+        if self.log_fail == f64::NEG_INFINITY {
+            return 0;
+        }
+        if self.log_fail >= 0.0 {
+            return u64::MAX;
+        }
+        // U in (0, 1]: P(floor(ln U / ln(1-p)) >= k) = (1-p)^k. The ratio is >= 0, so the
+        // saturating cast is the floor (and maps overflow to "never").
+        let u = 1.0 - rng.random::<f64>();
+        (u.ln() / self.log_fail) as u64
     }
-    // U in (0, 1]: P(floor(ln U / ln(1-p)) >= k) = (1-p)^k.
-    let u = 1.0 - rng.random::<f64>();
-    let k = (u.ln() / (-p).ln_1p()).floor();
-    if k >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        k as u64
+
+    /// Run length of a state kept with probability 1 - p per step: geometric on {1, 2, ...}.
+    #[inline]
+    pub(crate) fn run_length(&self, rng: &mut crate::rng::Rng) -> u64 {
+        1u64.saturating_add(self.failures(rng))
     }
 }

@@ -1,0 +1,32 @@
+"""Long-run averages of a Markov renewal-reward process (zorzi-rao eq. (13)).
+
+With π the stationary distribution of the embedded chain P and r_i the expected reward of a
+transition out of state i, the long-run ratio of two cumulated rewards is
+Σ π_i r_i(A) / Σ π_i r_i(B) with probability one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+
+def stationary_distribution(transition: np.ndarray) -> np.ndarray:
+    """π with π P = π, Σ π = 1, for a chain with one recurrent class (transient states get 0).
+
+    Solves (P^T - I) π = 0 with one equation replaced by the normalization.
+    """
+    n = transition.shape[0]
+    system = transition.T - np.eye(n)
+    system[-1, :] = 1.0
+    rhs = np.zeros(n)
+    rhs[-1] = 1.0
+    pi = scipy.linalg.solve(system, rhs)
+    pi[np.abs(pi) < 1e-300] = 0.0
+    return np.clip(pi, 0.0, None) / np.clip(pi, 0.0, None).sum()
+
+
+def reward_rates(transition: np.ndarray, rewards: dict[str, np.ndarray]) -> dict[str, float]:
+    """Σ_i π_i r_i for each reward: expected reward per cycle in steady state."""
+    pi = stationary_distribution(transition)
+    return {name: float(pi @ values) for name, values in rewards.items()}

@@ -1,0 +1,12 @@
+"""Markov renewal-reward analysis of TCP over two-state Markov channels (zorzi-rao §4).
+
+:func:`analyze` answers in milliseconds what :func:`tcpfade.simulate` answers in seconds, with a
+pessimistic and an optimistic bound on the successes that count. Modules: :mod:`.channel` (the
+one-slot success and failure matrices), :mod:`.window` (the window function w(n, W, Wth)),
+:mod:`.tahoe` (the OldTahoe/Tahoe cycle model), :mod:`.renewal` (eq. (13)), :mod:`.result`.
+"""
+
+from .analyze import ANALYZED_VARIANTS, analyze
+from .result import EXACT_METRICS, METRICS, AnalysisResult, Bounds, compare
+
+__all__ = ["ANALYZED_VARIANTS", "analyze", "AnalysisResult", "Bounds", "METRICS", "EXACT_METRICS", "compare"]

@@ -67,9 +67,17 @@ class SlotMatrices:
 
 
 def power_table(matrix: np.ndarray, count: int) -> np.ndarray:
-    """matrix^k for k = 0..count-1 as an array of shape (count, 2, 2)."""
-    out = np.empty((count, 2, 2))
+    """matrix^k for k = 0..count-1 as an array of shape (count, 2, 2).
+
+    Built by doubling (the first n powers times matrix^n give the next n), so a table of a few
+    hundred powers costs a handful of batched products instead of one Python step per power.
+    """
+    out = np.empty((max(count, 1), 2, 2))
     out[0] = np.eye(2)
-    for k in range(1, count):
-        out[k] = out[k - 1] @ matrix
-    return out
+    filled, power = 1, np.asarray(matrix, dtype=float)
+    while filled < count:
+        n = min(filled, count - filled)
+        out[filled:filled + n] = out[:n] @ power
+        filled += n
+        power = power @ power if filled == 2 * n else power
+    return out[:count]

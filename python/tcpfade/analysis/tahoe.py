@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,7 +76,13 @@ def _phase2(ch: SlotMatrices, wmax: int, dupthresh: int, rto: int) -> _Phase2:
     """
     k = dupthresh
     a, f = ch.success, ch.failure
-    step_pows = power_table(ch.step, rto + 1)
+    # M^(rto - wmax - 1 + t), t = 0..wmax: the idle stretches before a timeout (eq. (21)).
+    base = rto - wmax - 1
+    idle = np.einsum("ab,tbc->tac", np.linalg.matrix_power(ch.step, base), power_table(ch.step, wmax + 1))
+
+    def step_pow(n: int) -> np.ndarray:
+        return idle[n - base]
+
     shape = (wmax + 1, 2)
     timeout_next = np.zeros((wmax + 1, 2, 2))
     refail_next = np.zeros((wmax + 1, 2, 2))
@@ -84,97 +91,107 @@ def _phase2(ch: SlotMatrices, wmax: int, dupthresh: int, rto: int) -> _Phase2:
     losses_at_y = np.zeros(shape)
     losses_at_one = np.zeros(shape)
 
-    # prob[s0, s, j, seen]; first[s0, s, j]: E[(ℓ1 - 1) 1{state}] for seen = 1 (for seen = 0, ℓ1 - 1 = j).
-    prob = np.zeros((2, 2, k, 2))
-    prob[0, 0, 0, 0] = prob[1, 1, 0, 0] = 1.0
-    first = np.zeros((2, 2, k))
+    # prob[s0, j, seen, s]; first[s0, j, s] = E[(ℓ1 - 1) 1{state, seen = 1}] (with seen = 0, ℓ1 - 1 = j).
+    prob = np.zeros((2, k, 2, 2))
+    prob[0, 0, 0, 0] = prob[1, 0, 0, 1] = 1.0
+    first = np.zeros((2, k, 2))
     jj = np.arange(k, dtype=float)
     # Running sums over fast retransmits at slots i <= x (they are outcomes for every m > i).
-    fr = {"refail": np.zeros((2, 2)), "resume": np.zeros((2, 2)), "prob": np.zeros(2),
-          "slots_resume": np.zeros(2), "tx": np.zeros(2), "low": np.zeros(2), "losses": np.zeros(2)}
+    fr_refail, fr_resume = np.zeros((2, 2)), np.zeros((2, 2))
+    fr_prob_sum, fr_slots, fr_tx, fr_low_sum, fr_losses = (np.zeros(2) for _ in range(5))
     for x in range(0, wmax):
         m = x + 1
         # Outcomes for ⌊Y⌋ = m: the window is used up after slot x = m - 1.
-        stalled = prob.sum(axis=(2, 3))                      # [s0, s]
-        timeout_next[m] = stalled @ step_pows[rto - m]       # idle until slot T0 - 1 (eq. (21))
+        by_seen = prob.sum(axis=2)                            # [s0, j, s]
+        by_j = by_seen.sum(axis=2)                            # [s0, j]
+        stalled = by_seen.sum(axis=1)                         # [s0, s]
+        timeout_next[m] = stalled @ step_pow(rto - m)         # idle until slot T0 - 1
         p_to = stalled.sum(axis=1)
-        refail_next[m], resume_next[m] = fr["refail"], fr["resume"]
-        p_fail = fr["refail"].sum(axis=1)
-        p_resume = fr["resume"].sum(axis=1)
-        rw["slots"][m] = (rto - 1) * (p_to + p_fail) + fr["slots_resume"]
-        rw["transmissions"][m] = (m - 1) * p_to + fr["tx"]
-        rw["successes_high"][m] = np.einsum("asjf,j->a", prob, jj) + k * fr["prob"] + p_resume
-        rw["successes_low"][m] = fr["low"] + p_resume
+        refail_next[m], resume_next[m] = fr_refail, fr_resume
+        p_fail, p_resume = fr_refail.sum(axis=1), fr_resume.sum(axis=1)
+        rw["slots"][m] = (rto - 1) * (p_to + p_fail) + fr_slots
+        rw["transmissions"][m] = (m - 1) * p_to + fr_tx
+        rw["successes_high"][m] = by_j @ jj + k * fr_prob_sum + p_resume
+        rw["successes_low"][m] = fr_low_sum + p_resume
         rw["timeouts"][m] = p_to + p_fail
-        rw["fast_retransmits"][m] = fr["prob"]
-        losses_at_y[m] = np.einsum("asjf,j->a", prob, x - jj) + fr["losses"]
+        rw["fast_retransmits"][m] = fr_prob_sum
+        losses_at_y[m] = by_j @ (x - jj) + fr_losses
         losses_at_one[m] = p_fail
         if m == wmax:
             break
-        # Slot x + 1 = m: one more packet goes out.
+        # Slot m: one more packet goes out.
         nxt = np.zeros_like(prob)
         nfirst = np.zeros_like(first)
-        low_now = first + prob[..., 0] * jj                  # E[(ℓ1 - 1) 1{.}] whatever `seen`
-        # failure: j unchanged, seen = 1, ℓ1 - 1 frozen
-        nxt[..., 1] += np.einsum("asj,st->atj", prob.sum(axis=3), f)
-        nfirst += np.einsum("asj,st->atj", low_now, f)
-        # success: j + 1; the K-th success triggers a fast retransmit at slot m
-        moved = np.einsum("asjf,st->atjf", prob, a)
-        moved_first = np.einsum("asj,st->atj", first, a)
-        if k > 1:
-            nxt[:, :, 1:, :] += moved[:, :, :-1, :]
-            nfirst[:, :, 1:] += moved_first[:, :, :-1]
-        fr_prob = moved[:, :, k - 1, :].sum(axis=2)          # [s0, s_i]
-        # ℓ1 - 1 at the fast retransmit: K if no loss since slot 0, else frozen value
-        fr_low = moved[:, :, k - 1, 0].sum(axis=1) * k + moved_first[:, :, k - 1].sum(axis=1)
-        i = m  # rto >= wmax + 1 > i + 1: the timer has not fired yet
-        fr["refail"] = fr["refail"] + fr_prob @ f @ step_pows[rto - i - 2]
-        fr["resume"] = fr["resume"] + fr_prob @ a
-        pi = fr_prob.sum(axis=1)
-        p_ok = (fr_prob @ a).sum(axis=1)
-        fr["prob"] = fr["prob"] + pi
-        fr["slots_resume"] = fr["slots_resume"] + (i + 1) * p_ok
-        fr["tx"] = fr["tx"] + (i + 1) * pi
-        fr["low"] = fr["low"] + fr_low
-        fr["losses"] = fr["losses"] + (i - k) * pi
+        # failure: j unchanged, seen = 1, ℓ1 - 1 frozen at its current value
+        nxt[:, :, 1, :] = by_seen @ f
+        nfirst += (first + prob[:, :, 0, :] * jj[None, :, None]) @ f
+        # success: j + 1; the K-th success triggers a fast retransmit at slot i = m
+        moved = prob @ a
+        moved_first = first @ a
+        nxt[:, 1:] += moved[:, :-1]
+        nfirst[:, 1:] += moved_first[:, :-1]
+        fr_prob = moved[:, k - 1].sum(axis=1)                 # [s0, s_i]
+        # ℓ1 - 1 at the fast retransmit: K if nothing was lost since slot 0 (then i = K)
+        fr_low = moved[:, k - 1, 0].sum(axis=1) * k + moved_first[:, k - 1].sum(axis=1)
+        i = m  # rto >= wmax + 1 > i + 1: the timer set at slot 0 has not fired yet
+        fr_refail = fr_refail + fr_prob @ f @ step_pow(rto - i - 2)
+        fr_resume = fr_resume + fr_prob @ a
+        p_i = fr_prob.sum(axis=1)
+        fr_prob_sum = fr_prob_sum + p_i
+        fr_slots = fr_slots + (i + 1) * (fr_prob @ a).sum(axis=1)
+        fr_tx = fr_tx + (i + 1) * p_i
+        fr_low_sum = fr_low_sum + fr_low
+        fr_losses = fr_losses + (i - k) * p_i
         prob, first = nxt, nfirst
     return _Phase2(timeout_next, refail_next, resume_next, rw, losses_at_y, losses_at_one)
 
 
-def _phase1_classes(ch: SlotMatrices, wmax: int, ssthresh: int, offset: int, fail_after: np.ndarray,
-                    resolvent: np.ndarray) -> list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
-    """Phase 1 from W = w_offset grouped by window class (⌊Y⌋, ⌈Y/2⌉), eqs. (7) and (19).
+@dataclass(frozen=True)
+class _Phase1Layout:
+    """Where phase 1 ends, by window class, for every starting state (offset, Wth); per Wmax.
 
-    ``fail_after[k] = A^k F``: k correct slots, then a failure. For each class returns
-    (m, h, G0, G1, GW) with G0 = Σ A^k F, G1 = Σ (k+1) A^k F and GW = Σ w A^k F over the k whose
-    window at the failure falls in the class; the last class (W = Wmax) takes the geometric tail.
+    Starting state b has W = w_offset after ``offset`` ACKs (window_sequence(Wth)); after k more
+    correct slots the failure comes at W = w_(offset + k). The finite k (W < Wmax) fall into
+    contiguous runs of one class (⌊W⌋, ⌈W/2⌉); k >= ``tail_k[b]`` all have W = Wmax.
     """
-    w = window_sequence(ssthresh, wmax)
-    kend = max(len(w) - 1 - offset, 0)   # k >= kend: W = Wmax
-    out = []
-    if kend:
-        win = w[offset:offset + kend]
-        m = np.floor(win).astype(int)
-        h = np.ceil(win / 2.0).astype(int)
-        keys = m * (wmax + 2) + h
-        uniq, gid = np.unique(keys, return_inverse=True)
-        block = fail_after[:kend]
-        weights = np.arange(1, kend + 1, dtype=float)
-        g0 = np.zeros((len(uniq), 2, 2))
-        g1 = np.zeros_like(g0)
-        gw = np.zeros_like(g0)
-        np.add.at(g0, gid, block)
-        np.add.at(g1, gid, block * weights[:, None, None])
-        np.add.at(gw, gid, block * win[:, None, None])
-        for c, key in enumerate(uniq):
-            out.append((int(key // (wmax + 2)), int(key % (wmax + 2)), g0[c], g1[c], gw[c]))
-    # Tail: Σ_{k>=kend} A^k F = A^kend R F and Σ (k+1) A^k F = A^kend ((kend+1) R + A R²) F, R = (I - A)^-1.
-    a_k = np.linalg.matrix_power(ch.success, kend)
-    g0 = a_k @ resolvent @ ch.failure
-    g1 = a_k @ ((kend + 1) * resolvent + ch.success @ resolvent @ resolvent) @ ch.failure
-    mt, ht = window_class(float(wmax))
-    out.append((mt, ht, g0, g1, wmax * g0))
-    return out
+
+    rows: np.ndarray        # [b, s] embedded-chain index of (offset_b, s, Wth_b)
+    offset: np.ndarray      # [b]
+    tail_k: np.ndarray      # [b]
+    k: np.ndarray           # [n] finite k, block after block
+    cwnd: np.ndarray        # [n] W at the failure
+    starts: np.ndarray      # [g] first entry of each run (for np.add.reduceat)
+    group_block: np.ndarray  # [g]
+    group_m: np.ndarray     # [g] ⌊W⌋
+    group_h: np.ndarray     # [g] ⌈W/2⌉
+
+
+@lru_cache(maxsize=256)
+def _phase1_layout(wmax: int) -> _Phase1Layout:
+    half = math.ceil(wmax / 2)
+    rows, offsets, tails, ks, cwnds, starts, g_block, g_m, g_h = [], [], [], [], [], [], [], [], []
+    for offset in (0, 1):
+        for ssthresh in range(1, half + 1):
+            b = len(rows)
+            rows.append([(offset * 2 + s) * half + ssthresh - 1 for s in (0, 1)])
+            offsets.append(offset)
+            w = window_sequence(ssthresh, wmax)
+            kend = max(len(w) - 1 - offset, 0)
+            tails.append(kend)
+            previous = None
+            for kk in range(kend):
+                cls = window_class(w[offset + kk])
+                if cls != previous:
+                    starts.append(len(ks))
+                    g_block.append(b)
+                    g_m.append(cls[0])
+                    g_h.append(cls[1])
+                    previous = cls
+                ks.append(kk)
+                cwnds.append(w[offset + kk])
+    return _Phase1Layout(np.array(rows), np.array(offsets), np.array(tails), np.array(ks, dtype=int),
+                         np.array(cwnds, dtype=float), np.array(starts, dtype=int), np.array(g_block, dtype=int),
+                         np.array(g_m, dtype=int), np.array(g_h, dtype=int))
 
 
 def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int, rto: int) -> CycleModel:
@@ -184,36 +201,65 @@ def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int, rto: int) -> Cyc
     W = 1; offset 1 one whose first slot (that retransmission, after a fast retransmit) succeeded.
     Needs ``rto`` > ``wmax`` and a channel that loses packets (error rate > 0).
     """
-    k = min(dupthresh, wmax)
     half = math.ceil(wmax / 2)
     size = 4 * half
+    ph2 = _phase2(ch, wmax, min(dupthresh, wmax), rto)
+    lay = _phase1_layout(wmax)
+    a, f = ch.success, ch.failure
+    pows = power_table(a, int(lay.tail_k.max()) + 1)
+    resolvent = np.linalg.inv(np.eye(2) - a)
 
-    def index(offset: int, s: int, ssthresh: int) -> int:
-        return (offset * 2 + s) * half + ssthresh - 1
+    # Phase 1 (eqs. (7), (19)): G0 = Σ A^k F, G1 = Σ (k+1) A^k F, GW = Σ w A^k F per class.
+    g0, g1, gw, block, m, h = [], [], [], [], [], []
+    if lay.k.size:
+        vals = pows[lay.k] @ f
+        g0.append(np.add.reduceat(vals, lay.starts, axis=0))
+        g1.append(np.add.reduceat(vals * (lay.k + 1.0)[:, None, None], lay.starts, axis=0))
+        gw.append(np.add.reduceat(vals * lay.cwnd[:, None, None], lay.starts, axis=0))
+        block.append(lay.group_block)
+        m.append(lay.group_m)
+        h.append(lay.group_h)
+    # Tail, W = Wmax: Σ_{k>=t} A^k F = A^t R F and Σ (k+1) A^k F = A^t ((t+1) R + A R²) F, R = (I - A)^-1.
+    a_t = pows[lay.tail_k]
+    tail0 = a_t @ resolvent @ f
+    tail1 = a_t @ ((lay.tail_k + 1.0)[:, None, None] * resolvent + a @ resolvent @ resolvent) @ f
+    mt, ht = window_class(float(wmax))
+    nb = len(lay.tail_k)
+    g0.append(tail0)
+    g1.append(tail1)
+    gw.append(wmax * tail0)
+    block.append(np.arange(nb))
+    m.append(np.full(nb, mt))
+    h.append(np.full(nb, ht))
+    g0, g1, gw = np.concatenate(g0), np.concatenate(g1), np.concatenate(gw)
+    block, m, h = np.concatenate(block), np.concatenate(m), np.concatenate(h)
+    rows = lay.rows[block]                                    # [c, s]
 
-    ph2 = _phase2(ch, wmax, k, rto)
-    kmax = len(window_sequence(1, wmax))
-    fail_after = np.einsum("kab,bc->kac", power_table(ch.success, kmax + 1), ch.failure)
-    resolvent = np.linalg.inv(np.eye(2) - ch.success)
+    def cols(offset: int, ssthresh: np.ndarray) -> np.ndarray:
+        return (offset * 2 + np.arange(2)[None, :]) * half + (ssthresh - 1)[:, None]
+
     transition = np.zeros((size, size))
-    rewards = {name: np.zeros(size) for name in REWARDS}
-    for offset in (0, 1):
-        for ssthresh in range(1, half + 1):
-            rows = [index(offset, s, ssthresh) for s in (0, 1)]
-            for m, h, g0, g1, gw in _phase1_classes(ch, wmax, ssthresh, offset, fail_after, resolvent):
-                # timeout -> (C, ⌈Y/2⌉); lost retransmission -> timeout at W = 1 -> (C, 1); else one ACK in.
-                for target, wth, nxt in ((0, h, ph2.timeout_next[m]), (0, 1, ph2.refail_next[m]),
-                                         (1, h, ph2.resume_next[m])):
-                    cols = [index(target, s, wth) for s in (0, 1)]
-                    transition[np.ix_(rows, cols)] += g0 @ nxt
-                phase1 = g1.sum(axis=1)
-                for name in ("slots", "transmissions"):
-                    rewards[name][rows] += phase1 + g0 @ ph2.rewards[name][m]
-                for name in ("successes_low", "successes_high"):
-                    rewards[name][rows] += (g1 - g0).sum(axis=1) + g0 @ ph2.rewards[name][m]
-                for name in ("timeouts", "fast_retransmits"):
-                    rewards[name][rows] += g0 @ ph2.rewards[name][m]
-                rewards["losses"][rows] += g0.sum(axis=1) + g0 @ (ph2.losses_at_y[m] + ph2.losses_at_one[m])
-                rewards["cwnd_at_loss_sum"][rows] += (gw.sum(axis=1) + gw @ ph2.losses_at_y[m]
-                                                      + g0 @ ph2.losses_at_one[m])
+    # timeout -> (C, ⌈Y/2⌉); lost retransmission after a fast retransmit -> (C, 1); else one ACK in.
+    for nxt, target in ((ph2.timeout_next, cols(0, h)), (ph2.refail_next, cols(0, np.ones_like(h))),
+                        (ph2.resume_next, cols(1, h))):
+        np.add.at(transition, (rows[:, :, None], target[:, None, :]), g0 @ nxt[m])
+
+    def phase2(values: np.ndarray, weights: np.ndarray = g0) -> np.ndarray:
+        return np.einsum("csa,ca->cs", weights, values[m])
+
+    per_class = {
+        "slots": g1.sum(axis=2) + phase2(ph2.rewards["slots"]),
+        "transmissions": g1.sum(axis=2) + phase2(ph2.rewards["transmissions"]),
+        "successes_low": (g1 - g0).sum(axis=2) + phase2(ph2.rewards["successes_low"]),
+        "successes_high": (g1 - g0).sum(axis=2) + phase2(ph2.rewards["successes_high"]),
+        "timeouts": phase2(ph2.rewards["timeouts"]),
+        "fast_retransmits": phase2(ph2.rewards["fast_retransmits"]),
+        "losses": g0.sum(axis=2) + phase2(ph2.losses_at_y + ph2.losses_at_one),
+        "cwnd_at_loss_sum": gw.sum(axis=2) + phase2(ph2.losses_at_y, gw) + phase2(ph2.losses_at_one),
+    }
+    rewards = {}
+    for name, values in per_class.items():
+        out = np.zeros(size)
+        np.add.at(out, rows, values)
+        rewards[name] = out
     return CycleModel(transition, rewards)

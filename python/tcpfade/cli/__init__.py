@@ -11,6 +11,7 @@ import sys
 import click
 
 from ..errors import InternalError, TcpfadeError
+from .analyze import analyze
 from .channel import channel
 from .simulate import simulate
 
@@ -23,6 +24,7 @@ def cli() -> None:
 
 cli.add_command(channel)
 cli.add_command(simulate)
+cli.add_command(analyze)
 
 
 def main(argv: list[str] | None = None) -> int:

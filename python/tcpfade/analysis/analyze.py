@@ -1,0 +1,75 @@
+"""``tcpfade.analyze``: TCP over a two-state Markov channel by Markov renewal-reward analysis
+(zorzi-rao §4), in milliseconds and with bounds, instead of simulating."""
+
+from __future__ import annotations
+
+from .. import _validate as v
+from ..channels.base import SlotChannel
+from . import tahoe
+from .channel import SlotMatrices
+from .renewal import reward_rates
+from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
+
+#: Variants the analysis covers.
+ANALYZED_VARIANTS: tuple[str, ...] = ("oldtahoe", "tahoe")
+
+
+def _lossless_rates() -> dict[str, float]:
+    # No loss ever: one new packet delivered per slot, forever (a single endless cycle).
+    return {"slots": 1.0, "transmissions": 1.0, "successes_low": 1.0, "successes_high": 1.0, "timeouts": 0.0,
+            "fast_retransmits": 0.0, "losses": 0.0, "cwnd_at_loss_sum": 0.0}
+
+
+def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
+            transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0) -> AnalysisResult:
+    """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).
+
+    The slotted model of :func:`tcpfade.simulate` (BRIEF D1-D4) over a two-state Markov channel, solved
+    as a Markov renewal-reward process (zorzi-rao §4, eq. (13)); docs/models.md has the derivation.
+    Each metric is a :class:`~tcpfade.analysis.Bounds` pair (pessimistic, optimistic) from the two
+    ways of counting successes of zorzi-rao §4.2; load, timeouts, fast retransmits and the mean
+    window at loss instants do not depend on the count (both entries equal).
+
+    Parameters
+    ----------
+    variant : one of :data:`ANALYZED_VARIANTS`.
+    channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
+        with :func:`tcpfade.fit_markov`).
+    wmax : receiver's window Wmax [packets].
+    dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
+    rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
+    transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.
+    w_active, w_idle : circuit energy per active and idle slot (eq. (14)).
+
+    Examples
+    --------
+    >>> import tcpfade
+    >>> ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.001)
+    >>> r = tcpfade.analyze("tahoe", ch, wmax=6, dupthresh=3, rto=100)
+    >>> round(r.throughput.pessimistic, 3), round(r.throughput.optimistic, 3)
+    (0.946, 0.946)
+    """
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ANALYZED_VARIANTS)
+    if not isinstance(channel, SlotChannel):
+        raise v.fail("channel", type(channel).__name__, "must be a GilbertElliott or Bernoulli channel")
+    matrices = SlotMatrices.from_channel(channel)
+    wmax = v.integer("wmax", wmax, 1, 4096)
+    k = v.integer("dupthresh", dupthresh, 1, 2**30)
+    t0 = v.integer("rto", rto, 1, 2**40)
+    if t0 <= wmax:
+        raise v.fail("rto", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
+                                 "window sent after a loss")
+    energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
+    energy = v.positive("transmit_energy", energy)
+    w_a, w_i = v.at_least("w_active", w_active, 0.0), v.at_least("w_idle", w_idle, 0.0)
+
+    if matrices.error_rate == 0.0:
+        rates, states = _lossless_rates(), 1
+    else:
+        model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else wmax, rto=t0)
+        rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
+    metrics = metrics_from_rates(rates, energy, w_a, w_i)
+    return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto=t0, transmit_energy=energy, w_active=w_a,
+                          w_idle=w_i, **{m: metrics[m] for m in METRICS}, states=states,
+                          mean_cycle=rates["slots"], channel=channel.describe())
+

@@ -1,0 +1,149 @@
+"""The result of an analysis: the simulator's metrics, each as a (pessimistic, optimistic) pair."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+#: Metrics of :class:`AnalysisResult`, named as in :class:`tcpfade.SimulationResult`.
+METRICS = ("throughput", "load", "success_probability", "transmissions_per_delivered", "energy_efficiency",
+           "energy_efficiency_full", "energy_efficiency_lower_bound", "timeouts_per_slot",
+           "fast_retransmits_per_slot", "mean_cwnd_at_loss")
+
+#: Metrics that do not depend on how successes are counted: the pair holds one value twice.
+EXACT_METRICS = ("load", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
+
+
+class Bounds(NamedTuple):
+    """A metric under the pessimistic and the optimistic count of successes (zorzi-rao §4.2).
+
+    The pessimistic count is never above the true one, the optimistic count never below, so for
+    throughput the pair is (lower, upper) and for transmissions per delivered packet (upper, lower).
+    ``low``/``high`` give the interval whatever the direction.
+    """
+
+    pessimistic: float
+    optimistic: float
+
+    @property
+    def low(self) -> float:
+        """The smaller of the two."""
+        return min(self.pessimistic, self.optimistic)
+
+    @property
+    def high(self) -> float:
+        """The larger of the two."""
+        return max(self.pessimistic, self.optimistic)
+
+    def contains(self, value: float, tolerance: float = 0.0) -> bool:
+        """Whether ``value`` lies in [low - tolerance, high + tolerance]."""
+        return self.low - tolerance <= value <= self.high + tolerance
+
+
+def metrics_from_rates(rates: dict[str, float], energy: float, w_active: float, w_idle: float) -> dict[str, Bounds]:
+    """The metrics from long-run rewards per cycle (eq. (13)), energy from eqs. (14)-(18).
+
+    ``rates`` holds slots, transmissions, successes_low, successes_high, timeouts,
+    fast_retransmits, losses and cwnd_at_loss_sum, each the stationary mean per cycle.
+    """
+    d, t = rates["slots"], rates["transmissions"]
+
+    def ratio(num: float, den: float) -> float:
+        if den > 0:
+            return num / den
+        return math.nan if num == 0 else math.inf
+
+    def pair(fn) -> Bounds:
+        return Bounds(fn(rates["successes_low"]), fn(rates["successes_high"]))
+
+    throughput = pair(lambda s: ratio(s, d))
+    lambda0 = pair(lambda s: ratio(s, energy * t))
+
+    def eq18(lam0: float, eta: float) -> float:
+        if eta <= 0:
+            return 0.0
+        return lam0 * (1 - w_active / energy - (w_idle / energy) * (1 - eta) / eta)
+
+    return {
+        "throughput": throughput,
+        "load": pair(lambda s: ratio(t, d)),
+        "success_probability": pair(lambda s: ratio(s, t)),
+        "transmissions_per_delivered": pair(lambda s: ratio(t, s)),
+        "energy_efficiency": lambda0,
+        "energy_efficiency_full": pair(lambda s: ratio(s, (energy + w_active) * t + w_idle * (d - t))),
+        "energy_efficiency_lower_bound": Bounds(eq18(lambda0.pessimistic, throughput.pessimistic),
+                                                eq18(lambda0.optimistic, throughput.optimistic)),
+        "timeouts_per_slot": pair(lambda s: ratio(rates["timeouts"], d)),
+        "fast_retransmits_per_slot": pair(lambda s: ratio(rates["fast_retransmits"], d)),
+        "mean_cwnd_at_loss": pair(lambda s: ratio(rates["cwnd_at_loss_sum"], rates["losses"])),
+    }
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """Result of :func:`tcpfade.analyze`: each metric a :class:`Bounds` (pessimistic, optimistic).
+
+    Metric names and definitions are those of :class:`tcpfade.SimulationResult`
+    (:mod:`tcpfade.tcp.metrics`), with the counted successes S in place of delivered packets:
+    throughput S/D, success probability S/T, transmissions per delivered packet T/S, λ0 = S/(E T),
+    λ of eq. (15) and its eq. (18) bound. The optimistic count is every correct transmission, so
+    ``throughput.optimistic`` is the simulator's ``counts["successes"] / slots``. ``states`` is the
+    size of the embedded chain, ``mean_cycle`` the mean cycle length in slots.
+    """
+
+    variant: str
+    wmax: int
+    dupthresh: int
+    rto: int
+    transmit_energy: float
+    w_active: float
+    w_idle: float
+    throughput: Bounds
+    load: Bounds
+    success_probability: Bounds
+    transmissions_per_delivered: Bounds
+    energy_efficiency: Bounds
+    energy_efficiency_full: Bounds
+    energy_efficiency_lower_bound: Bounds
+    timeouts_per_slot: Bounds
+    fast_retransmits_per_slot: Bounds
+    mean_cwnd_at_loss: Bounds
+    states: int
+    mean_cycle: float
+    channel: dict[str, Any] = field(repr=False)
+
+    @property
+    def bounds(self) -> dict[str, Bounds]:
+        """Every metric by name."""
+        return {name: getattr(self, name) for name in METRICS}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Parameters and metrics as a flat dict: ``<metric>_pessimistic``, ``<metric>_optimistic``."""
+        out: dict[str, Any] = {k: getattr(self, k) for k in (
+            "variant", "wmax", "dupthresh", "rto", "transmit_energy", "w_active", "w_idle", "states", "mean_cycle")}
+        for name, value in self.bounds.items():
+            out[f"{name}_pessimistic"], out[f"{name}_optimistic"] = value
+        out.update({f"channel_{k}": val for k, val in self.channel.items()})
+        return out
+
+
+def compare(analysis: AnalysisResult, simulation: Any) -> Any:
+    """Analysis and simulation side by side: one row per metric, as a pandas DataFrame.
+
+    Columns: pessimistic, optimistic (the analysis), simulated, ci_low, ci_high (the simulation's
+    confidence interval) and ``agrees``: whether the interval overlaps [low, high] of the bounds.
+    The simulator counts every correct transmission in ``success_probability``, which is the
+    analysis's optimistic count.
+    """
+    import pandas as pd
+
+    rows = []
+    for name in METRICS:
+        bounds = getattr(analysis, name)
+        value = getattr(simulation, name)
+        lo, hi = simulation.ci.get(name, (value, value))
+        agrees = bool(lo <= bounds.high and hi >= bounds.low) if math.isfinite(lo) and math.isfinite(hi) else None
+        rows.append({"metric": name, "pessimistic": bounds.pessimistic, "optimistic": bounds.optimistic,
+                     "simulated": value, "ci_low": lo, "ci_high": hi, "agrees": agrees})
+    return pd.DataFrame(rows).set_index("metric")

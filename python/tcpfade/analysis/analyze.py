@@ -66,7 +66,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     if matrices.error_rate == 0.0:
         rates, states = _lossless_rates(), 1
     else:
-        model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else wmax, rto=t0)
+        model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
         rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
     metrics = metrics_from_rates(rates, energy, w_a, w_i)
     return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto=t0, transmit_energy=energy, w_active=w_a,

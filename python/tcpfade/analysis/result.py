@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 #: Metrics of :class:`AnalysisResult`, named as in :class:`tcpfade.SimulationResult`.
-METRICS = ("throughput", "load", "success_probability", "transmissions_per_delivered", "energy_efficiency",
+METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "transmissions_per_delivered", "energy_efficiency",
            "energy_efficiency_full", "energy_efficiency_lower_bound", "timeouts_per_slot",
            "fast_retransmits_per_slot", "mean_cwnd_at_loss")
 
 #: Metrics that do not depend on how successes are counted: the pair holds one value twice.
-EXACT_METRICS = ("load", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
+EXACT_METRICS = ("load", "successes_per_slot", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
 
 
 class Bounds(NamedTuple):
@@ -68,6 +68,7 @@ def metrics_from_rates(rates: dict[str, float], energy: float, w_active: float, 
     return {
         "throughput": throughput,
         "load": pair(lambda s: ratio(t, d)),
+        "successes_per_slot": pair(lambda s: ratio(rates["successes_high"], d)),
         "success_probability": pair(lambda s: ratio(s, t)),
         "transmissions_per_delivered": pair(lambda s: ratio(t, s)),
         "energy_efficiency": lambda0,
@@ -88,8 +89,8 @@ class AnalysisResult:
     (:mod:`tcpfade.tcp.metrics`), with the counted successes S in place of delivered packets:
     throughput S/D, success probability S/T, transmissions per delivered packet T/S, λ0 = S/(E T),
     λ of eq. (15) and its eq. (18) bound. The optimistic count is every correct transmission, so
-    ``throughput.optimistic`` is the simulator's ``counts["successes"] / slots``. ``states`` is the
-    size of the embedded chain, ``mean_cycle`` the mean cycle length in slots.
+    ``throughput.optimistic`` equals ``successes_per_slot`` (an exact metric, as the simulator's).
+    ``states`` is the size of the embedded chain, ``mean_cycle`` the mean cycle length in slots.
     """
 
     variant: str
@@ -101,6 +102,7 @@ class AnalysisResult:
     w_idle: float
     throughput: Bounds
     load: Bounds
+    successes_per_slot: Bounds
     success_probability: Bounds
     transmissions_per_delivered: Bounds
     energy_efficiency: Bounds

@@ -66,84 +66,96 @@ class _Phase2:
     losses_at_one: np.ndarray
 
 
-def _phase2(ch: SlotMatrices, wmax: int, dupthresh: int, rto: int) -> _Phase2:
+def _phase2(ch: SlotMatrices, wmax: int, dupthresh: int | None, rto: int) -> _Phase2:
     """Phase 2 for every m and s0: a forward recursion over the ⌊Y⌋ - 1 slots after the loss.
 
-    The recursion state is (channel state, correct transmissions j < K so far, loss seen since
-    slot 0?) and carries, besides probability, the expected number of correct transmissions
-    before the first new loss (ℓ1 - 1, the pessimistic count of eqs. (23)-(24)). It computes the
-    φ probabilities of §4.2.1 on the way, for both starting states at once.
+    The recursion state is (channel state, correct transmissions j so far, loss seen since slot 0?)
+    and carries, besides probability, E[j 1{state}] and the expected number of correct
+    transmissions before the first new loss (ℓ1 - 1, the pessimistic count of eqs. (23)-(24)):
+    the φ probabilities of §4.2.1, for both starting states at once. With ``dupthresh`` None
+    (OldTahoe) no count triggers anything, and all j share one bucket whose E[j] is carried.
+    Outcomes for ⌊Y⌋ = m: a timeout if the window is used up after slot m - 1 with j < K; a fast
+    retransmit at slot i <= m - 1 otherwise, whose retransmission in slot i + 1 is lost (timeout at
+    T0, the timer was set at slot 0) or correct (the next cycle has one ACK in).
     """
-    k = dupthresh
+    a, f = ch.success, ch.failure
+    buckets = 1 if dupthresh is None else dupthresh
+    # st[s0, j, c, s]: c = 0 P(seen = 0), 1 P(seen = 1), 2 E[j 1{.}], 3 E[(ℓ1 - 1) 1{seen = 1}].
+    st = np.zeros((2, buckets, 4, 2))
+    st[0, 0, 0, 0] = st[1, 0, 0, 1] = 1.0
+    jj = np.arange(buckets, dtype=float)[None, :, None] if dupthresh is not None else None
+    snapshots = np.empty((wmax, 2, buckets, 4, 2))
+    fr_prob = np.zeros((wmax + 1, 2, 2))   # [i, s0, s_i]: fast retransmit at slot i
+    fr_low = np.zeros((wmax + 1, 2))       # E[(ℓ1 - 1) 1{fast retransmit at slot i}]
+    for x in range(wmax):
+        snapshots[x] = st
+        if x == wmax - 1:
+            break
+        both = st[:, :, 0] + st[:, :, 1]
+        moved = st @ a                                        # slot x + 1 correct
+        lost = np.empty_like(st)                              # slot x + 1 lost
+        lost[:, :, 0] = 0.0
+        lost[:, :, 1] = both @ f
+        lost[:, :, 2] = st[:, :, 2] @ f
+        moved[:, :, 2] += moved[:, :, 0] + moved[:, :, 1]     # E[j + 1] = E[j] + P
+        if dupthresh is None:
+            # No fast retransmit, so no ℓ1 bookkeeping (a timeout counts N_s >= 0, eq. (20)).
+            lost[:, :, 3] = 0.0
+            st = lost + moved
+            continue
+        # ℓ1 - 1 freezes at the current count: j if nothing was lost yet, else its frozen value
+        lost[:, :, 3] = (st[:, :, 3] + st[:, :, 0] * jj) @ f
+        top = moved[:, buckets - 1]
+        fr_prob[x + 1] = top[:, 0] + top[:, 1]
+        fr_low[x + 1] = (top[:, 0] * buckets + top[:, 3]).sum(axis=1)
+        st = lost
+        st[:, 1:] += moved[:, :-1]
+    return _phase2_outcomes(ch, wmax, buckets if dupthresh is not None else 0, rto, snapshots, fr_prob, fr_low)
+
+
+def _phase2_outcomes(ch: SlotMatrices, wmax: int, k: int, rto: int, snapshots: np.ndarray, fr_prob: np.ndarray,
+                     fr_low: np.ndarray) -> _Phase2:
+    """Outcomes and rewards per m from the recursion's snapshots (slot m - 1) and fast retransmits."""
     a, f = ch.success, ch.failure
     # M^(rto - wmax - 1 + t), t = 0..wmax: the idle stretches before a timeout (eq. (21)).
     base = rto - wmax - 1
-    idle = np.einsum("ab,tbc->tac", np.linalg.matrix_power(ch.step, base), power_table(ch.step, wmax + 1))
-
-    def step_pow(n: int) -> np.ndarray:
-        return idle[n - base]
-
-    shape = (wmax + 1, 2)
+    idle = np.linalg.matrix_power(ch.step, base) @ power_table(ch.step, wmax + 1)
+    m = np.arange(1, wmax + 1)
+    x = m - 1
+    prob = snapshots[:, :, :, 0] + snapshots[:, :, :, 1]      # [x, s0, j, s]
+    stalled = prob.sum(axis=2)                                # [x, s0, s]
+    mean_j = snapshots[:, :, :, 2].sum(axis=(2, 3))           # [x, s0]
+    p_stall = stalled.sum(axis=2)
     timeout_next = np.zeros((wmax + 1, 2, 2))
-    refail_next = np.zeros((wmax + 1, 2, 2))
-    resume_next = np.zeros((wmax + 1, 2, 2))
-    rw = {name: np.zeros(shape) for name in REWARDS}
-    losses_at_y = np.zeros(shape)
-    losses_at_one = np.zeros(shape)
+    timeout_next[1:] = stalled @ idle[rto - m - base]
+    # Fast retransmit at slot i, then its retransmission in slot i + 1 (lost: idle to T0 - 1).
+    i = np.arange(wmax + 1)
+    refail = fr_prob @ f @ idle[np.clip(rto - i - 2 - base, 0, wmax)]
+    resume = fr_prob @ a
+    p_i = fr_prob.sum(axis=2)
+    p_ok = resume.sum(axis=2)
 
-    # prob[s0, j, seen, s]; first[s0, j, s] = E[(ℓ1 - 1) 1{state, seen = 1}] (with seen = 0, ℓ1 - 1 = j).
-    prob = np.zeros((2, k, 2, 2))
-    prob[0, 0, 0, 0] = prob[1, 0, 0, 1] = 1.0
-    first = np.zeros((2, k, 2))
-    jj = np.arange(k, dtype=float)
-    # Running sums over fast retransmits at slots i <= x (they are outcomes for every m > i).
-    fr_refail, fr_resume = np.zeros((2, 2)), np.zeros((2, 2))
-    fr_prob_sum, fr_slots, fr_tx, fr_low_sum, fr_losses = (np.zeros(2) for _ in range(5))
-    for x in range(0, wmax):
-        m = x + 1
-        # Outcomes for ⌊Y⌋ = m: the window is used up after slot x = m - 1.
-        by_seen = prob.sum(axis=2)                            # [s0, j, s]
-        by_j = by_seen.sum(axis=2)                            # [s0, j]
-        stalled = by_seen.sum(axis=1)                         # [s0, s]
-        timeout_next[m] = stalled @ step_pow(rto - m)         # idle until slot T0 - 1
-        p_to = stalled.sum(axis=1)
-        refail_next[m], resume_next[m] = fr_refail, fr_resume
-        p_fail, p_resume = fr_refail.sum(axis=1), fr_resume.sum(axis=1)
-        rw["slots"][m] = (rto - 1) * (p_to + p_fail) + fr_slots
-        rw["transmissions"][m] = (m - 1) * p_to + fr_tx
-        rw["successes_high"][m] = by_j @ jj + k * fr_prob_sum + p_resume
-        rw["successes_low"][m] = fr_low_sum + p_resume
-        rw["timeouts"][m] = p_to + p_fail
-        rw["fast_retransmits"][m] = fr_prob_sum
-        losses_at_y[m] = by_j @ (x - jj) + fr_losses
-        losses_at_one[m] = p_fail
-        if m == wmax:
-            break
-        # Slot m: one more packet goes out.
-        nxt = np.zeros_like(prob)
-        nfirst = np.zeros_like(first)
-        # failure: j unchanged, seen = 1, ℓ1 - 1 frozen at its current value
-        nxt[:, :, 1, :] = by_seen @ f
-        nfirst += (first + prob[:, :, 0, :] * jj[None, :, None]) @ f
-        # success: j + 1; the K-th success triggers a fast retransmit at slot i = m
-        moved = prob @ a
-        moved_first = first @ a
-        nxt[:, 1:] += moved[:, :-1]
-        nfirst[:, 1:] += moved_first[:, :-1]
-        fr_prob = moved[:, k - 1].sum(axis=1)                 # [s0, s_i]
-        # ℓ1 - 1 at the fast retransmit: K if nothing was lost since slot 0 (then i = K)
-        fr_low = moved[:, k - 1, 0].sum(axis=1) * k + moved_first[:, k - 1].sum(axis=1)
-        i = m  # rto >= wmax + 1 > i + 1: the timer set at slot 0 has not fired yet
-        fr_refail = fr_refail + fr_prob @ f @ step_pow(rto - i - 2)
-        fr_resume = fr_resume + fr_prob @ a
-        p_i = fr_prob.sum(axis=1)
-        fr_prob_sum = fr_prob_sum + p_i
-        fr_slots = fr_slots + (i + 1) * (fr_prob @ a).sum(axis=1)
-        fr_tx = fr_tx + (i + 1) * p_i
-        fr_low_sum = fr_low_sum + fr_low
-        fr_losses = fr_losses + (i - k) * p_i
-        prob, first = nxt, nfirst
-    return _Phase2(timeout_next, refail_next, resume_next, rw, losses_at_y, losses_at_one)
+    def upto(values: np.ndarray) -> np.ndarray:
+        # Σ over fast retransmits at slots i <= m - 1, for m = 0..wmax (index m).
+        out = np.zeros((wmax + 1,) + values.shape[1:])
+        out[1:] = np.cumsum(values, axis=0)[:wmax]
+        return out
+
+    refail_next, resume_next = upto(refail), upto(resume)
+    p_fr, p_fail, p_resume = upto(p_i), refail_next.sum(axis=2), resume_next.sum(axis=2)
+    pad = np.zeros((wmax + 1, 2))
+    p_to, j_to, l_to = pad.copy(), pad.copy(), pad.copy()
+    p_to[1:], j_to[1:], l_to[1:] = p_stall, mean_j, x[:, None] * p_stall - mean_j
+    rw = {
+        "slots": (rto - 1) * (p_to + p_fail) + upto((i + 1.0)[:, None] * p_ok),
+        "transmissions": (i - 1.0)[:, None] * p_to + upto((i + 1.0)[:, None] * p_i),
+        "successes_high": j_to + k * p_fr + p_resume,
+        "successes_low": upto(fr_low) + p_resume,
+        "timeouts": p_to + p_fail,
+        "fast_retransmits": p_fr,
+    }
+    losses_at_y = l_to + upto((i - float(k))[:, None] * p_i)
+    return _Phase2(timeout_next, refail_next, resume_next, rw, losses_at_y, p_fail)
 
 
 @dataclass(frozen=True)
@@ -194,8 +206,8 @@ def _phase1_layout(wmax: int) -> _Phase1Layout:
                          np.array(g_m, dtype=int), np.array(g_h, dtype=int))
 
 
-def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int, rto: int) -> CycleModel:
-    """The embedded chain and its rewards for Tahoe (OldTahoe: ``dupthresh`` >= ``wmax``).
+def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int | None, rto: int) -> CycleModel:
+    """The embedded chain and its rewards for Tahoe, or OldTahoe with ``dupthresh`` None.
 
     States are indexed (offset, s, Wth): offset 0 is a cycle that starts with the retransmission at
     W = 1; offset 1 one whose first slot (that retransmission, after a fast retransmit) succeeded.
@@ -203,7 +215,7 @@ def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int, rto: int) -> Cyc
     """
     half = math.ceil(wmax / 2)
     size = 4 * half
-    ph2 = _phase2(ch, wmax, min(dupthresh, wmax), rto)
+    ph2 = _phase2(ch, wmax, None if dupthresh is None else min(dupthresh, wmax), rto)
     lay = _phase1_layout(wmax)
     a, f = ch.success, ch.failure
     pows = power_table(a, int(lay.tail_k.max()) + 1)

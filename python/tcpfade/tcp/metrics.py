@@ -3,7 +3,8 @@
 Definitions (zorzi-rao §4.1 and eqs. (14)-(18); BRIEF D4-D5), D slots, T transmissions,
 S correct transmissions, N packets delivered in order to the user, E the energy of one transmission:
 
-- throughput η = N / D; load = T / D; success probability = S / T;
+- throughput η = N / D; load = T / D; success probability = S / T; correct transmissions per
+  slot S / D (≥ η: duplicates count here, not in η);
 - transmissions per delivered packet = T / N;
 - energy efficiency λ0 = N / (E T), and with circuit energy per active slot w_a and per idle slot
   w_i, λ = N / ((E + w_a) T + w_i (D - T)) (eqs. (14)-(15)), bounded below by
@@ -42,6 +43,7 @@ def metric_functions(energy: float, w_active: float, w_idle: float) -> dict[str,
     return {
         "throughput": _ratio("delivered", "slots"),
         "load": _ratio("transmissions", "slots"),
+        "successes_per_slot": _ratio("successes", "slots"),
         "success_probability": _ratio("successes", "transmissions"),
         "transmissions_per_delivered": _ratio("transmissions", "delivered"),
         "energy_efficiency": _ratio("delivered", "transmissions", energy),

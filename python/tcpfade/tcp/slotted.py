@@ -20,7 +20,8 @@ from .metrics import batch_interval, lambda_lower_bound, metric_functions
 VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
 
 #: The metrics every result carries, each with a confidence interval in ``result.ci``.
-METRICS = ("throughput", "load", "success_probability", "transmissions_per_delivered", "energy_efficiency",
+METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "transmissions_per_delivered",
+           "energy_efficiency",
            "energy_efficiency_full", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
 
 
@@ -44,6 +45,7 @@ class SimulationResult:
     confidence: float
     throughput: float
     load: float
+    successes_per_slot: float
     success_probability: float
     transmissions_per_delivered: float
     energy_efficiency: float

@@ -1,0 +1,180 @@
+"""The renewal-reward analysis (zorzi-rao §4): hand-derived cases, internal consistency, edge cases,
+and agreement with the slotted simulator on a representative subset of the validation grid."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.linalg
+from hypothesis import given, settings, strategies as st
+
+import tcpfade
+from tcpfade.analysis import EXACT_METRICS, METRICS, compare
+from tcpfade.analysis.channel import SlotMatrices, power_table
+from tcpfade.analysis.renewal import stationary_distribution
+from tcpfade.analysis.tahoe import cycle_model
+from tcpfade.analysis.window import window_sequence
+
+
+def stop_and_wait_throughput(channel, rto: int) -> tuple[float, float]:
+    """Wmax = 1 derived on its own: a packet is sent; correct, the next goes in the next slot; lost, it
+    goes again T0 slots after it was sent. The channel state of the slot before each send is a Markov
+    chain Q = A + F M^(T0-1); per step 1 or T0 slots, 1 transmission, 1 or 0 deliveries."""
+    m = SlotMatrices.from_channel(channel)
+    q = m.success + m.failure @ np.linalg.matrix_power(m.step, rto - 1)
+    w, vl = scipy.linalg.eig(q.T)
+    pi = np.real(vl[:, np.argmin(np.abs(w - 1))])
+    pi /= pi.sum()
+    slots = pi @ (m.success.sum(axis=1) + rto * m.failure.sum(axis=1))
+    return float(pi @ m.success.sum(axis=1) / slots), float(1.0 / slots)
+
+
+@pytest.mark.parametrize("variant", ["oldtahoe", "tahoe"])
+@pytest.mark.parametrize("channel,rto", [
+    (tcpfade.Bernoulli(0.1), 2),
+    (tcpfade.Bernoulli(0.37), 30),
+    (tcpfade.GilbertElliott(p=0.97, q=0.6), 7),
+    (tcpfade.GilbertElliott(p=0.9, q=0.8, loss_good=0.05, loss_bad=0.9), 50),
+])
+def test_window_of_one_is_stop_and_wait(variant, channel, rto):
+    r = tcpfade.analyze(variant, channel, wmax=1, dupthresh=3, rto=rto)
+    eta, load = stop_and_wait_throughput(channel, rto)
+    # With one packet in flight every correct transmission is delivered: the bounds coincide.
+    assert r.throughput.pessimistic == pytest.approx(eta, rel=1e-10)
+    assert r.throughput.optimistic == pytest.approx(eta, rel=1e-10)
+    assert r.load.optimistic == pytest.approx(load, rel=1e-10)
+    assert r.fast_retransmits_per_slot.optimistic == 0.0
+
+
+def test_bernoulli_stop_and_wait_closed_form():
+    eps, t0 = 0.1, 2
+    r = tcpfade.analyze("oldtahoe", tcpfade.Bernoulli(eps), wmax=1, rto=t0)
+    assert r.throughput.optimistic == pytest.approx((1 - eps) / ((1 - eps) + eps * t0), rel=1e-12)  # 9/11
+
+
+def test_tahoe_without_fast_retransmit_is_oldtahoe():
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.016)
+    old = tcpfade.analyze("oldtahoe", ch, wmax=8, rto=60)
+    for k in (8, 9, 50):
+        tahoe = tcpfade.analyze("tahoe", ch, wmax=8, dupthresh=k, rto=60)
+        for name in METRICS:
+            assert getattr(tahoe, name) == pytest.approx(getattr(old, name), rel=1e-12), name
+
+
+def test_window_sequence_follows_d3():
+    w = window_sequence(3, 6)
+    assert list(w[:4]) == [1.0, 2.0, 3.0, 3.0 + 1.0 / 3.0]   # slow start below Wth, then +1/W
+    assert w[-1] == 6.0 and np.all(np.diff(w) > 0)
+
+
+def test_power_table_matches_matrix_power():
+    a = np.array([[0.9, 0.05], [0.3, 0.1]])
+    table = power_table(a, 77)
+    for k in (0, 1, 2, 31, 64, 76):
+        np.testing.assert_allclose(table[k], np.linalg.matrix_power(a, k), rtol=1e-13, atol=1e-300)
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=st.floats(0.5, 0.9999), q=st.floats(0.0, 0.99), wmax=st.integers(1, 30), k=st.integers(1, 6),
+       extra=st.integers(1, 200), lg=st.sampled_from([0.0, 0.01]))
+def test_embedded_chain_is_a_chain_and_bounds_are_ordered(p, q, wmax, k, extra, lg):
+    ch = tcpfade.GilbertElliott(p=p, q=q, loss_good=lg)
+    m = SlotMatrices.from_channel(ch)
+    model = cycle_model(m, wmax=wmax, dupthresh=k, rto=wmax + extra)
+    np.testing.assert_allclose(model.transition.sum(axis=1), 1.0, atol=1e-9)
+    assert np.all(model.transition >= -1e-15)
+    pi = stationary_distribution(model.transition)
+    np.testing.assert_allclose(pi @ model.transition, pi, atol=1e-9)
+    r = tcpfade.analyze("tahoe", ch, wmax=wmax, dupthresh=k, rto=wmax + extra)
+    assert 0 <= r.throughput.pessimistic <= r.throughput.optimistic <= r.load.optimistic <= 1 + 1e-12
+    assert r.success_probability.optimistic <= 1 + 1e-12
+    assert 1 - 1e-9 <= r.mean_cwnd_at_loss.optimistic <= wmax + 1e-9
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(channel=tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016), wmax=1),
+    dict(channel=tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016), wmax=6, dupthresh=6),
+    dict(channel=tcpfade.GilbertElliott.from_fading(error_rate=1e-9, fdt=0.016)),
+    dict(channel=tcpfade.GilbertElliott.from_fading(error_rate=0.999, fdt=0.016)),
+    dict(channel=tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=1e-4)),
+    dict(channel=tcpfade.Bernoulli(0.0)),
+    dict(channel=tcpfade.Bernoulli(1.0)),
+])
+def test_edge_cases_are_answered(kwargs):
+    channel = kwargs.pop("channel")
+    for variant in tcpfade.ANALYZED_VARIANTS:
+        r = tcpfade.analyze(variant, channel, **kwargs)
+        t = r.throughput
+        assert 0 <= t.pessimistic <= t.optimistic <= 1
+        assert math.isfinite(r.load.optimistic)
+        if channel.error_rate == 0:
+            assert t.pessimistic == 1.0 and r.timeouts_per_slot.optimistic == 0
+        if channel.error_rate == 1:
+            assert t.optimistic == 0 and r.load.optimistic == pytest.approx(1 / r.rto)
+
+
+def test_tiny_error_rate_approaches_lossless():
+    r = tcpfade.analyze("tahoe", tcpfade.GilbertElliott.from_fading(error_rate=1e-9, fdt=0.016))
+    assert r.throughput.pessimistic == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(variant="vegas"), "variant"),
+    (dict(channel=tcpfade.ThresholdFading(fdt=0.01, error_rate=0.1)), "channel"),
+    (dict(rto=24), "rto"),
+    (dict(wmax=0), "wmax"),
+    (dict(dupthresh=0), "dupthresh"),
+    (dict(transmit_energy=-1.0), "transmit_energy"),
+    (dict(w_idle=-1.0), "w_idle"),
+])
+def test_bad_input_names_the_parameter(bad, match):
+    args = dict(variant="tahoe", channel=tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016))
+    args.update(bad)
+    with pytest.raises(tcpfade.ParameterError, match=match):
+        tcpfade.analyze(args.pop("variant"), args.pop("channel"), **args)
+
+
+def test_energy_follows_eqs_14_to_18():
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
+    base = tcpfade.analyze("tahoe", ch)
+    full = tcpfade.analyze("tahoe", ch, w_active=2.0, w_idle=1.0)
+    f = ch.fading_margin
+    for which in (0, 1):
+        lam0, eta = base.energy_efficiency[which], base.throughput[which]
+        load = base.load[which]
+        # eq. (15) through eq. (16)'s middle form, and eq. (18) below it
+        lam = lam0 / (1 + (2.0 - 1.0) / f + 1.0 * lam0 / eta)
+        assert full.energy_efficiency_full[which] == pytest.approx(lam, rel=1e-12)
+        assert full.energy_efficiency_lower_bound[which] <= full.energy_efficiency_full[which] <= lam0
+        assert lam0 == pytest.approx(eta / (f * load), rel=1e-12)
+
+
+# A representative subset of the docs/validation.md grid: both variants, slow and fast fading,
+# low and high error rates, Wmax 6 and 24, K 1 and 3, T0 50 and 100.
+SUBSET = [
+    ("tahoe", 0.001, 0.03, 6, 3, 100),
+    ("tahoe", 0.016, 0.1, 24, 3, 100),
+    ("tahoe", 0.256, 0.3, 24, 1, 50),
+    ("tahoe", 0.256, 0.01, 24, 3, 50),
+    ("oldtahoe", 0.016, 0.01, 6, 3, 50),
+    ("oldtahoe", 0.256, 0.1, 24, 3, 100),
+]
+
+
+@pytest.mark.parametrize("variant, fdt, pe, wmax, k, t0", SUBSET)
+def test_analysis_agrees_with_simulation(variant, fdt, pe, wmax, k, t0, scale):
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt)
+    a = tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto=t0)
+    # 99.9% batch-means intervals: 6 points x 6 checks, fixed seed.
+    s = tcpfade.simulate(variant, ch, wmax=wmax, dupthresh=k, rto=t0, slots=int(8_000_000 * scale), seed=11,
+                         confidence=0.999)
+    table = compare(a, s)
+    # Quantities the count of successes does not touch agree with the simulation's interval ...
+    for name in EXACT_METRICS:
+        lo, hi = s.ci[name]
+        assert lo <= a.bounds[name].optimistic <= hi, (name, a.bounds[name], s.ci[name])
+    # ... and the delivered throughput lies between the bounds (the interval overlaps them).
+    assert table.loc["throughput", "agrees"], table.loc["throughput"]
+

@@ -2,7 +2,9 @@
 
 Prints figures and ratios: slots per second of trace generation (which writes one byte per slot, so
 it measures the stepping path plus the copy to numpy), fading samples per second, and the time of
-one fading-to-Markov mapping (zorzi-rao eqs. 2-5). Run: python benchmarks/bench_python.py
+one fading-to-Markov mapping (zorzi-rao eqs. 2-5), and the renewal-reward analysis: milliseconds per
+point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the simulation time of the same
+point for the ratio. Run: python benchmarks/bench_python.py [--only analysis]
 """
 
 from __future__ import annotations
@@ -23,9 +25,37 @@ def best_of(fn, repeat=3):
     return min(times)
 
 
+def bench_analysis() -> None:
+    """Analysis per point and per figure, and the ratio to simulating the same point."""
+    for variant, wmax in [("tahoe", 6), ("tahoe", 24), ("oldtahoe", 24)]:
+        ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.016)
+        tcpfade.analyze(variant, ch, wmax=wmax)  # warm the per-Wmax caches, as a sweep would
+        calls = 100
+        t = best_of(lambda: [tcpfade.analyze(variant, ch, wmax=wmax) for _ in range(calls)]) / calls
+        sim = best_of(lambda: tcpfade.simulate(variant, ch, wmax=wmax, slots=10**7, seed=1), repeat=1)
+        print(f"analyze {variant:<8} Wmax={wmax:<3} P_E=0.03 fdT=0.016    {t * 1e3:8.2f} ms per point "
+              f"(simulating 1e7 slots: {sim:.2f} s, {sim / t:,.0f}x)")
+    # A figure like zorzi-rao Figs. 5-6: 2 Wmax x 3 fD·T x 10 error rates, channel mapping included.
+    pes = [0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3]
+
+    def figure() -> None:
+        for wmax in (6, 24):
+            for fdt in (0.001, 0.016, 0.256):
+                for pe in pes:
+                    tcpfade.analyze("tahoe", tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt), wmax=wmax)
+
+    t = best_of(figure)
+    print(f"analyze figure (Tahoe, 2 Wmax x 3 fdT x 10 P_E = 60 points)   {t:8.2f} s")
+
+
 def main() -> None:
+    import sys
+
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
           f"tcpfade {tcpfade.__version__}")
+    bench_analysis()
+    if "--only" in sys.argv:
+        return
     n = 20_000_000
     for name, ch in [("bernoulli 0.01", tcpfade.Bernoulli(0.01)),
                      ("gilbert-elliott P_E=0.1 fdT=0.01", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.01)),

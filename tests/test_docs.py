@@ -1,0 +1,41 @@
+"""The documentation runs as written: every Python block of docs/guide.md and of the README, in
+order, in a scratch directory, and the docstring examples of the public API."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+import tcpfade
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def python_blocks(path: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)
+
+
+@pytest.mark.parametrize("doc", ["docs/guide.md", "README.md"])
+def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    blocks = python_blocks(ROOT / doc)
+    assert blocks, f"no python blocks in {doc}"
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, doc, "exec"), namespace)  # noqa: S102 - our own documentation
+
+
+@pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott])
+def test_docstring_examples(obj):
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    tests = finder.find(obj, obj.__name__, globs={"tcpfade": tcpfade, **vars(tcpfade)})
+    assert any(t.examples for t in tests)
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0

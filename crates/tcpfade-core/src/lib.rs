@@ -10,11 +10,14 @@
 //! - [`tcp`]: the TCP sender and receiver as sans-IO state machines (OldTahoe, Tahoe, Reno, NewReno).
 //! - [`driver`]: simulation drivers that own time and the link (the slotted driver).
 //! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
+//! - [`analysis`]: numerical kernels of the renewal-reward analysis (the exact phase 2 of Reno and
+//!   NewReno); the analysis itself is in the Python package.
 //! - [`rng`]: seeded, independent random streams.
 //! - [`error`]: the one error type of the crate.
 //!
 //! Every random object takes a seed: the same inputs and seed give bit-identical output.
 
+pub mod analysis;
 pub mod channel;
 pub mod check;
 pub mod driver;

@@ -4,6 +4,7 @@
 //! to the `tcpfade.errors` hierarchy and panics turned into `tcpfade.errors.InternalError`
 //! (never an abort). The Python package wraps these functions; users never see them directly.
 
+mod analysis;
 mod channels;
 mod errors;
 mod simulate;
@@ -13,6 +14,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    analysis::register(m)?;
     channels::register(m)?;
     simulate::register(m)?;
     Ok(())

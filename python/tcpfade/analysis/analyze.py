@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from .. import _validate as v
 from ..channels.base import SlotChannel
-from . import tahoe
+from . import fast_recovery, tahoe
 from .channel import SlotMatrices
 from .renewal import reward_rates
 from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
 
 #: Variants the analysis covers.
-ANALYZED_VARIANTS: tuple[str, ...] = ("oldtahoe", "tahoe")
+ANALYZED_VARIANTS: tuple[str, ...] = ("oldtahoe", "tahoe", "reno", "newreno")
 
 
 def _lossless_rates() -> dict[str, float]:
@@ -66,7 +66,10 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     if matrices.error_rate == 0.0:
         rates, states = _lossless_rates(), 1
     else:
-        model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
+        if name in ("reno", "newreno"):
+            model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k, rto=t0)
+        else:
+            model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
         rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
     metrics = metrics_from_rates(rates, energy, w_a, w_i)
     return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto=t0, transmit_energy=energy, w_active=w_a,

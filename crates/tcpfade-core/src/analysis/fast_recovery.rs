@@ -1,0 +1,561 @@
+//! Phase 2 of Reno and NewReno, exactly: from a loss to its detection and recovery.
+//!
+//! Phase 2 starts with the loss of the first unacknowledged packet (slot 0) at window Y, with
+//! nothing else outstanding and nothing held by the receiver beyond it (a "fresh" loss window;
+//! docs/models.md says when that is exact). It ends at the first instant the sender is clean again
+//! (everything sent acknowledged, no recovery in progress) or at a timeout. Unlike Tahoe, what
+//! happens depends on *which* packets were lost, not only how many: the ACK of a retransmission
+//! jumps to the next hole, Reno leaves recovery on it, NewReno deflates W by the jump. So this is a
+//! forward recursion over slots whose state is the whole protocol state: the window, the
+//! threshold, the duplicate-ACK count, the recovery point, a pending retransmission, the timer,
+//! and the set of packets the receiver holds, all relative to the first unacknowledged packet.
+//! States that agree are merged, carrying probability and expected rewards for both channel
+//! states of slot 0 at once.
+//!
+//! One reduction keeps the state space small: once the retransmission of the first unacknowledged
+//! packet is lost while in recovery, nothing can resend it before the timer fires (Reno resends
+//! only on the K-th duplicate ACK, which recovery ignores; NewReno only on a partial ACK, which needs
+//! that packet). From then on only counts matter, so such a "doomed" state forgets which packets
+//! are held except whether the run right after the hole is still unbroken.
+//!
+//! Rules (BRIEF D1-D4, as in docs/models.md "TCP endpoints"): one packet per slot, a pending
+//! retransmission first, else the next new packet if high < una + min(⌊W⌋, Wmax); a correct
+//! packet's ACK is back at the end of its slot, then the timer is checked. New ACK outside
+//! recovery: W += 1 below Wth, else 1/W, capped at Wmax. K-th duplicate ACK: Wth = ⌈W/2⌉,
+//! W = Wth + K, retransmit, recover = high. Duplicate in recovery: W += 1. New ACK in recovery:
+//! Reno exits (W = Wth); NewReno exits if it covers `recover`, else retransmits the new first
+//! unacknowledged packet and sets W = max(W - acked + 1, 1). Timer: started by a send when none
+//! runs (fires at the end of slot t + T0 - 1), restarted by a new ACK at the end of slot t (fires
+//! at the end of slot t + T0), stopped when nothing is outstanding. Timeout: Wth = ⌈W/2⌉ and the
+//! next cycle starts with W = 1.
+use super::{mat_mul, SlotMatrices};
+use crate::check;
+use crate::error::{Error, Result};
+use rustc_hash::FxHashMap as HashMap;
+
+/// Which fast-recovery rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastRecovery {
+    /// The first ACK of new data ends recovery.
+    Reno,
+    /// Only an ACK covering the recovery point ends it; partial ACKs retransmit (RFC 6582).
+    NewReno,
+}
+
+/// The question: phase 2 for a loss at window Y with ⌊Y⌋ = `window` and ⌈Y/2⌉ = `next_ssthresh`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Phase2Query {
+    /// Reno or NewReno.
+    pub recovery: FastRecovery,
+    /// Receiver window Wmax (at most 60: the held set is a 64-bit mask).
+    pub wmax: u32,
+    /// Duplicate-ACK threshold K.
+    pub dupthresh: u32,
+    /// Timeout T0 in slots (> Wmax).
+    pub rto: u32,
+    /// ⌊Y⌋: the lost packet and ⌊Y⌋ - 1 more may be sent before recovery.
+    pub window: u32,
+    /// ⌈Y/2⌉: the threshold a detection sets.
+    pub next_ssthresh: u32,
+}
+
+impl Phase2Query {
+    fn validate(&self) -> Result<()> {
+        check::int_in("wmax", u64::from(self.wmax), 1, 60)?;
+        check::int_in("dupthresh", u64::from(self.dupthresh), 1, 1 << 20)?;
+        check::int_in("window", u64::from(self.window), 1, u64::from(self.wmax))?;
+        check::int_in("next_ssthresh", u64::from(self.next_ssthresh), 1, u64::from(self.wmax))?;
+        if self.rto <= self.wmax {
+            return Err(Error::invalid("rto", self.rto, &format!("must be > wmax (= {})", self.wmax)));
+        }
+        Ok(())
+    }
+}
+
+/// How phase 2 ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The timer fired; the next cycle starts with W = 1 and this threshold.
+    Timeout {
+        /// Wth for the next cycle.
+        ssthresh: u32,
+    },
+    /// Everything acknowledged, recovery over; the next cycle starts clean with these.
+    Clean {
+        /// Wth for the next cycle.
+        ssthresh: u32,
+        /// W for the next cycle (bits of the f64).
+        cwnd_bits: u64,
+    },
+}
+
+/// Reward slots, per channel state of slot 0 (index 0 = good, 1 = bad).
+pub const PROBABILITY: usize = 0;
+/// Slots after the loss, up to the end of phase 2 (N_d).
+pub const SLOTS: usize = 1;
+/// Transmissions (N_t).
+pub const TRANSMISSIONS: usize = 2;
+/// Correct transmissions (the optimistic N_s).
+pub const SUCCESSES: usize = 3;
+/// Packets certainly delivered once (the pessimistic N_s): the ones acknowledged, plus at a
+/// timeout the unbroken run held right after the hole, which the next good retransmission frees.
+pub const DELIVERED: usize = 4;
+/// Losses while W is still the window Y of the loss (weighted by Y by the caller).
+pub const LOSSES_AT_Y: usize = 5;
+/// Other losses.
+pub const LOSSES_OTHER: usize = 6;
+/// Sum of W over the other losses.
+pub const CWND_AT_LOSS: usize = 7;
+/// Fast retransmits.
+pub const FAST_RETRANSMITS: usize = 8;
+/// Number of reward slots.
+pub const REWARDS: usize = 9;
+
+/// Expected rewards, for each channel state of slot 0.
+pub type Rewards = [[f64; 2]; REWARDS];
+
+/// One way phase 2 ends: the ending, the channel state of its last slot, and the expected rewards
+/// over the paths that end so (with their probability in `rewards[PROBABILITY]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// Channel state of the last slot of phase 2.
+    pub channel_state: usize,
+    /// Expected rewards times the indicator of this outcome.
+    pub rewards: Rewards,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Protocol state with positions relative to the first unacknowledged packet (una = 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Active {
+    channel: u8,
+    /// W is still the Y of the loss (only ⌊Y⌋ and ⌈Y/2⌉ matter until a detection).
+    pre: bool,
+    cwnd: u64,
+    ssthresh: u64,
+    dupacks: u32,
+    /// Recovery point relative to una, or NONE.
+    recover: u32,
+    /// A retransmission of una is pending.
+    retransmit: bool,
+    /// Slots from now to the end of the slot at which the timer fires (-1: no timer).
+    deadline: i32,
+    /// high - una.
+    high: u32,
+    /// Bit b: the receiver holds una + b.
+    held: u64,
+}
+
+/// In recovery with the retransmission of una lost: only counts matter until the timer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Doomed {
+    channel: u8,
+    cwnd: u64,
+    outstanding: u32,
+    /// Every packet after una is held so far (a correct new one extends the freed run).
+    unbroken: bool,
+    deadline: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum State {
+    Active(Active),
+    Doomed(Doomed),
+}
+
+fn run_after_una(held: u64) -> u32 {
+    (held >> 1).trailing_ones()
+}
+
+struct Explorer<'a> {
+    q: &'a Phase2Query,
+    ch: &'a SlotMatrices,
+    /// M^n for n = 0..=rto + 1.
+    step_powers: Vec<[[f64; 2]; 2]>,
+    out: HashMap<(Ending, usize), Rewards>,
+}
+
+impl Explorer<'_> {
+    fn usable(&self, cwnd: f64) -> u32 {
+        // W >= 1 always; truncation is the floor.
+        (cwnd as u32).min(self.q.wmax)
+    }
+
+    fn finish(&mut self, ending: Ending, channel: usize, acc: &Rewards) {
+        let entry = self.out.entry((ending, channel)).or_insert([[0.0; 2]; REWARDS]);
+        for (dst, src) in entry.iter_mut().zip(acc) {
+            dst[0] += src[0];
+            dst[1] += src[1];
+        }
+    }
+
+    /// Nothing can be sent and no ACK can come: idle until the timer fires `deadline` slots on.
+    fn idle_to_timeout(&mut self, t: u32, channel: u8, deadline: i32, ssthresh: u32, freed: u32, acc: &Rewards) {
+        debug_assert!(deadline >= 0, "a stalled sender always has a timer");
+        let last = t + deadline as u32; // the slot at whose end the timer fires
+        let power = self.step_powers[deadline as usize + 1];
+        for end in 0..2 {
+            let p = power[channel as usize][end];
+            if p == 0.0 {
+                continue;
+            }
+            let mut a = *acc;
+            for row in a.iter_mut() {
+                row[0] *= p;
+                row[1] *= p;
+            }
+            for k in 0..2 {
+                a[SLOTS][k] += a[PROBABILITY][k] * f64::from(last);
+                a[DELIVERED][k] += a[PROBABILITY][k] * f64::from(freed);
+            }
+            self.finish(Ending::Timeout { ssthresh }, end, &a);
+        }
+    }
+}
+
+fn ceil_half(cwnd: f64) -> u32 {
+    (cwnd / 2.0).ceil() as u32
+}
+
+/// Phase 2 for both channel states of the loss slot: every way it can end, with its rewards.
+pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
+    q.validate()?;
+    let m = ch.step();
+    let mut step_powers = vec![[[1.0, 0.0], [0.0, 1.0]]];
+    for n in 1..=(q.rto as usize + 1) {
+        let next = mat_mul(&step_powers[n - 1], &m);
+        step_powers.push(next);
+    }
+    let mut ex = Explorer { q, ch, step_powers, out: HashMap::default() };
+    let k = q.dupthresh;
+    let rto = q.rto as i32;
+    let mut live: HashMap<State, Rewards> = HashMap::default();
+    for s0 in 0..2u8 {
+        let mut acc = [[0.0; 2]; REWARDS];
+        acc[PROBABILITY][s0 as usize] = 1.0;
+        let start = Active {
+            channel: s0,
+            pre: true,
+            cwnd: 0,
+            ssthresh: 0,
+            dupacks: 0,
+            recover: NONE,
+            retransmit: false,
+            // Sent at slot 0, the timer fires at the end of slot T0 - 1: T0 - 2 slots after slot 1.
+            deadline: rto - 2,
+            high: 1,
+            held: 0,
+        };
+        live.insert(State::Active(start), acc);
+    }
+    let mut t = 0u32;
+    while !live.is_empty() {
+        t += 1;
+        let mut next: HashMap<State, Rewards> = HashMap::with_capacity_and_hasher(live.len() * 2, Default::default());
+        for (state, acc) in live.drain() {
+            match state {
+                State::Active(st) => ex.step_active(t, st, &acc, &mut next, k),
+                State::Doomed(st) => ex.step_doomed(t, st, &acc, &mut next),
+            }
+        }
+        live = next;
+        if t > 64 * (q.rto + q.wmax) {
+            return Err(Error::invalid("rto", q.rto, "phase 2 did not end (internal limit reached)"));
+        }
+    }
+    let mut outcomes: Vec<Outcome> = ex
+        .out
+        .into_iter()
+        .map(|((ending, channel_state), rewards)| Outcome { ending, channel_state, rewards })
+        .collect();
+    outcomes.sort_by_key(|o| (format!("{:?}", o.ending), o.channel_state));
+    Ok(outcomes)
+}
+
+fn insert(next: &mut HashMap<State, Rewards>, state: State, acc: Rewards) {
+    match next.get_mut(&state) {
+        Some(existing) => {
+            for (dst, src) in existing.iter_mut().zip(&acc) {
+                dst[0] += src[0];
+                dst[1] += src[1];
+            }
+        }
+        None => {
+            next.insert(state, acc);
+        }
+    }
+}
+
+impl Explorer<'_> {
+    fn branches(&self, from: u8) -> [(bool, usize, f64); 4] {
+        let s = from as usize;
+        [
+            (true, 0, self.ch.success[s][0]),
+            (true, 1, self.ch.success[s][1]),
+            (false, 0, self.ch.failure[s][0]),
+            (false, 1, self.ch.failure[s][1]),
+        ]
+    }
+
+    fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut HashMap<State, Rewards>, k: u32) {
+        let q = *self.q;
+        let cwnd = f64::from_bits(st.cwnd);
+        let usable = if st.pre { q.window } else { self.usable(cwnd) };
+        let halve = |pre: bool, w: f64| if pre { q.next_ssthresh } else { ceil_half(w) };
+        let seq = if st.retransmit {
+            0
+        } else if st.high < usable {
+            st.high
+        } else {
+            let freed = run_after_una(st.held);
+            self.idle_to_timeout(t, st.channel, st.deadline, halve(st.pre, cwnd), freed, acc);
+            return;
+        };
+        for (ok, to, p) in self.branches(st.channel) {
+            if p == 0.0 {
+                continue;
+            }
+            let mut a = *acc;
+            for row in a.iter_mut() {
+                row[0] *= p;
+                row[1] *= p;
+            }
+            let prob = a[PROBABILITY];
+            let mut s = st;
+            s.channel = to as u8;
+            for j in 0..2 {
+                a[TRANSMISSIONS][j] += prob[j];
+            }
+            if seq == 0 && s.retransmit {
+                s.retransmit = false;
+            }
+            s.high = s.high.max(seq + 1);
+            if s.deadline < 0 {
+                s.deadline = q.rto as i32 - 1;
+            }
+            if ok {
+                for j in 0..2 {
+                    a[SUCCESSES][j] += prob[j];
+                }
+                let acked = if seq == 0 { 1 + run_after_una(s.held) } else { 0 };
+                if acked == 0 {
+                    s.held |= 1u64 << seq;
+                    if s.high > 0 {
+                        s.dupacks += 1;
+                        if s.recover != NONE {
+                            s.cwnd = (f64::from_bits(s.cwnd) + 1.0).to_bits();
+                        } else if s.dupacks == k {
+                            for j in 0..2 {
+                                a[FAST_RETRANSMITS][j] += prob[j];
+                            }
+                            let ssthresh = f64::from(halve(s.pre, f64::from_bits(s.cwnd)));
+                            s.pre = false;
+                            s.ssthresh = ssthresh.to_bits();
+                            s.cwnd = (ssthresh + f64::from(k)).to_bits();
+                            s.retransmit = true;
+                            s.recover = s.high;
+                        }
+                    }
+                } else {
+                    for j in 0..2 {
+                        a[DELIVERED][j] += prob[j] * f64::from(acked);
+                    }
+                    let full_ack = s.recover != NONE && acked >= s.recover;
+                    s.held >>= acked;
+                    s.high -= acked;
+                    if s.recover == NONE {
+                        debug_assert!(!s.pre, "no new ACK can come before the loss is detected");
+                        s.dupacks = 0;
+                        let w = f64::from_bits(s.cwnd);
+                        let ssthresh = f64::from_bits(s.ssthresh);
+                        let grown = if w < ssthresh { w + 1.0 } else { w + 1.0 / w };
+                        s.cwnd = grown.min(f64::from(q.wmax)).to_bits();
+                    } else if q.recovery == FastRecovery::Reno || full_ack {
+                        s.cwnd = s.ssthresh;
+                        s.recover = NONE;
+                        s.dupacks = 0;
+                    } else {
+                        s.recover -= acked;
+                        s.retransmit = true;
+                        s.cwnd = (f64::from_bits(s.cwnd) - f64::from(acked) + 1.0).max(1.0).to_bits();
+                    }
+                    // Restarted at the end of this slot: fires at the end of slot t + T0.
+                    s.deadline = if s.high > 0 { q.rto as i32 } else { -1 };
+                }
+            } else if st.pre {
+                for j in 0..2 {
+                    a[LOSSES_AT_Y][j] += prob[j];
+                }
+            } else {
+                for j in 0..2 {
+                    a[LOSSES_OTHER][j] += prob[j];
+                    a[CWND_AT_LOSS][j] += prob[j] * cwnd;
+                }
+            }
+            if s.deadline == 0 {
+                // The timer fires at the end of this slot.
+                for j in 0..2 {
+                    a[SLOTS][j] += prob[j] * f64::from(t);
+                    a[DELIVERED][j] += prob[j] * f64::from(run_after_una(s.held));
+                }
+                self.finish(Ending::Timeout { ssthresh: halve(s.pre, f64::from_bits(s.cwnd)) }, to, &a);
+                continue;
+            }
+            if s.high == 0 && s.recover == NONE && !s.retransmit {
+                for j in 0..2 {
+                    a[SLOTS][j] += prob[j] * f64::from(t);
+                }
+                let ending = Ending::Clean { ssthresh: f64::from_bits(s.ssthresh) as u32, cwnd_bits: s.cwnd };
+                self.finish(ending, to, &a);
+                continue;
+            }
+            if s.deadline > 0 {
+                s.deadline -= 1;
+            }
+            if s.recover != NONE && !s.retransmit {
+                // The retransmission of una was lost: doomed to the timer. The run held right after
+                // una is freed by the next good retransmission: count it now.
+                let run = run_after_una(s.held);
+                for j in 0..2 {
+                    a[DELIVERED][j] += prob[j] * f64::from(run);
+                }
+                let doomed = Doomed {
+                    channel: s.channel,
+                    cwnd: s.cwnd,
+                    outstanding: s.high,
+                    unbroken: run + 1 == s.high,
+                    deadline: s.deadline,
+                };
+                insert(next, State::Doomed(doomed), a);
+            } else {
+                insert(next, State::Active(s), a);
+            }
+        }
+    }
+
+    fn step_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards, next: &mut HashMap<State, Rewards>) {
+        let cwnd = f64::from_bits(st.cwnd);
+        if st.outstanding >= self.usable(cwnd) {
+            self.idle_to_timeout(t, st.channel, st.deadline, ceil_half(cwnd), 0, acc);
+            return;
+        }
+        for (ok, to, p) in self.branches(st.channel) {
+            if p == 0.0 {
+                continue;
+            }
+            let mut a = *acc;
+            for row in a.iter_mut() {
+                row[0] *= p;
+                row[1] *= p;
+            }
+            let prob = a[PROBABILITY];
+            let mut s = st;
+            s.channel = to as u8;
+            s.outstanding += 1;
+            for j in 0..2 {
+                a[TRANSMISSIONS][j] += prob[j];
+            }
+            if ok {
+                // A duplicate ACK: W inflates by one.
+                s.cwnd = (cwnd + 1.0).to_bits();
+                for j in 0..2 {
+                    a[SUCCESSES][j] += prob[j];
+                    if st.unbroken {
+                        a[DELIVERED][j] += prob[j];
+                    }
+                }
+            } else {
+                s.unbroken = false;
+                for j in 0..2 {
+                    a[LOSSES_OTHER][j] += prob[j];
+                    a[CWND_AT_LOSS][j] += prob[j] * cwnd;
+                }
+            }
+            if s.deadline == 0 {
+                for j in 0..2 {
+                    a[SLOTS][j] += prob[j] * f64::from(t);
+                }
+                self.finish(Ending::Timeout { ssthresh: ceil_half(f64::from_bits(s.cwnd)) }, to, &a);
+                continue;
+            }
+            s.deadline -= 1;
+            insert(next, State::Doomed(s), a);
+        }
+    }
+}
+
+/// Sum of probabilities over outcomes, per channel state of slot 0 (1 when nothing leaked).
+pub fn total_probability(outcomes: &[Outcome]) -> [f64; 2] {
+    outcomes.iter().fold([0.0; 2], |t, o| [t[0] + o.rewards[PROBABILITY][0], t[1] + o.rewards[PROBABILITY][1]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn markov(p: f64, q: f64) -> SlotMatrices {
+        // Papers' losses: good always gets through, bad always loses.
+        SlotMatrices { success: [[p, 0.0], [1.0 - q, 0.0]], failure: [[0.0, 1.0 - p], [0.0, q]] }
+    }
+
+    fn query(recovery: FastRecovery, window: u32, next_ssthresh: u32) -> Phase2Query {
+        Phase2Query { recovery, wmax: 24, dupthresh: 3, rto: 100, window, next_ssthresh }
+    }
+
+    #[test]
+    fn outcomes_are_a_distribution_for_both_start_states() {
+        let ch = markov(0.9, 0.3);
+        for recovery in [FastRecovery::Reno, FastRecovery::NewReno] {
+            for (m, h) in [(1, 1), (4, 2), (5, 3), (12, 6), (24, 12)] {
+                let total = total_probability(&explore(&ch, &query(recovery, m, h)).unwrap());
+                assert!((total[0] - 1.0).abs() < 1e-12 && (total[1] - 1.0).abs() < 1e-12, "{total:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_window_too_small_for_k_duplicates_always_times_out_after_t0_minus_1_slots() {
+        // ⌊Y⌋ - 1 = 3 packets after the loss, K = 3: fast retransmit only if all three get through.
+        let ch = markov(0.8, 0.5);
+        let out = explore(&ch, &query(FastRecovery::Reno, 3, 2)).unwrap();
+        for o in out.iter().filter(|o| matches!(o.ending, Ending::Timeout { .. })) {
+            assert_eq!(o.ending, Ending::Timeout { ssthresh: 2 });
+            for s0 in 0..2 {
+                assert!((o.rewards[SLOTS][s0] - 99.0 * o.rewards[PROBABILITY][s0]).abs() < 1e-9);
+                assert!((o.rewards[TRANSMISSIONS][s0] - 2.0 * o.rewards[PROBABILITY][s0]).abs() < 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn a_single_loss_then_k_successes_recovers_cleanly() {
+        // p = 1, q = 0: after the loss (bad state) every slot is good.
+        let ch = markov(1.0, 0.0);
+        let out = explore(&ch, &query(FastRecovery::Reno, 10, 5)).unwrap();
+        let clean: Vec<_> = out.iter().filter(|o| o.rewards[PROBABILITY][1] > 0.0).collect();
+        assert_eq!(clean.len(), 1);
+        let o = clean[0];
+        assert_eq!(o.ending, Ending::Clean { ssthresh: 5, cwnd_bits: 5.0f64.to_bits() });
+        // Slots 1-3 carry new packets (3 duplicate ACKs: fast retransmit at the end of slot 3, Wth = 5,
+        // W = 8), slot 4 the retransmission, whose ACK covers packets 0-3: clean, W = Wth = 5.
+        assert_eq!(o.rewards[SLOTS][1], 4.0);
+        assert_eq!(o.rewards[TRANSMISSIONS][1], 4.0);
+        assert_eq!(o.rewards[SUCCESSES][1], 4.0);
+        assert_eq!(o.rewards[DELIVERED][1], 4.0);
+        assert_eq!(o.rewards[FAST_RETRANSMITS][1], 1.0);
+    }
+
+    #[test]
+    fn rejects_bad_queries() {
+        let ch = markov(0.9, 0.3);
+        let mut q = query(FastRecovery::NewReno, 4, 2);
+        q.rto = 24;
+        assert!(explore(&ch, &q).is_err());
+        let mut q = query(FastRecovery::NewReno, 25, 2);
+        q.wmax = 24;
+        assert!(explore(&ch, &q).is_err());
+    }
+}

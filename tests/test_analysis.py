@@ -14,8 +14,11 @@ import tcpfade
 from tcpfade.analysis import EXACT_METRICS, METRICS, compare
 from tcpfade.analysis.channel import SlotMatrices, power_table
 from tcpfade.analysis.renewal import stationary_distribution
+from tcpfade.analysis import fast_recovery
 from tcpfade.analysis.tahoe import cycle_model
 from tcpfade.analysis.window import window_sequence
+
+from reference_fast_recovery import phase2 as reference_phase2
 
 
 def stop_and_wait_throughput(channel, rto: int) -> tuple[float, float]:
@@ -76,21 +79,54 @@ def test_power_table_matches_matrix_power():
         np.testing.assert_allclose(table[k], np.linalg.matrix_power(a, k), rtol=1e-13, atol=1e-300)
 
 
+# Windows big enough for NewReno to take two partial ACKs (K + 2 < Wmax) and for Reno to fast-retransmit
+# a second time after leaving recovery on a partial ACK (K = 1, ⌈Y/2⌉ >= 3).
+@pytest.mark.parametrize("newreno, wmax, k, rto", [(True, 5, 2, 7), (True, 5, 1, 7), (False, 6, 3, 8),
+                                                    (False, 6, 1, 8)])
+def test_fast_recovery_phase2_matches_brute_force(newreno, wmax, k, rto):
+    """The core's reduced recursion against tests/reference_fast_recovery.py, which follows every path
+    with absolute sequence numbers and the full set of held packets, on a channel that loses in both
+    states: same endings, same probabilities and rewards to 1e-10, for every window class."""
+    from tcpfade import _core
+
+    ch = SlotMatrices.from_channel(tcpfade.GilbertElliott(p=0.8, q=0.5, loss_good=0.1, loss_bad=0.9))
+    names = ["probability", "slots", "transmissions", "successes", "delivered", "losses_at_y", "losses",
+             "cwnd_at_loss", "fast_retransmits"]
+    for m in range(1, wmax + 1):
+        for h in sorted({(m + 1) // 2, (m + 2) // 2}):
+            ref = reference_phase2(ch.success.tolist(), ch.failure.tolist(), newreno=newreno, wmax=wmax, k=k,
+                                   rto=rto, window=m, next_ssthresh=h)
+            endings, table = _core.fast_recovery_phase2(ch.success.tolist(), ch.failure.tolist(), newreno, wmax,
+                                                        k, rto, m, h)
+            got = {tuple(e): table[i] for i, e in enumerate(endings)}
+            assert set(got) == set(ref), (m, h)
+            for key, rows in got.items():
+                for r, name in enumerate(names):
+                    np.testing.assert_allclose(rows[r], ref[key][name], rtol=0, atol=1e-10, err_msg=f"{m} {h} {name}")
+
+
 @settings(max_examples=40, deadline=None)
 @given(p=st.floats(0.5, 0.9999), q=st.floats(0.0, 0.99), wmax=st.integers(1, 30), k=st.integers(1, 6),
        extra=st.integers(1, 200), lg=st.sampled_from([0.0, 0.01]))
 def test_embedded_chain_is_a_chain_and_bounds_are_ordered(p, q, wmax, k, extra, lg):
     ch = tcpfade.GilbertElliott(p=p, q=q, loss_good=lg)
     m = SlotMatrices.from_channel(ch)
-    model = cycle_model(m, wmax=wmax, dupthresh=k, rto=wmax + extra)
-    np.testing.assert_allclose(model.transition.sum(axis=1), 1.0, atol=1e-9)
-    assert np.all(model.transition >= -1e-15)
-    pi = stationary_distribution(model.transition)
-    np.testing.assert_allclose(pi @ model.transition, pi, atol=1e-9)
-    r = tcpfade.analyze("tahoe", ch, wmax=wmax, dupthresh=k, rto=wmax + extra)
-    assert 0 <= r.throughput.pessimistic <= r.throughput.optimistic <= r.load.optimistic <= 1 + 1e-12
-    assert r.success_probability.optimistic <= 1 + 1e-12
-    assert 1 - 1e-9 <= r.mean_cwnd_at_loss.optimistic <= wmax + 1e-9
+    models = {"tahoe": cycle_model(m, wmax=wmax, dupthresh=k, rto=wmax + extra)}
+    if wmax <= 8:  # the Reno/NewReno model costs more; small windows cover its logic
+        for name in ("reno", "newreno"):
+            models[name] = fast_recovery.cycle_model(m, newreno=name == "newreno", wmax=wmax, dupthresh=k,
+                                                     rto=wmax + extra)
+    for name, model in models.items():
+        np.testing.assert_allclose(model.transition.sum(axis=1), 1.0, atol=1e-9)
+        assert np.all(model.transition >= -1e-15)
+        pi = stationary_distribution(model.transition)
+        np.testing.assert_allclose(pi @ model.transition, pi, atol=1e-9)
+        r = tcpfade.analyze(name, ch, wmax=wmax, dupthresh=k, rto=wmax + extra)
+        assert 0 <= r.throughput.pessimistic <= r.throughput.optimistic <= r.load.optimistic <= 1 + 1e-12
+        assert r.success_probability.optimistic <= 1 + 1e-12
+        # Fast recovery inflates W past Wmax (Wth + K + one per duplicate ACK, BRIEF D1/D3).
+        top = wmax if name == "tahoe" else 2 * wmax + k
+        assert 1 - 1e-9 <= r.mean_cwnd_at_loss.optimistic <= top + 1e-9
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -154,6 +190,10 @@ def test_energy_follows_eqs_14_to_18():
 # A representative subset of the docs/validation.md grid: both variants, slow and fast fading,
 # low and high error rates, Wmax 6 and 24, K 1 and 3, T0 50 and 100.
 SUBSET = [
+    ("newreno", 0.016, 0.1, 24, 3, 100),
+    ("newreno", 0.256, 0.3, 6, 1, 50),
+    ("reno", 0.001, 0.01, 24, 3, 50),
+    ("reno", 0.256, 0.1, 24, 3, 100),
     ("tahoe", 0.001, 0.03, 6, 3, 100),
     ("tahoe", 0.016, 0.1, 24, 3, 100),
     ("tahoe", 0.256, 0.3, 24, 1, 50),

@@ -27,10 +27,11 @@ def best_of(fn, repeat=3):
 
 def bench_analysis() -> None:
     """Analysis per point and per figure, and the ratio to simulating the same point."""
-    for variant, wmax in [("tahoe", 6), ("tahoe", 24), ("oldtahoe", 24)]:
+    for variant, wmax in [("tahoe", 6), ("tahoe", 24), ("oldtahoe", 24), ("reno", 6), ("newreno", 6), ("reno", 24),
+                          ("newreno", 24)]:
         ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.016)
         tcpfade.analyze(variant, ch, wmax=wmax)  # warm the per-Wmax caches, as a sweep would
-        calls = 100
+        calls = 100 if variant in ("tahoe", "oldtahoe") or wmax <= 6 else 3
         t = best_of(lambda: [tcpfade.analyze(variant, ch, wmax=wmax) for _ in range(calls)]) / calls
         sim = best_of(lambda: tcpfade.simulate(variant, ch, wmax=wmax, slots=10**7, seed=1), repeat=1)
         print(f"analyze {variant:<8} Wmax={wmax:<3} P_E=0.03 fdT=0.016    {t * 1e3:8.2f} ms per point "

@@ -161,6 +161,7 @@ def test_tiny_error_rate_approaches_lossless():
     (dict(channel=tcpfade.ThresholdFading(fdt=0.01, error_rate=0.1)), "channel"),
     (dict(rto=24), "rto"),
     (dict(wmax=0), "wmax"),
+    (dict(variant="newreno", wmax=61, rto=100), "wmax"),
     (dict(dupthresh=0), "dupthresh"),
     (dict(transmit_energy=-1.0), "transmit_energy"),
     (dict(w_idle=-1.0), "w_idle"),

@@ -26,6 +26,8 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
 
     The slotted model of :func:`tcpfade.simulate` (BRIEF D1-D4) over a two-state Markov channel, solved
     as a Markov renewal-reward process (zorzi-rao §4, eq. (13)); docs/models.md has the derivation.
+    Tahoe and OldTahoe follow the paper; Reno and NewReno are derived in the same frame, with their
+    phase 2 computed exactly over protocol states under one approximation (fresh loss windows).
     Each metric is a :class:`~tcpfade.analysis.Bounds` pair (pessimistic, optimistic) from the two
     ways of counting successes of zorzi-rao §4.2; load, timeouts, fast retransmits and the mean
     window at loss instants do not depend on the count (both entries equal).
@@ -35,7 +37,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     variant : one of :data:`ANALYZED_VARIANTS`.
     channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
         with :func:`tcpfade.fit_markov`).
-    wmax : receiver's window Wmax [packets].
+    wmax : receiver's window Wmax [packets] (at most 4096; 60 for Reno and NewReno).
     dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
     rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
     transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.
@@ -59,6 +61,8 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     if t0 <= wmax:
         raise v.fail("rto", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
                                  "window sent after a loss")
+    if name in ("reno", "newreno") and wmax > 60:
+        raise v.fail("wmax", wmax, f"must be <= 60 for the {name} analysis (the held set is a 64-bit mask)")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
     energy = v.positive("transmit_energy", energy)
     w_a, w_i = v.at_least("w_active", w_active, 0.0), v.at_least("w_idle", w_idle, 0.0)

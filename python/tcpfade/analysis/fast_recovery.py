@@ -17,7 +17,7 @@ window are still being resent after a timeout.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,91 +30,108 @@ from .window import window_class, window_sequence
 _P, _SLOTS, _TX, _SUCC, _DELIV, _LOSS_Y, _LOSS_W, _WSUM, _FR = range(9)
 
 
-def _phase1(ch: SlotMatrices, wmax: int, ssthresh: float, cwnd: float):
-    """Phase 1 from a clean start at W = ``cwnd``: per window class (m, h) the matrices
-    G0 = Σ A^k F, G1 = Σ (k+1) A^k F and GW = Σ w_k A^k F over the k whose window at the loss is in
-    the class (the last class with the geometric tail), as in ``tahoe._phase1_layout``."""
+@lru_cache(maxsize=4096)
+def _phase1_groups(ssthresh: float, cwnd: float, wmax: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """Phase 1 from a clean start at W = ``cwnd``: the k before the window reaches Wmax, the window
+    w_k at a failure after k correct slots, the start of each run of one class (⌊w⌋, ⌈w/2⌉) and
+    the classes in order (the last, W = Wmax, takes the geometric tail from k = len(k))."""
     w = window_sequence(ssthresh, wmax, cwnd)
-    a, f = ch.success, ch.failure
     kend = len(w) - 1
-    pows = power_table(a, kend + 1)
-    out: dict[tuple[int, int], list[np.ndarray]] = {}
-    if kend:
-        vals = pows[:kend] @ f
-        for kk in range(kend):
-            g = out.setdefault(window_class(w[kk]), [np.zeros((2, 2)) for _ in range(3)])
-            g[0] += vals[kk]
-            g[1] += (kk + 1) * vals[kk]
-            g[2] += w[kk] * vals[kk]
-    resolvent = np.linalg.inv(np.eye(2) - a)
-    tail0 = pows[kend] @ resolvent @ f
-    tail1 = pows[kend] @ ((kend + 1) * resolvent + a @ resolvent @ resolvent) @ f
-    g = out.setdefault(window_class(float(wmax)), [np.zeros((2, 2)) for _ in range(3)])
-    g[0] += tail0
-    g[1] += tail1
-    g[2] += wmax * tail0
+    classes, starts = [], []
+    for kk in range(kend):
+        cls = window_class(w[kk])
+        if not classes or classes[-1] != cls:
+            classes.append(cls)
+            starts.append(kk)
+    return np.arange(kend), w[:kend], np.array(starts, dtype=int), tuple(classes)
+
+
+def _phase1(ch: SlotMatrices, wmax: int, ssthresh: float, cwnd: float, fail_after: np.ndarray,
+            resolvent: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray]]:
+    """Per window class (m, h): G0 = Σ A^k F, G1 = Σ (k+1) A^k F and GW = Σ w_k A^k F over the k whose
+    window at the loss is in the class, the last class with the geometric tail (as ``tahoe``)."""
+    k, w, starts, classes = _phase1_groups(float(ssthresh), float(cwnd), wmax)
+    a, f = ch.success, ch.failure
+    out = []
+    if k.size:
+        vals = fail_after[: k.size]
+        g0 = np.add.reduceat(vals, starts, axis=0)
+        g1 = np.add.reduceat(vals * (k + 1.0)[:, None, None], starts, axis=0)
+        gw = np.add.reduceat(vals * w[:, None, None], starts, axis=0)
+        out = [(cls, g0[i], g1[i], gw[i]) for i, cls in enumerate(classes)]
+    a_t = np.linalg.matrix_power(a, k.size)
+    tail0 = a_t @ resolvent @ f
+    tail1 = a_t @ ((k.size + 1) * resolvent + a @ resolvent @ resolvent) @ f
+    tail = window_class(float(wmax))
+    if out and out[-1][0] == tail:
+        cls, g0, g1, gw = out[-1]
+        out[-1] = (cls, g0 + tail0, g1 + tail1, gw + wmax * tail0)
+    else:
+        out.append((tail, tail0, tail1, wmax * tail0))
     return out
 
 
 def cycle_model(ch: SlotMatrices, *, newreno: bool, wmax: int, dupthresh: int, rto: int) -> CycleModel:
     """The embedded chain over the reachable cycle-start states and its rewards (eq. (13))."""
-    phase2: dict[tuple[int, int], tuple[list, np.ndarray]] = {}
-
-    def outcomes(m: int, h: int):
-        if (m, h) not in phase2:
-            phase2[(m, h)] = _core.fast_recovery_phase2(ch.success.tolist(), ch.failure.tolist(), newreno, wmax,
-                                                        dupthresh, rto, m, h)
-        return phase2[(m, h)]
-
     index: dict[tuple[int, float, float], int] = {}
     order: list[tuple[int, float, float]] = []
 
     def state(s: int, ssthresh: float, cwnd: float) -> int:
-        key = (s, float(ssthresh), float(cwnd))
+        key = (int(s), float(ssthresh), float(cwnd))
         if key not in index:
             index[key] = len(order)
             order.append(key)
         return index[key]
 
+    phase2: dict[tuple[int, int], tuple] = {}
+
+    def outcomes(m: int, h: int):
+        """Phase 2 of a class: per-outcome probabilities [o, s0], target states, summed rewards [r, s0]."""
+        if (m, h) not in phase2:
+            endings, table = _core.fast_recovery_phase2(ch.success.tolist(), ch.failure.tolist(), newreno, wmax,
+                                                        dupthresh, rto, m, h)
+            targets = np.array([state(end, nth, ncw) for _, nth, ncw, end in endings], dtype=int)
+            timeout = np.array([kind == 0 for kind, _, _, _ in endings])
+            sums = table.sum(axis=0)                                  # [reward, s0]
+            timeouts = table[timeout, _P, :].sum(axis=0)
+            phase2[(m, h)] = (table[:, _P, :], targets, sums, timeouts)
+        return phase2[(m, h)]
+
+    kmax = len(window_sequence(1.0, wmax, 1.0))
+    fail_after = power_table(ch.success, kmax + 1) @ ch.failure
+    resolvent = np.linalg.inv(np.eye(2) - ch.success)
     # Any reachable state will do as a seed: a timeout leaves (C, 1, 1) sooner or later.
     state(0, 1.0, 1.0)
-    rows: list[dict[int, float]] = []
+    rows: list[tuple[np.ndarray, np.ndarray]] = []
     rewards = []
     done = 0
     while done < len(order):
         s, ssthresh, cwnd = order[done]
         done += 1
-        row: dict[int, float] = defaultdict(float)
+        targets_all, probs_all = [], []
         r = dict.fromkeys(REWARDS, 0.0)
-        for (m, h), (g0, g1, gw) in _phase1(ch, wmax, ssthresh, cwnd).items():
-            mass = g0[s]                      # [s0]: loss with channel state s0, window class (m, h)
+        for (m, h), g0, g1, gw in _phase1(ch, wmax, ssthresh, cwnd, fail_after, resolvent):
+            mass = g0[s]                      # [s0]: the loss in channel state s0, window class (m, h)
             if not mass.any():
                 continue
-            endings, table = outcomes(m, h)
-            weighted = np.einsum("orj,j->or", table, mass)   # rewards summed over s0
+            prob, targets, sums, timeouts = outcomes(m, h)
+            targets_all.append(targets)
+            probs_all.append(prob @ mass)
             # Phase 1: k + 1 slots and transmissions, k correct ones (all delivered), one loss at W = Y.
-            r["slots"] += g1[s].sum()
-            r["transmissions"] += g1[s].sum()
-            r["successes_low"] += (g1[s] - g0[s]).sum()
-            r["successes_high"] += (g1[s] - g0[s]).sum()
-            r["losses"] += g0[s].sum()
-            r["cwnd_at_loss_sum"] += gw[s].sum()
-            for o, (kind, next_ssthresh, next_cwnd, end_state) in enumerate(endings):
-                row[state(end_state, next_ssthresh, next_cwnd)] += weighted[o, _P]
-            r["slots"] += weighted[:, _SLOTS].sum()
-            r["transmissions"] += weighted[:, _TX].sum()
-            r["successes_low"] += weighted[:, _DELIV].sum()
-            r["successes_high"] += weighted[:, _SUCC].sum()
-            r["timeouts"] += sum(weighted[o, _P] for o, e in enumerate(endings) if e[0] == 0)
-            r["fast_retransmits"] += weighted[:, _FR].sum()
-            r["losses"] += weighted[:, _LOSS_Y].sum() + weighted[:, _LOSS_W].sum()
+            ph1 = g1[s].sum()
+            r["slots"] += ph1 + sums[_SLOTS] @ mass
+            r["transmissions"] += ph1 + sums[_TX] @ mass
+            r["successes_low"] += ph1 - mass.sum() + sums[_DELIV] @ mass
+            r["successes_high"] += ph1 - mass.sum() + sums[_SUCC] @ mass
+            r["timeouts"] += timeouts @ mass
+            r["fast_retransmits"] += sums[_FR] @ mass
+            r["losses"] += mass.sum() + (sums[_LOSS_Y] + sums[_LOSS_W]) @ mass
             # Losses before the detection happen at W = Y, whose mass-weighted sum over the class is GW.
-            r["cwnd_at_loss_sum"] += (table[:, _LOSS_Y, :] @ gw[s]).sum() + weighted[:, _WSUM].sum()
-        rows.append(row)
+            r["cwnd_at_loss_sum"] += gw[s].sum() + sums[_LOSS_Y] @ gw[s] + sums[_WSUM] @ mass
+        rows.append((np.concatenate(targets_all), np.concatenate(probs_all)))
         rewards.append(r)
     n = len(order)
     transition = np.zeros((n, n))
-    for i, row in enumerate(rows):
-        for j, p in row.items():
-            transition[i, j] = p
+    for i, (targets, probs) in enumerate(rows):
+        np.add.at(transition[i], targets, probs)
     return CycleModel(transition, {name: np.array([r[name] for r in rewards]) for name in REWARDS})

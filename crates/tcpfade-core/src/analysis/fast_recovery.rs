@@ -232,7 +232,7 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
     let mut ex = Explorer { q, ch, step_powers, out: HashMap::default() };
     let k = q.dupthresh;
     let rto = q.rto as i32;
-    let mut live: HashMap<State, Rewards> = HashMap::default();
+    let mut live = Frontier::default();
     for s0 in 0..2u8 {
         let mut acc = [[0.0; 2]; REWARDS];
         acc[PROBABILITY][s0 as usize] = 1.0;
@@ -249,19 +249,20 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
             high: 1,
             held: 0,
         };
-        live.insert(State::Active(start), acc);
+        live.add(State::Active(start), acc);
     }
+    let mut next = Frontier::default();
     let mut t = 0u32;
-    while !live.is_empty() {
+    while !live.states.is_empty() {
         t += 1;
-        let mut next: HashMap<State, Rewards> = HashMap::with_capacity_and_hasher(live.len() * 2, Default::default());
-        for (state, acc) in live.drain() {
-            match state {
-                State::Active(st) => ex.step_active(t, st, &acc, &mut next, k),
-                State::Doomed(st) => ex.step_doomed(t, st, &acc, &mut next),
+        next.clear();
+        for (state, acc) in live.states.iter().zip(&live.rewards) {
+            match *state {
+                State::Active(st) => ex.step_active(t, st, acc, &mut next, k),
+                State::Doomed(st) => ex.step_doomed(t, st, acc, &mut next),
             }
         }
-        live = next;
+        std::mem::swap(&mut live, &mut next);
         if t > 64 * (q.rto + q.wmax) {
             return Err(Error::invalid("rto", q.rto, "phase 2 did not end (internal limit reached)"));
         }
@@ -275,17 +276,36 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
     Ok(outcomes)
 }
 
-fn insert(next: &mut HashMap<State, Rewards>, state: State, acc: Rewards) {
-    match next.get_mut(&state) {
-        Some(existing) => {
-            for (dst, src) in existing.iter_mut().zip(&acc) {
-                dst[0] += src[0];
-                dst[1] += src[1];
+/// The live states of one slot: merged by state, rewards kept apart from the index so that growing
+/// the hash table moves 4-byte slots, not 144-byte reward blocks.
+#[derive(Default)]
+struct Frontier {
+    index: HashMap<State, u32>,
+    states: Vec<State>,
+    rewards: Vec<Rewards>,
+}
+
+impl Frontier {
+    fn add(&mut self, state: State, acc: Rewards) {
+        match self.index.get(&state) {
+            Some(&i) => {
+                for (dst, src) in self.rewards[i as usize].iter_mut().zip(&acc) {
+                    dst[0] += src[0];
+                    dst[1] += src[1];
+                }
+            }
+            None => {
+                self.index.insert(state, self.states.len() as u32);
+                self.states.push(state);
+                self.rewards.push(acc);
             }
         }
-        None => {
-            next.insert(state, acc);
-        }
+    }
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.states.clear();
+        self.rewards.clear();
     }
 }
 
@@ -300,7 +320,7 @@ impl Explorer<'_> {
         ]
     }
 
-    fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut HashMap<State, Rewards>, k: u32) {
+    fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut Frontier, k: u32) {
         let q = *self.q;
         let cwnd = f64::from_bits(st.cwnd);
         let usable = if st.pre { q.window } else { self.usable(cwnd) };
@@ -429,14 +449,14 @@ impl Explorer<'_> {
                     unbroken: run + 1 == s.high,
                     deadline: s.deadline,
                 };
-                insert(next, State::Doomed(doomed), a);
+                next.add(State::Doomed(doomed), a);
             } else {
-                insert(next, State::Active(s), a);
+                next.add(State::Active(s), a);
             }
         }
     }
 
-    fn step_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards, next: &mut HashMap<State, Rewards>) {
+    fn step_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards, next: &mut Frontier) {
         let cwnd = f64::from_bits(st.cwnd);
         if st.outstanding >= self.usable(cwnd) {
             self.idle_to_timeout(t, st.channel, st.deadline, ceil_half(cwnd), 0, acc);
@@ -482,7 +502,7 @@ impl Explorer<'_> {
                 continue;
             }
             s.deadline -= 1;
-            insert(next, State::Doomed(s), a);
+            next.add(State::Doomed(s), a);
         }
     }
 }

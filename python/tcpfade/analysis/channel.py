@@ -61,6 +61,23 @@ class SlotMatrices:
         """Stationary probability that a slot fails."""
         return float(self.stationary @ self.failure.sum(axis=1))
 
+    @cached_property
+    def resolvent(self) -> np.ndarray:
+        """R = (I - A)^-1 = Σ_k A^k: a run of correct slots ends (needs an error rate > 0)."""
+        return np.linalg.inv(np.eye(2) - self.success)
+
+    def failure_tail(self, start: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+        """Σ_{k>=t} A^k F and Σ_{k>=t} (k+1) A^k F for t = ``start`` (scalar or array): the first
+        failure after at least t correct slots, and its slot count (eqs. (7), (19), geometric tail).
+
+        Σ_{k>=t} A^k = A^t R and Σ_{k>=t} k A^k = A^t (t R + A R²).
+        """
+        t = np.asarray(start)
+        a, r = self.success, self.resolvent
+        a_t = power_table(a, int(t.max()) + 1)[t]
+        weight = (t + 1.0)[..., None, None] if t.ndim else t + 1.0
+        return a_t @ r @ self.failure, a_t @ (weight * r + a @ r @ r) @ self.failure
+
     def step_power(self, n: int) -> np.ndarray:
         """M^n, the n-step channel transition matrix (zorzi-rao eq. (21))."""
         return np.linalg.matrix_power(self.step, n)

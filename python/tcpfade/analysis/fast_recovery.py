@@ -46,12 +46,11 @@ def _phase1_groups(ssthresh: float, cwnd: float, wmax: int) -> tuple[np.ndarray,
     return np.arange(kend), w[:kend], np.array(starts, dtype=int), tuple(classes)
 
 
-def _phase1(ch: SlotMatrices, wmax: int, ssthresh: float, cwnd: float, fail_after: np.ndarray,
-            resolvent: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray]]:
+def _phase1(ch: SlotMatrices, wmax: int, ssthresh: float, cwnd: float,
+            fail_after: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray]]:
     """Per window class (m, h): G0 = Σ A^k F, G1 = Σ (k+1) A^k F and GW = Σ w_k A^k F over the k whose
     window at the loss is in the class, the last class with the geometric tail (as ``tahoe``)."""
     k, w, starts, classes = _phase1_groups(float(ssthresh), float(cwnd), wmax)
-    a, f = ch.success, ch.failure
     out = []
     if k.size:
         vals = fail_after[: k.size]
@@ -59,9 +58,7 @@ def _phase1(ch: SlotMatrices, wmax: int, ssthresh: float, cwnd: float, fail_afte
         g1 = np.add.reduceat(vals * (k + 1.0)[:, None, None], starts, axis=0)
         gw = np.add.reduceat(vals * w[:, None, None], starts, axis=0)
         out = [(cls, g0[i], g1[i], gw[i]) for i, cls in enumerate(classes)]
-    a_t = np.linalg.matrix_power(a, k.size)
-    tail0 = a_t @ resolvent @ f
-    tail1 = a_t @ ((k.size + 1) * resolvent + a @ resolvent @ resolvent) @ f
+    tail0, tail1 = ch.failure_tail(k.size)
     tail = window_class(float(wmax))
     if out and out[-1][0] == tail:
         cls, g0, g1, gw = out[-1]
@@ -99,7 +96,6 @@ def cycle_model(ch: SlotMatrices, *, newreno: bool, wmax: int, dupthresh: int, r
 
     kmax = len(window_sequence(1.0, wmax, 1.0))
     fail_after = power_table(ch.success, kmax + 1) @ ch.failure
-    resolvent = np.linalg.inv(np.eye(2) - ch.success)
     # Any reachable state will do as a seed: a timeout leaves (C, 1, 1) sooner or later.
     state(0, 1.0, 1.0)
     rows: list[tuple[np.ndarray, np.ndarray]] = []
@@ -110,7 +106,7 @@ def cycle_model(ch: SlotMatrices, *, newreno: bool, wmax: int, dupthresh: int, r
         done += 1
         targets_all, probs_all = [], []
         r = dict.fromkeys(REWARDS, 0.0)
-        for (m, h), g0, g1, gw in _phase1(ch, wmax, ssthresh, cwnd, fail_after, resolvent):
+        for (m, h), g0, g1, gw in _phase1(ch, wmax, ssthresh, cwnd, fail_after):
             mass = g0[s]                      # [s0]: the loss in channel state s0, window class (m, h)
             if not mass.any():
                 continue

@@ -219,7 +219,6 @@ def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int | None, rto: int)
     lay = _phase1_layout(wmax)
     a, f = ch.success, ch.failure
     pows = power_table(a, int(lay.tail_k.max()) + 1)
-    resolvent = np.linalg.inv(np.eye(2) - a)
 
     # Phase 1 (eqs. (7), (19)): G0 = Σ A^k F, G1 = Σ (k+1) A^k F, GW = Σ w A^k F per class.
     g0, g1, gw, block, m, h = [], [], [], [], [], []
@@ -232,9 +231,7 @@ def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int | None, rto: int)
         m.append(lay.group_m)
         h.append(lay.group_h)
     # Tail, W = Wmax: Σ_{k>=t} A^k F = A^t R F and Σ (k+1) A^k F = A^t ((t+1) R + A R²) F, R = (I - A)^-1.
-    a_t = pows[lay.tail_k]
-    tail0 = a_t @ resolvent @ f
-    tail1 = a_t @ ((lay.tail_k + 1.0)[:, None, None] * resolvent + a @ resolvent @ resolvent) @ f
+    tail0, tail1 = ch.failure_tail(lay.tail_k)
     mt, ht = window_class(float(wmax))
     nb = len(lay.tail_k)
     g0.append(tail0)

@@ -166,6 +166,41 @@ enum State {
     Doomed(Doomed),
 }
 
+/// The rewards of a path times the probability `p` of its next step.
+fn scaled(acc: &Rewards, p: f64) -> Rewards {
+    let mut a = *acc;
+    for row in a.iter_mut() {
+        row[0] *= p;
+        row[1] *= p;
+    }
+    a
+}
+
+/// Add `by` to reward `what` of a path whose probability (per start state) is `prob`.
+fn credit(a: &mut Rewards, what: usize, prob: [f64; 2], by: f64) {
+    a[what][0] += prob[0] * by;
+    a[what][1] += prob[1] * by;
+}
+
+/// One packet sent from channel state `from`: the four (correct?, next state) branches with nonzero
+/// probability, each with the path's rewards scaled and the transmission counted.
+fn sends(ch: &SlotMatrices, from: u8, acc: &Rewards) -> impl Iterator<Item = (bool, usize, Rewards, [f64; 2])> {
+    let s = from as usize;
+    let branches = [
+        (true, 0, ch.success[s][0]),
+        (true, 1, ch.success[s][1]),
+        (false, 0, ch.failure[s][0]),
+        (false, 1, ch.failure[s][1]),
+    ];
+    let acc = *acc;
+    branches.into_iter().filter(|b| b.2 != 0.0).map(move |(ok, to, p)| {
+        let mut a = scaled(&acc, p);
+        let prob = a[PROBABILITY];
+        credit(&mut a, TRANSMISSIONS, prob, 1.0);
+        (ok, to, a, prob)
+    })
+}
+
 fn run_after_una(held: u64) -> u32 {
     (held >> 1).trailing_ones()
 }
@@ -202,15 +237,10 @@ impl Explorer<'_> {
             if p == 0.0 {
                 continue;
             }
-            let mut a = *acc;
-            for row in a.iter_mut() {
-                row[0] *= p;
-                row[1] *= p;
-            }
-            for k in 0..2 {
-                a[SLOTS][k] += a[PROBABILITY][k] * f64::from(last);
-                a[DELIVERED][k] += a[PROBABILITY][k] * f64::from(freed);
-            }
+            let mut a = scaled(acc, p);
+            let prob = a[PROBABILITY];
+            credit(&mut a, SLOTS, prob, f64::from(last));
+            credit(&mut a, DELIVERED, prob, f64::from(freed));
             self.finish(Ending::Timeout { ssthresh }, end, &a);
         }
     }
@@ -310,16 +340,6 @@ impl Frontier {
 }
 
 impl Explorer<'_> {
-    fn branches(&self, from: u8) -> [(bool, usize, f64); 4] {
-        let s = from as usize;
-        [
-            (true, 0, self.ch.success[s][0]),
-            (true, 1, self.ch.success[s][1]),
-            (false, 0, self.ch.failure[s][0]),
-            (false, 1, self.ch.failure[s][1]),
-        ]
-    }
-
     fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut Frontier, k: u32) {
         let q = *self.q;
         let cwnd = f64::from_bits(st.cwnd);
@@ -334,21 +354,9 @@ impl Explorer<'_> {
             self.idle_to_timeout(t, st.channel, st.deadline, halve(st.pre, cwnd), freed, acc);
             return;
         };
-        for (ok, to, p) in self.branches(st.channel) {
-            if p == 0.0 {
-                continue;
-            }
-            let mut a = *acc;
-            for row in a.iter_mut() {
-                row[0] *= p;
-                row[1] *= p;
-            }
-            let prob = a[PROBABILITY];
+        for (ok, to, mut a, prob) in sends(self.ch, st.channel, acc) {
             let mut s = st;
             s.channel = to as u8;
-            for j in 0..2 {
-                a[TRANSMISSIONS][j] += prob[j];
-            }
             if seq == 0 && s.retransmit {
                 s.retransmit = false;
             }
@@ -357,9 +365,7 @@ impl Explorer<'_> {
                 s.deadline = q.rto as i32 - 1;
             }
             if ok {
-                for j in 0..2 {
-                    a[SUCCESSES][j] += prob[j];
-                }
+                credit(&mut a, SUCCESSES, prob, 1.0);
                 let acked = if seq == 0 { 1 + run_after_una(s.held) } else { 0 };
                 if acked == 0 {
                     s.held |= 1u64 << seq;
@@ -368,9 +374,7 @@ impl Explorer<'_> {
                         if s.recover != NONE {
                             s.cwnd = (f64::from_bits(s.cwnd) + 1.0).to_bits();
                         } else if s.dupacks == k {
-                            for j in 0..2 {
-                                a[FAST_RETRANSMITS][j] += prob[j];
-                            }
+                            credit(&mut a, FAST_RETRANSMITS, prob, 1.0);
                             let ssthresh = f64::from(halve(s.pre, f64::from_bits(s.cwnd)));
                             s.pre = false;
                             s.ssthresh = ssthresh.to_bits();
@@ -380,9 +384,7 @@ impl Explorer<'_> {
                         }
                     }
                 } else {
-                    for j in 0..2 {
-                        a[DELIVERED][j] += prob[j] * f64::from(acked);
-                    }
+                    credit(&mut a, DELIVERED, prob, f64::from(acked));
                     let full_ack = s.recover != NONE && acked >= s.recover;
                     s.held >>= acked;
                     s.high -= acked;
@@ -406,28 +408,20 @@ impl Explorer<'_> {
                     s.deadline = if s.high > 0 { q.rto as i32 } else { -1 };
                 }
             } else if st.pre {
-                for j in 0..2 {
-                    a[LOSSES_AT_Y][j] += prob[j];
-                }
+                credit(&mut a, LOSSES_AT_Y, prob, 1.0);
             } else {
-                for j in 0..2 {
-                    a[LOSSES_OTHER][j] += prob[j];
-                    a[CWND_AT_LOSS][j] += prob[j] * cwnd;
-                }
+                credit(&mut a, LOSSES_OTHER, prob, 1.0);
+                credit(&mut a, CWND_AT_LOSS, prob, cwnd);
             }
             if s.deadline == 0 {
                 // The timer fires at the end of this slot.
-                for j in 0..2 {
-                    a[SLOTS][j] += prob[j] * f64::from(t);
-                    a[DELIVERED][j] += prob[j] * f64::from(run_after_una(s.held));
-                }
+                credit(&mut a, SLOTS, prob, f64::from(t));
+                credit(&mut a, DELIVERED, prob, f64::from(run_after_una(s.held)));
                 self.finish(Ending::Timeout { ssthresh: halve(s.pre, f64::from_bits(s.cwnd)) }, to, &a);
                 continue;
             }
             if s.high == 0 && s.recover == NONE && !s.retransmit {
-                for j in 0..2 {
-                    a[SLOTS][j] += prob[j] * f64::from(t);
-                }
+                credit(&mut a, SLOTS, prob, f64::from(t));
                 let ending = Ending::Clean { ssthresh: f64::from_bits(s.ssthresh) as u32, cwnd_bits: s.cwnd };
                 self.finish(ending, to, &a);
                 continue;
@@ -439,9 +433,7 @@ impl Explorer<'_> {
                 // The retransmission of una was lost: doomed to the timer. The run held right after
                 // una is freed by the next good retransmission: count it now.
                 let run = run_after_una(s.held);
-                for j in 0..2 {
-                    a[DELIVERED][j] += prob[j] * f64::from(run);
-                }
+                credit(&mut a, DELIVERED, prob, f64::from(run));
                 let doomed = Doomed {
                     channel: s.channel,
                     cwnd: s.cwnd,
@@ -462,42 +454,24 @@ impl Explorer<'_> {
             self.idle_to_timeout(t, st.channel, st.deadline, ceil_half(cwnd), 0, acc);
             return;
         }
-        for (ok, to, p) in self.branches(st.channel) {
-            if p == 0.0 {
-                continue;
-            }
-            let mut a = *acc;
-            for row in a.iter_mut() {
-                row[0] *= p;
-                row[1] *= p;
-            }
-            let prob = a[PROBABILITY];
+        for (ok, to, mut a, prob) in sends(self.ch, st.channel, acc) {
             let mut s = st;
             s.channel = to as u8;
             s.outstanding += 1;
-            for j in 0..2 {
-                a[TRANSMISSIONS][j] += prob[j];
-            }
             if ok {
                 // A duplicate ACK: W inflates by one.
                 s.cwnd = (cwnd + 1.0).to_bits();
-                for j in 0..2 {
-                    a[SUCCESSES][j] += prob[j];
-                    if st.unbroken {
-                        a[DELIVERED][j] += prob[j];
-                    }
+                credit(&mut a, SUCCESSES, prob, 1.0);
+                if st.unbroken {
+                    credit(&mut a, DELIVERED, prob, 1.0);
                 }
             } else {
                 s.unbroken = false;
-                for j in 0..2 {
-                    a[LOSSES_OTHER][j] += prob[j];
-                    a[CWND_AT_LOSS][j] += prob[j] * cwnd;
-                }
+                credit(&mut a, LOSSES_OTHER, prob, 1.0);
+                credit(&mut a, CWND_AT_LOSS, prob, cwnd);
             }
             if s.deadline == 0 {
-                for j in 0..2 {
-                    a[SLOTS][j] += prob[j] * f64::from(t);
-                }
+                credit(&mut a, SLOTS, prob, f64::from(t));
                 self.finish(Ending::Timeout { ssthresh: ceil_half(f64::from_bits(s.cwnd)) }, to, &a);
                 continue;
             }

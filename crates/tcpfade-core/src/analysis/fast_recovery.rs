@@ -205,15 +205,75 @@ fn run_after_una(held: u64) -> u32 {
     (held >> 1).trailing_ones()
 }
 
+/// Endings of a doomed state for a unit of probability, rewards in the first column (slots counted
+/// from the slot in which it became doomed).
+type UnitOutcomes = Vec<((Ending, usize), Rewards)>;
+
 struct Explorer<'a> {
     q: &'a Phase2Query,
     ch: &'a SlotMatrices,
     /// M^n for n = 0..=rto + 1.
-    step_powers: Vec<[[f64; 2]; 2]>,
+    step_powers: &'a [[[f64; 2]; 2]],
     out: HashMap<(Ending, usize), Rewards>,
+    /// Doomed states resolved once each: many paths reach the same one.
+    doomed: HashMap<Doomed, UnitOutcomes>,
 }
 
 impl Explorer<'_> {
+    /// Step the frontier slot by slot until every path has ended (slots counted from 1).
+    fn run(&mut self, mut live: Frontier) -> Result<()> {
+        let mut next = Frontier::default();
+        let mut t = 0u32;
+        while !live.states.is_empty() {
+            t += 1;
+            next.clear();
+            for (state, acc) in live.states.iter().zip(&live.rewards) {
+                match *state {
+                    State::Active(st) => self.step_active(t, st, acc, &mut next),
+                    State::Doomed(st) => self.step_doomed(t, st, acc, &mut next),
+                }
+            }
+            std::mem::swap(&mut live, &mut next);
+            if t > 64 * (self.q.rto + self.q.wmax) {
+                return Err(Error::invalid("rto", self.q.rto, "phase 2 did not end (internal limit reached)"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A path that became doomed in slot `t` with rewards `acc`: add its endings, from the doomed
+    /// state's unit outcomes (computed the first time that state is met).
+    fn resolve_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards) {
+        if !self.doomed.contains_key(&st) {
+            let mut sub = Explorer {
+                q: self.q,
+                ch: self.ch,
+                step_powers: self.step_powers,
+                out: HashMap::default(),
+                doomed: HashMap::default(),
+            };
+            let mut unit = [[0.0; 2]; REWARDS];
+            unit[PROBABILITY][0] = 1.0;
+            let mut live = Frontier::default();
+            live.add(State::Doomed(st), unit);
+            sub.run(live).expect("a doomed state ends at its timer");
+            self.doomed.insert(st, sub.out.into_iter().collect());
+        }
+        let prob = acc[PROBABILITY];
+        let mut endings = Vec::new();
+        for (key, u) in &self.doomed[&st] {
+            let mut a = scaled(acc, u[PROBABILITY][0]);
+            for (what, row) in u.iter().enumerate().skip(1) {
+                credit(&mut a, what, prob, row[0]);
+            }
+            credit(&mut a, SLOTS, prob, f64::from(t) * u[PROBABILITY][0]);
+            endings.push((*key, a));
+        }
+        for ((ending, channel), a) in endings {
+            self.finish(ending, channel, &a);
+        }
+    }
+
     fn usable(&self, cwnd: f64) -> u32 {
         // W >= 1 always; truncation is the floor.
         (cwnd as u32).min(self.q.wmax)
@@ -232,8 +292,7 @@ impl Explorer<'_> {
         debug_assert!(deadline >= 0, "a stalled sender always has a timer");
         let last = t + deadline as u32; // the slot at whose end the timer fires
         let power = self.step_powers[deadline as usize + 1];
-        for end in 0..2 {
-            let p = power[channel as usize][end];
+        for (end, &p) in power[channel as usize].iter().enumerate() {
             if p == 0.0 {
                 continue;
             }
@@ -259,8 +318,7 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
         let next = mat_mul(&step_powers[n - 1], &m);
         step_powers.push(next);
     }
-    let mut ex = Explorer { q, ch, step_powers, out: HashMap::default() };
-    let k = q.dupthresh;
+    let mut ex = Explorer { q, ch, step_powers: &step_powers, out: HashMap::default(), doomed: HashMap::default() };
     let rto = q.rto as i32;
     let mut live = Frontier::default();
     for s0 in 0..2u8 {
@@ -281,22 +339,7 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
         };
         live.add(State::Active(start), acc);
     }
-    let mut next = Frontier::default();
-    let mut t = 0u32;
-    while !live.states.is_empty() {
-        t += 1;
-        next.clear();
-        for (state, acc) in live.states.iter().zip(&live.rewards) {
-            match *state {
-                State::Active(st) => ex.step_active(t, st, acc, &mut next, k),
-                State::Doomed(st) => ex.step_doomed(t, st, acc, &mut next),
-            }
-        }
-        std::mem::swap(&mut live, &mut next);
-        if t > 64 * (q.rto + q.wmax) {
-            return Err(Error::invalid("rto", q.rto, "phase 2 did not end (internal limit reached)"));
-        }
-    }
+    ex.run(live)?;
     let mut outcomes: Vec<Outcome> = ex
         .out
         .into_iter()
@@ -340,7 +383,8 @@ impl Frontier {
 }
 
 impl Explorer<'_> {
-    fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut Frontier, k: u32) {
+    fn step_active(&mut self, t: u32, st: Active, acc: &Rewards, next: &mut Frontier) {
+        let k = self.q.dupthresh;
         let q = *self.q;
         let cwnd = f64::from_bits(st.cwnd);
         let usable = if st.pre { q.window } else { self.usable(cwnd) };
@@ -441,7 +485,7 @@ impl Explorer<'_> {
                     unbroken: run + 1 == s.high,
                     deadline: s.deadline,
                 };
-                next.add(State::Doomed(doomed), a);
+                self.resolve_doomed(t, doomed, &a);
             } else {
                 next.add(State::Active(s), a);
             }

@@ -13,6 +13,7 @@ import click
 from ..errors import InternalError, TcpfadeError
 from .analyze import analyze
 from .channel import channel
+from .reproduce import reproduce
 from .simulate import simulate
 
 
@@ -25,6 +26,7 @@ def cli() -> None:
 cli.add_command(channel)
 cli.add_command(simulate)
 cli.add_command(analyze)
+cli.add_command(reproduce)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,48 @@
+"""``tcpfade reproduce``: published figures recomputed, with their data, plots and the papers' claims checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from .. import _validate as v
+
+
+@click.command()
+@click.argument("figure_ids", nargs=-1)
+@click.option("--list", "list_only", is_flag=True, help="List the figures and exit.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reproduce"),
+              show_default=True, help="Directory for the CSV, PNG and SVG files.")
+@click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def reproduce(figure_ids, list_only, out_dir, quick, seed) -> None:
+    """Recompute published figures: data (CSV), plot (PNG, SVG) and a verdict on each claim of the paper.
+
+    \b
+    Examples:
+      tcpfade reproduce --list
+      tcpfade reproduce chockalingam-fig5 --quick
+      tcpfade reproduce chockalingam-table1 chockalingam-fig4 --out results/
+    """
+    from ..reproduce import FIGURES, reproduce as run
+
+    if list_only:
+        for fid, fig in FIGURES.items():
+            click.echo(f"{fid:<24} {fig.caption}")
+        return
+    if not figure_ids:
+        raise v.fail("figure", "none given", "name one or more figures (tcpfade reproduce --list)")
+    for fid in figure_ids:
+        v.choice("figure", fid, tuple(FIGURES))
+    for fid in figure_ids:
+        with tqdm(desc=fid, unit="run", leave=False) as bar:
+            def progress(message: str) -> None:
+                bar.set_postfix_str(message, refresh=False)
+                bar.update(1)
+            result = run(fid, out_dir, quick=quick, seed=seed, progress=progress)
+        click.echo(f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values()))
+        for claim, verdict in result.verdicts:
+            mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
+            click.echo(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")

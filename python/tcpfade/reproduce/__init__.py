@@ -1,0 +1,11 @@
+"""Published figures and tables recomputed: ``tcpfade reproduce <id>``.
+
+Each figure of the papers that tcpfade reproduces is a :class:`~tcpfade.reproduce.registry.Figure` in
+:data:`FIGURES`, with the paper's parameters, a plot in the paper's style and the paper's claims as
+automated checks (:mod:`.chockalingam`).
+"""
+
+from . import chockalingam  # noqa: F401  (registers its figures)
+from .registry import FIGURES, Claim, Figure, FigureResult, Settings, Verdict, reproduce
+
+__all__ = ["FIGURES", "Claim", "Figure", "FigureResult", "Settings", "Verdict", "reproduce"]

@@ -54,12 +54,21 @@ def draw_curves(data: pd.DataFrame, fig, *, metric: str = "throughput", ylabel: 
     """Metric against P_E (log axis), one line per group, 95% intervals as error bars."""
     ax = fig.add_subplot(1, 1, 1)
     varying = [c for c in by if data[c].nunique() > 1] or [by[0]]
+    # One line style per variant, one colour per remaining combination (as the papers tell them apart).
+    variants = list(dict.fromkeys(data["variant"]))
+    styles = ["-", "--", ":", "-."]
+    colours: dict[tuple, str] = {}
+    palette = [f"C{i}" for i in range(10)]
     for key, group in data.groupby(varying, sort=False):
         key = key if isinstance(key, tuple) else (key,)
         g = group.sort_values("error_rate")
         label = ", ".join(f"K={k}" if c == "K" else str(k) for c, k in zip(varying, key))
+        rest = tuple(k for c, k in zip(varying, key) if c != "variant")
+        colour = colours.setdefault(rest, palette[len(colours) % len(palette)])
+        style = styles[variants.index(g["variant"].iloc[0]) % len(styles)]
         yerr = np.vstack([g[metric] - g[f"{metric}_low"], g[f"{metric}_high"] - g[metric]]).clip(min=0)
-        ax.errorbar(g["error_rate"], g[metric], yerr=yerr, marker="o", markersize=3, capsize=2, label=label)
+        ax.errorbar(g["error_rate"], g[metric], yerr=yerr, marker="o", markersize=3, capsize=2, label=label,
+                    color=colour, linestyle=style)
     ax.set_xscale("log")
     ax.set_xlabel("average packet error rate P_E")
     ax.set_ylabel(ylabel)

@@ -37,3 +37,35 @@ def test_cli_writes_files_and_verdicts(capsys, tmp_path):
     assert main(["reproduce", "chockalingam-table1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "[agrees]" in out and (tmp_path / "chockalingam-table1.svg").exists()
+
+
+def test_all_writes_a_self_contained_report(tmp_path, capsys):
+    import base64
+    from html.parser import HTMLParser
+
+    assert main(["reproduce", "--all", "--quick", "--out", str(tmp_path)]) == 0
+    report = tmp_path / "report.html"
+    assert f"report: {report}" in capsys.readouterr().out
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.images, self.sections, self.marks = [], [], []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "img":
+                self.images.append(attrs["src"])
+            if tag == "h2":
+                self.sections.append(attrs["id"])
+            if tag == "td" and attrs.get("class") in ("agrees", "disagrees", "undecided"):
+                self.marks.append(attrs["class"])
+
+    page = Page()
+    page.feed(report.read_text())
+    assert page.sections == list(FIGURES)
+    for src in page.images:  # every figure embedded as a real PNG: the file stands alone
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    n_claims = sum(len(f.claims) for f in FIGURES.values())
+    assert page.marks == ["agrees"] * n_claims

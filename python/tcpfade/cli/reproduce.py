@@ -13,11 +13,12 @@ from .. import _validate as v
 @click.command()
 @click.argument("figure_ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List the figures and exit.")
+@click.option("--all", "run_all", is_flag=True, help="Every figure, and an HTML report (report.html) beside them.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reproduce"),
               show_default=True, help="Directory for the CSV, PNG and SVG files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def reproduce(figure_ids, list_only, out_dir, quick, seed) -> None:
+def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
     """Recompute published figures: data (CSV), plot (PNG, SVG) and a verdict on each claim of the paper.
 
     \b
@@ -25,24 +26,33 @@ def reproduce(figure_ids, list_only, out_dir, quick, seed) -> None:
       tcpfade reproduce --list
       tcpfade reproduce chockalingam-fig5 --quick
       tcpfade reproduce chockalingam-table1 chockalingam-fig4 --out results/
+      tcpfade reproduce --all --quick          # every figure and results/report.html
     """
     from ..reproduce import FIGURES, reproduce as run
+    from ..reproduce.report import write_report
 
     if list_only:
         for fid, fig in FIGURES.items():
             click.echo(f"{fid:<24} {fig.caption}")
         return
+    if run_all:
+        figure_ids = tuple(FIGURES)
     if not figure_ids:
-        raise v.fail("figure", "none given", "name one or more figures (tcpfade reproduce --list)")
+        raise v.fail("figure", "none given", "name one or more figures, or --all (tcpfade reproduce --list)")
     for fid in figure_ids:
         v.choice("figure", fid, tuple(FIGURES))
+    results = []
     for fid in figure_ids:
-        with tqdm(desc=fid, unit="run", leave=False) as bar:
+        with tqdm(desc=fid, unit="run", leave=False, disable=None) as bar:
             def progress(message: str) -> None:
                 bar.set_postfix_str(message, refresh=False)
                 bar.update(1)
             result = run(fid, out_dir, quick=quick, seed=seed, progress=progress)
+        results.append(result)
         click.echo(f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values()))
         for claim, verdict in result.verdicts:
             mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
             click.echo(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")
+    if run_all:
+        report = write_report(results, Path(out_dir) / "report.html", quick=quick, seed=seed)
+        click.echo(f"report: {report}")

@@ -1,0 +1,70 @@
+"""A self-contained HTML report of reproduced figures: each figure (embedded), its caption, and every claim of
+the paper beside our verdict and the evidence for it."""
+
+from __future__ import annotations
+
+import base64
+import html
+import platform
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import __version__
+from .registry import FigureResult
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-top: 1px solid #ccc; padding-top: 1em; }
+img { max-width: 100%; border: 1px solid #eee; }
+table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
+td, th { border: 1px solid #ddd; padding: 0.3em 0.5em; vertical-align: top; text-align: left; }
+.agrees { color: #1a7f37; font-weight: bold; } .disagrees { color: #cf222e; font-weight: bold; }
+.undecided { color: #9a6700; font-weight: bold; } .caption, .notes { font-size: 0.9em; color: #555; }
+"""
+
+_MARK = {True: ("agrees", "agrees"), False: ("disagrees", "DISAGREES"), None: ("undecided", "undecided")}
+
+
+def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bool, seed: int) -> Path:
+    """Write the report to ``path`` (figures embedded as PNG data, so the file stands alone)."""
+    results = list(results)
+    verdicts = [vd for r in results for _, vd in r.verdicts]
+    counts = {k: sum(vd.holds is k for vd in verdicts) for k in (True, False, None)}
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<title>tcpfade: published figures reproduced</title>", f"<style>{_STYLE}</style></head><body>",
+        "<h1>tcpfade: published figures reproduced</h1>",
+        f"<p>tcpfade {html.escape(__version__)}, {'quick' if quick else 'full'} run, seed {seed}, "
+        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}. "
+        f"{len(results)} figures, {len(verdicts)} claims: <span class='agrees'>{counts[True]} agree</span>, "
+        f"<span class='disagrees'>{counts[False]} disagree</span>, "
+        f"<span class='undecided'>{counts[None]} undecided</span>.</p>",
+        "<ul>" + "".join(f"<li><a href='#{r.figure.id}'>{html.escape(r.figure.paper)} "
+                         f"{html.escape(r.figure.label)}</a></li>" for r in results) + "</ul>",
+    ]
+    for r in results:
+        fig = r.figure
+        png = base64.b64encode(r.files["png"].read_bytes()).decode("ascii")
+        parts += [
+            f"<h2 id='{fig.id}'>{html.escape(fig.paper)} {html.escape(fig.label)}</h2>",
+            f"<p class='caption'>{html.escape(fig.caption)}</p>",
+            f"<img alt='{html.escape(fig.paper)} {html.escape(fig.label)}' src='data:image/png;base64,{png}'>",
+            f"<p class='notes'>Data: {html.escape(r.files['csv'].name)}; computed in {r.seconds:.1f} s."
+            + (f" {html.escape(fig.notes)}" if fig.notes else "") + "</p>",
+        ]
+        if r.verdicts:
+            rows = []
+            for claim, vd in r.verdicts:
+                cls, word = _MARK[vd.holds]
+                rows.append(f"<tr><td>{html.escape(claim.statement)}<br><span class='notes'>"
+                            f"{html.escape(claim.source)}</span></td><td class='{cls}'>{word}</td>"
+                            f"<td>{html.escape(vd.evidence)}</td></tr>")
+            parts.append("<table><tr><th>the paper says</th><th>ours</th><th>evidence</th></tr>"
+                         + "".join(rows) + "</table>")
+    parts.append("</body></html>")
+    out = Path(path)
+    tmp = out.with_name(out.name + ".part")
+    tmp.write_text("\n".join(parts), encoding="utf-8")
+    tmp.replace(out)
+    return out

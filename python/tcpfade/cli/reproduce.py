@@ -53,6 +53,8 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
         for claim, verdict in result.verdicts:
             mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
             click.echo(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")
+            if claim.known_disagreement:
+                click.echo(f"      why: {claim.known_disagreement}")
     if run_all:
         report = write_report(results, Path(out_dir) / "report.html", quick=quick, seed=seed)
         click.echo(f"report: {report}")

@@ -51,6 +51,9 @@ class Claim:
     statement: str
     source: str
     check: Callable[[pd.DataFrame], Verdict]
+    #: Set when we have found that our results differ from the paper here, and why (the check must then
+    #: fail; the report shows the explanation).
+    known_disagreement: str = ""
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,10 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
             rows = []
             for claim, vd in r.verdicts:
                 cls, word = _MARK[vd.holds]
+                why = f"<br><b>Why:</b> {html.escape(claim.known_disagreement)}" if claim.known_disagreement else ""
                 rows.append(f"<tr><td>{html.escape(claim.statement)}<br><span class='notes'>"
                             f"{html.escape(claim.source)}</span></td><td class='{cls}'>{word}</td>"
-                            f"<td>{html.escape(vd.evidence)}</td></tr>")
+                            f"<td>{html.escape(vd.evidence)}{why}</td></tr>")
             parts.append("<table><tr><th>the paper says</th><th>ours</th><th>evidence</th></tr>"
                          + "".join(rows) + "</table>")
     parts.append("</body></html>")

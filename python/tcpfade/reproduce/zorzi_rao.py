@@ -1,0 +1,312 @@
+"""zorzi-rao, "Energy efficiency of TCP in a local wireless environment": Figs. 5, 6, 8, 9 and 10.
+
+Setup of §5: 1.5 Mb/s link, 1024-byte packets (8192 bits, no coding, BPSK), K = 3, T0 = 100 slots,
+Wmax = 6 or 24, fD·T = 0.001 (slow), 0.016 (medium), 0.256 (fast). Figs. 5-15 use the paper's "hybrid"
+channel (§5.1): for each average SNR a packet-error trace is simulated with the bit-level Jakes model, its
+error rate and mean burst are measured, and the renewal-reward analysis runs on the two-state Markov chain
+with those two numbers. The transmit energy of a packet is the average SNR (BRIEF D5, footnotes 4-5), so
+λ0 = (successes) / (SNR × transmissions).
+
+Each curve is drawn from the analysis' two bounds (a band from pessimistic to optimistic).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as v
+from ..analysis import analyze
+from ..channels.fit import fit_markov
+from ..channels.jakes import BitLevelFading
+from ..channels.markov import GilbertElliott
+from .registry import Claim, Figure, Settings, Verdict, register
+
+PAPER = "zorzi-rao"
+FDTS = (0.001, 0.016, 0.256)
+SNRS_DB = tuple(np.arange(10.0, 47.6, 2.5))
+PACKET_BITS = 8192
+TRACE_PACKETS = 2_000_000
+MIN_BURSTS = 30
+NAMES = {0.001: "slow", 0.016: "medium", 0.256: "fast"}
+
+_HYBRID: dict[Settings, pd.DataFrame] = {}
+_CURVES: dict[tuple, pd.DataFrame] = {}
+
+
+def hybrid_channels(settings: Settings, progress) -> pd.DataFrame:
+    """The hybrid table (§5.1): per fD·T and average SNR, the error rate and mean burst of a simulated
+    bit-level Jakes trace, and the two-state chain fitted to them. SNRs whose trace has fewer than 30 error
+    bursts are left out (the fit would be noise)."""
+    if settings not in _HYBRID:
+        rows = []
+        packets = max(settings.slots(TRACE_PACKETS), 100_000)
+        for fdt in FDTS:
+            for snr in SNRS_DB:
+                progress(f"bit-level trace fD·T={fdt:g} SNR={snr:g} dB")
+                trace = BitLevelFading(fdt, float(snr), packet_bits=PACKET_BITS).trace(packets, seed=settings.seed)
+                if trace.sum() == 0:
+                    continue
+                fit = fit_markov(trace)
+                if fit.bursts < MIN_BURSTS:
+                    continue
+                rows.append({"fdt": fdt, "snr_db": float(snr), "error_rate": fit.error_rate,
+                             "mean_burst": fit.mean_burst, "p": fit.p, "q": fit.q, "bursts": fit.bursts})
+        _HYBRID[settings] = pd.DataFrame(rows)
+    return _HYBRID[settings]
+
+
+def analysed_curves(settings: Settings, progress, *, variants: tuple[str, ...], wmaxes: tuple[int, ...],
+                    dupthresh: int = 3, rto: int = 100) -> pd.DataFrame:
+    """The analysis over every hybrid channel: both bounds of each metric, energy per packet = SNR."""
+    key = (settings, variants, wmaxes, dupthresh, rto)
+    if key not in _CURVES:
+        rows = []
+        for h in hybrid_channels(settings, progress).itertuples():
+            ch = GilbertElliott(p=h.p, q=h.q)  # the hybrid chain: measured error rate and mean burst
+            for variant in variants:
+                for wmax in wmaxes:
+                    progress(f"analysis {variant} Wmax={wmax} fD·T={h.fdt:g} SNR={h.snr_db:g}")
+                    a = analyze(variant, ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
+                                transmit_energy=v.db_to_linear(h.snr_db))
+                    row = {"variant": variant, "wmax": wmax, "K": dupthresh, "T0": rto, "fdt": h.fdt,
+                           "snr_db": h.snr_db, "error_rate": h.error_rate, "mean_burst": h.mean_burst}
+                    for metric in ("throughput", "transmissions_per_delivered", "energy_efficiency"):
+                        b = getattr(a, metric)
+                        row[f"{metric}_low"], row[f"{metric}_high"] = b.low, b.high
+                        row[metric] = b.optimistic
+                    rows.append(row)
+        _CURVES[key] = pd.DataFrame(rows)
+    return _CURVES[key]
+
+
+def draw_bands(data: pd.DataFrame, fig, *, metric: str, ylabel: str, x: str = "error_rate", logy: bool = False) -> None:
+    """Metric against the error rate (or SNR): a band between the bounds per (variant, Wmax, fD·T)."""
+    ax = fig.add_subplot(1, 1, 1)
+    styles = {"tahoe": "-", "reno": "--", "newreno": ":"}
+    colours = {fdt: f"C{i}" for i, fdt in enumerate(FDTS)}
+    groups = ["variant", "wmax", "fdt"]
+    for (variant, wmax, fdt), g in data.groupby(groups, sort=False):
+        g = g.sort_values(x)
+        label = f"{variant}, Wmax={wmax}, fD·T={fdt:g} ({NAMES.get(fdt, '')})"
+        ax.fill_between(g[x], g[f"{metric}_low"], g[f"{metric}_high"], color=colours[fdt], alpha=0.2, linewidth=0)
+        ax.plot(g[x], g[metric], color=colours[fdt], linestyle=styles.get(variant, "-"), marker=".", label=label)
+    if x == "error_rate":
+        ax.set_xscale("log")
+        ax.set_xlabel("average packet error rate")
+    else:
+        ax.set_xlabel("average SNR (dB)")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def at(data: pd.DataFrame, value: float, metric: str, *, x: str = "error_rate", **where) -> float:
+    """A curve's metric at ``x = value``, interpolated (log x for the error rate)."""
+    mask = np.ones(len(data), dtype=bool)
+    for column, want in where.items():
+        mask &= (data[column] == want).to_numpy()
+    g = data[mask].sort_values(x)
+    xs = np.log(g[x]) if x == "error_rate" else g[x]
+    target = np.log(value) if x == "error_rate" else value
+    if len(g) < 2 or not (xs.min() <= target <= xs.max()):
+        raise KeyError(f"{where} does not reach {x} = {value}")
+    return float(np.interp(target, xs, g[metric]))
+
+
+def _ordered(data, metric, values, labels, **where) -> Verdict:
+    text = ", ".join(f"{lab}: {val:.4g}" for lab, val in zip(labels, values))
+    return Verdict(all(a > b for a, b in zip(values, values[1:])), text + f" ({metric})")
+
+
+def _throughput_data(settings, progress) -> pd.DataFrame:
+    """Tahoe and Reno at Wmax = 6 and 24 (Figs. 5, 6 and 8 draw one Wmax; the claims compare both)."""
+    return analysed_curves(settings, progress, variants=("tahoe", "reno"), wmaxes=(6, 24))
+
+
+def _reno_below_tahoe(wmax: int):
+    def check(data: pd.DataFrame) -> Verdict:
+        below, total, misses = 0, 0, []
+        for fdt in FDTS:
+            for pe in (0.01, 0.03, 0.1):
+                try:
+                    t = at(data, pe, "throughput", variant="tahoe", fdt=fdt, wmax=wmax)
+                    r = at(data, pe, "throughput", variant="reno", fdt=fdt, wmax=wmax)
+                except KeyError:
+                    continue
+                total += 1
+                below += r <= t
+                if r > t:
+                    misses.append(f"fD·T={fdt:g}, P_E={pe:g}: Reno {r:.3f} > Tahoe {t:.3f}")
+        return Verdict(total > 0 and below >= total - 1,
+                       f"Reno at or below Tahoe at {below} of {total} points (optimistic bounds, where the "
+                       f"simulation sits)" + (f"; not at {'; '.join(misses)}" if misses else ""))
+    return check
+
+
+def _slow_beats_fast_at_high_pe(wmax: int):
+    def check(data: pd.DataFrame) -> Verdict:
+        values = [at(data, 0.1, "throughput", variant="tahoe", fdt=f, wmax=wmax) for f in FDTS]
+        return _ordered(data, f"Tahoe throughput at P_E = 0.1, Wmax = {wmax}", values, [f"fD·T={f:g}" for f in FDTS])
+    return check
+
+
+def _wmax_effect(variant: str, more: bool):
+    """Tahoe gains from Wmax 24 over 6 (by > 5%); Reno's throughput hardly changes (within 10%)."""
+    def check(data: pd.DataFrame) -> Verdict:
+        ratios = []
+        for fdt in (0.001, 0.016):
+            for pe in (0.03, 0.1):
+                ratios.append(at(data, pe, "throughput", variant=variant, fdt=fdt, wmax=24)
+                              / at(data, pe, "throughput", variant=variant, fdt=fdt, wmax=6))
+        holds = all(r > 1.05 for r in ratios) if more else all(abs(r - 1) < 0.10 for r in ratios)
+        return Verdict(holds, f"{variant}: throughput at Wmax 24 / Wmax 6 = "
+                              + ", ".join(f"{r:.3f}" for r in ratios) + " (fD·T 0.001, 0.016 × P_E 0.03, 0.1)")
+    return check
+
+
+for _wmax, _fig in ((6, "fig5"), (24, "fig6")):
+    extra = () if _wmax == 6 else (
+        Claim("Tahoe does noticeably better with Wmax = 24 than with Wmax = 6.", "§5.2, Figs. 5-6",
+              _wmax_effect("tahoe", True)),
+        Claim("Reno performs essentially the same with Wmax = 6 and 24 (two losses in a window time out "
+              "whatever the window).", "§5.2, Figs. 5-6", _wmax_effect("reno", False)),
+    )
+    register(Figure(
+        id=f"zorzi-rao-{_fig}", paper=PAPER, label=f"Fig. {_fig[3:]}",
+        caption=f"Throughput against the average error rate for TCP Tahoe and TCP Reno, Wmax = {_wmax}, K = 3, "
+                "T0 = 100, 1024-byte packets, fD·T = 0.001 (slow), 0.016 (medium), 0.256 (fast); hybrid channel, "
+                "analysis (band: pessimistic to optimistic count of successes).",
+        compute=_throughput_data,
+        draw=lambda d, fig, w=_wmax: draw_bands(d[d.wmax == w], fig, metric="throughput",
+                                                ylabel="throughput (packets/slot)"),
+        claims=(
+            Claim("Reno performs worse than Tahoe in virtually all cases.", "§5.2", _reno_below_tahoe(_wmax)),
+            Claim("At large error rates, slower fading gives higher throughput (fewer, longer error events).",
+                  "§5.2", _slow_beats_fast_at_high_pe(_wmax)),
+        ) + extra,
+    ))
+
+
+def _fig8_check(data: pd.DataFrame) -> Verdict:
+    verdicts = []
+    for snr in (20.0, 25.0, 30.0):
+        try:
+            values = [at(data, snr, "throughput", x="snr_db", variant="tahoe", fdt=f, wmax=6) for f in FDTS]
+        except KeyError:
+            continue
+        verdicts.append(_ordered(data, f"Tahoe throughput at {snr:g} dB", values, [f"fD·T={f:g}" for f in FDTS]))
+    holds = bool(verdicts) and all(vd.holds for vd in verdicts)
+    return Verdict(holds, "; ".join(vd.evidence for vd in verdicts))
+
+
+register(Figure(
+    id="zorzi-rao-fig8", paper=PAPER, label="Fig. 8",
+    caption="Throughput against the average SNR for TCP Tahoe and TCP Reno, Wmax = 6, K = 3, T0 = 100, 1024-byte "
+            "packets, fD·T = 0.001, 0.016, 0.256 (Fig. 5 redrawn against the SNR).",
+    compute=_throughput_data,
+    draw=lambda d, fig: draw_bands(d[d.wmax == 6], fig, metric="throughput", ylabel="throughput (packets/slot)",
+                                   x="snr_db"),
+    claims=(Claim("Against the SNR, faster fading is always worse.", "§5.2, Fig. 8", _fig8_check),),
+))
+
+
+def _energy_figure(settings, progress) -> pd.DataFrame:
+    return analysed_curves(settings, progress, variants=("tahoe", "reno"), wmaxes=(6, 24)).query(
+        "wmax == 24").reset_index(drop=True)
+
+
+def _reno_fewer_transmissions(data: pd.DataFrame) -> Verdict:
+    gaps = []
+    for fdt in FDTS:
+        for pe in (0.01, 0.03, 0.1):
+            try:
+                r = at(data, pe, "transmissions_per_delivered", variant="reno", fdt=fdt)
+                t = at(data, pe, "transmissions_per_delivered", variant="tahoe", fdt=fdt)
+            except KeyError:
+                continue
+            gaps.append(r / t - 1)
+    # "Fewer" as the paper's figure shows it: visibly, by at least 1% somewhere and never more.
+    holds = bool(gaps) and max(gaps) <= 0 and min(gaps) < -0.01
+    return Verdict(holds, f"Reno / Tahoe transmissions per success - 1: from {min(gaps):+.2%} to {max(gaps):+.2%} "
+                          f"over {len(gaps)} points (optimistic count, which the simulation confirms)")
+
+
+def _few_transmissions(data: pd.DataFrame) -> Verdict:
+    worst = data[data.error_rate <= 0.1]["transmissions_per_delivered"].max()
+    return Verdict(worst < 1.25, f"largest transmissions per success for P_E <= 0.1: {worst:.3f}")
+
+
+def _fast_fading_worst(data: pd.DataFrame) -> Verdict:
+    values = [at(data, 0.05, "transmissions_per_delivered", variant="tahoe", fdt=f) for f in FDTS]
+    return Verdict(values[2] > values[0] and values[2] > values[1],
+                   ", ".join(f"fD·T={f:g}: {x:.4g}" for f, x in zip(FDTS, values)) + " (Tahoe, P_E = 0.05)")
+
+
+register(Figure(
+    id="zorzi-rao-fig9", paper=PAPER, label="Fig. 9",
+    caption="Average number of transmissions per success against the average error rate for TCP Tahoe and TCP "
+            "Reno, Wmax = 24, K = 3, T0 = 100, 1024-byte packets, fD·T = 0.001, 0.016, 0.256.",
+    compute=_energy_figure,
+    draw=lambda d, fig: draw_bands(d, fig, metric="transmissions_per_delivered",
+                                   ylabel="transmissions per success"),
+    claims=(
+        Claim("Reno totals fewer transmissions per success than Tahoe (its recovery is more conservative).",
+              "§5.2, Fig. 9", _reno_fewer_transmissions,
+              known_disagreement="Simulation and analysis agree that Reno and Tahoe need the same transmissions per "
+                                 "delivered packet within 0.3% (4·10⁶-slot simulations at 9 points, docs/validation.md). "
+                                 "The paper's visible gap matches its pessimistic count, which credits Tahoe with no "
+                                 "success after a timeout: our pessimistic bounds show the same gap (e.g. 1.104 against "
+                                 "1.098 at fD·T = 0.016, P_E = 0.1), while the delivered-packet truth sits at the "
+                                 "optimistic end for both."),
+        Claim("Unless the error rate exceeds 0.1, no protocol transmits a packet many times.", "§5.2, Fig. 9",
+              _few_transmissions),
+        Claim("Near-i.i.d. (fast) fading is the worst case.", "§5.2, Fig. 9", _fast_fading_worst),
+    ),
+))
+
+
+def _efficiency_rises(data: pd.DataFrame) -> Verdict:
+    values = [at(data, pe, "energy_efficiency", variant="tahoe", fdt=0.016) for pe in (0.003, 0.01, 0.03)]
+    return Verdict(values[0] < values[1] < values[2],
+                   "Tahoe, fD·T = 0.016: λ0 = " + ", ".join(f"{x:.3g}" for x in values) + " at P_E = 0.003, 0.01, 0.03")
+
+
+def _tahoe_reno_similar(data: pd.DataFrame) -> Verdict:
+    ratios = []
+    for fdt in FDTS:
+        for pe in (0.01, 0.03, 0.1):
+            try:
+                ratios.append(at(data, pe, "energy_efficiency", variant="reno", fdt=fdt)
+                              / at(data, pe, "energy_efficiency", variant="tahoe", fdt=fdt))
+            except KeyError:
+                continue
+    return Verdict(bool(ratios) and all(0.8 < r < 1.25 for r in ratios),
+                   f"Reno / Tahoe energy efficiency between {min(ratios):.3f} and {max(ratios):.3f}")
+
+
+def _faster_fading_less_efficient(data: pd.DataFrame) -> Verdict:
+    values = [at(data, 0.03, "energy_efficiency", variant="tahoe", fdt=f) for f in FDTS]
+    # Fast fading needs clearly more SNR for the same error rate (Fig. 7); slow and medium need about the same,
+    # and their order is within the trace's sampling error, so the check asks for fast below both.
+    holds = values[2] < 0.5 * min(values[0], values[1])
+    return Verdict(holds, ", ".join(f"fD·T={f:g}: {x:.4g}" for f, x in zip(FDTS, values)) + " (Tahoe λ0, P_E = 0.03)")
+
+
+register(Figure(
+    id="zorzi-rao-fig10", paper=PAPER, label="Fig. 10",
+    caption="Energy efficiency (successes per unit of transmitted energy, energy per packet = average SNR) against "
+            "the average error rate for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 100, 1024-byte packets, "
+            "fD·T = 0.001, 0.016, 0.256.",
+    compute=_energy_figure,
+    draw=lambda d, fig: draw_bands(d, fig, metric="energy_efficiency", ylabel="energy efficiency λ0", logy=True),
+    claims=(
+        Claim("Energy efficiency grows with the error rate over the low range: less power per packet outweighs the "
+              "extra transmissions.", "§5.2, Fig. 10", _efficiency_rises),
+        Claim("Tahoe and Reno do not differ essentially in energy efficiency.", "§5.2, Fig. 10", _tahoe_reno_similar),
+        Claim("Faster fading lowers the energy efficiency (more SNR for the same error rate).", "§5.2, Fig. 10",
+              _faster_fading_less_efficient),
+    ),
+))

@@ -71,12 +71,17 @@ def _draw_throughput(data: pd.DataFrame, fig) -> None:
 
 CORR, FAST = "fdT=0.01", "fdT=0.08"
 
-register(Figure(
-    id="chockalingam-fig4", paper=PAPER, label="Fig. 4",
-    caption="Throughput of TCP NewReno against the packet error rate on correlated Rayleigh fading "
-            "(fD·T = 0.01, 0.08, 0.64) and i.i.d. errors. Wmax = 6, K = 3, MTO = 100.",
-    compute=_newreno_curves(6), draw=_draw_throughput,
-    claims=(
+
+def _newreno_figure(number: int, wmax: int, claims: tuple[Claim, ...], notes: str = "") -> Figure:
+    """Figs. 4 and 5: NewReno throughput over the error rate, one Wmax."""
+    return register(Figure(
+        id=f"chockalingam-fig{number}", paper=PAPER, label=f"Fig. {number}",
+        caption="Throughput of TCP NewReno against the packet error rate on correlated Rayleigh fading "
+                f"(fD·T = 0.01, 0.08, 0.64) and i.i.d. errors. Wmax = {wmax}, K = 3, MTO = 100.",
+        compute=_newreno_curves(wmax), draw=_draw_throughput, claims=claims, notes=notes))
+
+
+_newreno_figure(4, 6, (
         Claim("With a small window, i.i.d. errors do better than strongly correlated ones at low error rates.",
               "§IV, Fig. 4", lambda d: above(d, {"channel": IID, "error_rate": 0.01},
                                             {"channel": CORR, "error_rate": 0.01})),
@@ -85,25 +90,17 @@ register(Figure(
         Claim("Wmax = 6 already exploits the correlation when bursts are shorter than the window (fD·T = 0.08).",
               "§IV, Fig. 4", lambda d: above(d, {"channel": FAST, "error_rate": 0.1},
                                             {"channel": IID, "error_rate": 0.1})),
-    ),
 ))
 
-register(Figure(
-    id="chockalingam-fig5", paper=PAPER, label="Fig. 5",
-    caption="Throughput of TCP NewReno against the packet error rate on correlated Rayleigh fading "
-            "(fD·T = 0.01, 0.08, 0.64) and i.i.d. errors. Wmax = 24, K = 3, MTO = 100.",
-    compute=_newreno_curves(24), draw=_draw_throughput,
-    claims=(
+_newreno_figure(5, 24, (
         Claim("With Wmax = 24, larger than the mean burst, fD·T = 0.01 does better than i.i.d. errors at all P_E.",
               "§IV, Fig. 5",
               lambda d: all_of(*[close(d, {"channel": CORR, "error_rate": pe}, {"channel": IID, "error_rate": pe},
                                        0.001) for pe in (0.001, 0.003)],
                                *[above(d, {"channel": CORR, "error_rate": pe}, {"channel": IID, "error_rate": pe})
                                  for pe in (0.03, 0.1, 0.3)])),
-    ),
-    notes="At P_E <= 0.003 the two are equal within 0.1% (errors are too rare for correlation to matter); the "
-          "check asks 'not worse' there and 'above beyond the intervals' from P_E = 0.03.",
-))
+), notes="At P_E <= 0.003 the two are equal within 0.1% (errors are too rare for correlation to matter); the "
+         "check asks 'not worse' there and 'above beyond the intervals' from P_E = 0.03.")
 
 
 def _tahoe_newreno(settings: Settings, progress) -> pd.DataFrame:

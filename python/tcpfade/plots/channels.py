@@ -19,6 +19,15 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     """
     out = checked_path(path)
     fig, ax = plt.subplots(figsize=(6, 4.5))
+    draw_error_vs_snr(table, ax)
+    size = f", packet size {packet_bytes} bytes" if packet_bytes else ""
+    ax.set_title(f"Packet error rate vs average SNR (Jakes, {modulation.upper()}{size})", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out)
+
+
+def draw_error_vs_snr(table: pd.DataFrame, ax) -> None:
+    """The curves of :func:`plot_error_vs_snr` on the axes ``ax``: log error rate, 95% bands."""
     positive = table["error_rate"][table["error_rate"] > 0]
     floor = 0.3 * positive.min() if len(positive) else 1e-6
     for (fdt, group), marker in zip(table.groupby("fdt"), "osd^v<>"):
@@ -29,9 +38,5 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     ax.set_ylim(bottom=floor, top=1.5)
     ax.set_xlabel("average SNR per bit [dB]")
     ax.set_ylabel("average packet error rate")
-    size = f", packet size {packet_bytes} bytes" if packet_bytes else ""
-    ax.set_title(f"Packet error rate vs average SNR (Jakes, {modulation.upper()}{size})", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    return save(fig, out)

@@ -1,4 +1,4 @@
-"""zorzi-rao, "Energy efficiency of TCP in a local wireless environment": Figs. 5-10.
+"""zorzi-rao, "Energy efficiency of TCP in a local wireless environment": Figs. 5-12, 14 and 15.
 
 Setup of §5: 1.5 Mb/s link, 1024-byte packets (8192 bits, no coding, BPSK), K = 3, T0 = 100 slots,
 Wmax = 6 or 24, fD·T = 0.001 (slow), 0.016 (medium), 0.256 (fast). Figs. 5-15 use the paper's "hybrid"
@@ -58,12 +58,14 @@ def hybrid_channels(settings: Settings, progress) -> pd.DataFrame:
 
 
 def analysed_curves(settings: Settings, progress, *, variants: tuple[str, ...], wmaxes: tuple[int, ...],
-                    dupthresh: int = 3, rto: int = 100) -> pd.DataFrame:
+                    dupthresh: int = 3, rto: int = 100, fdts: tuple[float, ...] = FDTS) -> pd.DataFrame:
     """The analysis over every hybrid channel: both bounds of each metric, energy per packet = SNR."""
-    key = (settings, variants, wmaxes, dupthresh, rto)
+    key = (settings, variants, wmaxes, dupthresh, rto, fdts)
     if key not in _CURVES:
         rows = []
         for h in hybrid_channels(settings, progress).itertuples():
+            if h.fdt not in fdts:
+                continue
             ch = GilbertElliott(p=h.p, q=h.q)  # the hybrid chain: measured error rate and mean burst
             for variant in variants:
                 for wmax in wmaxes:
@@ -344,4 +346,150 @@ register(Figure(
     compute=_fig7, draw=lambda d, fig: draw_error_vs_snr(d, fig.add_subplot(1, 1, 1)),
     claims=(Claim("A packet is more likely to be hit on a rapidly varying channel: at the same SNR fast fading has "
                   "the highest error rate.", "§5.2, Fig. 7", _fast_fading_more_errors),),
+))
+
+
+# -- Figs. 11-15: energy efficiency against throughput (the fading margin, i.e. the SNR, sweeps each curve) --
+
+def draw_tradeoff(data: pd.DataFrame, fig, *, by: tuple[str, ...]) -> None:
+    """λ0 against throughput, one curve per group (optimistic count; the pessimistic one dotted, thin)."""
+    ax = fig.add_subplot(1, 1, 1)
+    for i, (key, g) in enumerate(data.groupby(list(by), sort=False)):
+        key = key if isinstance(key, tuple) else (key,)
+        g = g.sort_values("snr_db")
+        label = ", ".join(f"{c}={k:g}" if isinstance(k, float) else (f"{c}={k}" if c in ("wmax", "K", "T0")
+                                                                        else str(k)) for c, k in zip(by, key))
+        ax.plot(g["throughput"], g["energy_efficiency"], marker=".", color=f"C{i % 10}", label=label)
+        ax.plot(g["throughput_low"], g["energy_efficiency_low"], linestyle=":", linewidth=0.8, color=f"C{i % 10}")
+    ax.set_yscale("log")
+    ax.set_xlabel("throughput (packets/slot)")
+    ax.set_ylabel("energy efficiency λ0 (successes per unit energy)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def efficiency_at(data: pd.DataFrame, throughput: float, **where) -> float:
+    """λ0 of a curve at a given throughput (log-interpolated along the curve, which rises with the SNR)."""
+    mask = np.ones(len(data), dtype=bool)
+    for column, want in where.items():
+        mask &= (data[column] == want).to_numpy()
+    g = data[mask].sort_values("throughput")
+    if len(g) < 2 or not (g.throughput.min() <= throughput <= g.throughput.max()):
+        raise KeyError(f"{where} does not reach throughput {throughput}")
+    return float(np.exp(np.interp(throughput, g.throughput, np.log(g.energy_efficiency))))
+
+
+def _ratio_check(data, throughput: float, a: dict, b: dict, low: float, high: float, what: str) -> Verdict:
+    ratio = efficiency_at(data, throughput, **a) / efficiency_at(data, throughput, **b)
+    return Verdict(low <= ratio <= high, f"{what}: λ0 ratio {ratio:.2f} at throughput {throughput:g} "
+                                         f"(criterion {low:.3g} to {high:.3g})")
+
+
+def _costs_efficiency(data: pd.DataFrame) -> Verdict:
+    pairs = []
+    for (variant, fdt), g in data.groupby(["variant", "fdt"]):
+        try:
+            pairs.append((variant, fdt, efficiency_at(g, 0.7), efficiency_at(g, 0.95)))
+        except KeyError:
+            continue
+    return Verdict(bool(pairs) and all(hi < lo for _, _, lo, hi in pairs),
+                   "; ".join(f"{v} fD·T={f:g}: λ0 {lo:.3g} at 0.7, {hi:.3g} at 0.95" for v, f, lo, hi in pairs))
+
+
+def _fig11(settings, progress) -> pd.DataFrame:
+    return analysed_curves(settings, progress, variants=("tahoe", "reno"), wmaxes=(6, 24)).query(
+        "wmax == 24 and fdt in (0.016, 0.256)").reset_index(drop=True)
+
+
+register(Figure(
+    id="zorzi-rao-fig11", paper=PAPER, label="Fig. 11",
+    caption="Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 100, "
+            "1024-byte packets, fD·T = 0.016 (medium) and 0.256 (fast); each curve sweeps the average SNR.",
+    compute=_fig11, draw=lambda d, fig: draw_tradeoff(d, fig, by=("variant", "fdt")),
+    claims=(Claim("Higher throughput comes at the expense of energy efficiency.", "§5.2, Figs. 11-12",
+                  _costs_efficiency),),
+))
+
+
+def _fig12(settings, progress) -> pd.DataFrame:
+    newreno = analysed_curves(settings, progress, variants=("newreno",), wmaxes=(6, 24))
+    tahoe = analysed_curves(settings, progress, variants=("tahoe", "reno"), wmaxes=(6, 24)).query("variant == 'tahoe'")
+    return pd.concat([newreno, tahoe], ignore_index=True).query("fdt in (0.016, 0.256)").reset_index(drop=True)
+
+
+register(Figure(
+    id="zorzi-rao-fig12", paper=PAPER, label="Fig. 12",
+    caption="Energy efficiency against throughput for TCP NewReno with Wmax = 6 and 24, K = 3, T0 = 100, "
+            "1024-byte packets, fD·T = 0.016 (medium) and 0.256 (fast). (Tahoe's curves are in the data for the "
+            "comparison the paper draws with Fig. 11.)",
+    compute=_fig12, draw=lambda d, fig: draw_tradeoff(d[d.variant == "newreno"], fig, by=("wmax", "fdt")),
+    claims=(
+        Claim("At medium fading Tahoe and NewReno perform about the same (Wmax = 24, 90% throughput: within 20%).",
+              "§5.2, Figs. 11-12",
+              lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.016},
+                                     {"variant": "tahoe", "wmax": 24, "fdt": 0.016}, 1 / 1.2, 1.2,
+                                     "NewReno / Tahoe, fD·T = 0.016")),
+        Claim("At fast fading NewReno does better than Tahoe (its window stays larger).", "§5.2, Figs. 12-13",
+              lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.256},
+                                     {"variant": "tahoe", "wmax": 24, "fdt": 0.256}, 1.1, np.inf,
+                                     "NewReno / Tahoe, fD·T = 0.256")),
+        Claim("With correlated fading, NewReno with Wmax = 24 has about 3 times the energy efficiency of Wmax = 6 "
+              "at 90% throughput (here: between 2 and 4.5).", "§5.2, Fig. 13",
+              lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.016},
+                                     {"variant": "newreno", "wmax": 6, "fdt": 0.016}, 2.0, 4.5,
+                                     "NewReno Wmax 24 / Wmax 6, fD·T = 0.016")),
+    ),
+))
+
+
+def _fig14(settings, progress) -> pd.DataFrame:
+    return pd.concat([analysed_curves(settings, progress, variants=("tahoe", "reno"), wmaxes=(24,), rto=t0,
+                                      fdts=(0.016,)) for t0 in (50, 100, 150)], ignore_index=True)
+
+
+def _shorter_timeouts_better(data: pd.DataFrame) -> Verdict:
+    parts, holds = [], True
+    for variant in ("tahoe", "reno"):
+        values = [efficiency_at(data, 0.8, variant=variant, T0=t0) for t0 in (50, 100, 150)]
+        holds &= values[0] > values[1] > values[2]
+        parts.append(f"{variant}: " + ", ".join(f"T0={t0}: {x:.3g}" for t0, x in zip((50, 100, 150), values)))
+    return Verdict(holds, "; ".join(parts) + " (λ0 at throughput 0.8)")
+
+
+def _t0_matters_more_for_reno(data: pd.DataFrame) -> Verdict:
+    gain = {v: efficiency_at(data, 0.8, variant=v, T0=50) / efficiency_at(data, 0.8, variant=v, T0=150)
+            for v in ("tahoe", "reno")}
+    return Verdict(gain["reno"] > gain["tahoe"] and gain["reno"] >= 2.5,
+                   f"λ0(T0=50) / λ0(T0=150) at throughput 0.8: Tahoe {gain['tahoe']:.2f}, Reno {gain['reno']:.2f}")
+
+
+register(Figure(
+    id="zorzi-rao-fig14", paper=PAPER, label="Fig. 14",
+    caption="Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 50, 100 and "
+            "150, 1024-byte packets, fD·T = 0.016.",
+    compute=_fig14, draw=lambda d, fig: draw_tradeoff(d, fig, by=("variant", "T0")),
+    claims=(
+        Claim("Shorter timeouts give better energy efficiency.", "§5.2, Fig. 14", _shorter_timeouts_better),
+        Claim("Reno is more sensitive to the timeout than Tahoe, and T0 = 50 against 150 can be worth a factor of 3.",
+              "§5.2, Fig. 14", _t0_matters_more_for_reno),
+    ),
+))
+
+
+def _fig15(settings, progress) -> pd.DataFrame:
+    return pd.concat([analysed_curves(settings, progress, variants=("tahoe",), wmaxes=(6, 24), dupthresh=k,
+                                      fdts=(0.256,)) for k in (1, 2, 3)], ignore_index=True)
+
+
+register(Figure(
+    id="zorzi-rao-fig15", paper=PAPER, label="Fig. 15",
+    caption="Energy efficiency against throughput for TCP Tahoe with Wmax = 6 and 24, K = 1, 2 and 3, T0 = 100, "
+            "1024-byte packets, fD·T = 0.256.",
+    compute=_fig15, draw=lambda d, fig: draw_tradeoff(d, fig, by=("wmax", "K")),
+    claims=(
+        Claim("With fast fading a small K pays: for Tahoe, K = 1 gives about 3 to 4 times the energy efficiency of "
+              "K = 3 (Wmax = 6, 90% throughput; here: between 2.5 and 5).", "§5.2, Fig. 15",
+              lambda d: _ratio_check(d, 0.9, {"wmax": 6, "K": 1}, {"wmax": 6, "K": 3}, 2.5, 5.0,
+                                     "Tahoe K = 1 / K = 3, Wmax = 6")),
+    ),
 ))

@@ -385,6 +385,13 @@ def _ratio_check(data, throughput: float, a: dict, b: dict, low: float, high: fl
                                          f"(criterion {low:.3g} to {high:.3g})")
 
 
+def _tradeoff_figure(number: int, caption: str, compute, by: tuple[str, ...], claims: tuple[Claim, ...],
+                     drawn=lambda d: d) -> Figure:
+    """Figs. 11-15: energy efficiency against throughput, the curves grouped ``by`` these columns."""
+    return register(Figure(id=f"zorzi-rao-fig{number}", paper=PAPER, label=f"Fig. {number}", caption=caption,
+                           compute=compute, draw=lambda d, fig: draw_tradeoff(drawn(d), fig, by=by), claims=claims))
+
+
 def _costs_efficiency(data: pd.DataFrame) -> Verdict:
     pairs = []
     for (variant, fdt), g in data.groupby(["variant", "fdt"]):
@@ -401,14 +408,11 @@ def _fig11(settings, progress) -> pd.DataFrame:
         "wmax == 24 and fdt in (0.016, 0.256)").reset_index(drop=True)
 
 
-register(Figure(
-    id="zorzi-rao-fig11", paper=PAPER, label="Fig. 11",
-    caption="Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 100, "
-            "1024-byte packets, fD·T = 0.016 (medium) and 0.256 (fast); each curve sweeps the average SNR.",
-    compute=_fig11, draw=lambda d, fig: draw_tradeoff(d, fig, by=("variant", "fdt")),
-    claims=(Claim("Higher throughput comes at the expense of energy efficiency.", "§5.2, Figs. 11-12",
-                  _costs_efficiency),),
-))
+_tradeoff_figure(
+    11, "Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 100, 1024-byte "
+        "packets, fD·T = 0.016 (medium) and 0.256 (fast); each curve sweeps the average SNR.",
+    _fig11, ("variant", "fdt"),
+    (Claim("Higher throughput comes at the expense of energy efficiency.", "§5.2, Figs. 11-12", _costs_efficiency),))
 
 
 def _fig12(settings, progress) -> pd.DataFrame:
@@ -417,13 +421,11 @@ def _fig12(settings, progress) -> pd.DataFrame:
     return pd.concat([newreno, tahoe], ignore_index=True).query("fdt in (0.016, 0.256)").reset_index(drop=True)
 
 
-register(Figure(
-    id="zorzi-rao-fig12", paper=PAPER, label="Fig. 12",
-    caption="Energy efficiency against throughput for TCP NewReno with Wmax = 6 and 24, K = 3, T0 = 100, "
-            "1024-byte packets, fD·T = 0.016 (medium) and 0.256 (fast). (Tahoe's curves are in the data for the "
-            "comparison the paper draws with Fig. 11.)",
-    compute=_fig12, draw=lambda d, fig: draw_tradeoff(d[d.variant == "newreno"], fig, by=("wmax", "fdt")),
-    claims=(
+_tradeoff_figure(
+    12, "Energy efficiency against throughput for TCP NewReno with Wmax = 6 and 24, K = 3, T0 = 100, 1024-byte "
+        "packets, fD·T = 0.016 (medium) and 0.256 (fast). (Tahoe's curves are in the data for the comparison the "
+        "paper draws with Fig. 11.)",
+    _fig12, ("wmax", "fdt"), drawn=lambda d: d[d.variant == "newreno"], claims=(
         Claim("At medium fading Tahoe and NewReno perform about the same (Wmax = 24, 90% throughput: within 20%).",
               "§5.2, Figs. 11-12",
               lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.016},
@@ -438,8 +440,7 @@ register(Figure(
               lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.016},
                                      {"variant": "newreno", "wmax": 6, "fdt": 0.016}, 2.0, 4.5,
                                      "NewReno Wmax 24 / Wmax 6, fD·T = 0.016")),
-    ),
-))
+    ))
 
 
 def _fig14(settings, progress) -> pd.DataFrame:
@@ -463,17 +464,13 @@ def _t0_matters_more_for_reno(data: pd.DataFrame) -> Verdict:
                    f"λ0(T0=50) / λ0(T0=150) at throughput 0.8: Tahoe {gain['tahoe']:.2f}, Reno {gain['reno']:.2f}")
 
 
-register(Figure(
-    id="zorzi-rao-fig14", paper=PAPER, label="Fig. 14",
-    caption="Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 50, 100 and "
-            "150, 1024-byte packets, fD·T = 0.016.",
-    compute=_fig14, draw=lambda d, fig: draw_tradeoff(d, fig, by=("variant", "T0")),
-    claims=(
-        Claim("Shorter timeouts give better energy efficiency.", "§5.2, Fig. 14", _shorter_timeouts_better),
-        Claim("Reno is more sensitive to the timeout than Tahoe, and T0 = 50 against 150 can be worth a factor of 3.",
-              "§5.2, Fig. 14", _t0_matters_more_for_reno),
-    ),
-))
+_tradeoff_figure(
+    14, "Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 50, 100 and 150, "
+        "1024-byte packets, fD·T = 0.016.",
+    _fig14, ("variant", "T0"),
+    (Claim("Shorter timeouts give better energy efficiency.", "§5.2, Fig. 14", _shorter_timeouts_better),
+     Claim("Reno is more sensitive to the timeout than Tahoe, and T0 = 50 against 150 can be worth a factor of 3.",
+           "§5.2, Fig. 14", _t0_matters_more_for_reno)))
 
 
 def _fig15(settings, progress) -> pd.DataFrame:
@@ -481,15 +478,11 @@ def _fig15(settings, progress) -> pd.DataFrame:
                                       fdts=(0.256,)) for k in (1, 2, 3)], ignore_index=True)
 
 
-register(Figure(
-    id="zorzi-rao-fig15", paper=PAPER, label="Fig. 15",
-    caption="Energy efficiency against throughput for TCP Tahoe with Wmax = 6 and 24, K = 1, 2 and 3, T0 = 100, "
-            "1024-byte packets, fD·T = 0.256.",
-    compute=_fig15, draw=lambda d, fig: draw_tradeoff(d, fig, by=("wmax", "K")),
-    claims=(
-        Claim("With fast fading a small K pays: for Tahoe, K = 1 gives about 3 to 4 times the energy efficiency of "
-              "K = 3 (Wmax = 6, 90% throughput; here: between 2.5 and 5).", "§5.2, Fig. 15",
-              lambda d: _ratio_check(d, 0.9, {"wmax": 6, "K": 1}, {"wmax": 6, "K": 3}, 2.5, 5.0,
-                                     "Tahoe K = 1 / K = 3, Wmax = 6")),
-    ),
-))
+_tradeoff_figure(
+    15, "Energy efficiency against throughput for TCP Tahoe with Wmax = 6 and 24, K = 1, 2 and 3, T0 = 100, "
+        "1024-byte packets, fD·T = 0.256.",
+    _fig15, ("wmax", "K"),
+    (Claim("With fast fading a small K pays: for Tahoe, K = 1 gives about 3 to 4 times the energy efficiency of K = 3 "
+           "(Wmax = 6, 90% throughput; here: between 2.5 and 5).", "§5.2, Fig. 15",
+           lambda d: _ratio_check(d, 0.9, {"wmax": 6, "K": 1}, {"wmax": 6, "K": 3}, 2.5, 5.0,
+                                  "Tahoe K = 1 / K = 3, Wmax = 6")),))

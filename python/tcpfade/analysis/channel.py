@@ -22,7 +22,6 @@ import numpy as np
 from .. import _validate as v
 from ..channels.markov import Bernoulli, GilbertElliott
 
-GOOD, BAD = 0, 1
 
 
 @dataclass(frozen=True)
@@ -32,6 +31,8 @@ class SlotMatrices:
     step: np.ndarray
     success: np.ndarray
     failure: np.ndarray
+    #: Stationary probability that a slot fails (the channel's own ``error_rate``).
+    error_rate: float
 
     @classmethod
     def from_channel(cls, channel: object) -> SlotMatrices:
@@ -45,21 +46,8 @@ class SlotMatrices:
                          "must be a two-state Markov channel (GilbertElliott or Bernoulli) for the analysis; "
                          "fit one to other channels with tcpfade.fit_markov(channel.trace(...))")
         step = np.array([[p, 1.0 - p], [1.0 - q, q]])
-        return cls(step=step, success=step * (1.0 - loss)[None, :], failure=step * loss[None, :])
-
-    @cached_property
-    def stationary(self) -> np.ndarray:
-        """Stationary distribution of the channel state (chockalingam eq. (2))."""
-        p, q = self.step[GOOD, GOOD], self.step[BAD, BAD]
-        if 2.0 - p - q <= 0.0:
-            return np.array([1.0, 0.0])
-        bad = (1.0 - p) / (2.0 - p - q)
-        return np.array([1.0 - bad, bad])
-
-    @cached_property
-    def error_rate(self) -> float:
-        """Stationary probability that a slot fails."""
-        return float(self.stationary @ self.failure.sum(axis=1))
+        return cls(step=step, success=step * (1.0 - loss)[None, :], failure=step * loss[None, :],
+                   error_rate=float(channel.error_rate))
 
     @cached_property
     def resolvent(self) -> np.ndarray:
@@ -77,10 +65,6 @@ class SlotMatrices:
         a_t = power_table(a, int(t.max()) + 1)[t]
         weight = (t + 1.0)[..., None, None] if t.ndim else t + 1.0
         return a_t @ r @ self.failure, a_t @ (weight * r + a @ r @ r) @ self.failure
-
-    def step_power(self, n: int) -> np.ndarray:
-        """M^n, the n-step channel transition matrix (zorzi-rao eq. (21))."""
-        return np.linalg.matrix_power(self.step, n)
 
 
 def power_table(matrix: np.ndarray, count: int) -> np.ndarray:

@@ -22,8 +22,8 @@ def stationary_distribution(transition: np.ndarray) -> np.ndarray:
     rhs = np.zeros(n)
     rhs[-1] = 1.0
     pi = scipy.linalg.solve(system, rhs)
-    pi[np.abs(pi) < 1e-300] = 0.0
-    return np.clip(pi, 0.0, None) / np.clip(pi, 0.0, None).sum()
+    pi = np.clip(pi, 0.0, None)  # round-off can leave transient states a tiny negative mass
+    return pi / pi.sum()
 
 
 def reward_rates(transition: np.ndarray, rewards: dict[str, np.ndarray]) -> dict[str, float]:

@@ -73,7 +73,7 @@ impl Phase2Query {
 }
 
 /// How phase 2 ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Ending {
     /// The timer fired; the next cycle starts with W = 1 and this threshold.
     Timeout {
@@ -345,7 +345,7 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
         .into_iter()
         .map(|((ending, channel_state), rewards)| Outcome { ending, channel_state, rewards })
         .collect();
-    outcomes.sort_by_key(|o| (format!("{:?}", o.ending), o.channel_state));
+    outcomes.sort_by_key(|o| (o.ending, o.channel_state));
     Ok(outcomes)
 }
 

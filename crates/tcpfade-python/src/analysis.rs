@@ -3,12 +3,23 @@
 use crate::errors::run;
 use numpy::{IntoPyArray, PyArray3};
 use pyo3::prelude::*;
-use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Phase2Query, REWARDS};
+use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outcome, Phase2Query, REWARDS};
+use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
 
-/// Phase 2 of Reno/NewReno (see tcpfade_core::analysis::fast_recovery). Returns
-/// (endings, rewards): endings a list of (kind, ssthresh, cwnd, channel_state) with kind 0 timeout,
-/// 1 clean; rewards an array [outcome, reward, s0].
+type Table<'py> = (Vec<(u8, u32, f64, usize)>, Bound<'py, PyArray3<f64>>);
+
+fn recovery_rule(newreno: bool) -> FastRecovery {
+    if newreno {
+        FastRecovery::NewReno
+    } else {
+        FastRecovery::Reno
+    }
+}
+
+/// Phase 2 of Reno/NewReno by the explorer (see tcpfade_core::analysis::fast_recovery), the
+/// reference for `FastRecoveryPhase2`. Returns (endings, rewards): endings a list of (kind, ssthresh,
+/// cwnd, channel_state) with kind 0 timeout, 1 clean; rewards an array [outcome, reward, s0].
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn fast_recovery_phase2<'py>(
@@ -21,14 +32,17 @@ fn fast_recovery_phase2<'py>(
     rto: u32,
     window: u32,
     next_ssthresh: u32,
-) -> PyResult<(Vec<(u8, u32, f64, usize)>, Bound<'py, PyArray3<f64>>)> {
+) -> PyResult<Table<'py>> {
     let ch = SlotMatrices { success, failure };
-    let recovery = if newreno { FastRecovery::NewReno } else { FastRecovery::Reno };
-    let q = Phase2Query { recovery, wmax, dupthresh, rto, window, next_ssthresh };
+    let q = Phase2Query { recovery: recovery_rule(newreno), wmax, dupthresh, rto, window, next_ssthresh };
     let outcomes = run(py, || explore(&ch, &q))?;
+    Ok(table(py, &outcomes))
+}
+
+fn table<'py>(py: Python<'py>, outcomes: &[Outcome]) -> Table<'py> {
     let mut endings = Vec::with_capacity(outcomes.len());
     let mut flat = Vec::with_capacity(outcomes.len() * REWARDS * 2);
-    for o in &outcomes {
+    for o in outcomes {
         endings.push(match o.ending {
             Ending::Timeout { ssthresh } => (0, ssthresh, 1.0, o.channel_state),
             Ending::Clean { ssthresh, cwnd_bits } => (1, ssthresh, f64::from_bits(cwnd_bits), o.channel_state),
@@ -37,12 +51,45 @@ fn fast_recovery_phase2<'py>(
             flat.extend_from_slice(row);
         }
     }
-    let array = numpy::ndarray::Array3::from_shape_vec((outcomes.len(), REWARDS, 2), flat)
-        .expect("shape matches the data");
-    Ok((endings, array.into_pyarray(py)))
+    let array =
+        numpy::ndarray::Array3::from_shape_vec((outcomes.len(), REWARDS, 2), flat).expect("shape matches the data");
+    (endings, array.into_pyarray(py))
+}
+
+/// Phase 2 of Reno/NewReno over one channel for any window class, from loss patterns (see
+/// tcpfade_core::analysis::phase2): what the classes share is computed once.
+#[pyclass(module = "tcpfade._core")]
+struct FastRecoveryPhase2 {
+    model: Phase2,
+}
+
+#[pymethods]
+impl FastRecoveryPhase2 {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        success: [[f64; 2]; 2],
+        failure: [[f64; 2]; 2],
+        newreno: bool,
+        wmax: u32,
+        dupthresh: u32,
+        rto: u32,
+    ) -> PyResult<Self> {
+        let ch = SlotMatrices { success, failure };
+        let model = run(py, || Phase2::new(recovery_rule(newreno), ch, wmax, dupthresh, rto))?;
+        Ok(FastRecoveryPhase2 { model })
+    }
+
+    /// (endings, rewards) for the class (⌊Y⌋, ⌈Y/2⌉) = (window, next_ssthresh), as fast_recovery_phase2.
+    fn outcomes<'py>(&mut self, py: Python<'py>, window: u32, next_ssthresh: u32) -> PyResult<Table<'py>> {
+        let model = &mut self.model;
+        let outcomes = run(py, || model.outcomes(window, next_ssthresh))?;
+        Ok(table(py, &outcomes))
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_recovery_phase2, m)?)?;
+    m.add_class::<FastRecoveryPhase2>()?;
     Ok(())
 }

@@ -28,7 +28,7 @@
 //! runs (fires at the end of slot t + T0 - 1), restarted by a new ACK at the end of slot t (fires
 //! at the end of slot t + T0), stopped when nothing is outstanding. Timeout: Wth = ⌈W/2⌉ and the
 //! next cycle starts with W = 1.
-use super::{mat_mul, SlotMatrices};
+use super::{powers, SlotMatrices};
 use crate::check;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
@@ -60,7 +60,7 @@ pub struct Phase2Query {
 }
 
 impl Phase2Query {
-    fn validate(&self) -> Result<()> {
+    pub(super) fn validate(&self) -> Result<()> {
         check::int_in("wmax", u64::from(self.wmax), 1, 60)?;
         check::int_in("dupthresh", u64::from(self.dupthresh), 1, 1 << 20)?;
         check::int_in("window", u64::from(self.window), 1, u64::from(self.wmax))?;
@@ -126,42 +126,42 @@ pub struct Outcome {
     pub rewards: Rewards,
 }
 
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// Protocol state with positions relative to the first unacknowledged packet (una = 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Active {
-    channel: u8,
+pub(super) struct Active {
+    pub(super) channel: u8,
     /// W is still the Y of the loss (only ⌊Y⌋ and ⌈Y/2⌉ matter until a detection).
-    pre: bool,
-    cwnd: u64,
-    ssthresh: u64,
-    dupacks: u32,
+    pub(super) pre: bool,
+    pub(super) cwnd: u64,
+    pub(super) ssthresh: u64,
+    pub(super) dupacks: u32,
     /// Recovery point relative to una, or NONE.
-    recover: u32,
+    pub(super) recover: u32,
     /// A retransmission of una is pending.
-    retransmit: bool,
+    pub(super) retransmit: bool,
     /// Slots from now to the end of the slot at which the timer fires (-1: no timer).
-    deadline: i32,
+    pub(super) deadline: i32,
     /// high - una.
-    high: u32,
+    pub(super) high: u32,
     /// Bit b: the receiver holds una + b.
-    held: u64,
+    pub(super) held: u64,
 }
 
 /// In recovery with the retransmission of una lost: only counts matter until the timer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Doomed {
-    channel: u8,
-    cwnd: u64,
-    outstanding: u32,
+pub(super) struct Doomed {
+    pub(super) channel: u8,
+    pub(super) cwnd: u64,
+    pub(super) outstanding: u32,
     /// Every packet after una is held so far (a correct new one extends the freed run).
-    unbroken: bool,
-    deadline: i32,
+    pub(super) unbroken: bool,
+    pub(super) deadline: i32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum State {
+pub(super) enum State {
     Active(Active),
     Doomed(Doomed),
 }
@@ -174,6 +174,13 @@ fn scaled(acc: &Rewards, p: f64) -> Rewards {
         row[1] *= p;
     }
     a
+}
+
+fn add_rewards(dst: &mut Rewards, src: &Rewards) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        d[0] += s[0];
+        d[1] += s[1];
+    }
 }
 
 /// Add `by` to reward `what` of a path whose probability (per start state) is `prob`.
@@ -207,21 +214,37 @@ fn run_after_una(held: u64) -> u32 {
 
 /// Endings of a doomed state for a unit of probability, rewards in the first column (slots counted
 /// from the slot in which it became doomed).
-type UnitOutcomes = Vec<((Ending, usize), Rewards)>;
+pub(super) type UnitOutcomes = Vec<((Ending, usize), Rewards)>;
 
-struct Explorer<'a> {
-    q: &'a Phase2Query,
-    ch: &'a SlotMatrices,
+/// Doomed states resolved once each (many paths, and many window classes, reach the same one).
+pub(super) type DoomedMemo = HashMap<Doomed, UnitOutcomes>;
+
+pub(super) struct Explorer<'a> {
+    pub(super) q: &'a Phase2Query,
+    pub(super) ch: &'a SlotMatrices,
     /// M^n for n = 0..=rto + 1.
-    step_powers: &'a [[[f64; 2]; 2]],
+    pub(super) step_powers: &'a [[[f64; 2]; 2]],
     out: HashMap<(Ending, usize), Rewards>,
-    /// Doomed states resolved once each: many paths reach the same one.
-    doomed: HashMap<Doomed, UnitOutcomes>,
+    doomed: &'a mut DoomedMemo,
+    /// Paths that became doomed, merged by doomed state (slots so far in their rewards): each
+    /// state's endings are added once, not once per path.
+    pending: HashMap<Doomed, Rewards>,
+}
+
+impl<'a> Explorer<'a> {
+    pub(super) fn new(
+        q: &'a Phase2Query,
+        ch: &'a SlotMatrices,
+        step_powers: &'a [[[f64; 2]; 2]],
+        doomed: &'a mut DoomedMemo,
+    ) -> Self {
+        Explorer { q, ch, step_powers, out: HashMap::default(), doomed, pending: HashMap::default() }
+    }
 }
 
 impl Explorer<'_> {
     /// Step the frontier slot by slot until every path has ended (slots counted from 1).
-    fn run(&mut self, mut live: Frontier) -> Result<()> {
+    pub(super) fn run(&mut self, mut live: Frontier) -> Result<()> {
         let mut next = Frontier::default();
         let mut t = 0u32;
         while !live.states.is_empty() {
@@ -241,36 +264,39 @@ impl Explorer<'_> {
         Ok(())
     }
 
-    /// A path that became doomed in slot `t` with rewards `acc`: add its endings, from the doomed
-    /// state's unit outcomes (computed the first time that state is met).
-    fn resolve_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards) {
-        if !self.doomed.contains_key(&st) {
-            let mut sub = Explorer {
-                q: self.q,
-                ch: self.ch,
-                step_powers: self.step_powers,
-                out: HashMap::default(),
-                doomed: HashMap::default(),
-            };
-            let mut unit = [[0.0; 2]; REWARDS];
-            unit[PROBABILITY][0] = 1.0;
-            let mut live = Frontier::default();
-            live.add(State::Doomed(st), unit);
-            sub.run(live).expect("a doomed state ends at its timer");
-            self.doomed.insert(st, sub.out.into_iter().collect());
-        }
-        let prob = acc[PROBABILITY];
-        let mut endings = Vec::new();
-        for (key, u) in &self.doomed[&st] {
-            let mut a = scaled(acc, u[PROBABILITY][0]);
-            for (what, row) in u.iter().enumerate().skip(1) {
-                credit(&mut a, what, prob, row[0]);
+    /// A path that became doomed in slot `t` with rewards `acc` (slots not yet counted): its endings
+    /// are added by [`Self::resolve_pending`].
+    pub(super) fn doom(&mut self, t: u32, st: Doomed, acc: &Rewards) {
+        let mut a = *acc;
+        let prob = a[PROBABILITY];
+        credit(&mut a, SLOTS, prob, f64::from(t));
+        add_rewards(self.pending.entry(st).or_insert([[0.0; 2]; REWARDS]), &a);
+    }
+
+    /// Add the endings of every pending doomed state, from its unit outcomes (computed the first
+    /// time that state is met).
+    fn resolve_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for (st, acc) in &pending {
+            if !self.doomed.contains_key(st) {
+                // A doomed state only steps to doomed states: the sub-explorer never dooms a path.
+                let mut unused = DoomedMemo::default();
+                let mut sub = Explorer::new(self.q, self.ch, self.step_powers, &mut unused);
+                let mut unit = [[0.0; 2]; REWARDS];
+                unit[PROBABILITY][0] = 1.0;
+                let mut live = Frontier::default();
+                live.add(State::Doomed(*st), unit);
+                sub.run(live).expect("a doomed state ends at its timer");
+                self.doomed.insert(*st, sub.out.into_iter().collect());
             }
-            credit(&mut a, SLOTS, prob, f64::from(t) * u[PROBABILITY][0]);
-            endings.push((*key, a));
-        }
-        for ((ending, channel), a) in endings {
-            self.finish(ending, channel, &a);
+            let prob = acc[PROBABILITY];
+            for ((ending, channel), u) in &self.doomed[st] {
+                let mut a = scaled(acc, u[PROBABILITY][0]);
+                for (what, row) in u.iter().enumerate().skip(1) {
+                    credit(&mut a, what, prob, row[0]);
+                }
+                add_rewards(self.out.entry((*ending, *channel)).or_insert([[0.0; 2]; REWARDS]), &a);
+            }
         }
     }
 
@@ -279,12 +305,8 @@ impl Explorer<'_> {
         (cwnd as u32).min(self.q.wmax)
     }
 
-    fn finish(&mut self, ending: Ending, channel: usize, acc: &Rewards) {
-        let entry = self.out.entry((ending, channel)).or_insert([[0.0; 2]; REWARDS]);
-        for (dst, src) in entry.iter_mut().zip(acc) {
-            dst[0] += src[0];
-            dst[1] += src[1];
-        }
+    pub(super) fn finish(&mut self, ending: Ending, channel: usize, acc: &Rewards) {
+        add_rewards(self.out.entry((ending, channel)).or_insert([[0.0; 2]; REWARDS]), acc);
     }
 
     /// Nothing can be sent and no ACK can come: idle until the timer fires `deadline` slots on.
@@ -305,20 +327,16 @@ impl Explorer<'_> {
     }
 }
 
-fn ceil_half(cwnd: f64) -> u32 {
+pub(super) fn ceil_half(cwnd: f64) -> u32 {
     (cwnd / 2.0).ceil() as u32
 }
 
 /// Phase 2 for both channel states of the loss slot: every way it can end, with its rewards.
 pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
     q.validate()?;
-    let m = ch.step();
-    let mut step_powers = vec![[[1.0, 0.0], [0.0, 1.0]]];
-    for n in 1..=(q.rto as usize + 1) {
-        let next = mat_mul(&step_powers[n - 1], &m);
-        step_powers.push(next);
-    }
-    let mut ex = Explorer { q, ch, step_powers: &step_powers, out: HashMap::default(), doomed: HashMap::default() };
+    let step_powers = powers(&ch.step(), q.rto as usize + 1);
+    let mut memo = DoomedMemo::default();
+    let mut ex = Explorer::new(q, ch, &step_powers, &mut memo);
     let rto = q.rto as i32;
     let mut live = Frontier::default();
     for s0 in 0..2u8 {
@@ -340,33 +358,36 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
         live.add(State::Active(start), acc);
     }
     ex.run(live)?;
-    let mut outcomes: Vec<Outcome> = ex
-        .out
-        .into_iter()
-        .map(|((ending, channel_state), rewards)| Outcome { ending, channel_state, rewards })
-        .collect();
-    outcomes.sort_by_key(|o| (o.ending, o.channel_state));
-    Ok(outcomes)
+    Ok(ex.into_outcomes())
+}
+
+impl Explorer<'_> {
+    /// The endings reached, in a fixed order.
+    pub(super) fn into_outcomes(mut self) -> Vec<Outcome> {
+        self.resolve_pending();
+        let mut outcomes: Vec<Outcome> = self
+            .out
+            .into_iter()
+            .map(|((ending, channel_state), rewards)| Outcome { ending, channel_state, rewards })
+            .collect();
+        outcomes.sort_by_key(|o| (o.ending, o.channel_state));
+        outcomes
+    }
 }
 
 /// The live states of one slot: merged by state, rewards kept apart from the index so that growing
 /// the hash table moves 4-byte slots, not 144-byte reward blocks.
 #[derive(Default)]
-struct Frontier {
+pub(super) struct Frontier {
     index: HashMap<State, u32>,
     states: Vec<State>,
     rewards: Vec<Rewards>,
 }
 
 impl Frontier {
-    fn add(&mut self, state: State, acc: Rewards) {
+    pub(super) fn add(&mut self, state: State, acc: Rewards) {
         match self.index.get(&state) {
-            Some(&i) => {
-                for (dst, src) in self.rewards[i as usize].iter_mut().zip(&acc) {
-                    dst[0] += src[0];
-                    dst[1] += src[1];
-                }
-            }
+            Some(&i) => add_rewards(&mut self.rewards[i as usize], &acc),
             None => {
                 self.index.insert(state, self.states.len() as u32);
                 self.states.push(state);
@@ -485,7 +506,7 @@ impl Explorer<'_> {
                     unbroken: run + 1 == s.high,
                     deadline: s.deadline,
                 };
-                self.resolve_doomed(t, doomed, &a);
+                self.doom(t, doomed, &a);
             } else {
                 next.add(State::Active(s), a);
             }

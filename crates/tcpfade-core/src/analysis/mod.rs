@@ -8,6 +8,7 @@
 //! [`crate::tcp`]: comparing the analysis with the simulator then checks both.
 
 pub mod fast_recovery;
+pub mod phase2;
 
 /// One-slot matrices of a two-state channel (states 0 = good, 1 = bad): `success[s][s']` is the
 /// probability of moving from s to s' and the packet of that slot getting through, `failure[s][s']`
@@ -41,4 +42,14 @@ pub(crate) fn mat_mul(a: &[[f64; 2]; 2], b: &[[f64; 2]; 2]) -> [[f64; 2]; 2] {
         }
     }
     c
+}
+
+/// M^0, M^1, ..., M^count.
+pub(crate) fn powers(m: &[[f64; 2]; 2], count: usize) -> Vec<[[f64; 2]; 2]> {
+    let mut out = vec![[[1.0, 0.0], [0.0, 1.0]]];
+    for n in 1..=count {
+        let next = mat_mul(&out[n - 1], m);
+        out.push(next);
+    }
+    out
 }

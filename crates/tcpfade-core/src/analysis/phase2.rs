@@ -1,0 +1,491 @@
+//! Phase 2 of Reno and NewReno from loss patterns, for every window class at once.
+//!
+//! The forward recursion of [`super::fast_recovery`] follows the set of held packets slot by slot;
+//! its cost grows like ⌊Y⌋⁴. Most of that work is not needed, because in the slotted model (BRIEF
+//! D1-D4) recovery has a fixed shape (docs/models.md, "Phase 2 from loss patterns"):
+//!
+//! - Before detection the sender sends packets 1, 2, ... of the window, one per slot. The loss is
+//!   detected at the end of slot t, the K-th correct one; if ⌊Y⌋ - 1 packets go out with fewer
+//!   than K correct, the sender stalls and times out. Call the holes among packets 0..t
+//!   0 = h_0 < h_1 < ... < h_r (r = t - K).
+//! - Slot t + 1 carries the retransmission of packet 0. If it is lost, only counts matter from then
+//!   on until the timer (the explorer's "doomed" state); if it gets through with r = 0, the ACK is
+//!   full: clean, W = Wth = ⌈Y/2⌉.
+//! - NewReno: each partial ACK makes the next hole's retransmission pending, so recovery sends only
+//!   retransmissions, back to back, and no new packet. Either all r + 1 get through (clean), or the
+//!   c-th is the first lost (doomed). After the c-th partial ACK, W = Wth + K - (h_c - c): each
+//!   partial ACK deflates W by the packets it acknowledges and adds one back; h_c - c, the correct
+//!   packets before h_c, is at most K - 1, so W never reaches the clamp at 1.
+//! - Reno: the partial ACK of the retransmission of packet 0 ends recovery with W = Wth, una = h_1 and
+//!   t + 1 - h_1 packets outstanding. If that fills the window, the sender stalls until the timer;
+//!   otherwise new packets go out and what follows depends on every held packet: the explorer
+//!   continues from those states ("seeds"), which need t < ⌈Y/2⌉ + K - 1, so few patterns.
+//!
+//! So, except for Reno's seeds, a loss pattern matters only through t, the hole h_c at which things
+//! change and the run of held packets right after it (what a later good retransmission frees). Their
+//! joint law with the channel state is a sum of products of the one-slot matrices A (correct) and F
+//! (lost), grouped by how many correct packets a stretch holds. None of it depends on the window class
+//! except through t ≤ ⌊Y⌋ - 1 and W, so it is computed once per channel and reused by every class, as
+//! are the doomed states' outcomes.
+//!
+//! The explorer remains the reference: a test checks this against it class by class.
+use super::fast_recovery::{
+    ceil_half, Active, Doomed, DoomedMemo, Ending, Explorer, FastRecovery, Frontier, Outcome, Phase2Query, Rewards,
+    State, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS,
+    SUCCESSES, TRANSMISSIONS,
+};
+use super::{mat_mul, powers, SlotMatrices};
+use crate::error::Result;
+
+type M2 = [[f64; 2]; 2];
+
+const ZERO: M2 = [[0.0; 2]; 2];
+const IDENTITY: M2 = [[1.0, 0.0], [0.0, 1.0]];
+
+fn add(a: &mut M2, b: &M2, by: f64) {
+    for i in 0..2 {
+        for j in 0..2 {
+            a[i][j] += by * b[i][j];
+        }
+    }
+}
+
+fn chain(ms: &[&M2]) -> M2 {
+    ms.iter().fold(IDENTITY, |acc, m| mat_mul(&acc, m))
+}
+
+/// The loss patterns detected at the end of slot t whose c-th hole is h_c, with `held_before`
+/// correct packets before it; the run of held packets after h_c varies within the group.
+struct HoleGroup {
+    t: u32,
+    c: u32,
+    hole: u32,
+    held_before: u32,
+    last_hole: bool,
+    /// Σ of the patterns' probabilities, from the channel state of slot 0 (rows) to that after slot t.
+    weight: M2,
+    /// The same sum, each pattern weighted by its run of held packets after h_c.
+    weight_run: M2,
+}
+
+/// One Reno loss pattern whose partial ACK leaves room for new packets (t + 1 - h_1 < ⌈Wmax/2⌉).
+struct Seed {
+    t: u32,
+    first_hole: u32,
+    /// Bit b: packet h_1 + b is held.
+    held: u64,
+    /// The pattern's probability times the retransmission's getting through (to the state after t + 1).
+    weight: M2,
+}
+
+/// Phase 2 over one channel, for any window class (⌊Y⌋, ⌈Y/2⌉).
+pub struct Phase2 {
+    recovery: FastRecovery,
+    ch: SlotMatrices,
+    wmax: u32,
+    dupthresh: u32,
+    rto: u32,
+    step_powers: Vec<M2>,
+    success_powers: Vec<M2>,
+    /// prefix[j][n]: Σ over the loss patterns of j slots with n correct (n ≤ min(K, Wmax)).
+    prefix: Vec<Vec<M2>>,
+    groups: Vec<HoleGroup>,
+    seeds: Vec<Seed>,
+    /// The seeds cover partial ACKs leaving fewer than this many packets outstanding (Reno).
+    seeds_cover: u32,
+    memo: DoomedMemo,
+}
+
+impl Phase2 {
+    /// Precompute what every window class shares. `rto` must exceed `wmax` (see [`Phase2Query`]).
+    pub fn new(recovery: FastRecovery, ch: SlotMatrices, wmax: u32, dupthresh: u32, rto: u32) -> Result<Self> {
+        let probe = Phase2Query { recovery, wmax, dupthresh, rto, window: 1, next_ssthresh: 1 };
+        probe.validate()?;
+        let step_powers = powers(&ch.step(), rto as usize + 1);
+        let success_powers = powers(&ch.success, wmax as usize + 1);
+        let nmax = dupthresh.min(wmax) as usize;
+        let mut prefix = vec![vec![ZERO; nmax + 1]];
+        prefix[0][0] = IDENTITY;
+        for j in 1..=wmax as usize {
+            let row: Vec<M2> = (0..=nmax)
+                .map(|n| {
+                    let mut m = mat_mul(&prefix[j - 1][n], &ch.failure);
+                    if n > 0 {
+                        add(&mut m, &mat_mul(&prefix[j - 1][n - 1], &ch.success), 1.0);
+                    }
+                    m
+                })
+                .collect();
+            prefix.push(row);
+        }
+        let mut model = Phase2 {
+            recovery,
+            ch,
+            wmax,
+            dupthresh,
+            rto,
+            step_powers,
+            success_powers,
+            prefix,
+            groups: Vec::new(),
+            seeds: Vec::new(),
+            seeds_cover: 0,
+            memo: DoomedMemo::default(),
+        };
+        model.group_patterns();
+        Ok(model)
+    }
+
+    /// Σ over patterns of `len` slots with `correct` correct ones, the last of them correct.
+    fn ending_correct(&self, len: u32, correct: u32) -> M2 {
+        if len == 0 || correct == 0 || correct > len {
+            return ZERO;
+        }
+        mat_mul(&self.prefix[len as usize - 1][correct as usize - 1], &self.ch.success)
+    }
+
+    /// The hole groups of every detection slot t < Wmax (Reno uses only c ≤ 1).
+    fn group_patterns(&mut self) {
+        let k = self.dupthresh;
+        for t in k..self.wmax {
+            let holes = t - k;
+            let last_c = if self.recovery == FastRecovery::Reno { holes.min(1) } else { holes };
+            for c in 0..=last_c {
+                // Hole 0 is packet 0 itself; hole c ≥ 1 follows c - 1 holes and `held_before` correct.
+                for held_before in if c == 0 { 0..=0 } else { 0..=k - 1 } {
+                    let hole = c + held_before;
+                    let lead = if c == 0 {
+                        IDENTITY
+                    } else {
+                        mat_mul(&self.prefix[hole as usize - 1][held_before as usize], &self.ch.failure)
+                    };
+                    let mut group =
+                        HoleGroup { t, c, hole, held_before, last_hole: c == holes, weight: ZERO, weight_run: ZERO };
+                    if c == holes {
+                        // The run after the last hole reaches t: all the remaining correct packets.
+                        let run = k - held_before;
+                        let w = mat_mul(&lead, &self.success_powers[run as usize]);
+                        add(&mut group.weight, &w, 1.0);
+                        add(&mut group.weight_run, &w, f64::from(run));
+                    } else {
+                        for run in 0..k - held_before {
+                            // Hole c + 1 right after the run, then the rest up to t ending correct.
+                            let rest = t.checked_sub(hole + run + 1).unwrap_or(0);
+                            let tail = self.ending_correct(rest, k - held_before - run);
+                            let w = chain(&[&lead, &self.success_powers[run as usize], &self.ch.failure, &tail]);
+                            add(&mut group.weight, &w, 1.0);
+                            add(&mut group.weight_run, &w, f64::from(run));
+                        }
+                    }
+                    self.groups.push(group);
+                }
+            }
+        }
+    }
+
+    /// Depth-first over Reno's loss patterns with at least one hole whose partial ACK leaves at most
+    /// `most_outstanding` packets outstanding: `sent` packets after 0 so far, `correct` of them held
+    /// (bit j of `held`: packet j).
+    fn enumerate_seeds(&mut self, sent: u32, correct: u32, held: u64, weight: M2, most_outstanding: u32) {
+        let k = self.dupthresh;
+        let t = sent;
+        if correct == k {
+            let first_hole = (held >> 1).trailing_ones() + 1;
+            if first_hole <= t {
+                let weight = mat_mul(&weight, &self.ch.success);
+                self.seeds.push(Seed { t, first_hole, held: held >> first_hole, weight });
+            }
+            return;
+        }
+        // Prune what cannot end as a seed: detection needs K - correct more correct packets by slot
+        // Wmax - 1, and leaves t' + 1 - h_1 outstanding, where t' ≥ t + K - correct.
+        let missing = k - correct;
+        if t + missing >= self.wmax {
+            return;
+        }
+        let first_hole = (held >> 1).trailing_ones() + 1;
+        // Without a hole yet, the latest first hole (h_1 = K) leaves the fewest: itself and one more.
+        let least_outstanding = if first_hole <= t { t + missing + 1 - first_hole } else { 2 };
+        if least_outstanding > most_outstanding {
+            return;
+        }
+        let next = t + 1;
+        self.enumerate_seeds(next, correct + 1, held | 1 << next, mat_mul(&weight, &self.ch.success), most_outstanding);
+        self.enumerate_seeds(next, correct, held, mat_mul(&weight, &self.ch.failure), most_outstanding);
+    }
+
+    /// Every way phase 2 ends for a loss at window Y with ⌊Y⌋ = `window`, ⌈Y/2⌉ = `next_ssthresh`:
+    /// the same outcomes as [`super::fast_recovery::explore`].
+    pub fn outcomes(&mut self, window: u32, next_ssthresh: u32) -> Result<Vec<Outcome>> {
+        let q = Phase2Query {
+            recovery: self.recovery,
+            wmax: self.wmax,
+            dupthresh: self.dupthresh,
+            rto: self.rto,
+            window,
+            next_ssthresh,
+        };
+        q.validate()?;
+        if q.recovery == FastRecovery::Reno && next_ssthresh > self.seeds_cover {
+            // Usually one pass: ⌈Y/2⌉ ≤ ⌈Wmax/2⌉ for every reachable class.
+            self.seeds.clear();
+            self.seeds_cover = next_ssthresh.max((self.wmax + 1) / 2);
+            self.enumerate_seeds(0, 0, 0, IDENTITY, self.seeds_cover - 1);
+        }
+        let Phase2 { ch, step_powers, success_powers, prefix, groups, seeds, memo, .. } = self;
+        let mut ex = Explorer::new(&q, ch, step_powers, memo);
+        for group in groups.iter().filter(|g| g.t < window) {
+            match (q.recovery, group.c) {
+                (FastRecovery::NewReno, _) | (FastRecovery::Reno, 0) => {
+                    retransmission_lost(&mut ex, group, next_ssthresh, success_powers);
+                    if group.last_hole {
+                        all_retransmissions_through(&mut ex, group, next_ssthresh, success_powers);
+                    }
+                }
+                _ => reno_stalls_after_partial_ack(&mut ex, group, next_ssthresh),
+            }
+        }
+        if q.recovery == FastRecovery::Reno {
+            continue_reno_seeds(&mut ex, seeds, next_ssthresh)?;
+        }
+        stall_before_detection(&mut ex, prefix, success_powers);
+        Ok(ex.into_outcomes())
+    }
+}
+
+/// The end channel states some path reaches (the explorer never records an impossible ending).
+fn reached(weight: &M2) -> impl Iterator<Item = usize> + '_ {
+    (0..2).filter(move |&s| weight[0][s] != 0.0 || weight[1][s] != 0.0)
+}
+
+/// The rewards of the paths in `weight` (rows: channel state of slot 0) that are in channel state `s`
+/// at the end: `fixed` rewards per path, and `varying` ones as (reward, Σ path probability × value).
+fn rewards(s: usize, weight: &M2, fixed: &[(usize, f64)], varying: &[(usize, &M2)]) -> Rewards {
+    let mut a = [[0.0; 2]; REWARDS];
+    for s0 in 0..2 {
+        a[PROBABILITY][s0] = weight[s0][s];
+        for &(what, by) in fixed {
+            a[what][s0] += by * weight[s0][s];
+        }
+        for &(what, m) in varying {
+            a[what][s0] += m[s0][s];
+        }
+    }
+    a
+}
+
+/// Rewards common to every path detected at t whose c retransmissions got through: slots and
+/// transmissions up to t + c, K + c correct, t - K lost at W = Y, one fast retransmit.
+fn detected(t: u32, c: u32, k: u32) -> [(usize, f64); 5] {
+    [
+        (SLOTS, f64::from(t + c)),
+        (TRANSMISSIONS, f64::from(t + c)),
+        (SUCCESSES, f64::from(k + c)),
+        (LOSSES_AT_Y, f64::from(t - k)),
+        (FAST_RETRANSMITS, 1.0),
+    ]
+}
+
+/// Every retransmission through (the last hole's included): a full ACK, clean with W = Wth.
+fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32, success_powers: &[M2]) {
+    let weight = mat_mul(&group.weight, &success_powers[group.c as usize + 1]);
+    let mut fixed = detected(group.t, group.c + 1, ex.q.dupthresh).to_vec();
+    fixed.push((DELIVERED, f64::from(group.t + 1)));
+    let ending = Ending::Clean { ssthresh: next_ssthresh, cwnd_bits: f64::from(next_ssthresh).to_bits() };
+    for s in reached(&weight) {
+        let acc = rewards(s, &weight, &fixed, &[]);
+        ex.finish(ending, s, &acc);
+    }
+}
+
+/// The c-th retransmission is the first lost: doomed to the timer (or, if the timer fires in that very
+/// slot, a timeout now). Rewards up to that slot; the doomed state's from its memoized outcomes.
+fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32, success_powers: &[M2]) {
+    let k = ex.q.dupthresh;
+    let weight = chain(&[&group.weight, &success_powers[group.c as usize], &ex.ch.failure]);
+    let weight_run = chain(&[&group.weight_run, &success_powers[group.c as usize], &ex.ch.failure]);
+    let cwnd = f64::from(next_ssthresh + k - group.held_before);
+    let slot = group.t + 1 + group.c;
+    // The timer runs from the original send at slot 0 (fires at the end of slot T0 - 1) until the
+    // first partial ACK restarts it (fires T0 slots after that ACK's slot).
+    let deadline = if group.c == 0 { ex.q.rto as i32 - 1 - slot as i32 } else { ex.q.rto as i32 - 1 };
+    let mut delivered = weight_run;
+    add(&mut delivered, &weight, f64::from(group.hole));
+    let mut fixed = detected(group.t, group.c + 1, k).to_vec();
+    fixed.extend([(LOSSES_OTHER, 1.0), (CWND_AT_LOSS, cwnd)]);
+    fixed[2].1 -= 1.0; // the last retransmission was lost
+    for s in reached(&weight) {
+        let acc = rewards(s, &weight, &fixed, &[(DELIVERED, &delivered)]);
+        if deadline == 0 {
+            ex.finish(Ending::Timeout { ssthresh: ceil_half(cwnd) }, s, &acc);
+            continue;
+        }
+        let state = Doomed {
+            channel: s as u8,
+            cwnd: cwnd.to_bits(),
+            outstanding: group.t + 1 - group.hole,
+            unbroken: group.last_hole,
+            deadline: deadline - 1,
+        };
+        ex.doom(0, state, &acc);
+    }
+}
+
+/// Reno, partial ACK of the retransmission of packet 0 in slot t + 1: recovery ends with W = Wth and
+/// t + 1 - h_1 outstanding. If that fills W the sender idles until the timer, restarted by the ACK,
+/// fires T0 slots later, freeing the run after h_1. Otherwise the explorer goes on from the seeds.
+fn reno_stalls_after_partial_ack(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
+    if group.t + 1 - group.hole < next_ssthresh {
+        return;
+    }
+    let idle = &ex.step_powers[ex.q.rto as usize];
+    let weight = chain(&[&group.weight, &ex.ch.success, idle]);
+    let weight_run = chain(&[&group.weight_run, &ex.ch.success, idle]);
+    let mut delivered = weight_run;
+    add(&mut delivered, &weight, f64::from(group.hole));
+    let mut fixed = detected(group.t, 1, ex.q.dupthresh).to_vec();
+    fixed[0].1 += f64::from(ex.q.rto);
+    let ending = Ending::Timeout { ssthresh: ceil_half(f64::from(next_ssthresh)) };
+    for s in reached(&weight) {
+        let acc = rewards(s, &weight, &fixed, &[(DELIVERED, &delivered)]);
+        ex.finish(ending, s, &acc);
+    }
+}
+
+/// Reno after a partial ACK that leaves room for new packets: the explorer takes over from the exact
+/// protocol state, the timer restarted at the end of slot t + 1.
+fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32) -> Result<()> {
+    let k = ex.q.dupthresh;
+    let wth = f64::from(next_ssthresh).to_bits();
+    let mut live = Frontier::default();
+    for seed in seeds.iter().filter(|s| s.t < ex.q.window && s.t + 1 - s.first_hole < next_ssthresh) {
+        let mut fixed = detected(seed.t, 1, k).to_vec();
+        fixed.push((DELIVERED, f64::from(seed.first_hole)));
+        for s in reached(&seed.weight) {
+            let state = Active {
+                channel: s as u8,
+                pre: false,
+                cwnd: wth,
+                ssthresh: wth,
+                dupacks: 0,
+                recover: NONE,
+                retransmit: false,
+                deadline: ex.q.rto as i32 - 1,
+                high: seed.t + 1 - seed.first_hole,
+                held: seed.held,
+            };
+            live.add(State::Active(state), rewards(s, &seed.weight, &fixed, &[]));
+        }
+    }
+    ex.run(live)
+}
+
+/// Fewer than K of the ⌊Y⌋ - 1 packets after the loss get through: the sender stalls and the timer
+/// fires at the end of slot T0 - 1, freeing at most the run held right after packet 0.
+fn stall_before_detection(ex: &mut Explorer<'_>, prefix: &[Vec<M2>], success_powers: &[M2]) {
+    let q = *ex.q;
+    let sent = q.window - 1;
+    let most_correct = sent.min(q.dupthresh - 1);
+    let (mut weight, mut weight_correct, mut weight_run) = (ZERO, ZERO, ZERO);
+    for correct in 0..=most_correct {
+        for run in 0..=correct {
+            let w = if run == sent {
+                success_powers[run as usize]
+            } else if run < sent && correct - run < sent - run {
+                let rest = &prefix[(sent - run - 1) as usize][(correct - run) as usize];
+                chain(&[&success_powers[run as usize], &ex.ch.failure, rest])
+            } else {
+                continue;
+            };
+            add(&mut weight, &w, 1.0);
+            add(&mut weight_correct, &w, f64::from(correct));
+            add(&mut weight_run, &w, f64::from(run));
+        }
+    }
+    // Idle from slot ⌊Y⌋ to the end of slot T0 - 1.
+    let idle = &ex.step_powers[(q.rto - q.window) as usize];
+    let [weight, weight_correct, weight_run] = [weight, weight_correct, weight_run].map(|m| mat_mul(&m, idle));
+    let mut lost = weight_correct;
+    for (row, w) in lost.iter_mut().zip(&weight) {
+        for (v, wv) in row.iter_mut().zip(w) {
+            *v = wv * f64::from(sent) - *v;
+        }
+    }
+    let fixed = [(SLOTS, f64::from(q.rto - 1)), (TRANSMISSIONS, f64::from(sent))];
+    let varying = [(SUCCESSES, &weight_correct), (DELIVERED, &weight_run), (LOSSES_AT_Y, &lost)];
+    for s in reached(&weight) {
+        let acc = rewards(s, &weight, &fixed, &varying);
+        ex.finish(Ending::Timeout { ssthresh: q.next_ssthresh }, s, &acc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fast_recovery::explore;
+    use super::*;
+
+    fn close(a: &[Outcome], b: &[Outcome]) -> std::result::Result<(), String> {
+        if a.len() != b.len() {
+            return Err(format!("{} outcomes against {}", a.len(), b.len()));
+        }
+        for (x, y) in a.iter().zip(b) {
+            if (x.ending, x.channel_state) != (y.ending, y.channel_state) {
+                return Err(format!("{:?} against {:?}", (x.ending, x.channel_state), (y.ending, y.channel_state)));
+            }
+            for (r, (rx, ry)) in x.rewards.iter().zip(&y.rewards).enumerate() {
+                for s0 in 0..2 {
+                    if (rx[s0] - ry[s0]).abs() > 1e-12 * (1.0 + ry[s0].abs()) {
+                        return Err(format!("{:?} reward {r} s0 {s0}: {} against {}", x.ending, rx[s0], ry[s0]));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Errors in both states, correlated: every branch of both matrices is exercised.
+    fn channel() -> SlotMatrices {
+        SlotMatrices { success: [[0.85, 0.04], [0.2, 0.3]], failure: [[0.03, 0.08], [0.1, 0.4]] }
+    }
+
+    /// The papers' channel: the good state always delivers, the bad state always loses.
+    fn papers_channel() -> SlotMatrices {
+        SlotMatrices { success: [[0.9, 0.0], [0.3, 0.0]], failure: [[0.0, 0.1], [0.0, 0.7]] }
+    }
+
+    /// Every class (⌊Y⌋, ⌈Y/2⌉ or one more), both rules, K from 1 to beyond ⌊Y⌋, T0 down to Wmax + 1.
+    fn check_against_explorer(ch: SlotMatrices) {
+        for (wmax, k, rto) in [(12, 3, 13), (12, 1, 30), (10, 2, 40), (9, 5, 20), (6, 6, 10), (8, 3, 9)] {
+            for recovery in [FastRecovery::Reno, FastRecovery::NewReno] {
+                let mut model = Phase2::new(recovery, ch, wmax, k, rto).unwrap();
+                for window in 1..=wmax {
+                    for next_ssthresh in [(window + 1) / 2, window / 2 + 1] {
+                        let q = Phase2Query { recovery, wmax, dupthresh: k, rto, window, next_ssthresh };
+                        let reference = explore(&ch, &q).unwrap();
+                        let fast = model.outcomes(window, next_ssthresh).unwrap();
+                        if let Err(why) = close(&fast, &reference) {
+                            panic!("{recovery:?} wmax {wmax} K {k} T0 {rto} class ({window}, {next_ssthresh}): {why}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn matches_the_explorer_on_a_channel_that_errs_in_both_states() {
+        check_against_explorer(channel());
+    }
+
+    #[test]
+    fn matches_the_explorer_on_the_papers_channel() {
+        check_against_explorer(papers_channel());
+    }
+
+    #[test]
+    fn rejects_what_the_explorer_rejects() {
+        assert!(Phase2::new(FastRecovery::Reno, channel(), 12, 3, 12).is_err());
+        let mut model = Phase2::new(FastRecovery::NewReno, channel(), 12, 3, 20).unwrap();
+        assert!(model.outcomes(13, 6).is_err());
+    }
+}

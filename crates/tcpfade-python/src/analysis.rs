@@ -1,8 +1,9 @@
 //! Analysis kernels of `tcpfade._core`.
 
 use crate::errors::run;
-use numpy::{IntoPyArray, PyArray3};
+use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
+use tcpfade_core::analysis::cycle::cycle_model;
 use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outcome, Phase2Query, REWARDS};
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
@@ -88,8 +89,36 @@ impl FastRecoveryPhase2 {
     }
 }
 
+/// The embedded chain of Reno/NewReno cycles (see tcpfade_core::analysis::cycle). Returns
+/// (states, transition, rewards): states a list of (channel, ssthresh, cwnd), transition the n × n
+/// matrix P, rewards an n × 8 array in the order of tcpfade.analysis.tahoe.REWARDS.
+#[pyfunction]
+fn fast_recovery_cycle_model<'py>(
+    py: Python<'py>,
+    success: [[f64; 2]; 2],
+    failure: [[f64; 2]; 2],
+    newreno: bool,
+    wmax: u32,
+    dupthresh: u32,
+    rto: u32,
+) -> PyResult<(Vec<(usize, f64, f64)>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
+    let ch = SlotMatrices { success, failure };
+    let model = run(py, || cycle_model(&ch, recovery_rule(newreno), wmax, dupthresh, rto))?;
+    let n = model.states.len();
+    let mut transition = numpy::ndarray::Array2::<f64>::zeros((n, n));
+    for (i, row) in model.transitions.iter().enumerate() {
+        for &(j, p) in row {
+            transition[[i, j]] += p;
+        }
+    }
+    let rewards = numpy::ndarray::Array2::from_shape_fn((n, 8), |(i, r)| model.rewards[i][r]);
+    let states = model.states.iter().map(|s| (s.channel, s.ssthresh, s.cwnd)).collect();
+    Ok((states, transition.into_pyarray(py), rewards.into_pyarray(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_recovery_phase2, m)?)?;
     m.add_class::<FastRecoveryPhase2>()?;
+    m.add_function(wrap_pyfunction!(fast_recovery_cycle_model, m)?)?;
     Ok(())
 }

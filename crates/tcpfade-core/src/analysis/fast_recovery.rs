@@ -160,12 +160,6 @@ pub(super) struct Doomed {
     pub(super) deadline: i32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum State {
-    Active(Active),
-    Doomed(Doomed),
-}
-
 /// The rewards of a path times the probability `p` of its next step.
 fn scaled(acc: &Rewards, p: f64) -> Rewards {
     let mut a = *acc;
@@ -189,18 +183,23 @@ fn credit(a: &mut Rewards, what: usize, prob: [f64; 2], by: f64) {
     a[what][1] += prob[1] * by;
 }
 
-/// One packet sent from channel state `from`: the four (correct?, next state) branches with nonzero
-/// probability, each with the path's rewards scaled and the transmission counted.
-fn sends(ch: &SlotMatrices, from: u8, acc: &Rewards) -> impl Iterator<Item = (bool, usize, Rewards, [f64; 2])> {
-    let s = from as usize;
-    let branches = [
+/// The (correct?, next state, probability) branches of one slot from channel state `s`.
+fn branches(ch: &SlotMatrices, s: usize) -> impl Iterator<Item = (bool, usize, f64)> {
+    [
         (true, 0, ch.success[s][0]),
         (true, 1, ch.success[s][1]),
         (false, 0, ch.failure[s][0]),
         (false, 1, ch.failure[s][1]),
-    ];
+    ]
+    .into_iter()
+    .filter(|b| b.2 != 0.0)
+}
+
+/// One packet sent from channel state `from`: the four (correct?, next state) branches with nonzero
+/// probability, each with the path's rewards scaled and the transmission counted.
+fn sends(ch: &SlotMatrices, from: u8, acc: &Rewards) -> impl Iterator<Item = (bool, usize, Rewards, [f64; 2])> {
     let acc = *acc;
-    branches.into_iter().filter(|b| b.2 != 0.0).map(move |(ok, to, p)| {
+    branches(ch, from as usize).map(move |(ok, to, p)| {
         let mut a = scaled(&acc, p);
         let prob = a[PROBABILITY];
         credit(&mut a, TRANSMISSIONS, prob, 1.0);
@@ -212,9 +211,82 @@ fn run_after_una(held: u64) -> u32 {
     (held >> 1).trailing_ones()
 }
 
-/// Endings of a doomed state for a unit of probability, rewards in the first column (slots counted
+/// Endings of a doomed state for a unit of probability, with their expected rewards (slots counted
 /// from the slot in which it became doomed).
-pub(super) type UnitOutcomes = Vec<((Ending, usize), Rewards)>;
+pub(super) type UnitOutcomes = Vec<((Ending, usize), [f64; REWARDS])>;
+
+/// The outcomes of a doomed state. Until the timer, the sender sends while fewer than min(⌊W⌋, Wmax)
+/// packets are outstanding; a correct one is a duplicate ACK (W += 1 in recovery) and frees one more
+/// packet if the run after una is unbroken; a lost one breaks the run. So the state in slot t is
+/// (losses so far, unbroken, channel state): W and the outstanding count follow from t. Written
+/// as a dense recursion because every window class meets hundreds of these states.
+fn doomed_outcomes(q: &Phase2Query, ch: &SlotMatrices, step_powers: &[[[f64; 2]; 2]], st: &Doomed) -> UnitOutcomes {
+    type Acc = [f64; REWARDS];
+    let mut out: UnitOutcomes = Vec::new();
+    let mut finish = |key: (Ending, usize), a: &Acc| match out.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, acc)) => acc.iter_mut().zip(a).for_each(|(d, v)| *d += v),
+        None => out.push((key, *a)),
+    };
+    let w0 = f64::from_bits(st.cwnd);
+    // live[losses][unbroken][channel]
+    let mut live = vec![[[[0.0; REWARDS]; 2]; 2]];
+    live[0][usize::from(st.unbroken)][usize::from(st.channel)][PROBABILITY] = 1.0;
+    for t in 1..=st.deadline as u32 + 1 {
+        // Slots after this one until the end of the slot at which the timer fires.
+        let deadline = st.deadline - (t as i32 - 1);
+        let outstanding = st.outstanding + t - 1;
+        let mut next = vec![[[[0.0; REWARDS]; 2]; 2]; live.len() + 1];
+        let mut alive = false;
+        for (losses, by_unbroken) in live.iter().enumerate() {
+            let cwnd = w0 + f64::from(t - 1 - losses as u32);
+            for (unbroken, by_channel) in by_unbroken.iter().enumerate() {
+                for (s, acc) in by_channel.iter().enumerate() {
+                    if acc[PROBABILITY] == 0.0 {
+                        continue;
+                    }
+                    if outstanding >= (cwnd as u32).min(q.wmax) {
+                        // Idle until the timer fires, at the end of slot t + deadline.
+                        for (end, &p) in step_powers[deadline as usize + 1][s].iter().enumerate() {
+                            if p != 0.0 {
+                                let mut a = acc.map(|v| v * p);
+                                a[SLOTS] += a[PROBABILITY] * f64::from(t + deadline as u32);
+                                finish((Ending::Timeout { ssthresh: ceil_half(cwnd) }, end), &a);
+                            }
+                        }
+                        continue;
+                    }
+                    for (ok, to, p) in branches(ch, s) {
+                        let mut a = acc.map(|v| v * p);
+                        let prob = a[PROBABILITY];
+                        a[TRANSMISSIONS] += prob;
+                        let (now_losses, now_unbroken, now_cwnd) = if ok {
+                            a[SUCCESSES] += prob;
+                            a[DELIVERED] += prob * unbroken as f64;
+                            (losses, unbroken, cwnd + 1.0)
+                        } else {
+                            a[LOSSES_OTHER] += prob;
+                            a[CWND_AT_LOSS] += prob * cwnd;
+                            (losses + 1, 0, cwnd)
+                        };
+                        if deadline == 0 {
+                            a[SLOTS] += prob * f64::from(t);
+                            finish((Ending::Timeout { ssthresh: ceil_half(now_cwnd) }, to), &a);
+                        } else {
+                            let dst = &mut next[now_losses][now_unbroken][to];
+                            dst.iter_mut().zip(&a).for_each(|(d, v)| *d += v);
+                            alive = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !alive {
+            break;
+        }
+        live = next;
+    }
+    out
+}
 
 /// Doomed states resolved once each (many paths, and many window classes, reach the same one).
 pub(super) type DoomedMemo = HashMap<Doomed, UnitOutcomes>;
@@ -250,11 +322,8 @@ impl Explorer<'_> {
         while !live.states.is_empty() {
             t += 1;
             next.clear();
-            for (state, acc) in live.states.iter().zip(&live.rewards) {
-                match *state {
-                    State::Active(st) => self.step_active(t, st, acc, &mut next),
-                    State::Doomed(st) => self.step_doomed(t, st, acc, &mut next),
-                }
+            for (&state, acc) in live.states.iter().zip(&live.rewards) {
+                self.step_active(t, state, acc, &mut next);
             }
             std::mem::swap(&mut live, &mut next);
             if t > 64 * (self.q.rto + self.q.wmax) {
@@ -279,21 +348,14 @@ impl Explorer<'_> {
         let pending = std::mem::take(&mut self.pending);
         for (st, acc) in &pending {
             if !self.doomed.contains_key(st) {
-                // A doomed state only steps to doomed states: the sub-explorer never dooms a path.
-                let mut unused = DoomedMemo::default();
-                let mut sub = Explorer::new(self.q, self.ch, self.step_powers, &mut unused);
-                let mut unit = [[0.0; 2]; REWARDS];
-                unit[PROBABILITY][0] = 1.0;
-                let mut live = Frontier::default();
-                live.add(State::Doomed(*st), unit);
-                sub.run(live).expect("a doomed state ends at its timer");
-                self.doomed.insert(*st, sub.out.into_iter().collect());
+                let unit = doomed_outcomes(self.q, self.ch, self.step_powers, st);
+                self.doomed.insert(*st, unit);
             }
             let prob = acc[PROBABILITY];
             for ((ending, channel), u) in &self.doomed[st] {
-                let mut a = scaled(acc, u[PROBABILITY][0]);
-                for (what, row) in u.iter().enumerate().skip(1) {
-                    credit(&mut a, what, prob, row[0]);
+                let mut a = scaled(acc, u[PROBABILITY]);
+                for (what, &by) in u.iter().enumerate().skip(1) {
+                    credit(&mut a, what, prob, by);
                 }
                 add_rewards(self.out.entry((*ending, *channel)).or_insert([[0.0; 2]; REWARDS]), &a);
             }
@@ -355,7 +417,7 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
             high: 1,
             held: 0,
         };
-        live.add(State::Active(start), acc);
+        live.add(start, acc);
     }
     ex.run(live)?;
     Ok(ex.into_outcomes())
@@ -379,13 +441,13 @@ impl Explorer<'_> {
 /// the hash table moves 4-byte slots, not 144-byte reward blocks.
 #[derive(Default)]
 pub(super) struct Frontier {
-    index: HashMap<State, u32>,
-    states: Vec<State>,
+    index: HashMap<Active, u32>,
+    states: Vec<Active>,
     rewards: Vec<Rewards>,
 }
 
 impl Frontier {
-    pub(super) fn add(&mut self, state: State, acc: Rewards) {
+    pub(super) fn add(&mut self, state: Active, acc: Rewards) {
         match self.index.get(&state) {
             Some(&i) => add_rewards(&mut self.rewards[i as usize], &acc),
             None => {
@@ -508,40 +570,8 @@ impl Explorer<'_> {
                 };
                 self.doom(t, doomed, &a);
             } else {
-                next.add(State::Active(s), a);
+                next.add(s, a);
             }
-        }
-    }
-
-    fn step_doomed(&mut self, t: u32, st: Doomed, acc: &Rewards, next: &mut Frontier) {
-        let cwnd = f64::from_bits(st.cwnd);
-        if st.outstanding >= self.usable(cwnd) {
-            self.idle_to_timeout(t, st.channel, st.deadline, ceil_half(cwnd), 0, acc);
-            return;
-        }
-        for (ok, to, mut a, prob) in sends(self.ch, st.channel, acc) {
-            let mut s = st;
-            s.channel = to as u8;
-            s.outstanding += 1;
-            if ok {
-                // A duplicate ACK: W inflates by one.
-                s.cwnd = (cwnd + 1.0).to_bits();
-                credit(&mut a, SUCCESSES, prob, 1.0);
-                if st.unbroken {
-                    credit(&mut a, DELIVERED, prob, 1.0);
-                }
-            } else {
-                s.unbroken = false;
-                credit(&mut a, LOSSES_OTHER, prob, 1.0);
-                credit(&mut a, CWND_AT_LOSS, prob, cwnd);
-            }
-            if s.deadline == 0 {
-                credit(&mut a, SLOTS, prob, f64::from(t));
-                self.finish(Ending::Timeout { ssthresh: ceil_half(f64::from_bits(s.cwnd)) }, to, &a);
-                continue;
-            }
-            s.deadline -= 1;
-            next.add(State::Doomed(s), a);
         }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod fast_recovery;
 pub mod phase2;
+pub mod cycle;
 
 /// One-slot matrices of a two-state channel (states 0 = good, 1 = bad): `success[s][s']` is the
 /// probability of moving from s to s' and the packet of that slot getting through, `failure[s][s']`

@@ -31,8 +31,8 @@
 //! The explorer remains the reference: a test checks this against it class by class.
 use super::fast_recovery::{
     ceil_half, Active, Doomed, DoomedMemo, Ending, Explorer, FastRecovery, Frontier, Outcome, Phase2Query, Rewards,
-    State, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS,
-    SUCCESSES, TRANSMISSIONS,
+    CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
+    TRANSMISSIONS,
 };
 use super::{mat_mul, powers, SlotMatrices};
 use crate::error::Result;
@@ -374,7 +374,7 @@ fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32
                 high: seed.t + 1 - seed.first_hole,
                 held: seed.held,
             };
-            live.add(State::Active(state), rewards(s, &seed.weight, &fixed, &[]));
+            live.add(state, rewards(s, &seed.weight, &fixed, &[]));
         }
     }
     ex.run(live)

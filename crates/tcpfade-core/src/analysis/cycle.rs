@@ -1,0 +1,229 @@
+//! The embedded chain of Reno and NewReno cycles and its expected rewards (zorzi-rao §4, eq. (13)).
+//!
+//! A cycle starts when the sender is clean (nothing outstanding, no recovery) or right after a
+//! timeout, in state X = (channel state of the previous slot, Wth, W): W = 1 after a timeout, the
+//! window recovery left otherwise. Phase 1 is the error-free stretch up to the first loss: after k
+//! correct slots the window is w_k (slow start below Wth, then congestion avoidance, capped at Wmax),
+//! so the loss falls in the window class (⌊w_k⌋, ⌈w_k/2⌉) with matrix weight A^k F. Phase 2 is the
+//! class's [`Phase2`]. This module assembles P and the rewards for `tcpfade.analysis.fast_recovery`,
+//! which solves for the stationary law; docs/models.md ("Reno and NewReno") has the derivation.
+use super::fast_recovery::{
+    Ending, FastRecovery, Outcome, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY,
+    SLOTS, SUCCESSES, TRANSMISSIONS,
+};
+use super::phase2::Phase2;
+use super::{mat_mul, SlotMatrices};
+use crate::error::{Error, Result};
+use rustc_hash::FxHashMap as HashMap;
+
+type M2 = [[f64; 2]; 2];
+
+/// Rewards per cycle, in the order of `tcpfade.analysis.tahoe.REWARDS`.
+pub const CYCLE_REWARDS: [&str; 8] = [
+    "slots",
+    "transmissions",
+    "successes_low",
+    "successes_high",
+    "timeouts",
+    "fast_retransmits",
+    "losses",
+    "cwnd_at_loss_sum",
+];
+
+/// A cycle-start state: channel state of the previous slot, Wth, W.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CycleStart {
+    /// Channel state (0 good, 1 bad) of the slot before the cycle.
+    pub channel: usize,
+    /// Slow-start threshold Wth.
+    pub ssthresh: f64,
+    /// Congestion window W.
+    pub cwnd: f64,
+}
+
+/// The reachable cycle-start states, the transition probabilities between them (sparse rows) and
+/// the expected rewards of a cycle out of each ([`CYCLE_REWARDS`] order).
+#[derive(Debug, Clone)]
+pub struct CycleModel {
+    /// Cycle-start states, the first being (good, 1, 1).
+    pub states: Vec<CycleStart>,
+    /// Row i: (next state, probability) pairs, a target possibly repeated.
+    pub transitions: Vec<Vec<(usize, f64)>>,
+    /// rewards[i][r]: expected reward r of a cycle from state i.
+    pub rewards: Vec<[f64; 8]>,
+}
+
+/// The window after one ACK of new data (BRIEF D3): +1 below Wth, +1/W above, at most Wmax.
+fn grow(cwnd: f64, ssthresh: f64, wmax: f64) -> f64 {
+    let next = if cwnd < ssthresh { cwnd + 1.0 } else { cwnd + 1.0 / cwnd };
+    next.min(wmax)
+}
+
+fn class_of(cwnd: f64) -> (u32, u32) {
+    (cwnd.floor() as u32, (cwnd / 2.0).ceil() as u32)
+}
+
+fn add_scaled(a: &mut M2, b: &M2, by: f64) {
+    for i in 0..2 {
+        for j in 0..2 {
+            a[i][j] += by * b[i][j];
+        }
+    }
+}
+
+/// Phase 1 of one cycle-start state, per window class at the loss: Σ A^k F, Σ (k + 1) A^k F and
+/// Σ w_k A^k F over the k in the class, from the state's channel state (rows: channel state of the
+/// loss slot).
+struct Phase1Class {
+    class: (u32, u32),
+    loss: [f64; 2],
+    slots: [f64; 2],
+    cwnd_sum: [f64; 2],
+}
+
+/// What phase 1 needs of the channel: A^k F for k up to where any window reaches Wmax, and the
+/// geometric tails Σ_{k≥n} A^k F = A^n R F, Σ_{k≥n} (k + 1) A^k F = A^n ((n + 1) R + A R²) F
+/// with R = (I - A)^-1.
+struct Phase1Tables {
+    fail_after: Vec<M2>,
+    success_powers: Vec<M2>,
+    tail_rf: M2,
+    tail_arrf: M2,
+}
+
+impl Phase1Tables {
+    fn new(ch: &SlotMatrices, kmax: usize) -> Result<Self> {
+        let a = ch.success;
+        let det = (1.0 - a[0][0]) * (1.0 - a[1][1]) - a[0][1] * a[1][0];
+        if !(det.abs() > 0.0) {
+            return Err(Error::invalid("channel", "error rate 0", "needs some loss for a renewal cycle"));
+        }
+        let r = [[(1.0 - a[1][1]) / det, a[0][1] / det], [a[1][0] / det, (1.0 - a[0][0]) / det]];
+        let success_powers = super::powers(&a, kmax + 1);
+        let fail_after = success_powers.iter().map(|p| mat_mul(p, &ch.failure)).collect();
+        let rf = mat_mul(&r, &ch.failure);
+        let arrf = mat_mul(&mat_mul(&a, &r), &rf);
+        Ok(Phase1Tables { fail_after, success_powers, tail_rf: rf, tail_arrf: arrf })
+    }
+
+    fn classes(&self, start: &CycleStart, wmax: u32) -> Vec<Phase1Class> {
+        let wmax_f = f64::from(wmax);
+        let s = start.channel;
+        let mut out: Vec<Phase1Class> = Vec::new();
+        let mut push = |class: (u32, u32), loss: [f64; 2], slots: [f64; 2], cwnd_sum: [f64; 2]| match out.last_mut() {
+            Some(last) if last.class == class => {
+                for s0 in 0..2 {
+                    last.loss[s0] += loss[s0];
+                    last.slots[s0] += slots[s0];
+                    last.cwnd_sum[s0] += cwnd_sum[s0];
+                }
+            }
+            _ => out.push(Phase1Class { class, loss, slots, cwnd_sum }),
+        };
+        let mut w = start.cwnd.min(wmax_f);
+        let mut k = 0usize;
+        while w < wmax_f {
+            let f = &self.fail_after[k];
+            let kk = (k + 1) as f64;
+            push(class_of(w), f[s], [kk * f[s][0], kk * f[s][1]], [w * f[s][0], w * f[s][1]]);
+            w = grow(w, start.ssthresh, wmax_f);
+            k += 1;
+        }
+        let p = &self.success_powers[k];
+        let tail0 = mat_mul(p, &self.tail_rf);
+        let mut inner = self.tail_rf;
+        for row in inner.iter_mut() {
+            for v in row.iter_mut() {
+                *v *= (k + 1) as f64;
+            }
+        }
+        add_scaled(&mut inner, &self.tail_arrf, 1.0);
+        let tail1 = mat_mul(p, &inner);
+        push(class_of(wmax_f), tail0[s], tail1[s], [wmax_f * tail0[s][0], wmax_f * tail0[s][1]]);
+        out
+    }
+}
+
+/// Longest phase 1 before the window reaches Wmax (from W = 1, Wth = 1, the slowest start).
+fn longest_phase1(wmax: u32) -> usize {
+    let mut w = 1.0;
+    let mut k = 0;
+    while w < f64::from(wmax) {
+        w = grow(w, 1.0, f64::from(wmax));
+        k += 1;
+    }
+    k
+}
+
+fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+/// The cycle model of Reno or NewReno over the reachable cycle-start states (zorzi-rao eq. (13)).
+pub fn cycle_model(
+    ch: &SlotMatrices,
+    recovery: FastRecovery,
+    wmax: u32,
+    dupthresh: u32,
+    rto: u32,
+) -> Result<CycleModel> {
+    let mut phase2 = Phase2::new(recovery, *ch, wmax, dupthresh, rto)?;
+    let tables = Phase1Tables::new(ch, longest_phase1(wmax) + 1)?;
+    let mut outcomes: HashMap<(u32, u32), Vec<Outcome>> = HashMap::default();
+    let mut index: HashMap<(usize, u64, u64), usize> = HashMap::default();
+    let mut states: Vec<CycleStart> = Vec::new();
+    let mut state = |st: CycleStart, states: &mut Vec<CycleStart>| -> usize {
+        *index.entry((st.channel, st.ssthresh.to_bits(), st.cwnd.to_bits())).or_insert_with(|| {
+            states.push(st);
+            states.len() - 1
+        })
+    };
+    // Any reachable state will do as the first: a timeout leaves (C, 1, 1) sooner or later.
+    state(CycleStart { channel: 0, ssthresh: 1.0, cwnd: 1.0 }, &mut states);
+    let mut transitions = Vec::new();
+    let mut rewards = Vec::new();
+    let mut done = 0;
+    while done < states.len() {
+        let start = states[done];
+        done += 1;
+        let mut row = Vec::new();
+        let mut r = [0.0; 8];
+        for ph1 in tables.classes(&start, wmax) {
+            if !outcomes.contains_key(&ph1.class) {
+                outcomes.insert(ph1.class, phase2.outcomes(ph1.class.0, ph1.class.1)?);
+            }
+            let mass = ph1.loss;
+            let lost = mass[0] + mass[1];
+            let slots = ph1.slots[0] + ph1.slots[1];
+            // Phase 1: k + 1 slots and transmissions, k correct ones (all delivered), one loss at
+            // W = Y; losses before the detection also happen at W = Y (weighted by cwnd_sum).
+            r[0] += slots;
+            r[1] += slots;
+            r[2] += slots - lost;
+            r[3] += slots - lost;
+            r[6] += lost;
+            r[7] += ph1.cwnd_sum[0] + ph1.cwnd_sum[1];
+            for o in &outcomes[&ph1.class] {
+                let rw = &o.rewards;
+                let (ssthresh, cwnd, timeout) = match o.ending {
+                    Ending::Timeout { ssthresh } => (f64::from(ssthresh), 1.0, 1.0),
+                    Ending::Clean { ssthresh, cwnd_bits } => (f64::from(ssthresh), f64::from_bits(cwnd_bits), 0.0),
+                };
+                let target = state(CycleStart { channel: o.channel_state, ssthresh, cwnd }, &mut states);
+                let p = dot(&rw[PROBABILITY], &mass);
+                row.push((target, p));
+                r[0] += dot(&rw[SLOTS], &mass);
+                r[1] += dot(&rw[TRANSMISSIONS], &mass);
+                r[2] += dot(&rw[DELIVERED], &mass);
+                r[3] += dot(&rw[SUCCESSES], &mass);
+                r[4] += timeout * p;
+                r[5] += dot(&rw[FAST_RETRANSMITS], &mass);
+                r[6] += dot(&rw[LOSSES_AT_Y], &mass) + dot(&rw[LOSSES_OTHER], &mass);
+                r[7] += dot(&rw[LOSSES_AT_Y], &ph1.cwnd_sum) + dot(&rw[CWND_AT_LOSS], &mass);
+            }
+        }
+        transitions.push(row);
+        rewards.push(r);
+    }
+    Ok(CycleModel { states, transitions, rewards })
+}

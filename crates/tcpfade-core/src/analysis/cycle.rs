@@ -9,7 +9,7 @@
 //! which solves for the stationary law; docs/models.md ("Reno and NewReno") has the derivation.
 use super::fast_recovery::{
     Ending, FastRecovery, Outcome, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY,
-    SLOTS, SUCCESSES, TRANSMISSIONS,
+    REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
 use super::phase2::Phase2;
 use super::{mat_mul, SlotMatrices};
@@ -159,6 +159,42 @@ fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
     a[0] * b[0] + a[1] * b[1]
 }
 
+/// Phase 2 of one window class as the cycle model uses it: per outcome its next cycle-start state and
+/// probability (per channel state s0 of the loss slot), and the rewards summed over outcomes.
+struct ClassPhase2 {
+    targets: Vec<usize>,
+    probabilities: Vec<[f64; 2]>,
+    /// [reward][s0], `Rewards` order, with the timeouts' probability appended.
+    sums: [[f64; 2]; REWARDS + 1],
+}
+
+const TIMEOUTS: usize = REWARDS;
+
+impl ClassPhase2 {
+    fn new(outcomes: &[Outcome], mut state: impl FnMut(CycleStart) -> usize) -> Self {
+        let mut sums = [[0.0; 2]; REWARDS + 1];
+        let mut targets = Vec::with_capacity(outcomes.len());
+        let mut probabilities = Vec::with_capacity(outcomes.len());
+        for o in outcomes {
+            let (ssthresh, cwnd, timeout) = match o.ending {
+                Ending::Timeout { ssthresh } => (f64::from(ssthresh), 1.0, true),
+                Ending::Clean { ssthresh, cwnd_bits } => (f64::from(ssthresh), f64::from_bits(cwnd_bits), false),
+            };
+            targets.push(state(CycleStart { channel: o.channel_state, ssthresh, cwnd }));
+            probabilities.push(o.rewards[PROBABILITY]);
+            for (sum, r) in sums.iter_mut().zip(&o.rewards) {
+                sum[0] += r[0];
+                sum[1] += r[1];
+            }
+            if timeout {
+                sums[TIMEOUTS][0] += o.rewards[PROBABILITY][0];
+                sums[TIMEOUTS][1] += o.rewards[PROBABILITY][1];
+            }
+        }
+        ClassPhase2 { targets, probabilities, sums }
+    }
+}
+
 /// The cycle model of Reno or NewReno over the reachable cycle-start states (zorzi-rao eq. (13)).
 pub fn cycle_model(
     ch: &SlotMatrices,
@@ -169,7 +205,7 @@ pub fn cycle_model(
 ) -> Result<CycleModel> {
     let mut phase2 = Phase2::new(recovery, *ch, wmax, dupthresh, rto)?;
     let tables = Phase1Tables::new(ch, longest_phase1(wmax) + 1)?;
-    let mut outcomes: HashMap<(u32, u32), Vec<Outcome>> = HashMap::default();
+    let mut classes: HashMap<(u32, u32), ClassPhase2> = HashMap::default();
     let mut index: HashMap<(usize, u64, u64), usize> = HashMap::default();
     let mut states: Vec<CycleStart> = Vec::new();
     let mut state = |st: CycleStart, states: &mut Vec<CycleStart>| -> usize {
@@ -189,38 +225,27 @@ pub fn cycle_model(
         let mut row = Vec::new();
         let mut r = [0.0; 8];
         for ph1 in tables.classes(&start, wmax) {
-            if !outcomes.contains_key(&ph1.class) {
-                outcomes.insert(ph1.class, phase2.outcomes(ph1.class.0, ph1.class.1)?);
+            if !classes.contains_key(&ph1.class) {
+                let outcomes = phase2.outcomes(ph1.class.0, ph1.class.1)?;
+                classes.insert(ph1.class, ClassPhase2::new(&outcomes, |st| state(st, &mut states)));
             }
+            let class = &classes[&ph1.class];
             let mass = ph1.loss;
+            row.extend(class.targets.iter().zip(&class.probabilities).map(|(&t, p)| (t, dot(p, &mass))));
+            let sum = |what: usize| dot(&class.sums[what], &mass);
             let lost = mass[0] + mass[1];
             let slots = ph1.slots[0] + ph1.slots[1];
             // Phase 1: k + 1 slots and transmissions, k correct ones (all delivered), one loss at
             // W = Y; losses before the detection also happen at W = Y (weighted by cwnd_sum).
-            r[0] += slots;
-            r[1] += slots;
-            r[2] += slots - lost;
-            r[3] += slots - lost;
-            r[6] += lost;
-            r[7] += ph1.cwnd_sum[0] + ph1.cwnd_sum[1];
-            for o in &outcomes[&ph1.class] {
-                let rw = &o.rewards;
-                let (ssthresh, cwnd, timeout) = match o.ending {
-                    Ending::Timeout { ssthresh } => (f64::from(ssthresh), 1.0, 1.0),
-                    Ending::Clean { ssthresh, cwnd_bits } => (f64::from(ssthresh), f64::from_bits(cwnd_bits), 0.0),
-                };
-                let target = state(CycleStart { channel: o.channel_state, ssthresh, cwnd }, &mut states);
-                let p = dot(&rw[PROBABILITY], &mass);
-                row.push((target, p));
-                r[0] += dot(&rw[SLOTS], &mass);
-                r[1] += dot(&rw[TRANSMISSIONS], &mass);
-                r[2] += dot(&rw[DELIVERED], &mass);
-                r[3] += dot(&rw[SUCCESSES], &mass);
-                r[4] += timeout * p;
-                r[5] += dot(&rw[FAST_RETRANSMITS], &mass);
-                r[6] += dot(&rw[LOSSES_AT_Y], &mass) + dot(&rw[LOSSES_OTHER], &mass);
-                r[7] += dot(&rw[LOSSES_AT_Y], &ph1.cwnd_sum) + dot(&rw[CWND_AT_LOSS], &mass);
-            }
+            r[0] += slots + sum(SLOTS);
+            r[1] += slots + sum(TRANSMISSIONS);
+            r[2] += slots - lost + sum(DELIVERED);
+            r[3] += slots - lost + sum(SUCCESSES);
+            r[4] += sum(TIMEOUTS);
+            r[5] += sum(FAST_RETRANSMITS);
+            r[6] += lost + sum(LOSSES_AT_Y) + sum(LOSSES_OTHER);
+            r[7] +=
+                ph1.cwnd_sum[0] + ph1.cwnd_sum[1] + dot(&class.sums[LOSSES_AT_Y], &ph1.cwnd_sum) + sum(CWND_AT_LOSS);
         }
         transitions.push(row);
         rewards.push(r);

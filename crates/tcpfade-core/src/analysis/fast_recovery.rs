@@ -211,31 +211,63 @@ fn run_after_una(held: u64) -> u32 {
     (held >> 1).trailing_ones()
 }
 
-/// Endings of a doomed state for a unit of probability, with their expected rewards (slots counted
-/// from the slot in which it became doomed).
-pub(super) type UnitOutcomes = Vec<((Ending, usize), [f64; REWARDS])>;
+/// Endings (ids in [`Shared::endings`]) of a doomed state for a unit of probability, with their
+/// expected rewards (slots counted from the slot in which it became doomed).
+pub(super) type UnitOutcomes = Vec<(usize, [f64; REWARDS])>;
+
+/// What explorations of one channel and parameters share: the doomed states' outcomes (many paths,
+/// and many window classes, reach the same one) and an id per (ending, channel state), so that
+/// outcomes add up in dense arrays rather than through a hash per path.
+#[derive(Default)]
+pub(super) struct Shared {
+    doomed: HashMap<Doomed, UnitOutcomes>,
+    ids: HashMap<(Ending, usize), usize>,
+    endings: Vec<(Ending, usize)>,
+}
+
+impl Shared {
+    fn id(&mut self, key: (Ending, usize)) -> usize {
+        let endings = &mut self.endings;
+        *self.ids.entry(key).or_insert_with(|| {
+            endings.push(key);
+            endings.len() - 1
+        })
+    }
+}
 
 /// The outcomes of a doomed state. Until the timer, the sender sends while fewer than min(⌊W⌋, Wmax)
 /// packets are outstanding; a correct one is a duplicate ACK (W += 1 in recovery) and frees one more
 /// packet if the run after una is unbroken; a lost one breaks the run. So the state in slot t is
 /// (losses so far, unbroken, channel state): W and the outstanding count follow from t. Written
 /// as a dense recursion because every window class meets hundreds of these states.
-fn doomed_outcomes(q: &Phase2Query, ch: &SlotMatrices, step_powers: &[[[f64; 2]; 2]], st: &Doomed) -> UnitOutcomes {
+#[inline(never)]
+fn doomed_outcomes(
+    q: &Phase2Query,
+    ch: &SlotMatrices,
+    step_powers: &[[[f64; 2]; 2]],
+    st: &Doomed,
+    shared: &mut Shared,
+) -> UnitOutcomes {
     type Acc = [f64; REWARDS];
     let mut out: UnitOutcomes = Vec::new();
-    let mut finish = |key: (Ending, usize), a: &Acc| match out.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, acc)) => acc.iter_mut().zip(a).for_each(|(d, v)| *d += v),
-        None => out.push((key, *a)),
+    let mut finish = |key: (Ending, usize), a: &Acc| {
+        let id = shared.id(key);
+        match out.iter_mut().find(|(k, _)| *k == id) {
+            Some((_, acc)) => acc.iter_mut().zip(a).for_each(|(d, v)| *d += v),
+            None => out.push((id, *a)),
+        }
     };
     let w0 = f64::from_bits(st.cwnd);
     // live[losses][unbroken][channel]
     let mut live = vec![[[[0.0; REWARDS]; 2]; 2]];
     live[0][usize::from(st.unbroken)][usize::from(st.channel)][PROBABILITY] = 1.0;
+    let mut next = Vec::new();
     for t in 1..=st.deadline as u32 + 1 {
         // Slots after this one until the end of the slot at which the timer fires.
         let deadline = st.deadline - (t as i32 - 1);
         let outstanding = st.outstanding + t - 1;
-        let mut next = vec![[[[0.0; REWARDS]; 2]; 2]; live.len() + 1];
+        next.clear();
+        next.resize(live.len() + 1, [[[0.0; REWARDS]; 2]; 2]);
         let mut alive = false;
         for (losses, by_unbroken) in live.iter().enumerate() {
             let cwnd = w0 + f64::from(t - 1 - losses as u32);
@@ -283,21 +315,19 @@ fn doomed_outcomes(q: &Phase2Query, ch: &SlotMatrices, step_powers: &[[[f64; 2];
         if !alive {
             break;
         }
-        live = next;
+        std::mem::swap(&mut live, &mut next);
     }
     out
 }
-
-/// Doomed states resolved once each (many paths, and many window classes, reach the same one).
-pub(super) type DoomedMemo = HashMap<Doomed, UnitOutcomes>;
 
 pub(super) struct Explorer<'a> {
     pub(super) q: &'a Phase2Query,
     pub(super) ch: &'a SlotMatrices,
     /// M^n for n = 0..=rto + 1.
     pub(super) step_powers: &'a [[[f64; 2]; 2]],
-    out: HashMap<(Ending, usize), Rewards>,
-    doomed: &'a mut DoomedMemo,
+    /// Rewards per ending id, and whether the ending was reached.
+    out: Vec<(bool, Rewards)>,
+    shared: &'a mut Shared,
     /// Paths that became doomed, merged by doomed state (slots so far in their rewards): each
     /// state's endings are added once, not once per path.
     pending: HashMap<Doomed, Rewards>,
@@ -308,9 +338,25 @@ impl<'a> Explorer<'a> {
         q: &'a Phase2Query,
         ch: &'a SlotMatrices,
         step_powers: &'a [[[f64; 2]; 2]],
-        doomed: &'a mut DoomedMemo,
+        shared: &'a mut Shared,
     ) -> Self {
-        Explorer { q, ch, step_powers, out: HashMap::default(), doomed, pending: HashMap::default() }
+        Explorer { q, ch, step_powers, out: Vec::new(), shared, pending: HashMap::default() }
+    }
+
+    /// The endings reached, by id, with their rewards.
+    pub(super) fn reached(&mut self) -> Vec<(usize, Rewards)> {
+        self.resolve_pending();
+        (self.out.iter().enumerate()).filter(|(_, (reached, _))| *reached).map(|(id, (_, r))| (id, *r)).collect()
+    }
+
+    /// Add `acc` to the ending with id `id`.
+    pub(super) fn add_to(&mut self, id: usize, acc: &Rewards) {
+        if id >= self.out.len() {
+            self.out.resize(id + 1, (false, [[0.0; 2]; REWARDS]));
+        }
+        let (reached, sum) = &mut self.out[id];
+        *reached = true;
+        add_rewards(sum, acc);
     }
 }
 
@@ -344,21 +390,24 @@ impl Explorer<'_> {
 
     /// Add the endings of every pending doomed state, from its unit outcomes (computed the first
     /// time that state is met).
+    #[inline(never)]
     fn resolve_pending(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for (st, acc) in &pending {
-            if !self.doomed.contains_key(st) {
-                let unit = doomed_outcomes(self.q, self.ch, self.step_powers, st);
-                self.doomed.insert(*st, unit);
+            if !self.shared.doomed.contains_key(st) {
+                let unit = doomed_outcomes(self.q, self.ch, self.step_powers, st, self.shared);
+                self.shared.doomed.insert(*st, unit);
             }
             let prob = acc[PROBABILITY];
-            for ((ending, channel), u) in &self.doomed[st] {
+            let unit = std::mem::take(self.shared.doomed.get_mut(st).expect("just inserted"));
+            for (id, u) in &unit {
                 let mut a = scaled(acc, u[PROBABILITY]);
                 for (what, &by) in u.iter().enumerate().skip(1) {
                     credit(&mut a, what, prob, by);
                 }
-                add_rewards(self.out.entry((*ending, *channel)).or_insert([[0.0; 2]; REWARDS]), &a);
+                self.add_to(*id, &a);
             }
+            self.shared.doomed.insert(*st, unit);
         }
     }
 
@@ -368,7 +417,8 @@ impl Explorer<'_> {
     }
 
     pub(super) fn finish(&mut self, ending: Ending, channel: usize, acc: &Rewards) {
-        add_rewards(self.out.entry((ending, channel)).or_insert([[0.0; 2]; REWARDS]), acc);
+        let id = self.shared.id((ending, channel));
+        self.add_to(id, acc);
     }
 
     /// Nothing can be sent and no ACK can come: idle until the timer fires `deadline` slots on.
@@ -397,8 +447,8 @@ pub(super) fn ceil_half(cwnd: f64) -> u32 {
 pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
     q.validate()?;
     let step_powers = powers(&ch.step(), q.rto as usize + 1);
-    let mut memo = DoomedMemo::default();
-    let mut ex = Explorer::new(q, ch, &step_powers, &mut memo);
+    let mut shared = Shared::default();
+    let mut ex = Explorer::new(q, ch, &step_powers, &mut shared);
     let rto = q.rto as i32;
     let mut live = Frontier::default();
     for s0 in 0..2u8 {
@@ -426,11 +476,10 @@ pub fn explore(ch: &SlotMatrices, q: &Phase2Query) -> Result<Vec<Outcome>> {
 impl Explorer<'_> {
     /// The endings reached, in a fixed order.
     pub(super) fn into_outcomes(mut self) -> Vec<Outcome> {
-        self.resolve_pending();
-        let mut outcomes: Vec<Outcome> = self
-            .out
-            .into_iter()
-            .map(|((ending, channel_state), rewards)| Outcome { ending, channel_state, rewards })
+        let reached = self.reached();
+        let endings = &self.shared.endings;
+        let mut outcomes: Vec<Outcome> = (reached.into_iter())
+            .map(|(id, rewards)| Outcome { ending: endings[id].0, channel_state: endings[id].1, rewards })
             .collect();
         outcomes.sort_by_key(|o| (o.ending, o.channel_state));
         outcomes

@@ -7,9 +7,9 @@
 //! The protocol rules here are written for the analysis from BRIEF D1-D4, not taken from
 //! [`crate::tcp`]: comparing the analysis with the simulator then checks both.
 
+pub mod cycle;
 pub mod fast_recovery;
 pub mod phase2;
-pub mod cycle;
 
 /// One-slot matrices of a two-state channel (states 0 = good, 1 = bad): `success[s][s']` is the
 /// probability of moving from s to s' and the packet of that slot getting through, `failure[s][s']`

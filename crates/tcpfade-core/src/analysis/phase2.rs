@@ -30,12 +30,13 @@
 //!
 //! The explorer remains the reference: a test checks this against it class by class.
 use super::fast_recovery::{
-    ceil_half, Active, Doomed, DoomedMemo, Ending, Explorer, FastRecovery, Frontier, Outcome, Phase2Query, Rewards,
+    ceil_half, Active, Doomed, Ending, Explorer, FastRecovery, Frontier, Outcome, Phase2Query, Rewards, Shared,
     CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
     TRANSMISSIONS,
 };
 use super::{mat_mul, powers, SlotMatrices};
 use crate::error::Result;
+use rustc_hash::FxHashMap as HashMap;
 
 type M2 = [[f64; 2]; 2];
 
@@ -93,7 +94,10 @@ pub struct Phase2 {
     seeds: Vec<Seed>,
     /// The seeds cover partial ACKs leaving fewer than this many packets outstanding (Reno).
     seeds_cover: u32,
-    memo: DoomedMemo,
+    /// What the explorer makes of the seeds, by (⌈Y/2⌉, latest detection slot t among them): the
+    /// classes ⌊Y⌋ = 2⌈Y/2⌉ - 1 and 2⌈Y/2⌉ share it when ⌈Y/2⌉ ≥ K.
+    seed_runs: HashMap<(u32, u32), Vec<(usize, Rewards)>>,
+    shared: Shared,
 }
 
 impl Phase2 {
@@ -130,7 +134,8 @@ impl Phase2 {
             groups: Vec::new(),
             seeds: Vec::new(),
             seeds_cover: 0,
-            memo: DoomedMemo::default(),
+            seed_runs: HashMap::default(),
+            shared: Shared::default(),
         };
         model.group_patterns();
         Ok(model)
@@ -232,8 +237,24 @@ impl Phase2 {
             self.seeds_cover = next_ssthresh.max((self.wmax + 1) / 2);
             self.enumerate_seeds(0, 0, 0, IDENTITY, self.seeds_cover - 1);
         }
-        let Phase2 { ch, step_powers, success_powers, prefix, groups, seeds, memo, .. } = self;
-        let mut ex = Explorer::new(&q, ch, step_powers, memo);
+        let Phase2 { ch, step_powers, success_powers, prefix, groups, seeds, shared, seed_runs, .. } = self;
+        let seeded = if q.recovery == FastRecovery::Reno {
+            // A seed's t + 1 - h_1 < ⌈Y/2⌉ with h_1 ≤ K: t ≤ ⌈Y/2⌉ + K - 2.
+            let key = (next_ssthresh, (window - 1).min(next_ssthresh + q.dupthresh - 2));
+            if !seed_runs.contains_key(&key) {
+                let mut sub = Explorer::new(&q, ch, step_powers, shared);
+                continue_reno_seeds(&mut sub, seeds, next_ssthresh)?;
+                let reached = sub.reached();
+                seed_runs.insert(key, reached);
+            }
+            seed_runs[&key].as_slice()
+        } else {
+            &[]
+        };
+        let mut ex = Explorer::new(&q, ch, step_powers, shared);
+        for (id, r) in seeded {
+            ex.add_to(*id, r);
+        }
         for group in groups.iter().filter(|g| g.t < window) {
             match (q.recovery, group.c) {
                 (FastRecovery::NewReno, _) | (FastRecovery::Reno, 0) => {
@@ -244,9 +265,6 @@ impl Phase2 {
                 }
                 _ => reno_stalls_after_partial_ack(&mut ex, group, next_ssthresh),
             }
-        }
-        if q.recovery == FastRecovery::Reno {
-            continue_reno_seeds(&mut ex, seeds, next_ssthresh)?;
         }
         stall_before_detection(&mut ex, prefix, success_powers);
         Ok(ex.into_outcomes())

@@ -84,25 +84,28 @@ def test_power_table_matches_matrix_power():
 @pytest.mark.parametrize("newreno, wmax, k, rto", [(True, 5, 2, 7), (True, 5, 1, 7), (False, 6, 3, 8),
                                                     (False, 6, 1, 8)])
 def test_fast_recovery_phase2_matches_brute_force(newreno, wmax, k, rto):
-    """The core's reduced recursion against tests/reference_fast_recovery.py, which follows every path
-    with absolute sequence numbers and the full set of held packets, on a channel that loses in both
+    """Both core kernels, the reduced recursion over protocol states and the one from loss patterns
+    that the analysis uses, against tests/reference_fast_recovery.py, which follows every path with
+    absolute sequence numbers and the full set of held packets, on a channel that loses in both
     states: same endings, same probabilities and rewards to 1e-10, for every window class."""
     from tcpfade import _core
 
     ch = SlotMatrices.from_channel(tcpfade.GilbertElliott(p=0.8, q=0.5, loss_good=0.1, loss_bad=0.9))
+    a, f = ch.success.tolist(), ch.failure.tolist()
     names = ["probability", "slots", "transmissions", "successes", "delivered", "losses_at_y", "losses",
              "cwnd_at_loss", "fast_retransmits"]
+    patterns = _core.FastRecoveryPhase2(a, f, newreno, wmax, k, rto)
     for m in range(1, wmax + 1):
         for h in sorted({(m + 1) // 2, (m + 2) // 2}):
-            ref = reference_phase2(ch.success.tolist(), ch.failure.tolist(), newreno=newreno, wmax=wmax, k=k,
-                                   rto=rto, window=m, next_ssthresh=h)
-            endings, table = _core.fast_recovery_phase2(ch.success.tolist(), ch.failure.tolist(), newreno, wmax,
-                                                        k, rto, m, h)
-            got = {tuple(e): table[i] for i, e in enumerate(endings)}
-            assert set(got) == set(ref), (m, h)
-            for key, rows in got.items():
-                for r, name in enumerate(names):
-                    np.testing.assert_allclose(rows[r], ref[key][name], rtol=0, atol=1e-10, err_msg=f"{m} {h} {name}")
+            ref = reference_phase2(a, f, newreno=newreno, wmax=wmax, k=k, rto=rto, window=m, next_ssthresh=h)
+            for kernel, (endings, table) in [("explorer", _core.fast_recovery_phase2(a, f, newreno, wmax, k, rto, m, h)),
+                                             ("patterns", patterns.outcomes(m, h))]:
+                got = {tuple(e): table[i] for i, e in enumerate(endings)}
+                assert set(got) == set(ref), (kernel, m, h)
+                for key, rows in got.items():
+                    for r, name in enumerate(names):
+                        np.testing.assert_allclose(rows[r], ref[key][name], rtol=0, atol=1e-10,
+                                                   err_msg=f"{kernel} {m} {h} {name}")
 
 
 @settings(max_examples=40, deadline=None)
@@ -112,10 +115,9 @@ def test_embedded_chain_is_a_chain_and_bounds_are_ordered(p, q, wmax, k, extra, 
     ch = tcpfade.GilbertElliott(p=p, q=q, loss_good=lg)
     m = SlotMatrices.from_channel(ch)
     models = {"tahoe": cycle_model(m, wmax=wmax, dupthresh=k, rto=wmax + extra)}
-    if wmax <= 8:  # the Reno/NewReno model costs more; small windows cover its logic
-        for name in ("reno", "newreno"):
-            models[name] = fast_recovery.cycle_model(m, newreno=name == "newreno", wmax=wmax, dupthresh=k,
-                                                     rto=wmax + extra)
+    for name in ("reno", "newreno"):
+        models[name] = fast_recovery.cycle_model(m, newreno=name == "newreno", wmax=wmax, dupthresh=k,
+                                                 rto=wmax + extra)
     for name, model in models.items():
         np.testing.assert_allclose(model.transition.sum(axis=1), 1.0, atol=1e-9)
         assert np.all(model.transition >= -1e-15)

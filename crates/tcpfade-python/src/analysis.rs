@@ -8,6 +8,9 @@ use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outco
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
 
+/// (states as (channel, ssthresh, cwnd), transition matrix, rewards).
+type ChainArrays<'py> = (Vec<(usize, f64, f64)>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>);
+
 type Table<'py> = (Vec<(u8, u32, f64, usize)>, Bound<'py, PyArray3<f64>>);
 
 fn recovery_rule(newreno: bool) -> FastRecovery {
@@ -101,7 +104,7 @@ fn fast_recovery_cycle_model<'py>(
     wmax: u32,
     dupthresh: u32,
     rto: u32,
-) -> PyResult<(Vec<(usize, f64, f64)>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
+) -> PyResult<ChainArrays<'py>> {
     let ch = SlotMatrices { success, failure };
     let model = run(py, || cycle_model(&ch, recovery_rule(newreno), wmax, dupthresh, rto))?;
     let n = model.states.len();

@@ -15,6 +15,7 @@ use super::phase2::Phase2;
 use super::{mat_mul, SlotMatrices};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 type M2 = [[f64; 2]; 2];
 
@@ -95,7 +96,7 @@ impl Phase1Tables {
     fn new(ch: &SlotMatrices, kmax: usize) -> Result<Self> {
         let a = ch.success;
         let det = (1.0 - a[0][0]) * (1.0 - a[1][1]) - a[0][1] * a[1][0];
-        if !(det.abs() > 0.0) {
+        if det == 0.0 || det.is_nan() {
             return Err(Error::invalid("channel", "error rate 0", "needs some loss for a renewal cycle"));
         }
         let r = [[(1.0 - a[1][1]) / det, a[0][1] / det], [a[1][0] / det, (1.0 - a[0][0]) / det]];
@@ -225,11 +226,13 @@ pub fn cycle_model(
         let mut row = Vec::new();
         let mut r = [0.0; 8];
         for ph1 in tables.classes(&start, wmax) {
-            if !classes.contains_key(&ph1.class) {
-                let outcomes = phase2.outcomes(ph1.class.0, ph1.class.1)?;
-                classes.insert(ph1.class, ClassPhase2::new(&outcomes, |st| state(st, &mut states)));
-            }
-            let class = &classes[&ph1.class];
+            let class = match classes.entry(ph1.class) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
+                    let outcomes = phase2.outcomes(ph1.class.0, ph1.class.1)?;
+                    e.insert(ClassPhase2::new(&outcomes, |st| state(st, &mut states)))
+                }
+            };
             let mass = ph1.loss;
             row.extend(class.targets.iter().zip(&class.probabilities).map(|(&t, p)| (t, dot(p, &mass))));
             let sum = |what: usize| dot(&class.sums[what], &mass);

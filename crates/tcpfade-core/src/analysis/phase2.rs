@@ -37,6 +37,7 @@ use super::fast_recovery::{
 use super::{mat_mul, powers, SlotMatrices};
 use crate::error::Result;
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 type M2 = [[f64; 2]; 2];
 
@@ -175,7 +176,7 @@ impl Phase2 {
                     } else {
                         for run in 0..k - held_before {
                             // Hole c + 1 right after the run, then the rest up to t ending correct.
-                            let rest = t.checked_sub(hole + run + 1).unwrap_or(0);
+                            let rest = t.saturating_sub(hole + run + 1);
                             let tail = self.ending_correct(rest, k - held_before - run);
                             let w = chain(&[&lead, &self.success_powers[run as usize], &self.ch.failure, &tail]);
                             add(&mut group.weight, &w, 1.0);
@@ -234,20 +235,21 @@ impl Phase2 {
         if q.recovery == FastRecovery::Reno && next_ssthresh > self.seeds_cover {
             // Usually one pass: ⌈Y/2⌉ ≤ ⌈Wmax/2⌉ for every reachable class.
             self.seeds.clear();
-            self.seeds_cover = next_ssthresh.max((self.wmax + 1) / 2);
+            self.seeds_cover = next_ssthresh.max(self.wmax.div_ceil(2));
             self.enumerate_seeds(0, 0, 0, IDENTITY, self.seeds_cover - 1);
         }
         let Phase2 { ch, step_powers, success_powers, prefix, groups, seeds, shared, seed_runs, .. } = self;
         let seeded = if q.recovery == FastRecovery::Reno {
             // A seed's t + 1 - h_1 < ⌈Y/2⌉ with h_1 ≤ K: t ≤ ⌈Y/2⌉ + K - 2.
             let key = (next_ssthresh, (window - 1).min(next_ssthresh + q.dupthresh - 2));
-            if !seed_runs.contains_key(&key) {
-                let mut sub = Explorer::new(&q, ch, step_powers, shared);
-                continue_reno_seeds(&mut sub, seeds, next_ssthresh)?;
-                let reached = sub.reached();
-                seed_runs.insert(key, reached);
+            match seed_runs.entry(key) {
+                Entry::Occupied(e) => e.into_mut().as_slice(),
+                Entry::Vacant(e) => {
+                    let mut sub = Explorer::new(&q, ch, step_powers, shared);
+                    continue_reno_seeds(&mut sub, seeds, next_ssthresh)?;
+                    e.insert(sub.reached()).as_slice()
+                }
             }
-            seed_runs[&key].as_slice()
         } else {
             &[]
         };
@@ -477,7 +479,7 @@ mod tests {
             for recovery in [FastRecovery::Reno, FastRecovery::NewReno] {
                 let mut model = Phase2::new(recovery, ch, wmax, k, rto).unwrap();
                 for window in 1..=wmax {
-                    for next_ssthresh in [(window + 1) / 2, window / 2 + 1] {
+                    for next_ssthresh in [window.div_ceil(2), window / 2 + 1] {
                         let q = Phase2Query { recovery, wmax, dupthresh: k, rto, window, next_ssthresh };
                         let reference = explore(&ch, &q).unwrap();
                         let fast = model.outcomes(window, next_ssthresh).unwrap();

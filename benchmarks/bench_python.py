@@ -13,6 +13,7 @@ import platform
 import time
 
 import tcpfade
+from tcpfade.analysis import ANALYZED_VARIANTS
 from tcpfade.channels.jakes import fading_gain
 
 
@@ -36,17 +37,39 @@ def bench_analysis() -> None:
         sim = best_of(lambda: tcpfade.simulate(variant, ch, wmax=wmax, slots=10**7, seed=1), repeat=1)
         print(f"analyze {variant:<8} Wmax={wmax:<3} P_E=0.03 fdT=0.016    {t * 1e3:8.2f} ms per point "
               f"(simulating 1e7 slots: {sim:.2f} s, {sim / t:,.0f}x)")
-    # A figure like zorzi-rao Figs. 5-6: 2 Wmax x 3 fD·T x 10 error rates, channel mapping included.
+    # A figure like zorzi-rao Figs. 5-6 (Tahoe), 9 (Reno) or 11 (NewReno): 2 Wmax x 3 fD·T x 10 error rates,
+    # channel mapping included.
     pes = [0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3]
+    for variant in ANALYZED_VARIANTS:
+        def figure() -> None:
+            for wmax in (6, 24):
+                for fdt in (0.001, 0.016, 0.256):
+                    for pe in pes:
+                        ch = tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt)
+                        tcpfade.analyze(variant, ch, wmax=wmax)
 
-    def figure() -> None:
-        for wmax in (6, 24):
-            for fdt in (0.001, 0.016, 0.256):
-                for pe in pes:
-                    tcpfade.analyze("tahoe", tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt), wmax=wmax)
+        t = best_of(figure)
+        print(f"analyze figure ({variant}, 2 Wmax x 3 fdT x 10 P_E = 60 points)  {t:8.2f} s")
 
-    t = best_of(figure)
-    print(f"analyze figure (Tahoe, 2 Wmax x 3 fdT x 10 P_E = 60 points)   {t:8.2f} s")
+    # The validation grid of issue 4: 4 variants x 3 fD·T x 5 P_E x Wmax {6, 24} x K {1, 3} x T0 {50, 100}.
+    def grid() -> int:
+        points = 0
+        for fdt in (0.001, 0.016, 0.256):
+            for pe in (0.001, 0.01, 0.03, 0.1, 0.3):
+                ch = tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt)
+                for variant in ANALYZED_VARIANTS:
+                    for wmax in (6, 24):
+                        for k in (1, 3):
+                            for rto in (50, 100):
+                                tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto=rto)
+                                points += 1
+        return points
+
+    start = time.perf_counter()
+    points = grid()
+    t = time.perf_counter() - start
+    print(f"analyze the validation grid ({points} points, all variants)           {t:8.2f} s "
+          f"({t / points * 1e3:.2f} ms per point)")
 
 
 def main() -> None:

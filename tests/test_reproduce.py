@@ -40,13 +40,17 @@ def test_cli_writes_files_and_verdicts(capsys, tmp_path):
     assert "[agrees]" in out and (tmp_path / "chockalingam-table1.svg").exists()
 
 
-def test_all_writes_a_self_contained_report(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    """``tcpfade reproduce --all --quick``, once for the tests that read its report."""
+    out = tmp_path_factory.mktemp("report")
+    assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
+    return out / "report.html"
+
+
+def test_all_writes_a_self_contained_report(quick_report):
     import base64
     from html.parser import HTMLParser
-
-    assert main(["reproduce", "--all", "--quick", "--out", str(tmp_path)]) == 0
-    report = tmp_path / "report.html"
-    assert f"report: {report}" in capsys.readouterr().out
 
     class Page(HTMLParser):
         def __init__(self):
@@ -63,10 +67,63 @@ def test_all_writes_a_self_contained_report(tmp_path, capsys):
                 self.marks.append(attrs["class"])
 
     page = Page()
-    page.feed(report.read_text())
+    page.feed(quick_report.read_text())
     assert page.sections == list(FIGURES)
     for src in page.images:  # every figure embedded as a real PNG: the file stands alone
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     expected = [("disagrees" if c.known_disagreement else "agrees") for f in FIGURES.values() for c in f.claims]
     assert page.marks == expected
+    # The same verdicts as the Markdown table docs/validation.md is made from: a row per claim.
+    rows = (quick_report.parent / "claims.md").read_text().splitlines()[2:]
+    assert [r.split(" | ")[0].lstrip("| ") for r in rows] == [f.id for f in FIGURES.values() for _ in f.claims]
+    assert [("disagrees" if "disagrees" in r.split(" | ")[2] else "agrees") for r in rows] == expected
+
+
+def _headless_chromium():
+    """A Selenium driver on Debian's chromium and chromedriver (the README's test command installs them).
+    Missing, the test is skipped on a developer's machine and fails in CI."""
+    import os
+    import shutil
+
+    driver_path, browser = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
+    if not (driver_path and browser):
+        if os.environ.get("CI"):
+            pytest.fail("chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
+        pytest.skip("chromium/chromedriver not installed")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+
+
+def test_report_renders_every_figure_in_a_headless_browser(quick_report, tmp_path):
+    """Open the report in a real browser: every figure decoded and laid out at a visible size, every section
+    and claim table in the rendered DOM, and a screenshot that is not blank."""
+    import matplotlib.image
+
+    driver = _headless_chromium()
+    try:
+        driver.get(quick_report.as_uri())
+        images = driver.execute_script(
+            "return Array.from(document.images).map(i => ({alt: i.alt, complete: i.complete, "
+            "width: i.naturalWidth, height: i.naturalHeight, shown: i.getBoundingClientRect().width}))")
+        sections = driver.execute_script("return Array.from(document.querySelectorAll('h2')).map(h => h.id)")
+        verdict_cells = driver.execute_script(
+            "return document.querySelectorAll('td.agrees, td.disagrees, td.undecided').length")
+        driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", sections[-1])
+        shot = tmp_path / "report.png"
+        assert driver.save_screenshot(str(shot))
+    finally:
+        driver.quit()
+    assert sections == list(FIGURES)
+    assert len(images) == len(FIGURES)
+    for img in images:
+        assert img["complete"] and img["width"] > 300 and img["height"] > 200 and img["shown"] > 300, img
+    assert verdict_cells == sum(len(f.claims) for f in FIGURES.values())
+    pixels = matplotlib.image.imread(shot)
+    assert pixels.shape[0] > 500 and pixels[..., :3].std() > 0.05  # a page with a figure on it, not blank

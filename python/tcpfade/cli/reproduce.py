@@ -13,7 +13,8 @@ from .. import _validate as v
 @click.command()
 @click.argument("figure_ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List the figures and exit.")
-@click.option("--all", "run_all", is_flag=True, help="Every figure, and an HTML report (report.html) beside them.")
+@click.option("--all", "run_all", is_flag=True,
+              help="Every figure, an HTML report (report.html) and the claims as a Markdown table (claims.md).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reproduce"),
               show_default=True, help="Directory for the CSV, PNG and SVG files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
@@ -29,7 +30,7 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
       tcpfade reproduce --all --quick          # every figure and results/report.html
     """
     from ..reproduce import FIGURES, reproduce as run
-    from ..reproduce.report import write_report
+    from ..reproduce.report import write_claims_table, write_report
 
     if list_only:
         for fid, fig in FIGURES.items():
@@ -58,3 +59,4 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
     if run_all:
         report = write_report(results, Path(out_dir) / "report.html", quick=quick, seed=seed)
         click.echo(f"report: {report}")
+        click.echo(f"claims: {write_claims_table(results, Path(out_dir) / 'claims.md')}")

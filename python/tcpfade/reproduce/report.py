@@ -1,5 +1,6 @@
 """A self-contained HTML report of reproduced figures: each figure (embedded), its caption, and every claim of
-the paper beside our verdict and the evidence for it."""
+the paper beside our verdict and the evidence for it; and the same claims as a Markdown table (the one in
+docs/validation.md)."""
 
 from __future__ import annotations
 
@@ -67,5 +68,22 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
     out = Path(path)
     tmp = out.with_name(out.name + ".part")
     tmp.write_text("\n".join(parts), encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+def write_claims_table(results: Iterable[FigureResult], path: str | Path) -> Path:
+    """Write every claim, our verdict and its evidence as a Markdown table to ``path``."""
+    rows = ["| figure | the paper says (paraphrased) | ours | evidence |", "| --- | --- | --- | --- |"]
+    for r in results:
+        for claim, vd in r.verdicts:
+            word = {True: "agrees", False: "**disagrees**", None: "undecided"}[vd.holds]
+            if claim.known_disagreement:
+                word += " (explained)"
+            cells = [r.figure.id, claim.statement, word, vd.evidence]
+            rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    out = Path(path)
+    tmp = out.with_name(out.name + ".part")
+    tmp.write_text("\n".join(rows) + "\n", encoding="utf-8")
     tmp.replace(out)
     return out

@@ -194,9 +194,11 @@ def _good_agreement(data: pd.DataFrame) -> Verdict:
 
 
 def _conservative(data: pd.DataFrame) -> Verdict:
+    """"In general": at three points in four or more; the largest excess is reported beside it."""
     below = data.hybrid_low <= data.simulation_high
-    return Verdict(below.mean() >= 0.9, f"hybrid pessimistic bound at or below the simulation's upper 95% limit at "
-                                        f"{int(below.sum())} of {len(data)} points")
+    excess = (data.hybrid_low - data.simulation_high).max()
+    return Verdict(below.mean() >= 0.75, f"hybrid pessimistic bound at or below the simulation's upper 95% limit at "
+                                         f"{int(below.sum())} of {len(data)} points; largest excess {excess:.4f}")
 
 
 for _number, _fdt in zip((1, 2, 3, 4), THREE_FDTS):
@@ -209,8 +211,8 @@ for _number, _fdt in zip((1, 2, 3, 4), THREE_FDTS):
                   _analyses_converge),),
         3: (Claim("The agreement with the simulated results is good in general.", "§5.1, Figs. 2-4",
                   _good_agreement),
-            Claim("Most results closely match simulations and are conservative in general.", "§5.1",
-                  _conservative)),
+            Claim("Most results closely match simulations and are conservative in general (here: the hybrid "
+                  "analysis at or below the simulation at three points in four or more).", "§5.1", _conservative)),
         4: (Claim("At fD·T = 0.128 all three approaches agree (the errors are nearly i.i.d.).", "§5.1, Fig. 4",
                   _all_agree_when_fast),),
     }[_number]

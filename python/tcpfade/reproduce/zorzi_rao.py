@@ -41,6 +41,20 @@ _HYBRID: dict[tuple[Settings, float], pd.DataFrame] = {}
 _CURVES: dict[tuple, pd.DataFrame] = {}
 
 
+def fitted_traces(settings: Settings, progress, fdt: float):
+    """(SNR, trace, fit) for each average SNR of the grid: a bit-level Jakes trace of 2·10⁶ packets (10⁵ quick)
+    and the two-state chain fitted to it; SNRs whose trace has fewer than 30 error bursts are skipped."""
+    packets = settings.slots(TRACE_PACKETS)  # at least 10^5 packets, quick or not
+    for snr in SNRS_DB:
+        progress(f"bit-level trace fD·T={fdt:g} SNR={snr:g} dB")
+        trace = BitLevelFading(fdt, float(snr), packet_bits=PACKET_BITS).trace(packets, seed=settings.seed)
+        if trace.sum() == 0:
+            continue
+        fit = fit_markov(trace)
+        if fit.bursts >= MIN_BURSTS:
+            yield float(snr), trace, fit
+
+
 def hybrid_channels(settings: Settings, progress, fdts: tuple[float, ...] = FDTS) -> pd.DataFrame:
     """The hybrid table (§5.1): per fD·T and average SNR, the error rate and mean burst of a simulated
     bit-level Jakes trace, and the two-state chain fitted to them. SNRs whose trace has fewer than 30 error
@@ -48,18 +62,8 @@ def hybrid_channels(settings: Settings, progress, fdts: tuple[float, ...] = FDTS
     for fdt in fdts:
         if (settings, fdt) in _HYBRID:
             continue
-        rows = []
-        packets = settings.slots(TRACE_PACKETS)  # at least 10^5 packets, quick or not
-        for snr in SNRS_DB:
-            progress(f"bit-level trace fD·T={fdt:g} SNR={snr:g} dB")
-            trace = BitLevelFading(fdt, float(snr), packet_bits=PACKET_BITS).trace(packets, seed=settings.seed)
-            if trace.sum() == 0:
-                continue
-            fit = fit_markov(trace)
-            if fit.bursts < MIN_BURSTS:
-                continue
-            rows.append({"fdt": fdt, "snr_db": float(snr), "error_rate": fit.error_rate,
-                         "mean_burst": fit.mean_burst, "p": fit.p, "q": fit.q, "bursts": fit.bursts})
+        rows = [{"fdt": fdt, "snr_db": snr, "error_rate": fit.error_rate, "mean_burst": fit.mean_burst, "p": fit.p,
+                 "q": fit.q, "bursts": fit.bursts} for snr, _, fit in fitted_traces(settings, progress, fdt)]
         _HYBRID[(settings, fdt)] = pd.DataFrame(rows)
     return pd.concat([_HYBRID[(settings, fdt)] for fdt in fdts], ignore_index=True)
 
@@ -103,20 +107,12 @@ def three_approaches(settings: Settings, progress) -> pd.DataFrame:
     burst against eq. (3)'s. SNRs whose trace has fewer than 30 error bursts are left out."""
     if settings not in _THREE:
         rows = []
-        packets = settings.slots(TRACE_PACKETS)
         for fdt in THREE_FDTS:
-            for snr in SNRS_DB:
-                progress(f"three approaches fD·T={fdt:g} SNR={snr:g} dB")
-                trace = BitLevelFading(fdt, float(snr), packet_bits=PACKET_BITS).trace(packets, seed=settings.seed)
-                if trace.sum() == 0:
-                    continue
-                fit = fit_markov(trace)
-                if fit.bursts < MIN_BURSTS:
-                    continue
+            for snr, trace, fit in fitted_traces(settings, progress, fdt):
                 analytic = GilbertElliott.from_fading(error_rate=fit.error_rate, fdt=fdt)
                 sim = simulate("tahoe", TraceChannel(trace), wmax=24, dupthresh=3, rto=100, slots=len(trace),
                                seed=settings.seed)
-                row = {"fdt": fdt, "snr_db": float(snr), "error_rate": fit.error_rate, "mean_burst": fit.mean_burst,
+                row = {"fdt": fdt, "snr_db": snr, "error_rate": fit.error_rate, "mean_burst": fit.mean_burst,
                        "mean_burst_eq3": analytic.mean_burst, "simulation": sim.throughput,
                        "simulation_low": sim.ci["throughput"][0], "simulation_high": sim.ci["throughput"][1]}
                 for name, ch in (("hybrid", GilbertElliott(p=fit.p, q=fit.q)), ("analysis", analytic)):

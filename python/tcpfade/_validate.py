@@ -9,8 +9,10 @@ from .errors import ParameterError
 
 
 def fail(name: str, value: object, allowed: str) -> ParameterError:
-    """The error for ``name = value`` outside ``allowed``."""
-    return ParameterError(f"{name} = {value!r} is not allowed: {allowed}")
+    """The error for ``name = value`` outside ``allowed`` (``parameter`` names the parameter)."""
+    error = ParameterError(f"{name} = {value!r} is not allowed: {allowed}")
+    error.parameter = name
+    return error
 
 
 def real(name: str, value: object) -> float:

@@ -15,6 +15,7 @@ from .analyze import analyze
 from .channel import channel
 from .reproduce import reproduce
 from .simulate import simulate
+from .sweep import plot, sweep
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -27,6 +28,8 @@ cli.add_command(channel)
 cli.add_command(simulate)
 cli.add_command(analyze)
 cli.add_command(reproduce)
+cli.add_command(sweep)
+cli.add_command(plot)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -81,6 +81,34 @@ class SimulationResult:
                                                        f"T0 = {self.rto}")
 
 
+def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
+                         slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
+                         ack_loss: float = 0.0, ack_delay: int = 0, batches: int = 30, trace_slots: int = 0,
+                         transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
+                         confidence: float = 0.95) -> dict[str, Any]:
+    """Check the arguments of :func:`simulate` without simulating: the same errors, raised the same way,
+    and the arguments normalized (defaults filled in). A sweep checks every point with it before running."""
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
+    if not isinstance(channel, SlotChannel):
+        raise v.fail("channel", type(channel).__name__, "must be a slot channel (GilbertElliott, Bernoulli, "
+                     "ThresholdFading, BitLevelFading or TraceChannel)")
+    wmax = v.integer("wmax", wmax, 1, 2**30)
+    n = v.integer("slots", slots, 1, 2**62)
+    energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
+    return {
+        "variant": name, "wmax": wmax, "dupthresh": v.integer("dupthresh", dupthresh, 1, 2**30),
+        "rto": v.integer("rto", rto, 1, 2**40), "slots": n, "seed": v.seed(seed),
+        "initial_ssthresh": float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh",
+                                                                                  initial_ssthresh, 1.0),
+        "ack_loss": v.probability("ack_loss", ack_loss), "ack_delay": v.integer("ack_delay", ack_delay, 0),
+        "batches": v.integer("batches", batches, 2, min(n, 2**20)),
+        "trace_slots": v.integer("trace_slots", trace_slots, 0),
+        "transmit_energy": v.positive("transmit_energy", energy),
+        "w_active": v.at_least("w_active", w_active, 0.0), "w_idle": v.at_least("w_idle", w_idle, 0.0),
+        "confidence": v.probability("confidence", confidence, open_low=True, open_high=True),
+    }
+
+
 def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
              slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None, ack_loss: float = 0.0,
              ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
@@ -105,23 +133,14 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     w_active, w_idle : circuit energy per active and idle slot (zorzi-rao eq. (14)).
     confidence : level of the confidence intervals.
     """
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
-    if not isinstance(channel, SlotChannel):
-        raise v.fail("channel", type(channel).__name__, "must be a slot channel (GilbertElliott, Bernoulli, "
-                     "ThresholdFading, BitLevelFading or TraceChannel)")
-    wmax = v.integer("wmax", wmax, 1, 2**30)
-    k = v.integer("dupthresh", dupthresh, 1, 2**30)
-    t0 = v.integer("rto", rto, 1, 2**40)
-    n = v.integer("slots", slots, 1, 2**62)
-    ssthresh = float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh", initial_ssthresh, 1.0)
-    energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
-    energy = v.positive("transmit_energy", energy)
-    w_a, w_i = v.at_least("w_active", w_active, 0.0), v.at_least("w_idle", w_idle, 0.0)
-    level = v.probability("confidence", confidence, open_low=True, open_high=True)
-    nb = v.integer("batches", batches, 2, min(n, 2**20))
-    raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), ssthresh, n,
-                                 v.probability("ack_loss", ack_loss), v.integer("ack_delay", ack_delay, 0),
-                                 nb, v.integer("trace_slots", trace_slots, 0), v.seed(seed))
+    a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
+                             initial_ssthresh=initial_ssthresh, ack_loss=ack_loss, ack_delay=ack_delay,
+                             batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,
+                             w_active=w_active, w_idle=w_idle, confidence=confidence)
+    name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto"], a["slots"], a["transmit_energy"]
+    w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
+    raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"], n, a["ack_loss"],
+                                 a["ack_delay"], a["batches"], a["trace_slots"], a["seed"])
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = {f: raw["batches"][:, i] for i, f in enumerate(fields)}

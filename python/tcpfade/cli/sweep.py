@@ -1,0 +1,127 @@
+"""``tcpfade sweep`` (run, status, export) and ``tcpfade plot``: sweeps from experiment files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _store_and_experiment(source: Path):
+    """An experiment file (.toml) gives its store and name; anything else is taken as a store."""
+    from ..sweep import Store, load_experiment
+
+    if source.suffix.lower() == ".toml":
+        experiment = load_experiment(source)
+        return Store(experiment.store), experiment.name
+    return Store(source), None
+
+
+@click.group()
+def sweep() -> None:
+    """Sweeps from experiment files: run them, see how far they are, export the results.
+
+    \b
+    An experiment file (TOML) names the model, fixed parameters and axes:
+      [sweep]
+      model = "simulate"            # or "analyze"
+      seed = 2026
+      replications = 3
+      [fixed]
+      fdt = 0.016
+      slots = 1_000_000
+      [axes]
+      variant = ["tahoe", "reno"]
+      error_rate = [0.01, 0.03, 0.1]
+    """
+
+
+@sweep.command()
+@click.argument("experiment_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--workers", type=int, help="Local worker processes (default: all cores; 1: this process).")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on this Dask scheduler (tcp://host:8786).")
+@click.option("--force", is_flag=True, help="Recompute points already in the store.")
+def run(experiment_file, workers, dask_address, force) -> None:
+    """Compute every point of EXPERIMENT_FILE that its store lacks.
+
+    \b
+    Examples:
+      tcpfade sweep run study.toml
+      tcpfade sweep run study.toml --workers 8
+      tcpfade sweep run study.toml --dask tcp://scheduler:8786
+    """
+    from ..sweep import load_experiment, run_sweep
+
+    experiment = load_experiment(experiment_file)
+    report = run_sweep(experiment, workers=workers, dask=dask_address, force=force)
+    click.echo(f"{experiment.name}: {report.total} points, {report.skipped} already in {experiment.store}, "
+               f"{report.computed} computed, {len(report.failed)} failed")
+    for params, error in report.failed:
+        click.echo(f"  failed: {params}: {error}", err=True)
+    if report.failed:
+        raise SystemExit(1)
+
+
+@sweep.command()
+@click.argument("experiment_file", type=click.Path(dir_okay=False, path_type=Path))
+def status(experiment_file) -> None:
+    """How many points of EXPERIMENT_FILE are in its store, and how many are missing."""
+    from ..sweep import load_experiment, sweep_status
+
+    experiment = load_experiment(experiment_file)
+    s = sweep_status(experiment)
+    click.echo(f"{experiment.name}: {s.done} of {s.total} points done, {s.missing} missing ({experiment.store})")
+    if s.other_code:
+        click.echo(f"  {s.other_code} rows of this experiment were computed by other code (kept apart)")
+
+
+@sweep.command()
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Output file: .csv or .parquet.")
+@click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
+def export(source, out_path, experiment) -> None:
+    """Write the results of SOURCE (an experiment file or a store) as CSV or Parquet.
+
+    \b
+    Examples:
+      tcpfade sweep export study.toml --out study.csv
+      tcpfade sweep export results.sqlite --out all.parquet
+    """
+    store, name = _store_and_experiment(source)
+    out = store.export(out_path, experiment or name)
+    click.echo(f"wrote {out}")
+
+
+@click.command()
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--x", "x", required=True, help="Parameter on the x axis (error_rate, fdt, wmax, ...).")
+@click.option("--y", "y", default="throughput", show_default=True, help="Metric on the y axis.")
+@click.option("--group", default="", help="Comma-separated parameters: one curve per combination.")
+@click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("plot.png"),
+              show_default=True, help="PNG, SVG or PDF by suffix.")
+@click.option("--logx", is_flag=True, help="Logarithmic x axis.")
+@click.option("--logy", is_flag=True, help="Logarithmic y axis.")
+def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
+    """Draw Y against X from the results of SOURCE (an experiment file or a store), grouped by --group.
+
+    Replications are averaged (95% Student-t interval); a single run shows its own interval (simulation)
+    or bounds (analysis).
+
+    \b
+    Examples:
+      tcpfade plot study.toml --x error_rate --y throughput --group variant --logx
+      tcpfade plot results.sqlite --x fdt --y energy_efficiency --group variant,wmax --out eff.svg
+    """
+    from ..plots.sweep import plot_results
+
+    store, name = _store_and_experiment(source)
+    frame = store.dataframe(experiment or name)
+    if frame.empty:
+        from .. import _validate as v
+
+        raise v.fail("experiment", experiment or name, f"has no results in {store.path}")
+    groups = [g.strip() for g in group.split(",") if g.strip()]
+    out = plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
+    click.echo(f"wrote {out}")

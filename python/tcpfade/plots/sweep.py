@@ -1,0 +1,65 @@
+"""Plots of a sweep's results: a metric against a parameter, one curve per group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .. import _validate as v
+from ._figure import checked_path, plt, save
+
+
+def summarize(frame: pd.DataFrame, x: str, y: str, group: list[str]) -> pd.DataFrame:
+    """Per (group, x): the mean of ``y`` and its 95% interval. Over replications the interval is Student's t
+    on their means; a single run keeps its own interval (``<y>_low``, ``<y>_high``: confidence interval or
+    analysis bounds)."""
+    for column in (x, y, *group):
+        if column not in frame.columns:
+            allowed = ", ".join(c for c in frame.columns if not c.endswith(("_low", "_high")))
+            raise v.fail("column", column, f"is not in the results; they have: {allowed}")
+    rows = []
+    for key, g in frame.groupby([*group, x], sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        values = g[y].to_numpy(dtype=float)
+        if len(values) > 1:
+            half = stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+            low, high = values.mean() - half, values.mean() + half
+        else:
+            low = float(g[f"{y}_low"].iloc[0]) if f"{y}_low" in g else np.nan
+            high = float(g[f"{y}_high"].iloc[0]) if f"{y}_high" in g else np.nan
+        rows.append({**dict(zip([*group, x], key)), y: values.mean(), "low": low, "high": high, "runs": len(values)})
+    return pd.DataFrame(rows)
+
+
+def plot_results(frame: pd.DataFrame, path: str | Path, *, x: str, y: str, group: list[str] | None = None,
+                 logx: bool = False, logy: bool = False, title: str | None = None) -> Path:
+    """Draw ``y`` against ``x`` from a results table (:meth:`tcpfade.sweep.Store.dataframe`), one curve per
+    combination of the ``group`` columns, with 95% intervals; PNG, SVG or PDF by the suffix of ``path``."""
+    out = checked_path(path)
+    group = list(group or [])
+    table = summarize(frame, x, y, group)
+    fig, ax = plt.subplots(figsize=(7.0, 4.5))
+    curves = table.groupby(group, sort=True) if group else [((), table)]
+    for i, (key, g) in enumerate(curves):
+        key = key if isinstance(key, tuple) else (key,)
+        g = g.sort_values(x)
+        label = ", ".join(f"{c}={k}" for c, k in zip(group, key)) or y
+        ax.plot(g[x], g[y], marker="o", markersize=3, color=f"C{i % 10}", label=label)
+        if g["low"].notna().any():
+            ax.fill_between(g[x], g["low"], g["high"], color=f"C{i % 10}", alpha=0.2, linewidth=0)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.grid(True, which="both", alpha=0.3)
+    if title:
+        ax.set_title(title, fontsize=10)
+    if group:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return save(fig, out)

@@ -1,0 +1,245 @@
+"""Experiment files: a sweep described in TOML and checked, every point of it, before anything runs.
+
+An experiment file has up to four tables::
+
+    [sweep]
+    name = "reno-vs-tahoe"     # default: the file's name without .toml
+    model = "simulate"         # "simulate" or "analyze"
+    seed = 2026                # master seed (default 1); each point's seed derives from it
+    replications = 3           # independent runs per point (simulate only; default 1)
+    combine = "grid"           # "grid": every combination of the axes; "zip": the i-th value of each
+
+    [fixed]                    # parameters every point shares
+    wmax = 24
+    fdt = 0.016                # channel = "fading" (the default) takes fdt and error_rate or fading_margin_db
+    slots = 1_000_000
+
+    [axes]                     # parameters that vary: a non-empty list each
+    variant = ["tahoe", "reno"]
+    error_rate = [0.01, 0.03, 0.1]
+
+    [output]
+    store = "results.sqlite"   # default: <name>.sqlite beside the file
+
+A parameter is either fixed or an axis, never both. The parameters are those of :func:`tcpfade.simulate` or
+:func:`tcpfade.analyze` (see :mod:`tcpfade.sweep.models`) plus the channel's. Every error names the file,
+the line and the field, and nothing runs or is written until the whole file is right.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ParameterError, TcpfadeError
+from . import models
+
+
+class ExperimentError(TcpfadeError, ValueError):
+    """An experiment file is malformed: the message starts with ``file:line:`` and names the field."""
+
+    def __init__(self, file: str, line: int | None, field: str, message: str) -> None:
+        where = f"{file}:{line}" if line else file
+        super().__init__(f"{where}: {field}: {message}")
+        self.file, self.line, self.field = file, line, field
+
+
+SECTIONS = {
+    "sweep": {"name": str, "model": str, "seed": int, "replications": int, "combine": str},
+    "fixed": None,   # model parameters
+    "axes": None,    # lists of model parameters
+    "output": {"store": str},
+}
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: its parameters, replication, derived seed and content address in the store."""
+
+    params: dict[str, Any]
+    replication: int
+    seed: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A checked experiment: what to run, where the results go. Build it with :func:`load_experiment` or
+    :meth:`from_dict`."""
+
+    name: str
+    model: str
+    seed: int
+    replications: int
+    combine: str
+    fixed: dict[str, Any]
+    axes: dict[str, list[Any]]
+    store: Path
+    source: str = "<experiment>"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, source: str = "<experiment>", text: str = "",
+                  base: Path | None = None) -> Experiment:
+        """Check ``data`` (the parsed TOML) and build the experiment; ``text`` locates errors by line."""
+        loc = _Locator(source, text)
+        for section in data:
+            if section not in SECTIONS:
+                raise loc.error(None, section, f"unknown table [{section}]; allowed: "
+                                               + ", ".join(f"[{s}]" for s in SECTIONS))
+            if not isinstance(data[section], dict):
+                raise loc.error(None, section, f"must be a table [{section}]")
+        sweep, output = data.get("sweep", {}), data.get("output", {})
+        for section, table in (("sweep", sweep), ("output", output)):
+            for key, value in table.items():
+                if key not in SECTIONS[section]:
+                    raise loc.error(section, key, "unknown key; allowed: " + ", ".join(SECTIONS[section]))
+                _check_type(loc, section, key, value, SECTIONS[section][key])
+        if "model" not in sweep:
+            raise loc.error("sweep", "model", "missing: model = " + " or ".join(f'"{m}"' for m in models.MODELS))
+        model = sweep["model"]
+        if model not in models.MODELS:
+            raise loc.error("sweep", "model", f"{model!r} is not a model; allowed: " + ", ".join(models.MODELS))
+        seed = sweep.get("seed", 1)
+        if not 0 <= seed < 2**64:
+            raise loc.error("sweep", "seed", f"{seed} is not allowed: must be an integer in [0, 2**64)")
+        replications = sweep.get("replications", 1)
+        if replications < 1 or (model == "analyze" and replications != 1):
+            raise loc.error("sweep", "replications", f"{replications} is not allowed: must be >= 1"
+                            + (" and 1 for analyze (the analysis is deterministic)" if model == "analyze" else ""))
+        combine = sweep.get("combine", "grid")
+        if combine not in ("grid", "zip"):
+            raise loc.error("sweep", "combine", f"{combine!r} is not allowed: must be \"grid\" or \"zip\"")
+        types = models.parameter_types(model)
+        fixed = {k: _parameter(loc, "fixed", k, val, types) for k, val in data.get("fixed", {}).items()}
+        axes: dict[str, list[Any]] = {}
+        for key, values in data.get("axes", {}).items():
+            if key in fixed:
+                raise loc.error("axes", key, "is also in [fixed]: a parameter is fixed or an axis, not both")
+            if not isinstance(values, list):
+                raise loc.error("axes", key, f"must be a list of values, got {values!r}")
+            if not values:
+                raise loc.error("axes", key, "is empty: an axis needs at least one value")
+            axes[key] = [_parameter(loc, "axes", f"{key}[{i}]", val, types, name=key) for i, val in enumerate(values)]
+            if len(set(map(repr, axes[key]))) != len(axes[key]):
+                raise loc.error("axes", key, "repeats a value (each point would be run twice)")
+        if combine == "zip" and len({len(vals) for vals in axes.values()}) > 1:
+            raise loc.error("sweep", "combine", "zip needs axes of equal length; got "
+                            + ", ".join(f"{k}: {len(vals)}" for k, vals in axes.items()))
+        name = sweep.get("name") or (Path(source).stem if source != "<experiment>" else "experiment")
+        store = Path(output.get("store", f"{name}.sqlite"))
+        if base is not None and not store.is_absolute():
+            store = base / store
+        experiment = cls(name=name, model=model, seed=seed, replications=replications, combine=combine, fixed=fixed,
+                         axes=axes, store=store, source=source)
+        experiment._check_points(loc)
+        return experiment
+
+    def parameter_sets(self) -> list[dict[str, Any]]:
+        """The parameters of every point, in order (grid: the last axis varies fastest)."""
+        names = list(self.axes)
+        rows = itertools.product(*self.axes.values()) if self.combine == "grid" else zip(*self.axes.values())
+        return [{**self.fixed, **dict(zip(names, row))} for row in rows]
+
+    def points(self) -> list[Point]:
+        """Every run: each parameter set × replication, with its seed and store key."""
+        identity = models.model_identity(self.model)
+        out = []
+        for params in self.parameter_sets():
+            for r in range(self.replications):
+                seed = point_seed(self.seed, self.model, params, r)
+                out.append(Point(params=params, replication=r, seed=seed,
+                                 key=_digest({"identity": identity, "params": params, "replication": r, "seed": seed})))
+        return out
+
+    def _check_points(self, loc: _Locator) -> None:
+        """Run each point's own checks (the channel, then the call's arguments) without running it."""
+        for params in self.parameter_sets():
+            try:
+                models.check_point(self.model, params)
+            except ParameterError as exc:
+                name = getattr(exc, "parameter", None) or str(exc).split(" = ")[0]
+                if name in self.axes:
+                    section = "axes"
+                    detail = f" (at {name} = {params[name]!r})"
+                elif name in self.fixed:
+                    section, detail = "fixed", ""
+                else:
+                    section, detail = "fixed", " (not set: its default or its absence)"
+                varying = ", ".join(f"{k} = {params[k]!r}" for k in self.axes)
+                raise loc.error(section, name, f"{exc}{detail}" + (f"; the point: {varying}" if varying else "")) \
+                    from None
+
+
+def point_seed(master: int, model: str, params: dict[str, Any], replication: int) -> int:
+    """A point's seed: from the master seed and the point's identity only, so it is the same whatever the
+    number of workers, their order or the backend."""
+    payload = {"master": master, "model": model, "params": params, "replication": replication}
+    return int(_digest(payload)[:16], 16) >> 1
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and check an experiment file (TOML). Relative store paths are relative to the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExperimentError(str(path), None, "file", f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        raise ExperimentError(str(path), int(match.group(1)) if match else None, "syntax",
+                              f"not valid TOML: {exc}") from None
+    return Experiment.from_dict(data, source=str(path), text=text, base=path.parent)
+
+
+def _digest(payload: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, name: str | None = None) -> Any:
+    ok = (isinstance(value, int) and not isinstance(value, bool)) if kind is int else \
+        (isinstance(value, (int, float)) and not isinstance(value, bool)) if kind is float else isinstance(value, kind)
+    if not ok:
+        want = {int: "an integer", float: "a number", str: "a string"}[kind]
+        raise loc.error(section, key, f"{value!r} is not allowed: must be {want}", name=name)
+    return float(value) if kind is float else value
+
+
+def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[str, type],
+               name: str | None = None) -> Any:
+    name = name or key
+    if name not in types:
+        raise loc.error(section, key, "unknown parameter; allowed: " + ", ".join(sorted(types)), name=name)
+    return _check_type(loc, section, key, value, types[name], name=name)
+
+
+class _Locator:
+    """Finds the line of ``key`` in ``[section]`` of the file's text (tomllib does not keep positions)."""
+
+    def __init__(self, source: str, text: str) -> None:
+        self.source, self.lines = source, text.splitlines()
+
+    def line(self, section: str | None, key: str) -> int | None:
+        current = None
+        for number, raw in enumerate(self.lines, 1):
+            stripped = raw.split("#", 1)[0].strip()
+            header = re.fullmatch(r"\[\s*([A-Za-z0-9_.-]+)\s*\]", stripped)
+            if header:
+                current = header.group(1)
+                if section is None and current == key:
+                    return number
+                continue
+            if current == section and re.match(rf"{re.escape(key)}\s*=", stripped):
+                return number
+        return None
+
+    def error(self, section: str | None, key: str, message: str, name: str | None = None) -> ExperimentError:
+        field = key if section is None else f"{section}.{key}"
+        return ExperimentError(self.source, self.line(section, name or key), field, message)

@@ -1,0 +1,148 @@
+"""What a sweep can run: each model's parameters (names and types), how a point's parameters become a
+channel and a call, and running one point. The functions here run in worker processes, so they take and
+return plain data (dicts of numbers and strings)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .. import _validate as v
+from ..analysis import analyze
+from ..analysis.analyze import analysis_arguments
+from ..analysis.result import METRICS as ANALYSIS_METRICS
+from ..channels.markov import Bernoulli, GilbertElliott
+from ..tcp import simulate
+from ..tcp.slotted import METRICS as SIMULATION_METRICS
+from ..tcp.slotted import simulation_arguments
+
+#: Channel parameters, common to every model. ``channel`` picks the kind (see :func:`make_channel`).
+CHANNEL_PARAMETERS: dict[str, type] = {
+    "channel": str, "error_rate": float, "fdt": float, "fading_margin_db": float, "p": float, "q": float,
+    "mean_burst": float, "loss_good": float, "loss_bad": float,
+}
+
+#: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call).
+MODEL_PARAMETERS: dict[str, dict[str, type]] = {
+    "simulate": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "slots": int, "initial_ssthresh": float,
+                 "ack_loss": float, "ack_delay": int, "batches": int, "transmit_energy": float, "w_active": float,
+                 "w_idle": float, "confidence": float},
+    "analyze": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "transmit_energy": float,
+                "w_active": float, "w_idle": float},
+}
+
+#: Channel kinds: the parameters each needs, and those it may take.
+CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "fading": (frozenset({"fdt"}), frozenset({"fdt", "error_rate", "fading_margin_db"})),
+    "markov": (frozenset({"p", "q"}), frozenset({"p", "q", "loss_good", "loss_bad"})),
+    "burst": (frozenset({"error_rate", "mean_burst"}), frozenset({"error_rate", "mean_burst"})),
+    "bernoulli": (frozenset({"error_rate"}), frozenset({"error_rate"})),
+}
+
+MODELS = tuple(MODEL_PARAMETERS)
+
+
+def parameter_types(model: str) -> dict[str, type]:
+    """Every parameter a point of ``model`` may set, with its type."""
+    return {**MODEL_PARAMETERS[model], **CHANNEL_PARAMETERS}
+
+
+def make_channel(params: dict[str, Any]):
+    """The channel of a point: ``channel`` = "fading" (the default: zorzi-rao eqs. (2)-(5) from ``fdt`` and
+    ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional ``loss_good``, ``loss_bad``),
+    "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``)."""
+    kind = v.choice("channel", params.get("channel", "fading"), tuple(CHANNEL_KINDS))
+    needed, allowed = CHANNEL_KINDS[kind]
+    given = {k for k in CHANNEL_PARAMETERS if k != "channel" and k in params}
+    for name in sorted(given - allowed):
+        raise v.fail(name, params[name], f"is not a parameter of a {kind!r} channel (it takes "
+                                         f"{', '.join(sorted(allowed))})")
+    for name in sorted(needed - given):
+        raise v.fail(name, None, f"is needed by a {kind!r} channel")
+    return _channel(kind, tuple(sorted((k, params[k]) for k in given)))
+
+
+@lru_cache(maxsize=4096)
+def _channel(kind: str, items: tuple[tuple[str, Any], ...]):
+    """Channels are shared by the points that differ only in the model's parameters (building a fading
+    chain solves eqs. (2)-(5))."""
+    p = dict(items)
+    if kind == "fading":
+        if ("error_rate" in p) == ("fading_margin_db" in p):
+            raise v.fail("error_rate", p.get("error_rate"), "give exactly one of error_rate and fading_margin_db "
+                                                              "for a 'fading' channel")
+        return GilbertElliott.from_fading(**p)
+    if kind == "markov":
+        return GilbertElliott(**p)
+    if kind == "burst":
+        return GilbertElliott.from_burst(p["error_rate"], p["mean_burst"])
+    return Bernoulli(p["error_rate"])
+
+
+def split(model: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of the model's call (the point's parameters minus the channel's)."""
+    return {k: val for k, val in params.items() if k in MODEL_PARAMETERS[model]}
+
+
+def check_point(model: str, params: dict[str, Any]) -> None:
+    """Raise the error the point would raise when run, without running it."""
+    channel = make_channel(params)
+    kwargs = split(model, params)
+    variant = kwargs.pop("variant", "newreno" if model == "simulate" else "tahoe")
+    if model == "simulate":
+        simulation_arguments(variant, channel, seed=0, **kwargs)
+    else:
+        analysis_arguments(variant, channel, **kwargs)
+
+
+def run_point(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one point: ``task`` = {"index", "model", "params", "seed"}. Returns {"index", "metrics",
+    "intervals", "seconds"}: for ``simulate`` the intervals are confidence intervals, for ``analyze`` the
+    (pessimistic, optimistic) bounds, with the optimistic value as the metric (where simulations sit)."""
+    start = time.perf_counter()
+    model, params = task["model"], task["params"]
+    kwargs = split(model, params)
+    variant = kwargs.pop("variant", "newreno" if model == "simulate" else "tahoe")
+    channel = make_channel(params)
+    if model == "simulate":
+        r = simulate(variant, channel, seed=task["seed"], **kwargs)
+        metrics = {m: float(getattr(r, m)) for m in SIMULATION_METRICS}
+        metrics.update(energy_efficiency_lower_bound=float(r.energy_efficiency_lower_bound),
+                       timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
+        intervals = {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
+    else:
+        r = analyze(variant, channel, **kwargs)
+        metrics = {m: float(getattr(r, m).optimistic) for m in ANALYSIS_METRICS}
+        metrics.update(states=float(r.states), mean_cycle=float(r.mean_cycle))
+        intervals = {m: [float(getattr(r, m).low), float(getattr(r, m).high)] for m in ANALYSIS_METRICS}
+    return {"index": task["index"], "metrics": metrics, "intervals": intervals,
+            "seconds": time.perf_counter() - start}
+
+
+@lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """A hash of the code that computes results: the Rust core and the package's modules except the command
+    line, plots, reproductions and the sweep machinery (but its model mapping). Results computed by different
+    code never share a store key."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    def computes(path: Path) -> bool:
+        top = path.relative_to(root).parts[0]
+        if top in ("cli", "plots", "reproduce", "__pycache__") or (top == "sweep" and path.name != "models.py"):
+            return False
+        return path.suffix == ".py" or path.name.startswith("_core")
+
+    files = sorted(p for p in root.rglob("*") if p.is_file() and computes(p))
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def model_identity(model: str) -> str:
+    """The model's identity in the store: its name, tcpfade's version and the code fingerprint."""
+    return f"{model}/tcpfade-{__version__}/{code_fingerprint()}"

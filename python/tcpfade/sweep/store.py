@@ -1,0 +1,174 @@
+"""The results store: one SQLite file, a row per computed point, addressed by content.
+
+A row's key hashes the model's identity (name, tcpfade version, fingerprint of the code that computes),
+the point's parameters, its replication and its seed, so a rerun of the same sweep by the same code finds
+its points done, and a run by changed code never mixes with them. Rows are written by one process (the
+runner) in transactions; SQLite's write-ahead log with full sync makes each commit durable, so a sweep
+killed at any moment (SIGKILL, power loss) leaves only whole rows, each once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import closing
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import _validate as v
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY,
+    experiment TEXT NOT NULL,
+    model TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    version TEXT NOT NULL,
+    params TEXT NOT NULL,
+    replication INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    metrics TEXT NOT NULL,
+    intervals TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
+"""
+
+#: The columns a row has besides the parameters and metrics, in the order exports put them first.
+ROW_COLUMNS = ("key", "experiment", "model", "identity", "version", "replication", "seed", "seconds", "created")
+
+
+class Store:
+    """A results store at ``path`` (created on the first write)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def _connect(self, *, write: bool) -> sqlite3.Connection:
+        if not write and not self.path.exists():
+            raise v.fail("store", str(self.path), "does not exist (run the sweep first)")
+        if write:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(self.path, timeout=60.0)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=FULL")
+            if write:
+                con.executescript(SCHEMA)
+            elif not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'results'").fetchone():
+                raise v.fail("store", str(self.path), "is not a tcpfade results store")
+        except sqlite3.DatabaseError as exc:
+            con.close()
+            raise v.fail("store", str(self.path), f"is not a tcpfade results store ({exc})") from None
+        return con
+
+    def keys(self) -> set[str]:
+        """Keys of the rows present (none if the store does not exist yet)."""
+        if not self.path.exists():
+            return set()
+        with closing(self._connect(write=False)) as con:
+            return {k for (k,) in con.execute("SELECT key FROM results")}
+
+    def writer(self) -> StoreWriter:
+        """A writer that commits rows in small transactions (use as a context manager)."""
+        return StoreWriter(self._connect(write=True))
+
+    def rows(self, experiment: str | None = None) -> list[dict[str, Any]]:
+        """Every row (of one experiment, if given) as a dict, parameters and metrics decoded, in key order."""
+        with closing(self._connect(write=False)) as con:
+            con.row_factory = sqlite3.Row
+            query, args = "SELECT * FROM results", ()
+            if experiment is not None:
+                query, args = query + " WHERE experiment = ?", (experiment,)
+            out = []
+            for row in con.execute(query + " ORDER BY key", args):
+                d = dict(row)
+                for column in ("params", "metrics", "intervals"):
+                    d[column] = json.loads(d[column])
+                out.append(d)
+            return out
+
+    def experiments(self) -> dict[str, int]:
+        """Experiment names in the store and their row counts."""
+        with closing(self._connect(write=False)) as con:
+            return dict(con.execute("SELECT experiment, COUNT(*) FROM results GROUP BY experiment ORDER BY 1"))
+
+    def dataframe(self, experiment: str | None = None) -> pd.DataFrame:
+        """The store as a table: a row per point, the parameters as columns, then each metric with its interval
+        (``<metric>_low``, ``<metric>_high``: the confidence interval of a simulation, the bounds of an
+        analysis)."""
+        records = []
+        for row in self.rows(experiment):
+            rec = {c: row[c] for c in ROW_COLUMNS}
+            rec.update(row["params"])
+            for name, value in row["metrics"].items():
+                rec[name] = value
+                if name in row["intervals"]:
+                    rec[f"{name}_low"], rec[f"{name}_high"] = row["intervals"][name]
+            records.append(rec)
+        return pd.DataFrame.from_records(records)
+
+    def export(self, path: str | Path, experiment: str | None = None) -> Path:
+        """Write :meth:`dataframe` to ``path``: CSV or Parquet by its suffix."""
+        out = Path(path)
+        suffix = v.choice("out", out.suffix.lower(), (".csv", ".parquet"))
+        frame = self.dataframe(experiment)
+        tmp = out.with_name(out.name + ".part")
+        if suffix == ".csv":
+            frame.to_csv(tmp, index=False)
+        else:
+            try:
+                frame.to_parquet(tmp, index=False)
+            except ImportError as exc:
+                raise v.fail("out", str(out), f"Parquet needs pyarrow (pip install 'tcpfade[parquet]'): {exc}") \
+                    from None
+        tmp.replace(out)
+        return out
+
+
+class StoreWriter:
+    """Adds rows and commits them in small transactions: when ``rows`` are pending or the oldest pending row
+    has waited ``seconds`` (the runner calls :meth:`commit_if_due` while it waits), and on exit. A crash loses
+    at most the uncommitted rows, which a rerun computes again; one fsync per row would cap fast sweeps."""
+
+    def __init__(self, con: sqlite3.Connection, rows: int = 50, seconds: float = 0.25) -> None:
+        self.con, self.rows, self.seconds = con, rows, seconds
+        self.pending, self.since = 0, 0.0
+
+    def add(self, row: dict[str, Any], *, replace: bool = False) -> None:
+        values = dict(row)
+        for column in ("params", "metrics", "intervals"):
+            values[column] = json.dumps(values[column], sort_keys=True)
+        values.setdefault("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+        columns = ("key", "experiment", "model", "identity", "version", "params", "replication", "seed", "metrics",
+                   "intervals", "seconds", "created")
+        self.con.execute(f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                         [values[c] for c in columns])
+        if not self.pending:
+            self.since = time.monotonic()
+        self.pending += 1
+        self.commit_if_due()
+
+    def commit_if_due(self) -> None:
+        """Commit if enough rows are pending or the oldest has waited long enough."""
+        if self.pending and (self.pending >= self.rows or time.monotonic() - self.since >= self.seconds):
+            self.commit()
+
+    def commit(self) -> None:
+        self.con.commit()
+        self.pending = 0
+
+    def __enter__(self) -> StoreWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.commit()
+        finally:
+            self.con.close()

@@ -32,13 +32,18 @@ import hashlib
 import itertools
 import json
 import re
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ParameterError, TcpfadeError
 from . import models
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 
 class ExperimentError(TcpfadeError, ValueError):
@@ -221,7 +226,8 @@ def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[st
 
 
 class _Locator:
-    """Finds the line of ``key`` in ``[section]`` of the file's text (tomllib does not keep positions)."""
+    """Finds the line of ``key`` in ``[section]`` of the file's text (tomllib does not keep positions; the
+    experiment tables are flat, so a line scan is exact for them)."""
 
     def __init__(self, source: str, text: str) -> None:
         self.source, self.lines = source, text.splitlines()
@@ -241,5 +247,9 @@ class _Locator:
         return None
 
     def error(self, section: str | None, key: str, message: str, name: str | None = None) -> ExperimentError:
+        """The error at ``section.key``; a key the file does not have is located at its table's header."""
         field = key if section is None else f"{section}.{key}"
-        return ExperimentError(self.source, self.line(section, name or key), field, message)
+        line = self.line(section, name or key)
+        if line is None and section is not None:
+            line = self.line(None, section)
+        return ExperimentError(self.source, line, field, message)

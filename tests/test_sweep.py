@@ -1,0 +1,226 @@
+"""Sweeps: experiment files, the content-addressed store, local and Dask runs giving identical stores, a
+SIGKILLed sweep resuming without loss or duplicates, and malformed files rejected before anything runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from contextlib import closing
+
+import pandas as pd
+import pytest
+
+import tcpfade
+from tcpfade.cli import main
+from tcpfade.sweep import Experiment, ExperimentError, Store, load_experiment, point_seed, run_sweep, sweep_status
+from tcpfade.sweep import models
+
+SIMULATE = """
+[sweep]
+name = "{name}"
+model = "simulate"
+seed = 2026
+replications = 2
+
+[fixed]
+fdt = 0.016
+wmax = 24
+slots = {slots}
+
+[axes]
+variant = ["tahoe", "reno", "newreno"]
+error_rate = [0.01, 0.03, 0.1]
+
+[output]
+store = "{name}.sqlite"
+"""
+
+
+def write(tmp_path, text: str, name: str = "study.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def experiment(directory, name="study", slots=100_000):
+    """The 18-run simulate sweep (3 variants × 3 error rates × 2 replications), its file in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return load_experiment(write(directory, SIMULATE.format(name=name, slots=slots), f"{name}.toml"))
+
+
+def comparable(store: Store) -> list[tuple]:
+    """Every row without what legitimately differs between runs (when and how long)."""
+    return [(r["key"], r["experiment"], r["identity"], r["params"], r["replication"], r["seed"], r["metrics"],
+             r["intervals"]) for r in store.rows()]
+
+
+# -- experiment files --------------------------------------------------------------------------------------
+
+def test_grid_and_zip_points_and_seeds(tmp_path):
+    e = experiment(tmp_path)
+    points = e.points()
+    assert len(points) == 3 * 3 * 2 and len({p.key for p in points}) == len(points)
+    assert len({p.seed for p in points}) == len(points)
+    # A point's seed depends on the master seed and its identity only: not on its place in the sweep.
+    reordered = Experiment.from_dict({"sweep": {"model": "simulate", "seed": 2026, "replications": 2},
+                                      "fixed": {"fdt": 0.016, "wmax": 24, "slots": 100_000},
+                                      "axes": {"error_rate": [0.1, 0.01, 0.03], "variant": ["newreno", "tahoe", "reno"]}})
+    by_params = {(tuple(sorted(p.params.items())), p.replication): p.seed for p in points}
+    assert {(tuple(sorted(p.params.items())), p.replication): p.seed for p in reordered.points()} == by_params
+    assert point_seed(2027, "simulate", points[0].params, 0) != points[0].seed
+    zipped = Experiment.from_dict({"sweep": {"model": "analyze", "combine": "zip"}, "fixed": {"fdt": 0.016},
+                                   "axes": {"variant": ["tahoe", "reno"], "error_rate": [0.01, 0.1]}})
+    assert [(p.params["variant"], p.params["error_rate"]) for p in zipped.points()] == [("tahoe", 0.01), ("reno", 0.1)]
+
+
+def test_a_row_is_the_direct_call_with_the_points_seed(tmp_path):
+    e = experiment(tmp_path)
+    run_sweep(e, workers=1, progress=False)
+    row = Store(e.store).rows()[0]
+    params = dict(row["params"])
+    channel = tcpfade.GilbertElliott.from_fading(error_rate=params.pop("error_rate"), fdt=params.pop("fdt"))
+    direct = tcpfade.simulate(params.pop("variant"), channel, seed=row["seed"], **params)
+    assert row["metrics"]["throughput"] == direct.throughput
+    assert row["intervals"]["throughput"] == list(direct.ci["throughput"])
+    analysed = Experiment.from_dict({"sweep": {"model": "analyze"}, "fixed": {"fdt": 0.016, "variant": "reno"},
+                                     "axes": {"error_rate": [0.03]}, "output": {"store": str(tmp_path / "a.sqlite")}})
+    run_sweep(analysed, workers=1, progress=False)
+    a = tcpfade.analyze("reno", tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.016))
+    row = Store(analysed.store).rows()[0]
+    assert row["metrics"]["throughput"] == a.throughput.optimistic
+    assert row["intervals"]["throughput"] == [a.throughput.low, a.throughput.high]
+
+
+@pytest.mark.parametrize("text, line, field", [
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = "24"\n', 4, "fixed.wmax"),            # wrong type
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nwmx = 24\n', 4, "fixed.wmx"),                # unknown key
+    ('[sweep]\nmodel = "simulate"\ncolour = "red"\n', 3, "sweep.colour"),                # unknown key
+    ('[sweep]\nmodel = "simulate"\n[plots]\nx = 1\n', 3, "plots"),                       # unknown table
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = []\n', 6, "axes.error_rate"),  # empty
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = [0.1, 1.5]\n', 6,
+     "axes.error_rate"),                                                                 # impossible value
+    ('[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\nwmax = 24\nrto = 20\n', 7, "fixed.rto"),
+    ('[sweep]\nmodel = "simulate"\ncombine = "zip"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = [0.1, 0.2]\n'
+     'wmax = [6]\n', 3, "sweep.combine"),                                                # zip of unequal axes
+    ('[sweep]\nmodel = "simulate"\nreplications = 0\n', 3, "sweep.replications"),
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\n[axes]\nerror_rate = [0.2]\n', 7,
+     "axes.error_rate"),                                                                 # fixed and an axis
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nchannel = "markov"\np = 0.9\n', 3, "fixed.q"),  # q missing: its table
+    ('[sweep]\nmodel = "simulat"\n', 2, "sweep.model"),
+    ('[sweep]\nseed = 3\n', 1, "sweep.model"),                                          # missing: its table
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = 24\nwmax = 6\n', 5, "syntax"),         # TOML error
+])
+def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tmp_path, capsys, text, line, field):
+    path = write(tmp_path, text)
+    with pytest.raises(ExperimentError) as info:
+        load_experiment(path)
+    assert info.value.field == field and info.value.line == line, str(info.value)
+    assert main(["sweep", "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tcpfade: error: {path}{':' + str(line) if line else ''}: {field}: ")
+    assert "Traceback" not in err
+    assert not list(tmp_path.glob("*.sqlite*"))
+
+
+def test_an_invalid_point_names_the_axis_value(tmp_path):
+    path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\n'
+                           '[axes]\nwmax = [6, 24, 80]\nvariant = ["tahoe", "reno"]\n')
+    with pytest.raises(ExperimentError, match=r":7: axes.wmax: wmax = 80 is not allowed: must be <= 60 for the reno"
+                                              r".*at wmax = 80"):
+        load_experiment(path)
+
+
+# -- runs and the store ------------------------------------------------------------------------------------
+
+def test_rerun_skips_force_recomputes_and_other_code_is_kept_apart(tmp_path, monkeypatch):
+    e = experiment(tmp_path)
+    first = run_sweep(e, workers=2, progress=False)
+    assert (first.total, first.skipped, first.computed, first.failed) == (18, 0, 18, [])
+    before = comparable(Store(e.store))
+    again = run_sweep(e, workers=2, progress=False)
+    assert (again.skipped, again.computed) == (18, 0)
+    forced = run_sweep(e, workers=2, progress=False, force=True)
+    assert forced.computed == 18 and comparable(Store(e.store)) == before
+    # Changed code (another fingerprint) computes its own rows and never takes the old ones for its own.
+    models.code_fingerprint.cache_clear()
+    monkeypatch.setattr(models, "code_fingerprint", lambda: "changed-code")
+    assert sweep_status(e).missing == 18
+    run_sweep(e, workers=1, progress=False)
+    assert len(Store(e.store).rows()) == 36 and sweep_status(e).other_code == 18
+
+
+def test_local_pool_and_a_dask_cluster_give_identical_stores(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    serial, local, dask = (experiment(tmp_path / d) for d in ("serial", "local", "dask"))
+    run_sweep(serial, workers=1, progress=False)
+    run_sweep(local, workers=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        report = run_sweep(dask, dask=cluster.scheduler_address, progress=False)
+    assert report.computed == 18
+    reference = comparable(Store(serial.store))
+    assert len(reference) == 18
+    assert comparable(Store(local.store)) == reference
+    assert comparable(Store(dask.store)) == reference
+
+
+def test_a_sweep_killed_with_sigkill_resumes_with_every_point_once(tmp_path):
+    """Kill the whole process group (runner and workers) part way; the rerun computes only what is missing
+    and the store then equals an uninterrupted run's."""
+    e = experiment(tmp_path / "killed", name="slow", slots=20_000_000)
+    reference = experiment(tmp_path / "whole", name="slow", slots=20_000_000)
+    command = [sys.executable, "-c", "from tcpfade.cli import run; run()", "sweep", "run", e.source, "--workers", "2"]
+    proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline, rows = time.monotonic() + 120, 0
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if e.store.exists():
+                with closing(sqlite3.connect(e.store, timeout=30)) as con:
+                    try:
+                        rows = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+                    except sqlite3.OperationalError:  # the runner is still creating the table
+                        rows = 0
+                if rows >= 3:
+                    break
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the sweep finished before it could be killed"
+    store = Store(e.store)
+    survived = len(store.keys())
+    assert 3 <= survived < 18
+    with closing(sqlite3.connect(e.store)) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    resumed = run_sweep(e, workers=2, progress=False)
+    assert (resumed.skipped, resumed.computed) == (survived, 18 - survived)
+    run_sweep(reference, workers=2, progress=False)
+    assert comparable(store) == comparable(Store(reference.store))
+    assert len(store.rows()) == 18
+
+
+def test_export_status_and_plot_commands(tmp_path, capsys):
+    e = experiment(tmp_path)
+    assert main(["sweep", "status", e.source]) == 0
+    assert "0 of 18 points done, 18 missing" in capsys.readouterr().out
+    assert main(["sweep", "run", e.source, "--workers", "2"]) == 0
+    assert "18 computed" in capsys.readouterr().out
+    assert main(["sweep", "export", e.source, "--out", str(tmp_path / "r.csv")]) == 0
+    assert main(["sweep", "export", str(e.store), "--out", str(tmp_path / "r.parquet")]) == 0
+    csv, parquet, frame = (pd.read_csv(tmp_path / "r.csv"), pd.read_parquet(tmp_path / "r.parquet"),
+                           Store(e.store).dataframe())
+    assert len(csv) == len(parquet) == len(frame) == 18
+    assert {"variant", "error_rate", "throughput", "throughput_low", "throughput_high", "seed"} <= set(frame.columns)
+    pd.testing.assert_series_equal(csv.throughput, frame.throughput, check_names=False)
+    assert main(["plot", e.source, "--x", "error_rate", "--group", "variant", "--logx",
+                 "--out", str(tmp_path / "p.png")]) == 0
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    capsys.readouterr()
+    assert main(["plot", e.source, "--x", "colour", "--out", str(tmp_path / "q.png")]) == 2
+    assert "column = 'colour' is not allowed" in capsys.readouterr().err
+    assert main(["sweep", "export", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "x.csv")]) == 2
+    assert "does not exist" in capsys.readouterr().err

@@ -4,7 +4,8 @@ Prints figures and ratios: slots per second of trace generation (which writes on
 it measures the stepping path plus the copy to numpy), fading samples per second, and the time of
 one fading-to-Markov mapping (zorzi-rao eqs. 2-5), and the renewal-reward analysis: milliseconds per
 point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the simulation time of the same
-point for the ratio. Run: python benchmarks/bench_python.py [--only analysis]
+point for the ratio; and sweeps: points per second against the number of workers (local processes and a
+Dask LocalCluster). Run: python benchmarks/bench_python.py [--only analysis | --only sweep]
 """
 
 from __future__ import annotations
@@ -72,13 +73,60 @@ def bench_analysis() -> None:
           f"({t / points * 1e3:.2f} ms per point)")
 
 
+def bench_sweep() -> None:
+    """Points per second of a sweep against the number of workers, each run on a fresh store."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from tcpfade.sweep import Experiment, run_sweep
+
+    cases = {
+        "simulate (10^7 slots a point)": ("simulate", {"fdt": 0.016, "wmax": 24, "slots": 10_000_000},
+                                          {"variant": ["tahoe", "reno", "newreno"],
+                                           "error_rate": [0.003, 0.01, 0.03, 0.1]}, 2),
+        "analyze (Wmax 24)": ("analyze", {"fdt": 0.016, "wmax": 24},
+                              {"variant": ["tahoe", "reno", "newreno"],
+                               "error_rate": [round(0.001 * 1.15**k, 6) for k in range(40)]}, 1),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (model, fixed, axes, replications) in cases.items():
+            base = None
+            backends = [(f"{w} worker{'s' * (w > 1)}", {"workers": w}) for w in range(1, (os.cpu_count() or 1) + 1)]
+            backends.append(("dask LocalCluster, 2 processes", {"dask": True}))
+            for name, how in backends:
+                store = Path(tmp) / f"{model}-{name.replace(' ', '_').replace(',', '')}.sqlite"
+                e = Experiment.from_dict({"sweep": {"model": model, "replications": replications}, "fixed": fixed,
+                                          "axes": axes, "output": {"store": str(store)}})
+                if how.get("dask"):
+                    from distributed import LocalCluster
+
+                    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster:
+                        start = time.perf_counter()
+                        run_sweep(e, dask=cluster.scheduler_address, progress=False)
+                        t = time.perf_counter() - start
+                else:
+                    start = time.perf_counter()
+                    run_sweep(e, workers=how["workers"], progress=False)
+                    t = time.perf_counter() - start
+                rate = len(e.points()) / t
+                base = base or rate
+                print(f"sweep {label:<30} {name:<32} {len(e.points()):4d} points {rate:8.1f} points/s "
+                      f"({rate / base:.2f}x one worker)")
+
+
 def main() -> None:
     import sys
 
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
           f"tcpfade {tcpfade.__version__}")
-    bench_analysis()
-    if "--only" in sys.argv:
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    if only in (None, "analysis"):
+        bench_analysis()
+    if only in (None, "sweep"):
+        bench_sweep()
+    if only is not None:
         return
     n = 20_000_000
     for name, ch in [("bernoulli 0.01", tcpfade.Bernoulli(0.01)),

@@ -11,6 +11,7 @@ import matplotlib
 import pytest
 
 import tcpfade
+import tcpfade.sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +31,7 @@ def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
         exec(compile(block, doc, "exec"), namespace)  # noqa: S102 - our own documentation
 
 
-@pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott])
+@pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep])
 def test_docstring_examples(obj):
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -1,7 +1,11 @@
 //! Simulation drivers: they own time and the link and drive the sans-IO endpoints of [`crate::tcp`].
 //!
 //! - [`slotted`]: one packet time per slot, ACKs at the end of the slot (zorzi-rao §3, BRIEF D1).
+//! - [`link`]: event by event over a link of rate μ with a DropTail buffer and a round-trip delay
+//!   (abouzeid §II-A), the channel evolving in continuous time.
 
+pub mod link;
 pub mod slotted;
 
+pub use link::{run_link, LinkChannel, LinkConfig, LinkCounts, LinkOutcome, PerfectChannel};
 pub use slotted::{run_slotted, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

@@ -14,9 +14,11 @@
 //! They are composed from a [`LossDetection`] and a [`Recovery`] rule over one [`Sender`].
 
 pub mod receiver;
+pub mod rto;
 pub mod sender;
 
 pub use receiver::Receiver;
+pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sender::{Segment, Sender, SenderConfig, SenderCounters};
 
 use crate::error::{Error, Result};

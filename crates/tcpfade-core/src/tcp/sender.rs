@@ -12,8 +12,12 @@
 //! inflated in fast recovery.
 //!
 //! Timer (BRIEF D2, RFC 6298 shape): started when a packet is sent and none runs, restarted when
-//! an ACK acknowledges new data, stopped when nothing is outstanding.
+//! an ACK acknowledges new data, stopped when nothing is outstanding. Its value comes from
+//! [`RtoEstimator`]: fixed (slotted model) or RFC 6298 with backoff (event-driven model). RTT samples
+//! time one segment at a time (as BSD and ns-2 do); by Karn's rule a segment that is sent again, or
+//! outstanding at a timeout, gives no sample.
 
+use super::rto::{RtoEstimator, RtoPolicy};
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
@@ -27,8 +31,8 @@ pub struct SenderConfig {
     pub wmax: u64,
     /// Duplicate-ACK threshold K (dupthresh).
     pub dupthresh: u64,
-    /// Retransmission timeout T0, in the driver's time unit.
-    pub rto: f64,
+    /// Retransmission timeout: fixed T0 (in the driver's time unit) or RFC 6298.
+    pub rto: RtoPolicy,
     /// Initial slow-start threshold Wth (packets).
     pub initial_ssthresh: f64,
 }
@@ -42,7 +46,14 @@ impl SenderConfig {
         if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
             return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
         }
-        Ok(SenderConfig { variant, wmax, dupthresh, rto, initial_ssthresh })
+        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh })
+    }
+
+    /// The same configuration with the timer estimated by RFC 6298 (checked).
+    pub fn with_rfc6298(mut self, params: super::rto::Rfc6298) -> Result<Self> {
+        params.validate()?;
+        self.rto = RtoPolicy::Rfc6298(params);
+        Ok(self)
     }
 }
 
@@ -88,6 +99,9 @@ pub struct Sender {
     /// A retransmission to send before anything else (fast retransmit, partial ACK).
     retransmit: Option<u64>,
     timer: Option<f64>,
+    rto: RtoEstimator,
+    /// The segment being timed for an RTT sample, and when it was sent.
+    timed: Option<(u64, f64)>,
     counters: SenderCounters,
 }
 
@@ -106,6 +120,8 @@ impl Sender {
             recover: None,
             retransmit: None,
             timer: None,
+            rto: RtoEstimator::new(cfg.rto),
+            timed: None,
             counters: SenderCounters::default(),
             cfg,
         }
@@ -125,8 +141,13 @@ impl Sender {
         self.high = self.high.max(seq + 1);
         self.counters.transmissions += 1;
         self.counters.retransmissions += u64::from(segment.retransmission);
+        match self.timed {
+            None if !segment.retransmission => self.timed = Some((seq, now)),
+            Some((timed, _)) if segment.retransmission && timed == seq => self.timed = None, // Karn
+            _ => {}
+        }
         if self.timer.is_none() {
-            self.timer = Some(now + self.cfg.rto);
+            self.timer = Some(now + self.rto.rto());
         }
         Some(segment)
     }
@@ -135,6 +156,11 @@ impl Sender {
     pub fn on_ack(&mut self, now: f64, ack: u64) {
         if ack > self.una {
             let acked = ack - self.una;
+            if let Some((seq, sent)) = self.timed.filter(|&(seq, _)| ack > seq) {
+                debug_assert!(seq >= self.una);
+                self.rto.on_sample(now - sent);
+                self.timed = None;
+            }
             self.una = ack;
             self.send_next = self.send_next.max(ack);
             if self.retransmit.is_some_and(|seq| seq < ack) {
@@ -148,7 +174,7 @@ impl Sender {
                 Some(recover) => self.on_ack_in_recovery(ack, acked, recover),
             }
             // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
-            self.timer = (self.una < self.high).then_some(now + self.cfg.rto);
+            self.timer = (self.una < self.high).then_some(now + self.rto.rto());
         } else if ack == self.una && self.una < self.high {
             self.on_duplicate_ack();
         }
@@ -223,9 +249,11 @@ impl Sender {
     }
 
     /// The timer expired at `now`: Wth = ⌈W/2⌉, W = 1, resend from the first unacknowledged
-    /// packet (zorzi-rao §2 rule 3). With a fixed RTO there is no backoff (BRIEF D2, slotted).
+    /// packet (zorzi-rao §2 rule 3). The RTO backs off (RFC 6298; a fixed RTO does not: BRIEF D2).
     pub fn on_timeout(&mut self, _now: f64) {
         self.counters.timeouts += 1;
+        self.rto.on_timeout();
+        self.timed = None;
         self.ssthresh = (self.cwnd / 2.0).ceil();
         self.cwnd = 1.0;
         self.recover = None;
@@ -254,6 +282,7 @@ impl Sender {
     /// shortcut a driver takes through error-free stretches. Costs O(1) once W has reached Wmax.
     pub fn fast_forward(&mut self, n: u64) {
         debug_assert!(self.is_clean());
+        self.timed = None; // the shortcut takes no RTT samples
         self.una += n;
         self.send_next += n;
         self.high += n;
@@ -291,6 +320,11 @@ impl Sender {
     /// Whether fast recovery is in progress.
     pub fn in_recovery(&self) -> bool {
         self.recover.is_some()
+    }
+
+    /// The retransmission-timeout estimator (RTT samples, SRTT, backoff).
+    pub fn rto_estimator(&self) -> &RtoEstimator {
+        &self.rto
     }
 
     /// Event counts so far.

@@ -1,0 +1,306 @@
+//! The event-driven driver: a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-A, §III).
+//!
+//! The sender puts packets into a DropTail buffer of B packets (not counting the one on the link) in front
+//! of a link of rate μ packets/s. The link sends the head of the buffer in [s, s + 1/μ); the channel decides
+//! whether it survives that interval (abouzeid §III: lost if the channel is bad at any instant of it). A
+//! packet that survives reaches the receiver at s + 1/μ, and its ACK reaches the sender τ later, so the
+//! round trip without queueing is T = τ + 1/μ and the pipe holds μT packets: w_p = B + μT (abouzeid §II-A).
+//! ACKs are never lost. All the propagation delay sits on the way back: with a channel that evolves on its
+//! own and a FIFO link, where τ is split changes no statistic of the run, and this way every packet meets
+//! the channel at the time it leaves the buffer.
+//!
+//! Events are few and ordered, so there is no general event queue: the link finishes one packet at a
+//! time, ACKs arrive in the order they were sent (a FIFO), and there is one retransmission timer and one
+//! delayed-ACK timer. At equal times: link completion, then ACK arrival, then the delayed ACK, then the
+//! retransmission timer; after each event the sender sends whatever its window allows.
+//!
+//! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
+//! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once.
+
+use crate::check;
+use crate::error::{Error, Result};
+use crate::tcp::{Receiver, Sender, SenderConfig};
+use std::collections::VecDeque;
+
+/// Whether a packet on the link in [start, start + duration) is lost. Queries come in order of `start`.
+pub trait LinkChannel {
+    /// Decide the packet's fate.
+    fn lost(&mut self, start: f64, duration: f64) -> Result<bool>;
+}
+
+/// A channel that never loses a packet (the ideal link of Lakshman and Madhow, abouzeid §II-B).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PerfectChannel;
+
+impl LinkChannel for PerfectChannel {
+    #[inline]
+    fn lost(&mut self, _start: f64, _duration: f64) -> Result<bool> {
+        Ok(false)
+    }
+}
+
+impl LinkChannel for crate::channel::ContinuousTwoState {
+    #[inline]
+    fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
+        self.packet_lost(start, duration)
+    }
+}
+
+/// Parameters of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkConfig {
+    /// The sender (variant, receiver window, K, RTO policy, initial ssthresh).
+    pub sender: SenderConfig,
+    /// Link rate μ [packets/s].
+    pub rate: f64,
+    /// Round-trip propagation and processing delay τ [s], excluding the link's transmission time.
+    pub tau: f64,
+    /// Buffer B [packets], not counting the packet on the link.
+    pub buffer: u64,
+    /// Simulated time [s].
+    pub duration: f64,
+    /// Time at the start that is simulated but not measured [s].
+    pub warmup: f64,
+    /// Equal batches of the measured time (for batch-means intervals).
+    pub batches: u64,
+    /// Delayed-ACK timeout [s]; `None` ACKs every segment.
+    pub delayed_ack: Option<f64>,
+}
+
+impl LinkConfig {
+    /// Validate the driver's parameters.
+    pub fn validate(&self) -> Result<()> {
+        check::positive("rate", self.rate)?;
+        check::non_negative("tau", self.tau)?;
+        check::int_in("buffer", self.buffer, 0, 1 << 30)?;
+        check::positive("duration", self.duration)?;
+        check::non_negative("warmup", self.warmup)?;
+        if self.warmup >= self.duration {
+            return Err(Error::invalid("warmup", self.warmup, &format!("must be < duration (= {})", self.duration)));
+        }
+        check::int_in("batches", self.batches, 1, 1 << 20)?;
+        if let Some(delay) = self.delayed_ack {
+            check::positive("delayed_ack", delay)?;
+        }
+        Ok(())
+    }
+
+    /// T = τ + 1/μ, the round trip without queueing.
+    pub fn round_trip(&self) -> f64 {
+        self.tau + 1.0 / self.rate
+    }
+}
+
+/// Cumulative counts (or, as differences, those of a batch).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LinkCounts {
+    /// Time elapsed [s].
+    pub time: f64,
+    /// Packets delivered in order to the receiving user, each once.
+    pub delivered: u64,
+    /// Packets the sender released (retransmissions included).
+    pub sent: u64,
+    /// Packets that crossed the link correctly (duplicates included).
+    pub received: u64,
+    /// Packets the channel lost.
+    pub channel_losses: u64,
+    /// Packets the full buffer dropped.
+    pub buffer_losses: u64,
+    /// Timer expirations.
+    pub timeouts: u64,
+    /// Fast retransmits.
+    pub fast_retransmits: u64,
+    /// Valid RTT samples, and their sum [s].
+    pub rtt_samples: u64,
+    /// Sum of the RTT samples [s].
+    pub rtt_sum: f64,
+    /// Time the link spent sending [s].
+    pub busy: f64,
+}
+
+impl LinkCounts {
+    fn minus(&self, earlier: &LinkCounts) -> LinkCounts {
+        LinkCounts {
+            time: self.time - earlier.time,
+            delivered: self.delivered - earlier.delivered,
+            sent: self.sent - earlier.sent,
+            received: self.received - earlier.received,
+            channel_losses: self.channel_losses - earlier.channel_losses,
+            buffer_losses: self.buffer_losses - earlier.buffer_losses,
+            timeouts: self.timeouts - earlier.timeouts,
+            fast_retransmits: self.fast_retransmits - earlier.fast_retransmits,
+            rtt_samples: self.rtt_samples - earlier.rtt_samples,
+            rtt_sum: self.rtt_sum - earlier.rtt_sum,
+            busy: self.busy - earlier.busy,
+        }
+    }
+}
+
+/// Result of a run: the measured totals and each batch's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkOutcome {
+    /// Totals over the measured time (after the warm-up).
+    pub totals: LinkCounts,
+    /// Totals per batch.
+    pub batches: Vec<LinkCounts>,
+    /// Final congestion window and threshold (for inspection).
+    pub final_cwnd: f64,
+    /// Final slow-start threshold.
+    pub final_ssthresh: f64,
+}
+
+struct Link<C> {
+    cfg: LinkConfig,
+    channel: C,
+    sender: Sender,
+    receiver: Receiver,
+    queue: VecDeque<u64>,
+    /// The packet on the link: sequence number and start of its transmission.
+    on_link: Option<(u64, f64)>,
+    /// ACKs on their way back: arrival time and cumulative ACK.
+    acks: VecDeque<(f64, u64)>,
+    delack_deadline: Option<f64>,
+    delack_value: u64,
+    counts: LinkCounts,
+    busy_since: f64,
+}
+
+impl<C: LinkChannel> Link<C> {
+    fn send_what_the_window_allows(&mut self, now: f64) {
+        while let Some(segment) = self.sender.poll_transmit(now) {
+            self.counts.sent += 1;
+            if self.on_link.is_none() {
+                self.on_link = Some((segment.seq, now));
+                self.busy_since = now;
+            } else if (self.queue.len() as u64) < self.cfg.buffer {
+                self.queue.push_back(segment.seq);
+            } else {
+                self.counts.buffer_losses += 1;
+            }
+        }
+    }
+
+    fn finish_transmission(&mut self, now: f64) -> Result<()> {
+        let (seq, start) = self.on_link.take().expect("a packet is on the link");
+        let service = 1.0 / self.cfg.rate;
+        if self.channel.lost(start, service)? {
+            self.counts.channel_losses += 1;
+        } else {
+            self.counts.received += 1;
+            self.receive(now, seq);
+        }
+        match self.queue.pop_front() {
+            Some(next) => self.on_link = Some((next, now)),
+            None => self.counts.busy += now - self.busy_since,
+        }
+        Ok(())
+    }
+
+    fn receive(&mut self, now: f64, seq: u64) {
+        let in_order = seq == self.receiver.expected();
+        let ack = self.receiver.on_segment(seq);
+        // In order and the ACK moved past it: it filled a hole, and the sender should hear at once.
+        let filled_hole = in_order && ack > seq + 1;
+        match self.cfg.delayed_ack {
+            Some(delay) if in_order && !filled_hole => {
+                if self.delack_deadline.take().is_some() {
+                    self.acks.push_back((now + self.cfg.tau, ack)); // the second segment: ACK both
+                } else {
+                    self.delack_deadline = Some(now + delay);
+                    self.delack_value = ack;
+                }
+            }
+            _ => {
+                self.delack_deadline = None;
+                self.acks.push_back((now + self.cfg.tau, ack));
+            }
+        }
+    }
+
+    fn snapshot(&self, now: f64) -> LinkCounts {
+        let sc = self.sender.counters();
+        let (rtt_samples, rtt_sum) = self.sender.rto_estimator().sample_totals();
+        let busy = self.counts.busy + if self.on_link.is_some() { now - self.busy_since } else { 0.0 };
+        LinkCounts {
+            time: now,
+            delivered: self.receiver.delivered(),
+            timeouts: sc.timeouts,
+            fast_retransmits: sc.fast_retransmits,
+            rtt_samples,
+            rtt_sum,
+            busy,
+            ..self.counts
+        }
+    }
+
+    fn run(mut self) -> Result<LinkOutcome> {
+        let cfg = self.cfg;
+        let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
+        let mut marks = (0..=cfg.batches).map(|i| cfg.warmup + batch_length * i as f64);
+        let mut next_mark = marks.next().expect("at least the warm-up mark");
+        let mut snapshots = Vec::with_capacity(cfg.batches as usize + 1);
+        let mut now = 0.0;
+        if next_mark <= now {
+            // No warm-up: measure from before the first send (a batch is [mark, next mark)).
+            snapshots.push(self.snapshot(now));
+            next_mark = marks.next().expect("at least two marks");
+        }
+        self.send_what_the_window_allows(now);
+        loop {
+            let link = self.on_link.map_or(f64::INFINITY, |(_, start)| start + 1.0 / cfg.rate);
+            let ack = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
+            let delack = self.delack_deadline.unwrap_or(f64::INFINITY);
+            let timer = self.sender.timer_deadline().unwrap_or(f64::INFINITY);
+            let next = link.min(ack).min(delack).min(timer);
+            // Measurement marks fall between events: take the counts as they stand.
+            while next_mark <= next {
+                snapshots.push(self.snapshot(next_mark));
+                match marks.next() {
+                    Some(m) => next_mark = m,
+                    None => return Ok(self.outcome(snapshots)),
+                }
+            }
+            if !next.is_finite() {
+                return Err(Error::invalid("rate", cfg.rate, "the simulation stalled (internal error)"));
+            }
+            now = next;
+            if link == next {
+                self.finish_transmission(now)?;
+            } else if ack == next {
+                let (_, value) = self.acks.pop_front().expect("an ACK is due");
+                self.sender.on_ack(now, value);
+            } else if delack == next {
+                self.delack_deadline = None;
+                self.acks.push_back((now + cfg.tau, self.delack_value));
+            } else {
+                self.sender.on_timeout(now);
+            }
+            self.send_what_the_window_allows(now);
+        }
+    }
+
+    fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
+        let batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
+        let totals = snapshots.last().expect("marks").minus(&snapshots[0]);
+        LinkOutcome { totals, batches, final_cwnd: self.sender.cwnd(), final_ssthresh: self.sender.ssthresh() }
+    }
+}
+
+/// Simulate a TCP bulk transfer over the link and `channel` (see the module documentation).
+pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutcome> {
+    cfg.validate()?;
+    let link = Link {
+        cfg: *cfg,
+        channel,
+        sender: Sender::new(cfg.sender),
+        receiver: Receiver::new(cfg.sender.wmax),
+        queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
+        on_link: None,
+        acks: VecDeque::new(),
+        delack_deadline: None,
+        delack_value: 0,
+        counts: LinkCounts::default(),
+        busy_since: 0.0,
+    };
+    link.run()
+}

@@ -27,12 +27,12 @@ from .channels import (
 )
 from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, analyze
 from .errors import ParameterError, TcpfadeError
-from .tcp import VARIANTS, SimulationResult, simulate
+from .tcp import VARIANTS, LinkResult, SimulationResult, simulate, simulate_link
 
 __all__ = [
     "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
-    "ANALYZED_VARIANTS",
+    "ANALYZED_VARIANTS", "simulate_link", "LinkResult",
 ]

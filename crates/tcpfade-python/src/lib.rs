@@ -7,6 +7,7 @@
 mod analysis;
 mod channels;
 mod errors;
+mod link;
 mod simulate;
 
 use pyo3::prelude::*;
@@ -17,5 +18,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     channels::register(m)?;
     simulate::register(m)?;
+    link::register(m)?;
     Ok(())
 }

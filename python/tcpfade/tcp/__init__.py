@@ -4,6 +4,7 @@ The endpoints are the Rust core's sans-IO sender and receiver (docs/models.md, "
 package runs them and turns counts into the papers' metrics.
 """
 
+from .link import LinkResult, simulate_link
 from .slotted import VARIANTS, SimulationResult, simulate
 
-__all__ = ["VARIANTS", "SimulationResult", "simulate"]
+__all__ = ["VARIANTS", "SimulationResult", "simulate", "LinkResult", "simulate_link"]

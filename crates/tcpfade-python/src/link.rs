@@ -1,0 +1,94 @@
+//! The event-driven link simulation of `tcpfade._core` (see tcpfade_core::driver::link).
+
+use crate::errors::run;
+use numpy::PyArray2;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
+use tcpfade_core::driver::{run_link, LinkConfig, LinkCounts, PerfectChannel};
+use tcpfade_core::error::Error;
+use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+
+/// Names of the columns of the per-batch count matrix, in order.
+const LINK_FIELDS: [&str; 11] = [
+    "time", "delivered", "sent", "received", "channel_losses", "buffer_losses", "timeouts", "fast_retransmits",
+    "rtt_samples", "rtt_sum", "busy",
+];
+
+fn link_row(c: &LinkCounts) -> Vec<f64> {
+    vec![
+        c.time,
+        c.delivered as f64,
+        c.sent as f64,
+        c.received as f64,
+        c.channel_losses as f64,
+        c.buffer_losses as f64,
+        c.timeouts as f64,
+        c.fast_retransmits as f64,
+        c.rtt_samples as f64,
+        c.rtt_sum,
+        c.busy,
+    ]
+}
+
+/// TCP over a link with a buffer. `rto` fixed (seconds) or None for RFC 6298 with `rfc6298` =
+/// (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good, mean_bad,
+/// loss_rule, loss_good, loss_bad). Returns {"fields", "totals", "batches", "final_cwnd"}.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn simulate_link<'py>(
+    py: Python<'py>,
+    variant: &str,
+    rate: f64,
+    tau: f64,
+    buffer: u64,
+    duration: f64,
+    warmup: f64,
+    batches: u64,
+    delayed_ack: Option<f64>,
+    wmax: u64,
+    dupthresh: u64,
+    initial_ssthresh: f64,
+    rto: Option<f64>,
+    rfc6298: (f64, f64, f64, f64, u32),
+    channel: Option<(f64, f64, String, f64, f64)>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
+    let outcome = run(py, || {
+        let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?;
+        let sender = match rto {
+            Some(_) => sender,
+            None => {
+                let (initial, min, max, granularity, max_backoff) = rfc6298;
+                sender.with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?
+            }
+        };
+        let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
+        match channel {
+            None => run_link(&cfg, PerfectChannel),
+            Some((mean_good, mean_bad, rule, loss_good, loss_bad)) => {
+                let loss = [loss_good, loss_bad];
+                let rule = match rule.as_str() {
+                    "any-instant" => ContinuousLossRule::AnyInstant(loss),
+                    "vdeldrop" => ContinuousLossRule::StateAtStart(loss),
+                    other => return Err(Error::invalid("loss_rule", other, "must be 'any-instant' or 'vdeldrop'")),
+                };
+                run_link(&cfg, ContinuousTwoState::new(mean_good, mean_bad, rule, seed)?)
+            }
+        }
+    })?;
+    let out = PyDict::new(py);
+    out.set_item("fields", LINK_FIELDS.to_vec())?;
+    out.set_item("totals", link_row(&outcome.totals))?;
+    let rows: Vec<Vec<f64>> = outcome.batches.iter().map(link_row).collect();
+    let rows = PyArray2::from_vec2(py, &rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    out.set_item("batches", rows)?;
+    out.set_item("final_cwnd", outcome.final_cwnd)?;
+    Ok(out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_link, m)?)?;
+    Ok(())
+}

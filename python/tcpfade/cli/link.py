@@ -1,0 +1,59 @@
+"""``tcpfade simulate-link``: TCP over a wireless link with a buffer, event by event (abouzeid §II-III)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..tcp import VARIANTS, simulate_link as run_link
+from ..tcp.link import LINK_METRICS
+from .options import print_table
+
+
+@click.command("simulate-link")
+@click.option("--variant", type=click.Choice(VARIANTS, case_sensitive=False), default="reno", show_default=True,
+              help="TCP variant.")
+@click.option("--rate", type=float, required=True, help="Link rate μ [packets/s].")
+@click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s] (T = τ + 1/μ).")
+@click.option("--packet-bytes", type=int, default=1000, show_default=True, help="Packet size [bytes].")
+@click.option("--buffer", type=int, help="Buffer B [packets] (or --beta).")
+@click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1).")
+@click.option("--mean-good", type=float, help="Mean good duration E[X] of the channel [s].")
+@click.option("--mean-bad", type=float, help="Mean bad duration E[Y] [s]; without both: no channel losses.")
+@click.option("--duration", type=float, help="Simulated time [s] (default 1000·max(t_p, E[X]+E[Y]), >= 100).")
+@click.option("--warmup", type=float, help="Unmeasured start [s] (default a tenth of the duration).")
+@click.option("--seed", type=int, required=True)
+@click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
+@click.option("--rto", type=float, help="A fixed timeout [s] instead of RFC 6298.")
+@click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
+@click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
+@click.option("--initial-rto", type=float, default=3.0, show_default=True, help="RTO before the first sample [s].")
+@click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
+@click.option("--delayed-ack", type=float, help="Delayed-ACK timeout [s] (default: an ACK per segment).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
+                  dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, delayed_ack, as_json) -> None:
+    """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
+
+    \b
+    Examples:
+      tcpfade simulate-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --seed 1
+      tcpfade simulate-link --variant newreno --rate 100 --tau 0.1 --buffer 44 --mean-good 1 --mean-bad 0.01 \\
+          --seed 2 --json
+    """
+    r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                 mean_good=mean_good, mean_bad=mean_bad, duration=duration, warmup=warmup, seed=seed,
+                 dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
+                 clock_granularity=clock_granularity, delayed_ack=delayed_ack)
+    if as_json:
+        click.echo(json.dumps(r.to_dict(), indent=2))
+        return
+    items = {"variant": r.variant, "mu T (pipe)": r.pipe, "buffer B": r.buffer, "w_p": r.max_in_flight,
+             "simulated [s]": r.duration}
+    for m in LINK_METRICS:
+        lo, hi = r.ci[m]
+        items[m] = f"{getattr(r, m):.6g}  [{lo:.6g}, {hi:.6g}]"
+    items.update({"goodput [bit/s]": r.goodput_bps, "timeouts": r.timeouts, "fast retransmits": r.fast_retransmits,
+                  "channel losses": r.channel_losses, "buffer losses": r.buffer_losses})
+    print_table(items)

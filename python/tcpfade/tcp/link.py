@@ -1,0 +1,195 @@
+"""TCP over a wireless link with a buffer, event by event (abouzeid §II-A, §III): a link of rate μ packets/s
+fed by a DropTail buffer of B packets, a round-trip delay τ, and a channel that evolves in continuous time
+whether or not TCP sends. The driver is the Rust core's (``driver/link.rs``); the sender and receiver are the
+same as the slotted simulator's, with the timer estimated as RFC 6298 says (SRTT, RTTVAR, Karn, clock
+granularity, minimum and maximum, binary backoff up to 64×) or fixed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .. import _validate as v
+from ..channels.continuous import ContinuousTwoState
+from .metrics import batch_interval
+from .slotted import VARIANTS
+
+#: Variants the link simulator runs (the slotted simulator's; probing comes with its own issue).
+LINK_VARIANTS = VARIANTS
+
+#: Metrics of a link run, each with a confidence interval in ``result.ci``.
+LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
+                "fast_retransmits_per_s", "mean_rtt")
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    """Result of :func:`simulate_link`. ``goodput`` is normalized by μ (1 = the link's capacity, every
+    packet delivered once); ``goodput_bps`` is in bits per second. ``ci[name]`` is a batch-means interval."""
+
+    variant: str
+    rate: float
+    tau: float
+    packet_bytes: int
+    buffer: int
+    round_trip: float
+    pipe: float
+    beta: float
+    duration: float
+    warmup: float
+    seed: int
+    goodput: float
+    goodput_bps: float
+    throughput: float
+    utilization: float
+    channel_loss_rate: float
+    buffer_loss_rate: float
+    timeouts_per_s: float
+    fast_retransmits_per_s: float
+    mean_rtt: float
+    delivered: int
+    sent: int
+    channel_losses: int
+    buffer_losses: int
+    timeouts: int
+    fast_retransmits: int
+    rtt_samples: int
+    ci: dict[str, tuple[float, float]] = field(repr=False)
+    channel: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def max_in_flight(self) -> float:
+        """w_p = B + μT, the most packets the pipe and the buffer hold (abouzeid §II-A)."""
+        return self.buffer + self.pipe
+
+    def to_dict(self) -> dict[str, Any]:
+        """Parameters, metrics and intervals as a flat dict (a row of a table)."""
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel")}
+        for name, (lo, hi) in self.ci.items():
+            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = lo, hi
+        return out
+
+
+def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
+    """Metric values from count rows (the totals or one row per batch), columns as the core's fields."""
+    (time, delivered, sent, received, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples,
+     rtt_sum, busy) = rows.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {
+            "goodput": delivered / (rate * time),
+            "throughput": received / (rate * time),
+            "utilization": busy / time,
+            "channel_loss_rate": channel_losses / (received + channel_losses),
+            "buffer_loss_rate": buffer_losses / sent,
+            "timeouts_per_s": timeouts / time,
+            "fast_retransmits_per_s": fast_retransmits / time,
+            "mean_rtt": rtt_sum / rtt_samples,
+        }
+
+
+def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
+                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
+                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
+                  duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
+                  dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
+                  initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
+                  clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
+                  batches: int = 20, confidence: float = 0.95) -> LinkResult:
+    """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
+
+    Parameters
+    ----------
+    variant : "reno" (abouzeid's), "tahoe", "newreno" or "oldtahoe".
+    rate : link rate μ [packets/s].
+    tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
+    packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
+    buffer, beta : the buffer B [packets], or β = B/(μT) (B is then rounded to the nearest packet).
+        Give one; default β = 1.
+    mean_good, mean_bad : mean good and bad durations E[X], E[Y] [s] of the continuous-time channel
+        (abouzeid §III: a packet is lost if the channel is bad at any instant of its transmission); or give
+        ``channel``; neither: no channel losses.
+    duration : simulated time [s]; default 1000·max(t_p, E[X] + E[Y]) (abouzeid §V's heuristic, t_p the
+        ideal cycle of Table II), at least 100 s.
+    warmup : time simulated but not measured [s]; default a tenth of ``duration``.
+    seed : seed of the channel.
+    wmax : receiver's advertised window [packets] (abouzeid: larger than w_p).
+    dupthresh : duplicate-ACK threshold K.
+    initial_ssthresh : initial Wth; default ``wmax``.
+    rto : a fixed timeout [s] instead of RFC 6298.
+    initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's parameters. The defaults are
+        ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s maximum, tcpTick 0.01 s).
+    delayed_ack : delayed-ACK timeout [s]; None: an ACK per segment (abouzeid's assumption).
+    batches : batches of the measured time for the intervals.
+    confidence : level of the intervals.
+
+    Examples
+    --------
+    >>> r = simulate_link("reno", rate=100, tau=0.01, beta=8, mean_good=8.0, mean_bad=2.0, seed=1,
+    ...                   duration=2000)
+    >>> abs(r.goodput - 0.6973) < 0.05  # abouzeid Table III, slow fading (seed-to-seed spread 0.017)
+    True
+    """
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), LINK_VARIANTS)
+    mu = v.positive("rate", rate)
+    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
+    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
+    if buffer is not None and beta is not None:
+        raise v.fail("buffer", buffer, "give buffer or beta, not both")
+    if buffer is None:
+        b = v.at_least("beta", 1.0 if beta is None else beta, 0.0)
+        buffer = int(round(b * mu * t))
+    buffer = v.integer("buffer", buffer, 0, 1 << 30)
+    if channel is not None and (mean_good is not None or mean_bad is not None):
+        raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
+    if channel is None and (mean_good is None) != (mean_bad is None):
+        raise v.fail("mean_bad" if mean_bad is None else "mean_good", None, "give both mean_good and mean_bad")
+    if channel is None and mean_good is not None:
+        channel = ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad)
+    if channel is not None and not isinstance(channel, ContinuousTwoState):
+        raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
+    if duration is None:
+        cycle = ideal_cycle(mu, t, buffer)
+        period = channel.mean_good + channel.mean_bad if channel is not None else 0.0
+        duration = max(1000.0 * max(cycle, period), 100.0)
+    duration = v.positive("duration", duration)
+    warmup = duration / 10.0 if warmup is None else v.at_least("warmup", warmup, 0.0)
+    spec = None if channel is None else (channel.mean_good, channel.mean_bad, channel.loss_rule, channel.loss_good,
+                                         channel.loss_bad)
+    ssthresh = float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh", initial_ssthresh, 1.0)
+    raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, v.integer("batches", batches, 2),
+                              None if delayed_ack is None else v.positive("delayed_ack", delayed_ack),
+                              v.integer("wmax", wmax, 1, 1 << 24), v.integer("dupthresh", dupthresh, 1, 1 << 30),
+                              ssthresh, None if rto is None else v.positive("rto", rto),
+                              (float(initial_rto), float(min_rto), float(max_rto), float(clock_granularity),
+                               v.integer("max_backoff", max_backoff, 1, 1 << 20)), spec, v.seed(seed))
+    totals = np.asarray(raw["totals"], dtype=float)
+    per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
+    point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
+    level = v.probability("confidence", confidence, open_low=True, open_high=True)
+    ci = {m: batch_interval(point[m], per_batch[m], level) for m in LINK_METRICS}
+    count = dict(zip(raw["fields"], totals))
+    return LinkResult(
+        variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
+        beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=int(seed), **point,
+        goodput_bps=point["goodput"] * mu * size * 8, delivered=int(count["delivered"]), sent=int(count["sent"]),
+        channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
+        timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
+        rtt_samples=int(count["rtt_samples"]), ci=ci,
+        channel=None if channel is None else {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
+                                              "loss_rule": channel.loss_rule})
+
+
+def ideal_cycle(rate: float, round_trip: float, buffer: float) -> float:
+    """t_p, the duration of Reno's periodic cycle on an ideal link (abouzeid Table II, Lakshman and Madhow):
+    from w_p/2 to w_p, linearly (a window per round T) while below μT, then as the link's busy time."""
+    pipe = rate * round_trip
+    wp = buffer + pipe
+    low = wp / 2.0
+    t_a = round_trip * max(pipe - low, 0.0)
+    start_b = max(pipe, low)
+    t_b = (wp * wp - start_b * start_b) / (2.0 * rate)
+    return t_a + t_b

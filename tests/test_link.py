@@ -1,0 +1,63 @@
+"""``tcpfade.simulate_link``: TCP over a link with a buffer and a continuous-time channel (abouzeid §II-III)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tcpfade
+from tcpfade.cli import main
+from tcpfade.tcp.link import ideal_cycle
+
+
+def test_published_cycle_and_round_trip_of_table_iii():
+    # abouzeid §V-C: μ = 100, τ = 0.01, β = 8 give t_p = 1.215 s and RTT_max = B/μ + τ = 0.17 s.
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, seed=1, duration=50)
+    assert (r.buffer, r.pipe, r.max_in_flight) == (16, 2.0, 18.0)
+    assert ideal_cycle(100.0, r.round_trip, r.buffer) == pytest.approx(1.215)
+    assert r.buffer / r.rate + r.tau == pytest.approx(0.17)
+
+
+def test_an_ideal_link_with_a_large_buffer_is_always_busy():
+    r = tcpfade.simulate_link("newreno", rate=200, tau=0.05, beta=1.5, seed=1, duration=300)
+    assert r.channel_losses == 0 and r.timeouts == 0 and r.buffer_losses > 0
+    assert r.utilization == pytest.approx(1.0, abs=1e-3) and r.goodput == pytest.approx(1.0, abs=1e-3)
+    # Queueing adds to the round trip: the mean RTT lies between T and T + B/μ.
+    assert r.round_trip < r.mean_rtt < r.round_trip + r.buffer / r.rate
+
+
+def test_same_seed_same_result_and_metrics_are_consistent():
+    kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2, duration=500, seed=7)
+    a, b = tcpfade.simulate_link("reno", **kwargs), tcpfade.simulate_link("reno", **kwargs)
+    assert a == b
+    assert a.goodput <= a.throughput <= a.utilization <= 1.0
+    for name, (lo, hi) in a.ci.items():
+        assert lo <= getattr(a, name) <= hi, name
+    assert a.goodput_bps == pytest.approx(a.goodput * 100 * 1000 * 8)
+    c = tcpfade.simulate_link("reno", **{**kwargs, "seed": 8})
+    assert c.goodput != a.goodput
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(buffer=4, beta=1.0), "buffer = 4 is not allowed: give buffer or beta"),
+    (dict(mean_good=1.0), "mean_bad = None is not allowed"),
+    (dict(rate=0), "rate = 0 is not allowed"),
+    (dict(tau=-1), "tau = -1 is not allowed"),
+    (dict(min_rto=0.5, max_rto=0.1), "max_rto = 0.1 is not allowed"),
+    (dict(variant="vegas"), "variant = 'vegas' is not allowed"),
+])
+def test_bad_input_is_named(kwargs, message):
+    args = dict(variant="reno", rate=100, tau=0.01, seed=1, duration=10)
+    args.update(kwargs)
+    with pytest.raises(tcpfade.ParameterError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        tcpfade.simulate_link(args.pop("variant"), **args)
+
+
+def test_cli_prints_the_metrics_and_json(capsys):
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8",
+                 "--mean-bad", "0.2", "--duration", "200", "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert 0 < out["goodput"] < 1 and out["goodput_ci_low"] <= out["goodput"] <= out["goodput_ci_high"]
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--mean-good", "0.8", "--seed", "1"]) == 2
+    assert "give both mean_good and mean_bad" in capsys.readouterr().err

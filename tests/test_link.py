@@ -30,7 +30,7 @@ def test_an_ideal_link_with_a_large_buffer_is_always_busy():
 def test_same_seed_same_result_and_metrics_are_consistent():
     kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2, duration=500, seed=7)
     a, b = tcpfade.simulate_link("reno", **kwargs), tcpfade.simulate_link("reno", **kwargs)
-    assert a == b
+    assert a == b and (a.outcomes_by_window == b.outcomes_by_window).all()
     assert a.goodput <= a.throughput <= a.utilization <= 1.0
     for name, (lo, hi) in a.ci.items():
         assert lo <= getattr(a, name) <= hi, name
@@ -61,3 +61,21 @@ def test_cli_prints_the_metrics_and_json(capsys):
     assert 0 < out["goodput"] < 1 and out["goodput_ci_low"] <= out["goodput"] <= out["goodput_ci_high"]
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--mean-good", "0.8", "--seed", "1"]) == 2
     assert "give both mean_good and mean_bad" in capsys.readouterr().err
+
+
+def test_bad_visits_are_classified_and_add_up():
+    """Every bad visit that ends a sampled good state gets one outcome; with a channel whose bad visits are
+    far shorter than a packet and a link kept busy (beta = 8), a visit hits the packet on the link, so at
+    windows of 8 and more (always a full link) almost none passes without loss, and most are repaired by fast
+    retransmit (abouzeid §V-C: P_TD -> exp(-3/(mu E[X])) = 0.97 as the paper bounds it)."""
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, mean_good=1.0, mean_bad=0.001, seed=1,
+                              duration=5000)
+    counts = r.outcomes_by_window
+    assert counts.shape == (256, 3) and counts.sum() > 3000
+    assert r.p_no_loss + r.p_triple_duplicate + r.p_timeout == pytest.approx(1.0)
+    large = counts[7:].sum(axis=0)
+    assert large[0] / large.sum() < 0.01 and large[1] / large.sum() > 0.95
+    # A TD or NL visit's effective bad duration is the bad visit itself (~1 ms) plus the wait for the next
+    # packet through; timeouts make the mean larger, but far below one good state.
+    assert 0.001 < r.mean_effective_bad < 0.1
+    assert tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, seed=1, duration=50).outcomes_by_window is None

@@ -33,7 +33,8 @@ fn link_row(c: &LinkCounts) -> Vec<f64> {
 
 /// TCP over a link with a buffer. `rto` fixed (seconds) or None for RFC 6298 with `rfc6298` =
 /// (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good, mean_bad,
-/// loss_rule, loss_good, loss_bad). Returns {"fields", "totals", "batches", "final_cwnd"}.
+/// loss_rule, loss_good, loss_bad). Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
+/// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count"}.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_link<'py>(
@@ -85,6 +86,11 @@ fn simulate_link<'py>(
     let rows = PyArray2::from_vec2(py, &rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     out.set_item("batches", rows)?;
     out.set_item("final_cwnd", outcome.final_cwnd)?;
+    let visits: Vec<Vec<f64>> =
+        outcome.visits.by_window.iter().map(|row| row.iter().map(|&c| c as f64).collect()).collect();
+    out.set_item("visits_by_window", visits)?;
+    out.set_item("effective_bad_sum", outcome.visits.effective_bad_sum.to_vec())?;
+    out.set_item("effective_bad_count", outcome.visits.effective_bad_count.to_vec())?;
     Ok(out)
 }
 

@@ -29,7 +29,11 @@ LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "bu
 @dataclass(frozen=True)
 class LinkResult:
     """Result of :func:`simulate_link`. ``goodput`` is normalized by μ (1 = the link's capacity, every
-    packet delivered once); ``goodput_bps`` is in bits per second. ``ci[name]`` is a batch-means interval."""
+    packet delivered once); ``goodput_bps`` is in bits per second. ``ci[name]`` is a batch-means interval.
+
+    ``p_no_loss``, ``p_triple_duplicate``, ``p_timeout``: how the bad visits that end a *sampled* good state
+    (one in which TCP got a packet through) turn out (abouzeid §IV-F, J); ``mean_effective_bad``: the mean time
+    from the end of a sampled good state to the first packet through in the next one (E[U], §IV-I)."""
 
     variant: str
     rate: float
@@ -58,7 +62,14 @@ class LinkResult:
     timeouts: int
     fast_retransmits: int
     rtt_samples: int
+    p_no_loss: float
+    p_triple_duplicate: float
+    p_timeout: float
+    mean_effective_bad: float
     ci: dict[str, tuple[float, float]] = field(repr=False)
+    #: Bad visits ending a sampled good state, counted by the window W' at the end (row w' − 1; the last row
+    #: gathers larger windows) and outcome (columns: no loss, triple duplicate, timeout): abouzeid §IV-F.
+    outcomes_by_window: np.ndarray | None = field(default=None, repr=False, compare=False)
     channel: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
@@ -68,7 +79,7 @@ class LinkResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Parameters, metrics and intervals as a flat dict (a row of a table)."""
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel")}
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel", "outcomes_by_window")}
         for name, (lo, hi) in self.ci.items():
             out[f"{name}_ci_low"], out[f"{name}_ci_high"] = lo, hi
         return out
@@ -172,13 +183,20 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     level = v.probability("confidence", confidence, open_low=True, open_high=True)
     ci = {m: batch_interval(point[m], per_batch[m], level) for m in LINK_METRICS}
     count = dict(zip(raw["fields"], totals))
+    by_window = np.asarray(raw["visits_by_window"], dtype=float).reshape(-1, 3)
+    visits = by_window.sum(axis=0)
+    shares = visits / visits.sum() if visits.sum() else np.full(3, np.nan)
+    u_count = sum(raw["effective_bad_count"])
+    mean_u = sum(raw["effective_bad_sum"]) / u_count if u_count else float("nan")
     return LinkResult(
         variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
         beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=int(seed), **point,
         goodput_bps=point["goodput"] * mu * size * 8, delivered=int(count["delivered"]), sent=int(count["sent"]),
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
-        rtt_samples=int(count["rtt_samples"]), ci=ci,
+        rtt_samples=int(count["rtt_samples"]), p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),
+        p_timeout=float(shares[2]), mean_effective_bad=mean_u, ci=ci,
+        outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
                                               "loss_rule": channel.loss_rule})
 

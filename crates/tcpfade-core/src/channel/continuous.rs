@@ -125,6 +125,15 @@ impl ContinuousTwoState {
         Ok(self.segments[0].1)
     }
 
+    /// The sojourn containing time `t` (non-decreasing over calls): its start, end and state.
+    pub fn segment_at(&mut self, t: f64) -> Result<(f64, f64, u8)> {
+        self.advance_to(t)?;
+        self.extend_to(t);
+        let (start, state) = self.segments[0];
+        let end = if self.segments.len() > 1 { self.segments[1].0 } else { self.horizon };
+        Ok((start, end, state))
+    }
+
     /// Whether a packet occupying `[start, start + duration)` is lost. Start times must be
     /// non-decreasing over calls; packets may overlap.
     pub fn packet_lost(&mut self, start: f64, duration: f64) -> Result<bool> {

@@ -26,6 +26,12 @@ use std::collections::VecDeque;
 pub trait LinkChannel {
     /// Decide the packet's fate.
     fn lost(&mut self, start: f64, duration: f64) -> Result<bool>;
+
+    /// The channel sojourn containing `t` (start, end, state: 0 good, 1 bad), for channels that have
+    /// sojourns; the driver then records each bad visit's outcome (abouzeid §IV-I, J).
+    fn sojourn_at(&mut self, _t: f64) -> Result<Option<(f64, f64, u8)>> {
+        Ok(None)
+    }
 }
 
 /// A channel that never loses a packet (the ideal link of Lakshman and Madhow, abouzeid §II-B).
@@ -44,6 +50,42 @@ impl LinkChannel for crate::channel::ContinuousTwoState {
     fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
         self.packet_lost(start, duration)
     }
+
+    fn sojourn_at(&mut self, t: f64) -> Result<Option<(f64, f64, u8)>> {
+        self.segment_at(t).map(Some)
+    }
+}
+
+/// Outcome of the bad visit that ends a sampled good state (abouzeid §IV-F): no loss, losses repaired by
+/// fast retransmit (TD), or at least one timeout (TO).
+pub const OUTCOMES: [&str; 3] = ["no_loss", "triple_duplicate", "timeout"];
+
+/// Bad visits that end a sampled good state, by outcome and by the window W' at the end of the good state
+/// (abouzeid §IV-F, I, J), and the effective bad durations U that follow them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VisitStats {
+    /// counts[w' − 1][outcome], the last row gathering every larger window.
+    pub by_window: Vec<[u64; 3]>,
+    /// Σ U per outcome [s].
+    pub effective_bad_sum: [f64; 3],
+    /// Number of U per outcome.
+    pub effective_bad_count: [u64; 3],
+}
+
+/// Windows tracked one by one in [`VisitStats::by_window`].
+pub const VISIT_WINDOWS: usize = 256;
+
+/// A sampled good state that has ended: waiting for the next one to start (U) and for its outcome.
+#[derive(Debug, Clone, Copy)]
+struct EndedGood {
+    end: f64,
+    window: usize,
+    loss: bool,
+    timeouts: u64,
+    fast_retransmits: u64,
+    /// U, once the next sampled good state has started.
+    effective_bad: Option<f64>,
+    measured: bool,
 }
 
 /// Parameters of a run.
@@ -147,6 +189,8 @@ pub struct LinkOutcome {
     pub final_cwnd: f64,
     /// Final slow-start threshold.
     pub final_ssthresh: f64,
+    /// Bad visits ending sampled good states (empty for channels without sojourns).
+    pub visits: VisitStats,
 }
 
 struct Link<C> {
@@ -163,9 +207,76 @@ struct Link<C> {
     delack_value: u64,
     counts: LinkCounts,
     busy_since: f64,
+    /// The sampled good state in progress (its sojourn's start and end), and the last one that ended.
+    sampled: Option<(f64, f64)>,
+    ended: Option<EndedGood>,
+    visits: VisitStats,
 }
 
 impl<C: LinkChannel> Link<C> {
+    /// Before the event at `now`: a sampled good state whose sojourn ended by now has ended, at window W'.
+    fn track_good_state_end(&mut self, now: f64) {
+        if let Some((_, end)) = self.sampled.filter(|&(_, end)| end <= now) {
+            let sc = self.sender.counters();
+            self.sampled = None;
+            self.ended = Some(EndedGood {
+                end,
+                window: (self.sender.cwnd() as usize).clamp(1, VISIT_WINDOWS),
+                loss: false,
+                timeouts: sc.timeouts,
+                fast_retransmits: sc.fast_retransmits,
+                effective_bad: None,
+                measured: end >= self.cfg.warmup,
+            });
+        }
+    }
+
+    /// A packet got through in [start, ...): its good sojourn is sampled; a new one ends the effective bad
+    /// duration of the state before.
+    fn track_sampling(&mut self, start: f64) -> Result<()> {
+        if self.sampled.is_some_and(|(s, e)| s <= start && start < e) {
+            return Ok(()); // the same good sojourn: no need to ask the channel (the common case)
+        }
+        let Some((good_start, good_end, _)) = self.channel.sojourn_at(start)? else { return Ok(()) };
+        if self.sampled.is_some_and(|(s, _)| s == good_start) {
+            return Ok(());
+        }
+        self.sampled = Some((good_start, good_end));
+        if let Some(e) = self.ended.as_mut() {
+            if e.effective_bad.is_none() {
+                e.effective_bad = Some(start - e.end);
+            }
+        }
+        self.classify_ended();
+        Ok(())
+    }
+
+    /// Decide the outcome of the ended good state once it is known: no loss in its bad visit; a timeout before
+    /// the next sampled good state; else the first fast retransmit after the loss.
+    fn classify_ended(&mut self) {
+        let Some(e) = self.ended else { return };
+        let Some(u) = e.effective_bad else { return };
+        let sc = self.sender.counters();
+        let outcome = if !e.loss {
+            0
+        } else if sc.timeouts > e.timeouts {
+            2
+        } else if sc.fast_retransmits > e.fast_retransmits {
+            1
+        } else {
+            return; // losses not yet detected
+        };
+        if e.measured {
+            if self.visits.by_window.is_empty() {
+                self.visits.by_window = vec![[0; 3]; VISIT_WINDOWS];
+            }
+            self.visits.by_window[e.window - 1][outcome] += 1;
+            self.visits.effective_bad_sum[outcome] += u;
+            self.visits.effective_bad_count[outcome] += 1;
+        }
+        self.ended = None;
+    }
+
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
             self.counts.sent += 1;
@@ -185,8 +296,12 @@ impl<C: LinkChannel> Link<C> {
         let service = 1.0 / self.cfg.rate;
         if self.channel.lost(start, service)? {
             self.counts.channel_losses += 1;
+            if let Some(e) = self.ended.as_mut().filter(|e| e.effective_bad.is_none() && now > e.end) {
+                e.loss = true;
+            }
         } else {
             self.counts.received += 1;
+            self.track_sampling(start)?;
             self.receive(now, seq);
         }
         match self.queue.pop_front() {
@@ -264,6 +379,7 @@ impl<C: LinkChannel> Link<C> {
                 return Err(Error::invalid("rate", cfg.rate, "the simulation stalled (internal error)"));
             }
             now = next;
+            self.track_good_state_end(now);
             if link == next {
                 self.finish_transmission(now)?;
             } else if ack == next {
@@ -275,6 +391,9 @@ impl<C: LinkChannel> Link<C> {
             } else {
                 self.sender.on_timeout(now);
             }
+            if self.ended.is_some_and(|e| e.effective_bad.is_some()) {
+                self.classify_ended();
+            }
             self.send_what_the_window_allows(now);
         }
     }
@@ -282,7 +401,13 @@ impl<C: LinkChannel> Link<C> {
     fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
         let batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
         let totals = snapshots.last().expect("marks").minus(&snapshots[0]);
-        LinkOutcome { totals, batches, final_cwnd: self.sender.cwnd(), final_ssthresh: self.sender.ssthresh() }
+        LinkOutcome {
+            totals,
+            batches,
+            final_cwnd: self.sender.cwnd(),
+            final_ssthresh: self.sender.ssthresh(),
+            visits: self.visits.clone(),
+        }
     }
 }
 
@@ -301,6 +426,9 @@ pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutc
         delack_value: 0,
         counts: LinkCounts::default(),
         busy_since: 0.0,
+        sampled: None,
+        ended: None,
+        visits: VisitStats::default(),
     };
     link.run()
 }

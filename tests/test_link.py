@@ -79,3 +79,19 @@ def test_bad_visits_are_classified_and_add_up():
     # packet through; timeouts make the mean larger, but far below one good state.
     assert 0.001 < r.mean_effective_bad < 0.1
     assert tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, seed=1, duration=50).outcomes_by_window is None
+
+
+@pytest.mark.parametrize("mean_good, mean_bad, seed", [(0.05, 0.005, 1), (0.2, 0.01, 2)])
+def test_a_packet_clocked_channel_loses_the_stationary_share_of_packets(mean_good, mean_bad, seed):
+    """Clocked by packets (ns-2's original), the channel is sampled at back-to-back packet times whatever TCP
+    does, so the share of lost transmissions is the stationary loss probability of a packet, which
+    ContinuousTwoState.loss_probability gives in closed form; the time-clocked channel, which keeps
+    changing while TCP waits, gives a different share and a higher goodput."""
+    kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=mean_good, mean_bad=mean_bad, seed=seed, duration=20000)
+    packets = tcpfade.simulate_link("reno", channel_clock="packets", **kwargs)
+    theory = tcpfade.ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad).loss_probability(0.01)
+    lo, hi = packets.ci["channel_loss_rate"]
+    assert lo <= theory <= hi, (theory, lo, hi)
+    assert packets.outcomes_by_window is None  # sojourns in virtual time: not tracked
+    timed = tcpfade.simulate_link("reno", channel_clock="time", **kwargs)
+    assert timed.goodput > packets.goodput

@@ -5,14 +5,23 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
-use tcpfade_core::driver::{run_link, LinkConfig, LinkCounts, PerfectChannel};
+use tcpfade_core::driver::{run_link, LinkConfig, LinkCounts, PacketClocked, PerfectChannel};
 use tcpfade_core::error::Error;
 use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
 
 /// Names of the columns of the per-batch count matrix, in order.
 const LINK_FIELDS: [&str; 11] = [
-    "time", "delivered", "sent", "received", "channel_losses", "buffer_losses", "timeouts", "fast_retransmits",
-    "rtt_samples", "rtt_sum", "busy",
+    "time",
+    "delivered",
+    "sent",
+    "received",
+    "channel_losses",
+    "buffer_losses",
+    "timeouts",
+    "fast_retransmits",
+    "rtt_samples",
+    "rtt_sum",
+    "busy",
 ];
 
 fn link_row(c: &LinkCounts) -> Vec<f64> {
@@ -33,7 +42,8 @@ fn link_row(c: &LinkCounts) -> Vec<f64> {
 
 /// TCP over a link with a buffer. `rto` fixed (seconds) or None for RFC 6298 with `rfc6298` =
 /// (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good, mean_bad,
-/// loss_rule, loss_good, loss_bad). Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
+/// loss_rule, loss_good, loss_bad), clocked by time or, with `packet_clock`, by packets (ns-2's original).
+/// Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
 /// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count"}.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -53,6 +63,7 @@ fn simulate_link<'py>(
     rto: Option<f64>,
     rfc6298: (f64, f64, f64, f64, u32),
     channel: Option<(f64, f64, String, f64, f64)>,
+    packet_clock: bool,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
@@ -75,7 +86,12 @@ fn simulate_link<'py>(
                     "vdeldrop" => ContinuousLossRule::StateAtStart(loss),
                     other => return Err(Error::invalid("loss_rule", other, "must be 'any-instant' or 'vdeldrop'")),
                 };
-                run_link(&cfg, ContinuousTwoState::new(mean_good, mean_bad, rule, seed)?)
+                let channel = ContinuousTwoState::new(mean_good, mean_bad, rule, seed)?;
+                if packet_clock {
+                    run_link(&cfg, PacketClocked::new(channel))
+                } else {
+                    run_link(&cfg, channel)
+                }
             }
         }
     })?;

@@ -109,7 +109,7 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                   dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
                   initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
-                  batches: int = 20, confidence: float = 0.95) -> LinkResult:
+                  channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> LinkResult:
     """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
 
     Parameters
@@ -134,6 +134,9 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's parameters. The defaults are
         ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s maximum, tcpTick 0.01 s).
     delayed_ack : delayed-ACK timeout [s]; None: an ACK per segment (abouzeid's assumption).
+    channel_clock : "time" (the channel evolves in real time, idle or not: abouzeid §III) or "packets" (it
+        advances only by each packet's transmission time, frozen while the link idles: ns-2's original model,
+        which abouzeid §I-A criticizes). Bad visits are tracked with the time clock only.
     batches : batches of the measured time for the intervals.
     confidence : level of the intervals.
 
@@ -176,7 +179,9 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                               v.integer("wmax", wmax, 1, 1 << 24), v.integer("dupthresh", dupthresh, 1, 1 << 30),
                               ssthresh, None if rto is None else v.positive("rto", rto),
                               (float(initial_rto), float(min_rto), float(max_rto), float(clock_granularity),
-                               v.integer("max_backoff", max_backoff, 1, 1 << 20)), spec, v.seed(seed))
+                               v.integer("max_backoff", max_backoff, 1, 1 << 20)), spec,
+                              v.choice("channel_clock", channel_clock, ("time", "packets")) == "packets",
+                              v.seed(seed))
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}

@@ -56,6 +56,32 @@ impl LinkChannel for crate::channel::ContinuousTwoState {
     }
 }
 
+/// A channel clocked by packets, as ns-2's original two-state error model is (abouzeid §I-A, §V-A): the
+/// underlying continuous-time channel advances only by each packet's transmission time, so it is frozen while
+/// the link is idle (during timeouts, for instance). The loss sequence is then the continuous channel sampled
+/// at back-to-back packet slots, whatever TCP does. Its sojourns are in virtual time, so bad visits are not
+/// tracked.
+#[derive(Debug, Clone)]
+pub struct PacketClocked<C> {
+    inner: C,
+    clock: f64,
+}
+
+impl<C> PacketClocked<C> {
+    /// Clock `inner` by packets, from virtual time 0.
+    pub fn new(inner: C) -> Self {
+        PacketClocked { inner, clock: 0.0 }
+    }
+}
+
+impl<C: LinkChannel> LinkChannel for PacketClocked<C> {
+    fn lost(&mut self, _start: f64, duration: f64) -> Result<bool> {
+        let lost = self.inner.lost(self.clock, duration)?;
+        self.clock += duration;
+        Ok(lost)
+    }
+}
+
 /// Outcome of the bad visit that ends a sampled good state (abouzeid §IV-F): no loss, losses repaired by
 /// fast retransmit (TD), or at least one timeout (TO).
 pub const OUTCOMES: [&str; 3] = ["no_loss", "triple_duplicate", "timeout"];

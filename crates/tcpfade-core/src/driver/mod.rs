@@ -7,5 +7,5 @@
 pub mod link;
 pub mod slotted;
 
-pub use link::{run_link, LinkChannel, LinkConfig, LinkCounts, LinkOutcome, PerfectChannel, VisitStats, OUTCOMES};
+pub use link::{run_link, LinkChannel, LinkConfig, LinkCounts, LinkOutcome, PacketClocked, PerfectChannel, VisitStats, OUTCOMES};
 pub use slotted::{run_slotted, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

@@ -64,10 +64,15 @@ struct HoleGroup {
     hole: u32,
     held_before: u32,
     last_hole: bool,
-    /// Σ of the patterns' probabilities, from the channel state of slot 0 (rows) to that after slot t.
-    weight: M2,
+    /// Σ of the patterns' probabilities times what follows detection, from the channel state of slot 0
+    /// (rows) to the channel state after it: the c retransmissions through and the next lost (then
+    /// doomed), or for Reno's partial ACK (c = 1) the retransmission of packet 0 through and T0 idle slots.
+    /// Class-independent, so computed once per point.
+    next: M2,
     /// The same sum, each pattern weighted by its run of held packets after h_c.
-    weight_run: M2,
+    next_run: M2,
+    /// The patterns with every retransmission through (a full ACK: clean), for the last hole.
+    through: M2,
 }
 
 /// One Reno loss pattern whose partial ACK leaves room for new packets (t + 1 - h_1 < ⌈Wmax/2⌉).
@@ -165,25 +170,38 @@ impl Phase2 {
                     } else {
                         mat_mul(&self.prefix[hole as usize - 1][held_before as usize], &self.ch.failure)
                     };
-                    let mut group =
-                        HoleGroup { t, c, hole, held_before, last_hole: c == holes, weight: ZERO, weight_run: ZERO };
+                    let (mut weight, mut weight_run) = (ZERO, ZERO);
                     if c == holes {
                         // The run after the last hole reaches t: all the remaining correct packets.
                         let run = k - held_before;
                         let w = mat_mul(&lead, &self.success_powers[run as usize]);
-                        add(&mut group.weight, &w, 1.0);
-                        add(&mut group.weight_run, &w, f64::from(run));
+                        add(&mut weight, &w, 1.0);
+                        add(&mut weight_run, &w, f64::from(run));
                     } else {
                         for run in 0..k - held_before {
                             // Hole c + 1 right after the run, then the rest up to t ending correct.
                             let rest = t.saturating_sub(hole + run + 1);
                             let tail = self.ending_correct(rest, k - held_before - run);
                             let w = chain(&[&lead, &self.success_powers[run as usize], &self.ch.failure, &tail]);
-                            add(&mut group.weight, &w, 1.0);
-                            add(&mut group.weight_run, &w, f64::from(run));
+                            add(&mut weight, &w, 1.0);
+                            add(&mut weight_run, &w, f64::from(run));
                         }
                     }
-                    self.groups.push(group);
+                    let follow = if self.recovery == FastRecovery::Reno && c == 1 {
+                        mat_mul(&self.ch.success, &self.step_powers[self.rto as usize])
+                    } else {
+                        mat_mul(&self.success_powers[c as usize], &self.ch.failure)
+                    };
+                    self.groups.push(HoleGroup {
+                        t,
+                        c,
+                        hole,
+                        held_before,
+                        last_hole: c == holes,
+                        next: mat_mul(&weight, &follow),
+                        next_run: mat_mul(&weight_run, &follow),
+                        through: mat_mul(&weight, &self.success_powers[c as usize + 1]),
+                    });
                 }
             }
         }
@@ -260,9 +278,9 @@ impl Phase2 {
         for group in groups.iter().filter(|g| g.t < window) {
             match (q.recovery, group.c) {
                 (FastRecovery::NewReno, _) | (FastRecovery::Reno, 0) => {
-                    retransmission_lost(&mut ex, group, next_ssthresh, success_powers);
+                    retransmission_lost(&mut ex, group, next_ssthresh);
                     if group.last_hole {
-                        all_retransmissions_through(&mut ex, group, next_ssthresh, success_powers);
+                        all_retransmissions_through(&mut ex, group, next_ssthresh);
                     }
                 }
                 _ => reno_stalls_after_partial_ack(&mut ex, group, next_ssthresh),
@@ -307,8 +325,8 @@ fn detected(t: u32, c: u32, k: u32) -> [(usize, f64); 5] {
 }
 
 /// Every retransmission through (the last hole's included): a full ACK, clean with W = Wth.
-fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32, success_powers: &[M2]) {
-    let weight = mat_mul(&group.weight, &success_powers[group.c as usize + 1]);
+fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
+    let weight = group.through;
     let mut fixed = detected(group.t, group.c + 1, ex.q.dupthresh).to_vec();
     fixed.push((DELIVERED, f64::from(group.t + 1)));
     let ending = Ending::Clean { ssthresh: next_ssthresh, cwnd_bits: f64::from(next_ssthresh).to_bits() };
@@ -320,10 +338,9 @@ fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ss
 
 /// The c-th retransmission is the first lost: doomed to the timer (or, if the timer fires in that very
 /// slot, a timeout now). Rewards up to that slot; the doomed state's from its memoized outcomes.
-fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32, success_powers: &[M2]) {
+fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
     let k = ex.q.dupthresh;
-    let weight = chain(&[&group.weight, &success_powers[group.c as usize], &ex.ch.failure]);
-    let weight_run = chain(&[&group.weight_run, &success_powers[group.c as usize], &ex.ch.failure]);
+    let (weight, weight_run) = (group.next, group.next_run);
     let cwnd = f64::from(next_ssthresh + k - group.held_before);
     let slot = group.t + 1 + group.c;
     // The timer runs from the original send at slot 0 (fires at the end of slot T0 - 1) until the
@@ -358,9 +375,7 @@ fn reno_stalls_after_partial_ack(ex: &mut Explorer<'_>, group: &HoleGroup, next_
     if group.t + 1 - group.hole < next_ssthresh {
         return;
     }
-    let idle = &ex.step_powers[ex.q.rto as usize];
-    let weight = chain(&[&group.weight, &ex.ch.success, idle]);
-    let weight_run = chain(&[&group.weight_run, &ex.ch.success, idle]);
+    let (weight, weight_run) = (group.next, group.next_run);
     let mut delivered = weight_run;
     add(&mut delivered, &weight, f64::from(group.hole));
     let mut fixed = detected(group.t, 1, ex.q.dupthresh).to_vec();

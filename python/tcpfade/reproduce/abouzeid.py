@@ -9,6 +9,8 @@ quick mode too: the rows' spread is what the claims judge.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -26,17 +28,22 @@ LINK = {"rate": 100.0, "tau": 0.01, "beta": 8.0}
 SEEDS = (1, 2, 3, 4, 5)
 
 
-_TABLE3: dict[Settings, pd.DataFrame] = {}
+def _once_per_settings(compute):
+    """A figure's data, computed once per settings: the simulations take seconds, and the report and the
+    tests ask for the same figure twice."""
+    cache: dict[Settings, pd.DataFrame] = {}
+
+    @functools.wraps(compute)
+    def cached(settings: Settings, progress) -> pd.DataFrame:
+        if settings not in cache:
+            cache[settings] = compute(settings, progress)
+        return cache[settings]
+
+    return cached
 
 
+@_once_per_settings
 def _table3(settings: Settings, progress) -> pd.DataFrame:
-    """The rows, computed once per settings (the simulations take 20 s)."""
-    if settings not in _TABLE3:
-        _TABLE3[settings] = _compute_table3(settings, progress)
-    return _TABLE3[settings]
-
-
-def _compute_table3(settings: Settings, progress) -> pd.DataFrame:
     rows = []
     for regime, ex, ey, rho in TABLE3:
         progress(f"Table III E[X]={ex:g}")
@@ -120,7 +127,6 @@ register(Figure(
 # -- Figs. 4 and 5: simulation and analysis over the i.i.d. and the correlated channel --
 
 SEEDS_CURVES = (1, 2, 3)
-_CURVES: dict[tuple, pd.DataFrame] = {}
 
 
 def _curve_point(settings: Settings, link: dict, mean_good: float, mean_bad: float) -> dict:
@@ -140,31 +146,27 @@ FIG4_MEAN_GOOD = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 IID_MEAN_BAD = 1e-6
 
 
+@_once_per_settings
 def _fig4(settings: Settings, progress) -> pd.DataFrame:
-    key = ("fig4", settings)
-    if key not in _CURVES:
-        rows = []
-        for ex in FIG4_MEAN_GOOD:
-            progress(f"Fig. 4 E[X]={ex:g}")
-            rows.append(_curve_point(settings, FIG4_LINK, ex, IID_MEAN_BAD))
-        _CURVES[key] = pd.DataFrame(rows)
-    return _CURVES[key]
+    rows = []
+    for ex in FIG4_MEAN_GOOD:
+        progress(f"Fig. 4 E[X]={ex:g}")
+        rows.append(_curve_point(settings, FIG4_LINK, ex, IID_MEAN_BAD))
+    return pd.DataFrame(rows)
 
 
 FIG5_LINK = {"rate": 100.0, "tau": 0.1, "buffer": 44}   # beta = 4, w_p = 55
 FIG5_MEAN_BAD = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 
+@_once_per_settings
 def _fig5(settings: Settings, progress) -> pd.DataFrame:
-    key = ("fig5", settings)
-    if key not in _CURVES:
-        rows = []
-        for f in (0.01, 0.10):
-            for ey in FIG5_MEAN_BAD:
-                progress(f"Fig. 5 f={f:g} E[Y]={ey:g}")
-                rows.append({"f": f, **_curve_point(settings, FIG5_LINK, ey * (1 - f) / f, ey)})
-        _CURVES[key] = pd.DataFrame(rows)
-    return _CURVES[key]
+    rows = []
+    for f in (0.01, 0.10):
+        for ey in FIG5_MEAN_BAD:
+            progress(f"Fig. 5 f={f:g} E[Y]={ey:g}")
+            rows.append({"f": f, **_curve_point(settings, FIG5_LINK, ey * (1 - f) / f, ey)})
+    return pd.DataFrame(rows)
 
 
 def _draw_curves(data: pd.DataFrame, fig, *, x: str, xlabel: str, group: str | None = None) -> None:
@@ -258,19 +260,17 @@ FIG7_LINK = {"rate": 1e6 / (1500 * 8), "tau": 0.1, "beta": 1.3}   # C = 1 Mb/s, 
 FIG7_MEAN_BAD = tuple(round(0.001 + 0.005 * k, 3) for k in range(20))   # 1 to 96 ms in steps of 5 ms
 
 
+@_once_per_settings
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
-    key = ("fig7", settings)
-    if key not in _CURVES:
-        rows = []
-        for ex in (0.05, 0.08):
-            for ey in FIG7_MEAN_BAD:
-                progress(f"Fig. 7 E[X]={ex:g} E[Y]={ey:g}")
-                r = simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed, duration=5000.0, **FIG7_LINK)
-                a = analyze_link(mean_good=ex, mean_bad=ey, **FIG7_LINK)
-                rows.append({"mean_good": ex, "mean_bad": ey, "simulated": r.mean_effective_bad,
-                             "analysis": a.mean_effective_bad})
-        _CURVES[key] = pd.DataFrame(rows)
-    return _CURVES[key]
+    rows = []
+    for ex in (0.05, 0.08):
+        for ey in FIG7_MEAN_BAD:
+            progress(f"Fig. 7 E[X]={ex:g} E[Y]={ey:g}")
+            r = simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed, duration=5000.0, **FIG7_LINK)
+            a = analyze_link(mean_good=ex, mean_bad=ey, **FIG7_LINK)
+            rows.append({"mean_good": ex, "mean_bad": ey, "simulated": r.mean_effective_bad,
+                         "analysis": a.mean_effective_bad})
+    return pd.DataFrame(rows)
 
 
 def _draw_fig7(data: pd.DataFrame, fig) -> None:
@@ -319,6 +319,7 @@ register(Figure(
 FIG8_LINK = {"rate": 1e6 / (500 * 8), "tau": 0.1, "beta": 1.3}   # C = 1 Mb/s, K = 500 B: μT = 26
 
 
+@_once_per_settings
 def _fig8(settings: Settings, progress) -> pd.DataFrame:
     progress("Fig. 8")
     a = analyze_link(mean_good=0.08, mean_bad=0.001, **FIG8_LINK)
@@ -398,29 +399,27 @@ FIG9_C, FIG9_TAU, FIG9_BETA = 1e6, 0.1, 1.6     # C = 1 Mb/s, τ = 0.1 s, β = 1
 FIG9_MEAN_BAD, FIG9_F = 0.01, 0.01              # E[Y] = 0.01 s, f = 1%
 
 
+@_once_per_settings
 def _fig9(settings: Settings, progress) -> pd.DataFrame:
-    key = ("fig9", settings)
-    if key not in _CURVES:
-        rows = []
-        ex = FIG9_MEAN_BAD * (1 - FIG9_F) / FIG9_F
-        for kb in FIG9_PACKET_KB:
-            progress(f"Fig. 9 {kb:g} kB")
-            size = int(kb * 1000)
-            link = {"rate": FIG9_C / (size * 8), "tau": FIG9_TAU, "beta": FIG9_BETA}
-            runs = [simulate_link("reno", packet_bytes=size, mean_good=ex, mean_bad=FIG9_MEAN_BAD,
-                                  seed=settings.seed * 1000 + s, duration=2000.0, **link) for s in SEEDS_CURVES]
-            a = analyze_link(mean_good=ex, mean_bad=FIG9_MEAN_BAD, **link)
-            windows = [(np.arange(1, 257) @ r.outcomes_by_window.sum(axis=1)) / r.outcomes_by_window.sum()
-                       for r in runs]
-            rows.append({"packet_kb": kb, "rate": link["rate"],
-                         "simulated_kbps": float(np.mean([r.goodput_bps for r in runs])) / 1e3,
-                         "analysis_kbps": a.goodput * link["rate"] * size * 8 / 1e3,
-                         "simulated_window": float(np.mean(windows)),
-                         "analysis_window": float(np.arange(1, a.max_window + 1) @ a.window_bad),
-                         "simulated_effective_bad": float(np.mean([r.mean_effective_bad for r in runs])),
-                         "analysis_effective_bad": a.mean_effective_bad})
-        _CURVES[key] = pd.DataFrame(rows)
-    return _CURVES[key]
+    rows = []
+    ex = FIG9_MEAN_BAD * (1 - FIG9_F) / FIG9_F
+    for kb in FIG9_PACKET_KB:
+        progress(f"Fig. 9 {kb:g} kB")
+        size = int(kb * 1000)
+        link = {"rate": FIG9_C / (size * 8), "tau": FIG9_TAU, "beta": FIG9_BETA}
+        runs = [simulate_link("reno", packet_bytes=size, mean_good=ex, mean_bad=FIG9_MEAN_BAD,
+                              seed=settings.seed * 1000 + s, duration=2000.0, **link) for s in SEEDS_CURVES]
+        a = analyze_link(mean_good=ex, mean_bad=FIG9_MEAN_BAD, **link)
+        windows = [(np.arange(1, 257) @ r.outcomes_by_window.sum(axis=1)) / r.outcomes_by_window.sum()
+                   for r in runs]
+        rows.append({"packet_kb": kb, "rate": link["rate"],
+                     "simulated_kbps": float(np.mean([r.goodput_bps for r in runs])) / 1e3,
+                     "analysis_kbps": a.goodput * link["rate"] * size * 8 / 1e3,
+                     "simulated_window": float(np.mean(windows)),
+                     "analysis_window": float(np.arange(1, a.max_window + 1) @ a.window_bad),
+                     "simulated_effective_bad": float(np.mean([r.mean_effective_bad for r in runs])),
+                     "analysis_effective_bad": a.mean_effective_bad})
+    return pd.DataFrame(rows)
 
 
 def _draw_fig9(data: pd.DataFrame, fig) -> None:
@@ -493,20 +492,18 @@ def _fig6_parameters(rng: np.random.Generator, count: int) -> list[dict]:
     return out
 
 
+@_once_per_settings
 def _fig6(settings: Settings, progress) -> pd.DataFrame:
-    key = ("fig6", settings)
-    if key not in _CURVES:
-        count, seeds = (20, 2) if settings.quick else (100, 5)   # the paper: 100 experiments, five runs each
-        rows = []
-        for i, p in enumerate(_fig6_parameters(np.random.default_rng(settings.seed), count)):
-            progress(f"Fig. 6 experiment {i + 1}")
-            link = {k: p[k] for k in ("rate", "tau", "beta")}
-            runs = [simulate_link("reno", mean_good=p["mean_good"], mean_bad=p["mean_bad"],
-                                  seed=settings.seed * 1000 + s, **link) for s in range(seeds)]
-            a = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], **link)
-            rows.append({**p, "simulated": float(np.mean([r.goodput for r in runs])), "analysis": a.goodput})
-        _CURVES[key] = pd.DataFrame(rows)
-    return _CURVES[key]
+    count, seeds = (20, 2) if settings.quick else (100, 5)   # the paper: 100 experiments, five runs each
+    rows = []
+    for i, p in enumerate(_fig6_parameters(np.random.default_rng(settings.seed), count)):
+        progress(f"Fig. 6 experiment {i + 1}")
+        link = {k: p[k] for k in ("rate", "tau", "beta")}
+        runs = [simulate_link("reno", mean_good=p["mean_good"], mean_bad=p["mean_bad"],
+                              seed=settings.seed * 1000 + s, **link) for s in range(seeds)]
+        a = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], **link)
+        rows.append({**p, "simulated": float(np.mean([r.goodput for r in runs])), "analysis": a.goodput})
+    return pd.DataFrame(rows)
 
 
 def _draw_fig6(data: pd.DataFrame, fig) -> None:

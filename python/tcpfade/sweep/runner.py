@@ -56,8 +56,8 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
         return SweepReport(total=len(points), skipped=len(points), computed=0)
     identity = model_identity(experiment.model)
     results: queue.Queue = queue.Queue()
-    backend = _dask(dask) if dask else _serial if (workers or os.cpu_count() or 1) == 1 or len(tasks) == 1 \
-        else _local(workers or os.cpu_count() or 1)
+    processes = min(workers or os.cpu_count() or 1, len(tasks))
+    backend = _dask(dask) if dask else _local(processes) if processes > 1 else _serial
     feeder = threading.Thread(target=_feed, args=(backend, tasks, results), daemon=True)
     feeder.start()
     computed = 0

@@ -18,9 +18,6 @@ from ..channels.continuous import ContinuousTwoState
 from .metrics import batch_interval
 from .slotted import VARIANTS
 
-#: Variants the link simulator runs (the slotted simulator's; probing comes with its own issue).
-LINK_VARIANTS = VARIANTS
-
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
                 "fast_retransmits_per_s", "mean_rtt")
@@ -147,7 +144,7 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     >>> abs(r.goodput - 0.6973) < 0.05  # abouzeid Table III, slow fading (seed-to-seed spread 0.017)
     True
     """
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), LINK_VARIANTS)
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
     mu = v.positive("rate", rate)
     t = v.at_least("tau", tau, 0.0) + 1.0 / mu
     size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)

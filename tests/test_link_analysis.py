@@ -1,5 +1,5 @@
-"""The abouzeid §IV analysis (draft, issue 7): internal consistency and the paper's own closed-form numbers.
-Agreement with Table III and with the simulator is not claimed yet (docs/validation.md)."""
+"""``tcpfade.analyze_link``, the abouzeid §IV analysis: internal consistency, closed forms, a Monte Carlo check
+of the timeout law, and abouzeid Table III against the published goodput and the simulator."""
 
 from __future__ import annotations
 
@@ -7,25 +7,37 @@ import math
 
 import numpy as np
 import pytest
+import scipy.stats
 
-from tcpfade.analysis.link import analyze_link
+import tcpfade
+from tcpfade.analysis.link import _timeout_law, analyze_link
+from tcpfade.cli import main
+
+TABLE3_LINK = dict(rate=100, tau=0.01, beta=8, packet_bytes=1000)
+#: abouzeid Table III: E[X], E[Y] [s] and the published ρ.
+TABLE3 = [(0.08, 0.02, 0.1591), (0.8, 0.2, 0.5367), (8.0, 2.0, 0.6973), (80.0, 20.0, 0.7189), (800.0, 200.0, 0.7480)]
 
 
+@pytest.mark.parametrize("model", ["refined", "paper"])
 @pytest.mark.parametrize("kwargs", [
     dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2),      # Table III, beta > 1
     dict(rate=250, tau=0.1, beta=0.5, mean_good=0.3, mean_bad=0.01),    # beta < 1
     dict(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001),  # Fig. 8
 ])
-def test_chains_are_stochastic_and_outcomes_a_distribution(kwargs):
-    a = analyze_link(**kwargs)
-    for chain in (a.good_chain, a.bad_chain):
-        assert np.all(chain >= -1e-15)
-        np.testing.assert_allclose(chain.sum(axis=1), 1.0, atol=1e-12)
+def test_chain_is_stochastic_and_outcomes_a_distribution(kwargs, model):
+    a = analyze_link(**kwargs, model=model)
+    assert np.all(a.good_chain >= -1e-15)
+    np.testing.assert_allclose(a.good_chain.sum(axis=1), 1.0, atol=1e-12)
     total = a.outcome["no_loss"] + a.outcome["triple_duplicate"] + a.outcome["timeout"]
     np.testing.assert_allclose(total, 1.0, atol=1e-12)
     assert np.all(a.outcome["no_loss"][a.max_window - 1:] == 0)  # above muT the round has no idle time
+    assert a.window_good.sum() == pytest.approx(1.0) and a.window_bad.sum() == pytest.approx(1.0)
     assert a.p_no_loss + a.p_triple_duplicate + a.p_timeout == pytest.approx(1.0)
     assert 0 < a.goodput <= a.ideal_goodput
+    assert a.goodput_bps == pytest.approx(a.goodput * a.rate * 1000 * 8)
+    assert a.mean_backoff_at_bad >= 1.0 - 1e-12
+    if model == "paper":   # eq. (2)'s timer is fresh at every visit
+        assert a.mean_backoff_at_bad == pytest.approx(1.0, abs=1e-12)
 
 
 def test_figure_8_limit_of_the_triple_duplicate_probability():
@@ -37,13 +49,127 @@ def test_figure_8_limit_of_the_triple_duplicate_probability():
     assert expected == pytest.approx(0.86, abs=0.005)
 
 
-def test_slow_fading_approaches_the_ceiling_of_eq_20():
+@pytest.mark.parametrize("model", ["refined", "paper"])
+def test_slow_fading_approaches_the_ceiling_of_eq_20(model):
     # Long good and bad states: every good state is sampled and nearly all spent in the ideal cycle, so
     # rho -> (1 - f) rho_ideal (abouzeid eq. (20)); the timeouts after each bad state cost ~3e-4 of the time.
     # rho_ideal counts whole packets per cycle (the paper's integer rule): 121 of 121.5 here.
-    a = analyze_link(rate=100, tau=0.01, beta=8, mean_good=80000.0, mean_bad=20000.0)
+    a = analyze_link(rate=100, tau=0.01, beta=8, mean_good=80000.0, mean_bad=20000.0, model=model)
     assert a.goodput == pytest.approx(a.goodput_ceiling, rel=2e-3)
-    b = analyze_link(rate=1000, tau=0.1, buffer=50, mean_good=80000.0, mean_bad=20000.0)   # beta < 1
+    b = analyze_link(rate=1000, tau=0.1, buffer=50, mean_good=80000.0, mean_bad=20000.0, model=model)  # beta < 1
     # Table II's fluid value is 0.9634 with w_p/2 = 75.5; the analysis' cycle starts at the integer 75.
     assert b.ideal_goodput == pytest.approx(0.9634, rel=3e-3)
     assert b.goodput == pytest.approx(b.goodput_ceiling, rel=2e-3)
+
+
+def test_timeout_law_without_doubling_is_geometric():
+    # With the backoff capped at 1x every interval is delta and each retransmission gets through with
+    # P_delta = (1 - f)(1 - exp(-(l0 + l1) delta)) (eq. (13)): Z = delta * Geometric(P_delta), E[Z] = delta / P.
+    lam0, lam1, delta = 2.0, 5.0, np.array([0.1, 0.3, 1.0])
+    law = _timeout_law(delta, 0, 0, 0.0, np.zeros(3), 1e9, lam0, lam1)
+    p = lam1 / (lam0 + lam1) * (1 - np.exp(-(lam0 + lam1) * delta))
+    np.testing.assert_allclose(law.mean, delta / p, rtol=1e-12)
+    np.testing.assert_allclose(law.exit.sum(axis=1), 1.0, rtol=1e-12)
+
+
+def _simulated_z(rng, lam0, lam1, delta, first, levels, start_delay, known_bad, count):
+    """Z and the number of timeouts, by simulating the two-state channel itself: bad at `known_bad`, then
+    exponential sojourns; the timeouts at the backed-off instants; Z is the first that finds the channel good."""
+    z, timeouts = np.empty(count), np.empty(count, dtype=int)
+    for i in range(count):
+        bad_until = known_bad + rng.exponential(1 / lam1)   # memoryless from known_bad
+        good_until = -math.inf
+        fire, exponent = start_delay, first
+        while True:
+            fire += delta * 2.0 ** min(exponent, levels)
+            while bad_until <= fire and good_until <= fire:   # move the channel on to the timeout
+                good_until = bad_until + rng.exponential(1 / lam0)
+                if good_until <= fire:
+                    bad_until = good_until + rng.exponential(1 / lam1)
+            exponent += 1
+            if bad_until <= fire < good_until:
+                z[i], timeouts[i] = fire, exponent - first
+                break
+    return z, timeouts
+
+
+def test_timeout_law_matches_a_simulated_channel():
+    # Eqs. (13)-(15) with doubling up to 8x, a first timeout 0.05 s after the visit began and the channel known
+    # bad until 0.15 s: E[Z] and P(the first retransmission gets through) against 40 000 simulated visits,
+    # each within its 99.9% interval. (Ignoring known_bad moves the latter by 0.15, 19 half-widths.)
+    lam0, lam1, delta, first, levels = 1 / 0.4, 1 / 0.3, 0.12, 1, 3
+    law = _timeout_law(np.array([delta]), first, levels, 0.05, np.array([0.15]), 1e9, lam0, lam1)
+    z, timeouts = _simulated_z(np.random.default_rng(7), lam0, lam1, delta, first, levels, 0.05, 0.15, 40000)
+    q = scipy.stats.norm.ppf(0.9995)
+    half = q * z.std(ddof=1) / math.sqrt(len(z))
+    assert abs(law.mean[0] - z.mean()) < half, (law.mean[0], z.mean(), half)
+    first_through = np.mean(timeouts == 1)
+    half = q * math.sqrt(first_through * (1 - first_through) / len(z))
+    assert abs(law.exit[0, first + 1] - first_through) < half, (law.exit[0, first + 1], first_through, half)
+
+
+def test_without_backoff_persistence_matters_only_through_the_timer():
+    # max_backoff = 1 leaves nothing for Karn's rule to carry: the mean multiplier is exactly 1, and the
+    # window chain (the outcomes' shares) is the paper model's, since the timer only changes durations.
+    kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=0.08, mean_bad=0.02)
+    a = analyze_link(**kwargs, max_backoff=1)
+    b = analyze_link(**kwargs, model="paper", max_backoff=1)
+    assert a.mean_backoff_at_bad == pytest.approx(1.0)
+    assert a.p_timeout == pytest.approx(b.p_timeout, rel=1e-9)
+    np.testing.assert_allclose(a.window_bad, b.window_bad, atol=1e-12)
+
+
+@pytest.mark.parametrize("ex, ey, published", TABLE3[:4])
+def test_table_iii_analysis_within_5_percent_of_the_published_goodput(ex, ey, published):
+    a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
+    assert a.goodput == pytest.approx(published, rel=0.05)
+
+
+def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
+    # D = 1000 s >> t_p: the paper says the goodput is (1 - f) rho_ideal (eq. (20)) = 0.8 here (beta = 8 keeps
+    # the ideal link busy), and no timer can take it to the published 0.748 (6.5% below it; 2.3 standard
+    # deviations of the bad-time share over the paper's 10^5-s run, docs/validation.md). Both our analysis and
+    # our simulation are within 1.5% of the ceiling.
+    ex, ey, published = TABLE3[4]
+    a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
+    assert published < 0.95 * a.goodput_ceiling
+    assert a.goodput == pytest.approx(a.goodput_ceiling, rel=0.015)
+
+
+@pytest.mark.parametrize("ex, ey, published", TABLE3)
+def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex, ey, published):
+    # Five seeds of the paper's run length rule; the analysis must lie in the simulation's 95% interval widened
+    # by the 5% the issue allows.
+    runs = [tcpfade.simulate_link("reno", mean_good=ex, mean_bad=ey, seed=s, **TABLE3_LINK,
+                                  duration=max(1215.0, 100 * (ex + ey))) for s in range(1, 6)]
+    g = np.array([r.goodput for r in runs])
+    half = scipy.stats.t.ppf(0.975, len(g) - 1) * g.std(ddof=1) / math.sqrt(len(g))
+    a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
+    assert abs(a.goodput - g.mean()) < 0.05 * g.mean() + half
+    if ex < 800:
+        assert abs(g.mean() - published) < 0.05 * published + half
+    else:
+        assert abs(g.mean() - a.goodput_ceiling) < 0.015 * a.goodput_ceiling + half
+
+
+def test_bad_input_is_named():
+    with pytest.raises(tcpfade.ParameterError, match="model"):
+        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, model="exact")
+    with pytest.raises(tcpfade.ParameterError, match="max_backoff"):
+        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, max_backoff=48)
+    with pytest.raises(tcpfade.ParameterError, match="mean_bad"):
+        analyze_link(rate=100, tau=0.01, mean_good=1)
+    with pytest.raises(tcpfade.ParameterError, match="buffer"):
+        analyze_link(rate=100, tau=0.01, buffer=4, beta=1, mean_good=1, mean_bad=0.1)
+
+
+def test_top_level_and_cli(capsys):
+    a = tcpfade.analyze_link("reno", rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)
+    assert a.goodput == analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2).goodput
+    assert main(["analyze-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8",
+                 "--mean-bad", "0.2", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["goodput"] == pytest.approx(a.goodput)
+    assert main(["analyze-link", "--rate", "100", "--tau", "0.01", "--mean-good", "0.8", "--mean-bad", "-1"]) == 2
+    assert "mean_bad" in capsys.readouterr().err

@@ -1,8 +1,8 @@
 """tcpfade: TCP throughput and energy over wireless links with bursty (fading) errors.
 
 The public API re-exports the channel models (:mod:`tcpfade.channels`), the TCP simulator
-(:mod:`tcpfade.tcp`: :func:`simulate`), the renewal-reward analysis (:mod:`tcpfade.analysis`:
-:func:`analyze`) and the error hierarchy (:mod:`tcpfade.errors`). The engine is the Rust extension ``tcpfade._core``; users never need it.
+(:mod:`tcpfade.tcp`: :func:`simulate`, and :func:`simulate_link` for the event-driven link with a buffer), the
+renewal-reward analyses (:mod:`tcpfade.analysis`: :func:`analyze`, and :func:`analyze_link` for the link) and the error hierarchy (:mod:`tcpfade.errors`). The engine is the Rust extension ``tcpfade._core``; users never need it.
 """
 
 from . import errors
@@ -25,7 +25,7 @@ from .channels import (
     save_trace,
     snr_for_error_rate,
 )
-from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, analyze
+from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, LinkAnalysis, analyze, analyze_link
 from .errors import ParameterError, TcpfadeError
 from .tcp import VARIANTS, LinkResult, SimulationResult, simulate, simulate_link
 
@@ -34,5 +34,5 @@ __all__ = [
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
-    "ANALYZED_VARIANTS", "simulate_link", "LinkResult",
+    "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis",
 ]

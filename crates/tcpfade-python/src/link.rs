@@ -44,7 +44,8 @@ fn link_row(c: &LinkCounts) -> Vec<f64> {
 /// (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good, mean_bad,
 /// loss_rule, loss_good, loss_bad), clocked by time or, with `packet_clock`, by packets (ns-2's original).
 /// Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
-/// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count"}.
+/// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count",
+/// "rto_sum", "backoff_sum"} (the last four per outcome).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_link<'py>(
@@ -107,6 +108,8 @@ fn simulate_link<'py>(
     out.set_item("visits_by_window", visits)?;
     out.set_item("effective_bad_sum", outcome.visits.effective_bad_sum.to_vec())?;
     out.set_item("effective_bad_count", outcome.visits.effective_bad_count.to_vec())?;
+    out.set_item("rto_sum", outcome.visits.rto_sum.to_vec())?;
+    out.set_item("backoff_sum", outcome.visits.backoff_sum.to_vec())?;
     Ok(out)
 }
 

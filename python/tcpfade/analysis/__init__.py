@@ -4,9 +4,12 @@
 pessimistic and an optimistic bound on the successes that count. Modules: :mod:`.channel` (the
 one-slot success and failure matrices), :mod:`.window` (the window function w(n, W, Wth)),
 :mod:`.tahoe` (the OldTahoe/Tahoe cycle model), :mod:`.renewal` (eq. (13)), :mod:`.result`.
+:func:`analyze_link` (:mod:`.link`) is abouzeid §IV's analysis of the event-driven link with a buffer.
 """
 
 from .analyze import ANALYZED_VARIANTS, analyze
+from .link import LinkAnalysis, analyze_link
 from .result import EXACT_METRICS, METRICS, AnalysisResult, Bounds, compare
 
-__all__ = ["ANALYZED_VARIANTS", "analyze", "AnalysisResult", "Bounds", "METRICS", "EXACT_METRICS", "compare"]
+__all__ = ["ANALYZED_VARIANTS", "analyze", "AnalysisResult", "Bounds", "METRICS", "EXACT_METRICS", "compare", "analyze_link",
+           "LinkAnalysis"]

@@ -1,17 +1,10 @@
-"""The abouzeid-Roy-Azizoglu analysis of TCP Reno over a fading link with a buffer (abouzeid §IV). DRAFT.
-
-Status (issue 7, open): built as §IV prints it, checked for consistency (stochastic chains, eq. (8)'s limit
-e^{−3/(μE[X])} = 0.86 at Fig. 8's parameters, eq. (20)'s ceiling at slow fading), but not yet validated: it
-lands within 2-6% of Table III at slow fading and is 1.3× (moderate) to 3.3× (fast) too high at fast fading,
-where the simulator matches Table III within 3%; and P_TO(w) rises up to μT where the paper describes a peak at
-w = 10 (Fig. 8). docs/validation.md records the numbers. Not exported at the top level until resolved.
+"""The abouzeid-Roy-Azizoglu analysis of TCP Reno over a fading link with a buffer (abouzeid §IV).
 
 The channel alternates between good and bad states of exponential durations (E[X] = 1/λ0, E[Y] = 1/λ1)
 independently of TCP. A *sampled* good state starts when TCP first gets a packet through after a bad state;
-W_n is the window then, W'_n the window when the good state ends. {W_n} (the "good" chain) and {W'_n} (the
-"bad" chain) are Markov chains under the paper's approximations 1-5 (§IV-B): detection delay neglected, one
-bad visit per round, the timer Δ(w) = max(w, μT)/μ (eq. 2), the bad visit's origin uniform over the round
-(eq. 3), and after a timeout a linear increase from W = 1.
+W_n is the window then, W'_n the window when the good state ends. Under the paper's approximations 1-5
+(§IV-B: one bad visit per round, the bad visit's origin uniform over the round, a linear increase from W = 1
+after a timeout, ...) these form embedded Markov chains, and Markov renewal-reward theory gives the goodput.
 
 During a sampled good state the window follows Lakshman and Madhow's deterministic evolution (Tables I-II): from
 w up to w_p = B + μT (linear in time while below μT, "phase A"; as the link's busy time above it, "phase B"),
@@ -21,15 +14,30 @@ then buffer overflow, halving and typical cycles from w_p/2 to w_p. With V ~ Exp
   geometric series;
 - P[W'_n = w' | W_n = w] (§IV-E): P(V falls while the window is w');
 - the outcome of the bad visit at window w' (eqs. 7-9): no loss (NL), triple duplicate (TD, the window halves)
-  or timeout (TO, the window restarts at 1), which gives the next W (eq. 10) and both chains (eq. 11);
-- the effective bad duration (eqs. 12-16): E[Y | NL] and E[Y | TD] for the first two outcomes; for a timeout,
-  Z, the time until a retransmission finds the channel good, with the timer doubling from Δ(w') up to 64Δ(w')
-  (eq. 13 for the chance the channel has become good after δ);
+  or timeout (TO, the window restarts at 1), which gives the next W (eqs. 10-11);
+- the effective bad duration (eqs. 12-16): E[Y | NL] and E[Y | TD], and for a timeout Z, the time until a
+  retransmission finds the channel good, the timer doubling up to 64 times (eq. 13 for the chance that the
+  channel has become good after δ);
 - the goodput ρ = E[N] / (E[V] + E[U]) / μ (eq. 19).
 
-docs/models.md ("The abouzeid analysis") records the choices the paper leaves to [22]: integer windows, the
-halving to ⌊w/2⌋, Γ's density in eqs. (7)-(8), and Z's law with the correct interval at each retransmission
-(eq. (15) as printed reuses P_Δ).
+Two models (``model=``):
+
+- ``"paper"``: the equations as printed, with eq. (2)'s timer Δ(w') = max(w', μT)/μ, fresh at every visit.
+- ``"refined"`` (default): the same chains with the timer TCP actually runs and the buffer's delay, three
+  changes that the simulator showed to be needed (docs/models.md, "The abouzeid analysis"):
+  1. Δ(w') = R(w') + max(G, 4·D): RFC 6298's SRTT + 4·RTTVAR with the RTT R(w') = max(T, w'/μ) and D the
+     mean absolute deviation of the RTT samples, one a round, over the windows' stationary law; the first
+     timeout comes τ after the visit begins (the last ACK restarts the timer), after a channel known to be
+     bad until the TD would have been triggered.
+  2. Karn's rule: a backoff persists until a segment sent once is acknowledged, so a good state that starts
+     after a timeout carries the backoff until go-back-N has resent the outstanding segments and sent a new
+     one; the chain's state carries (backoff, outstanding) for those states.
+  3. Packets are counted when the link sends them, not when TCP does: those queued at the bad visit's start
+     are lost while the channel is bad and delivered after it.
+
+docs/models.md records the choices the paper leaves to [22]: integer windows, the halving to ⌊w/2⌋, Γ's
+density in eqs. (7)-(8), and Z's law with the correct interval at each retransmission (eq. (15) as printed
+reuses P_Δ).
 """
 
 from __future__ import annotations
@@ -46,6 +54,10 @@ from .renewal import stationary_distribution
 #: Largest timer multiplier (abouzeid §IV-I: "up to 64Δ(w2) after which it remains constant").
 MAX_BACKOFF = 64
 
+#: Models: "refined" (RFC 6298's timer with Karn's rule, packets counted at the link) and "paper" (the
+#: equations as printed, eq. (2)'s timer).
+MODELS = ("refined", "paper")
+
 
 @dataclass(frozen=True)
 class LinkAnalysis:
@@ -53,8 +65,10 @@ class LinkAnalysis:
     indexed by the window w = 1..w_p (index w − 1)."""
 
     variant: str
+    model: str
     rate: float
     tau: float
+    packet_bytes: int
     buffer: int
     round_trip: float
     pipe: float
@@ -62,6 +76,7 @@ class LinkAnalysis:
     mean_good: float
     mean_bad: float
     goodput: float
+    goodput_bps: float
     reward: float
     mean_effective_bad: float
     p_no_loss: float
@@ -69,13 +84,15 @@ class LinkAnalysis:
     p_timeout: float
     ideal_goodput: float
     cycle: float
+    mean_rto_at_bad: float
+    mean_backoff_at_bad: float
     good_chain: np.ndarray = field(repr=False)
-    bad_chain: np.ndarray = field(repr=False)
     window_good: np.ndarray = field(repr=False)
     window_bad: np.ndarray = field(repr=False)
     outcome: dict[str, np.ndarray] = field(repr=False)
     effective_bad: np.ndarray = field(repr=False)
     reward_by_window: np.ndarray = field(repr=False)
+    rto: np.ndarray = field(repr=False)
 
     @property
     def beta(self) -> float:
@@ -91,8 +108,9 @@ class LinkAnalysis:
 class _Trajectory:
     """The window's deterministic climb in a good state (abouzeid Table I, fluid between integers)."""
 
-    def __init__(self, rate: float, round_trip: float, max_window: int) -> None:
+    def __init__(self, rate: float, round_trip: float, max_window: int, at_link: bool) -> None:
         self.rate, self.t, self.pipe, self.wp = rate, round_trip, rate * round_trip, float(max_window)
+        self.at_link = at_link
         self.low = float(max(max_window // 2, 1))
         self.cycle = self.time(self.low, self.wp)
 
@@ -107,47 +125,70 @@ class _Trajectory:
 
     def packet_times(self, w_from: float, w_to: float) -> np.ndarray:
         """Times of the packets sent while the window climbs from w_from to w_to: the m-th when
-        n(w_from, w) = (w² − w_from²)/2 reaches m (Table I's t_n, both phases)."""
+        n(w_from, w) = (w² − w_from²)/2 reaches m (Table I's t_n, both phases). With ``at_link``, when the
+        link sends it: after the w − μT packets queued ahead of it in phase B."""
         count = int(math.floor((w_to**2 - w_from**2) / 2))
         m = np.arange(1, count + 1, dtype=float)
-        return self.time(w_from, np.sqrt(w_from**2 + 2 * m))
+        w = np.sqrt(w_from**2 + 2 * m)
+        queued = np.maximum(w - self.pipe, 0.0) / self.rate if self.at_link else 0.0
+        return self.time(w_from, w) + queued
 
 
 def _exp_sum(times: np.ndarray, rate: float) -> float:
     return float(np.exp(-rate * times).sum())
 
 
-def analyze_link(variant: str = "reno", *, rate: float, tau: float, buffer: int | None = None,
-                 beta: float | None = None, mean_good: float | None = None, mean_bad: float | None = None,
-                 channel: ContinuousTwoState | None = None) -> LinkAnalysis:
+def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
+                 buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
+                 mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
+                 min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01,
+                 max_backoff: int = MAX_BACKOFF) -> LinkAnalysis:
     """Goodput of TCP Reno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
+
+    The parameters are :func:`tcpfade.simulate_link`'s, so a point can be analysed and simulated alike.
 
     Parameters
     ----------
-    variant : "reno" (the analysis models Reno; abouzeid §IV-B notes it approximates NewReno too).
+    variant : "reno" (the analysis models Reno; abouzeid §IV-B: it approximates NewReno too, "newreno").
     rate : link rate μ [packets/s].
-    tau : round-trip propagation delay τ [s]; T = τ + 1/μ.
-    buffer, beta : the buffer B [packets] or β = B/(μT) (default β = 1).
-    mean_good, mean_bad : E[X], E[Y] [s] of the channel (or give ``channel``: a ContinuousTwoState with the
-        any-instant rule, losses 0 and 1).
+    tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
+    packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
+    buffer, beta : the buffer B [packets] or β = B/(μT) (B then rounded to the nearest packet). Give one;
+        default β = 1.
+    mean_good, mean_bad : E[X], E[Y] [s] of the channel, or give ``channel``: a ContinuousTwoState with the
+        any-instant rule and losses 0 and 1 (abouzeid §III).
+    model : "refined" (default: RFC 6298's timer with Karn's rule and packets counted at the link, which is
+        what agrees with simulation, docs/validation.md) or "paper" (§IV as printed, eq. (2)'s timer).
+    min_rto, max_rto, clock_granularity, max_backoff : the timer's RFC 6298 parameters ("refined"), as in
+        :func:`tcpfade.simulate_link` (ns-2's of the paper's time); ``max_backoff`` is used by both models.
+
+    Returns
+    -------
+    LinkAnalysis, with ``goodput`` normalized by μ (eq. (19)) and the chains' terms (eqs. (7)-(17)).
 
     Examples
     --------
-    >>> a = analyze_link(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001)   # abouzeid Fig. 8
-    >>> round(float(a.outcome["triple_duplicate"][-1]), 2)   # e^(-3/(mu E[X])), the paper's 0.86
+    >>> a = analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)   # abouzeid Table III
+    >>> round(a.goodput, 2)                                                        # published: 0.5367
+    0.54
+    >>> b = analyze_link(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001)   # abouzeid Fig. 8
+    >>> round(float(b.outcome["triple_duplicate"][-1]), 2)   # e^(-3/(mu E[X])), the paper's 0.86
     0.86
     """
     name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ("reno", "newreno"))
     mu = v.positive("rate", rate)
     t = v.at_least("tau", tau, 0.0) + 1.0 / mu
+    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
     if buffer is not None and beta is not None:
         raise v.fail("buffer", buffer, "give buffer or beta, not both")
     if buffer is None:
         buffer = int(round(v.at_least("beta", 1.0 if beta is None else beta, 0.0) * mu * t))
-    buffer = v.integer("buffer", buffer, 0, 1 << 20)
+    buffer = v.integer("buffer", buffer, 0, 1 << 16)
     if channel is not None:
         if mean_good is not None or mean_bad is not None:
             raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
+        if not isinstance(channel, ContinuousTwoState):
+            raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
         if channel.loss_rule != "any-instant" or (channel.loss_good, channel.loss_bad) != (0.0, 1.0):
             raise v.fail("channel", channel.loss_rule, "the analysis needs the any-instant rule with losses 0 and 1")
         mean_good, mean_bad = channel.mean_good, channel.mean_bad
@@ -155,9 +196,18 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, buffer: int 
         raise v.fail("mean_bad" if mean_good is not None else "mean_good", None,
                      "give mean_good and mean_bad (or channel)")
     ex, ey = v.positive("mean_good", mean_good), v.positive("mean_bad", mean_bad)
+    model = v.choice("model", model, MODELS)
+    refined = model == "refined"
+    granularity = v.at_least("clock_granularity", clock_granularity, 0.0)
+    lowest = v.at_least("min_rto", min_rto, 0.0)
+    highest = v.positive("max_rto", max_rto)
+    max_backoff = v.integer("max_backoff", max_backoff, 1, 1 << 20)
+    if max_backoff & (max_backoff - 1):
+        raise v.fail("max_backoff", max_backoff, "must be a power of two")
+    levels = max_backoff.bit_length() - 1
     lam0, lam1 = 1.0 / ex, 1.0 / ey
     max_window = max(int(math.floor(buffer + mu * t)), 1)
-    traj = _Trajectory(mu, t, max_window)
+    traj = _Trajectory(mu, t, max_window, at_link=refined)
     windows = np.arange(1, max_window + 1, dtype=float)
 
     # Typical cycle (Table II): its packets' times from w_p/2 and its length.
@@ -166,41 +216,63 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, buffer: int 
     cycle_reward = _exp_sum(cycle_times, lam0)
     # Integer windows held during the cycle, and when.
     cycle_w = np.arange(int(traj.low), max_window)
-    cycle_in = np.exp(-lam0 * traj.time(traj.low, cycle_w)) - np.exp(-lam0 * traj.time(traj.low, cycle_w + 1.0))
+    cycle_start = traj.time(traj.low, cycle_w)
+    cycle_in = np.exp(-lam0 * cycle_start) - np.exp(-lam0 * traj.time(traj.low, cycle_w + 1.0))
 
     reward = np.empty(max_window)
     climb = np.zeros((max_window, max_window))   # P[W' = w' | W = w], eq. (11)'s first factor
+    rounds = np.zeros((max_window, max_window))  # expected rounds (so RTT samples) at each window
     for i, w1 in enumerate(windows):
         # Atypical cycle: from w1 to w_p, then the typical cycles repeat (eq. (5), geometric in j).
         to_overflow = float(traj.time(w1, traj.wp))
         repeat = math.exp(-lam0 * to_overflow) / (1.0 - cycle_decay)
         reward[i] = _exp_sum(traj.packet_times(w1, traj.wp), lam0) + repeat * cycle_reward
         held = np.arange(int(w1), max_window)
-        climb[i, held - 1] += np.exp(-lam0 * traj.time(w1, held)) - np.exp(-lam0 * traj.time(w1, held + 1.0))
+        entered = np.exp(-lam0 * traj.time(w1, held))
+        climb[i, held - 1] += entered - np.exp(-lam0 * traj.time(w1, held + 1.0))
         climb[i, cycle_w - 1] += repeat * cycle_in
+        rounds[i, held - 1] += entered
+        rounds[i, cycle_w - 1] += repeat * np.exp(-lam0 * cycle_start)
 
     outcome = _outcomes(windows, mu, t, lam0, lam1)
-    # Eq. (10): NL keeps the window, TD halves it, TO restarts it at 1.
-    after = np.zeros((max_window, max_window))
-    idx = np.arange(max_window)
-    after[idx, idx] += outcome["no_loss"]
-    after[idx, np.maximum(windows // 2, 1).astype(int) - 1] += outcome["triple_duplicate"]
-    after[idx, 0] += outcome["timeout"]
-    good_chain, bad_chain = climb @ after, after @ climb
-    pi_good, pi_bad = stationary_distribution(good_chain), stationary_distribution(bad_chain)
-
-    effective = _effective_bad(windows, mu, t, lam0, lam1, outcome)
-    expected_reward = float(pi_good @ reward)
-    expected_bad = float(pi_bad @ effective)
+    chain = _TimerChain(max_window, climb, reward, outcome, *_bad_given_no_timeout(windows, mu, t, lam1, outcome))
+    rtt = np.maximum(t, windows / mu)
+    if refined:
+        # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
+        samples = stationary_distribution(chain.window_chain()) @ rounds
+        samples /= samples.sum()
+        deviation = float(samples @ np.abs(rtt - samples @ rtt))
+        delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
+        persistence = _persistence(traj, lam0)
+        start_delay = t - 1.0 / mu
+        # A timeout means the channel was still bad when the last three packets of the window went out
+        # (else eq. (8)'s TD); from then on it is memoryless.
+        known_bad = np.where(windows > mu * t, np.maximum(windows - 3.0, 0.0) / mu, 0.0)
+        queued = np.maximum(windows - mu * t, 0.0)
+        # E[(q − μY)^+]: queued packets the link sends after the bad visit is over.
+        survivors = queued - mu / lam1 * (1.0 - np.exp(-lam1 * queued / mu))
+    else:
+        delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
+        known_bad, survivors = np.zeros(max_window), np.zeros(max_window)
+    laws = [_timeout_law(delta, e, levels, start_delay, known_bad, highest, lam0, lam1) for e in range(levels + 1)]
+    chain.build(laws, persistence, levels, survivors)
+    pi = stationary_distribution(chain.matrix)
+    expected_reward = float(pi @ chain.reward)
+    expected_bad = float(pi @ chain.effective_bad)
+    visits = pi @ chain.visit_windows
+    pi_good = pi[:max_window].copy()
+    pi_good[0] += pi[max_window:].sum()   # the backed-off states all start at W = 1
     goodput = expected_reward / (ex + expected_bad) / mu
     ideal = len(cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
-        variant=name, rate=mu, tau=t - 1.0 / mu, buffer=buffer, round_trip=t, pipe=mu * t, max_window=max_window,
-        mean_good=ex, mean_bad=ey, goodput=goodput, reward=expected_reward, mean_effective_bad=expected_bad,
-        p_no_loss=float(pi_bad @ outcome["no_loss"]), p_triple_duplicate=float(pi_bad @ outcome["triple_duplicate"]),
-        p_timeout=float(pi_bad @ outcome["timeout"]), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
-        good_chain=good_chain, bad_chain=bad_chain, window_good=pi_good, window_bad=pi_bad, outcome=outcome,
-        effective_bad=effective, reward_by_window=reward)
+        variant=name, model=model, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t,
+        pipe=mu * t, max_window=max_window, mean_good=ex, mean_bad=ey, goodput=goodput,
+        goodput_bps=goodput * mu * size * 8, reward=expected_reward, mean_effective_bad=expected_bad,
+        p_no_loss=float(visits @ outcome["no_loss"]), p_triple_duplicate=float(visits @ outcome["triple_duplicate"]),
+        p_timeout=float(visits @ outcome["timeout"]), mean_rto_at_bad=float(visits @ delta),
+        mean_backoff_at_bad=float(pi @ chain.backoff), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
+        good_chain=chain.matrix, window_good=pi_good, window_bad=visits, outcome=outcome,
+        effective_bad=chain.effective_bad_by_window, reward_by_window=reward, rto=delta)
 
 
 def _partial_integral(length: np.ndarray, lam1: float) -> np.ndarray:
@@ -229,9 +301,9 @@ def _bad_mean_given_ending_within(length: np.ndarray, lam1: float) -> np.ndarray
     return (length - (2.0 - np.exp(-lam1 * length) * (2.0 + lam1 * length)) / lam1) / lam1
 
 
-def _effective_bad(w: np.ndarray, mu: float, t: float, lam0: float, lam1: float,
-                   outcome: dict[str, np.ndarray]) -> np.ndarray:
-    """E[U | w'] (eq. (12)): E[Y | NL], E[Y | TD] and, for a timeout, E[Z] (eqs. (13)-(15))."""
+def _bad_given_no_timeout(w: np.ndarray, mu: float, t: float, lam1: float,
+                          outcome: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """E[Y | NL, w'] and E[Y | TD, w'] (eq. (12)'s first two terms; 0 where the outcome is impossible)."""
     idle = np.maximum(t - w / mu, 0.0)
     span = np.maximum(w - 3.0, 0.0) / mu
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -241,27 +313,136 @@ def _effective_bad(w: np.ndarray, mu: float, t: float, lam0: float, lam1: float,
         small = _bad_mean_given_ending_within(span, lam1) / np.maximum(_partial_integral(span, lam1), 1e-300)
         truncated = 1.0 / lam1 - span * np.exp(-lam1 * span) / np.maximum(1.0 - np.exp(-lam1 * span), 1e-300)
     y_td = np.where(w <= mu * t, small, truncated)
-    y_td = np.where(outcome["triple_duplicate"] > 0, y_td, 0.0)
-    z = np.array([_timeout_sequence(max(wi, mu * t) / mu, lam0, lam1) for wi in w])
-    return outcome["no_loss"] * y_nl + outcome["triple_duplicate"] * y_td + outcome["timeout"] * z
+    return y_nl, np.where(outcome["triple_duplicate"] > 0, y_td, 0.0)
 
 
-def _timeout_sequence(delta: float, lam0: float, lam1: float) -> float:
-    """E[Z]: the timer fires δ_1 = Δ after the bad visit starts, then after 2Δ, 4Δ, ... up to 64Δ; each
-    retransmission gets through if the channel, bad at the previous one, is good then (eq. (13):
-    P_δ = (1 − f)(1 − e^{−(λ0+λ1)δ})). Z is the time of the first that gets through."""
+@dataclass(frozen=True)
+class _TimeoutLaw:
+    """The timeouts that follow a bad visit at each window w', when the first fires with the timer already
+    backed off 2^e times: E[Z] and the backoff exponent the next good state inherits (1..levels)."""
+
+    mean: np.ndarray      # E[Z | w'], shape (w_p,)
+    exit: np.ndarray      # P(exponent j | w'), shape (w_p, levels + 1); column 0 unused
+
+
+def _timeout_law(delta: np.ndarray, first: int, levels: int, start_delay: float, known_bad: np.ndarray,
+                 max_rto: float, lam0: float, lam1: float) -> _TimeoutLaw:
+    """Z (eqs. (13)-(15)) with the i-th timeout after min(2^(first+i−1), 2^levels)·Δ(w'), capped at max_rto,
+    the first counted from ``start_delay`` after the bad visit starts (the last ACK restarts the timer).
+    Each retransmission gets through if the channel, bad at the previous one, is good then: eq. (13)'s
+    P_δ = (1 − f)(1 − e^{−(λ0+λ1)δ}) with δ the interval since the previous. The paper's eq. (15) reuses P_Δ
+    for every interval; the interval is what the Markov property asks. Before the first, what is known is
+    that the channel was still bad ``known_bad[w']`` after the visit began (else a TD would have followed)."""
     good = lam1 / (lam0 + lam1)   # 1 − f
-    steps, total, alive, z = 1, 0.0, 1.0, 0.0
-    while steps < MAX_BACKOFF:
-        interval = steps * delta
-        p = good * (1.0 - math.exp(-(lam0 + lam1) * interval))
-        total += interval
-        z += alive * p * total
-        alive *= 1.0 - p
-        steps *= 2
-    # From here every interval is 64Δ: a geometric number of them, success probability p each.
-    interval = MAX_BACKOFF * delta
-    p = good * (1.0 - math.exp(-(lam0 + lam1) * interval))
-    # Σ_{k>=1} (1 − p)^{k−1} p (total + k·interval) = total + interval / p.
-    z += alive * (total + interval / p)
-    return z
+
+    def through(interval):
+        return good * (1.0 - np.exp(-(lam0 + lam1) * np.maximum(interval, 0.0)))
+
+    n = len(delta)
+    mean, exit_ = np.zeros(n), np.zeros((n, levels + 1))
+    alive, elapsed = np.ones(n), np.full(n, start_delay)
+    exponent = min(first, levels)
+    step = 0
+    while True:
+        interval = np.minimum(delta * 2.0 ** exponent, max_rto)
+        p = through(interval + start_delay - known_bad if step == 0 else interval)
+        elapsed = elapsed + interval
+        after = min(exponent + 1, levels)
+        if exponent == levels and step > 0:
+            # Every further interval is the same: a geometric number of them, success p each.
+            mean += alive * (elapsed - interval + interval / p)
+            exit_[:, levels] += alive
+            return _TimeoutLaw(mean, exit_)
+        mean += alive * p * elapsed
+        exit_[:, after] += alive * p
+        alive = alive * (1.0 - p)
+        exponent, step = after, step + 1
+
+
+def _persistence(traj: _Trajectory, lam0: float) -> np.ndarray:
+    """P(W' = w', the bad visit comes before Karn's rule ends the backoff | the good state began after a
+    timeout that left h segments outstanding), shape (h = 1..w_p, w' = 1..w_p).
+
+    After a timeout the sender resends the h outstanding segments (go-back-N) before any new one; only a
+    new one is timed (Karn), and its ACK ends the backoff. A bad visit that starts once that segment is
+    through meets a reset timer (the ACK is on its way on the lossless return path), so the backoff matters
+    for visits that start before packet h + 1 of the climb from W = 1 (approximation 5) is through: it is
+    sent at the fluid window x = √(1 + 2h) (Table I's n(1, x) = (x² − 1)/2) and takes 1/μ on the link.
+    The span is cut at the atypical cycle's end (it is a few rounds long)."""
+    wp = int(traj.wp)
+    h = np.arange(1, wp + 1, dtype=float)
+    x = np.minimum(np.sqrt(1.0 + 2.0 * h), traj.wp)
+    until = np.minimum(traj.time(1.0, x) + 1.0 / traj.rate, traj.time(1.0, traj.wp))
+    held = np.arange(1, wp, dtype=float)
+    enter, leave = traj.time(1.0, held), traj.time(1.0, held + 1.0)
+    out = np.zeros((wp, wp))
+    out[:, :wp - 1] = np.where(enter[None, :] < until[:, None],
+                               np.exp(-lam0 * enter)[None, :] - np.exp(-lam0 * np.minimum(leave[None, :], until[:, None])),
+                               0.0)
+    return out
+
+
+class _TimerChain:
+    """The good chain of abouzeid §IV-C extended by the backoff Karn's rule carries into a good state.
+
+    States 0..w_p−1: a good state that starts at window w = 1..w_p with the timer not backed off (all of the
+    paper's states). State w_p + (k − 1)·w_p + (h − 1): a good state that starts after a timeout (W = 1) with
+    the timer backed off 2^k times and h segments outstanding; until Karn's rule ends the backoff (see
+    :func:`_persistence`) a bad visit meets the backed-off timer, and a timeout then goes on doubling from
+    there. With ``persistence=None`` (the paper's timer) the backed-off states behave as state W = 1."""
+
+    def __init__(self, wp: int, climb: np.ndarray, reward: np.ndarray, outcome: dict[str, np.ndarray],
+                 y_nl: np.ndarray, y_td: np.ndarray) -> None:
+        self.wp, self.climb, self.outcome, self.y_nl, self.y_td = wp, climb, outcome, y_nl, y_td
+        self.base_reward = reward
+        idx = np.arange(wp)
+        # Where NL and TD lead (eq. (10)): the same window, or half of it.
+        self.no_timeout = np.zeros((wp, wp))
+        self.no_timeout[idx, idx] += outcome["no_loss"]
+        self.no_timeout[idx, np.maximum((idx + 1) // 2, 1) - 1] += outcome["triple_duplicate"]
+
+    def window_chain(self) -> np.ndarray:
+        """The paper's good chain (eq. (11)): windows only, every timeout restarting at W = 1."""
+        after = self.no_timeout.copy()
+        after[:, 0] += self.outcome["timeout"]
+        return self.climb @ after
+
+    def build(self, laws: list[_TimeoutLaw], persistence: np.ndarray | None, levels: int,
+              survivors: np.ndarray) -> None:
+        """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
+        queued at a visit's start that the link delivers after it (added to the reward)."""
+        wp = self.wp
+        n = wp * (levels + 1)
+        matrix = np.zeros((n, n))
+        self.effective_bad, self.backoff, self.visit_windows = np.zeros(n), np.zeros(n), np.zeros((n, wp))
+        timeout = self.outcome["timeout"]
+        no_to_bad = self.outcome["no_loss"] * self.y_nl + self.outcome["triple_duplicate"] * self.y_td
+        self.effective_bad_by_window = no_to_bad + timeout * laws[0].mean
+        windows = np.arange(1, wp + 1)
+
+        def visit(rows, mass, e, outstanding):
+            # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; outstanding: (rows, w') h'.
+            matrix[rows, :wp] += mass @ self.no_timeout
+            self.effective_bad[rows] += mass @ (no_to_bad + timeout * laws[e].mean)
+            self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
+            self.visit_windows[rows] += mass
+            into = mass * timeout[None, :]
+            for j in range(1, levels + 1):
+                flow = into * laws[e].exit[None, :, j]
+                cols = wp * j + outstanding - 1
+                np.add.at(matrix, (np.repeat(rows, wp).reshape(len(rows), wp), cols), flow)
+
+        fresh = np.broadcast_to(windows, (wp, wp))
+        visit(np.arange(wp), self.climb, 0, fresh)
+        for k in range(1, levels + 1):
+            rows = wp * k + np.arange(wp)
+            if persistence is None:
+                visit(rows, np.broadcast_to(self.climb[0], (wp, wp)), 0, fresh)
+                continue
+            visit(rows, self.climb[0][None, :] - persistence, 0, fresh)
+            h = np.arange(1, wp + 1)[:, None]
+            left = np.maximum(windows[None, :], h - windows[None, :] * (windows[None, :] - 1) // 2)
+            visit(rows, persistence, k, left)
+        self.matrix = matrix
+        self.reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * levels)
+        self.reward = self.reward + self.visit_windows @ survivors

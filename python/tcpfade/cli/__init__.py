@@ -13,7 +13,7 @@ import click
 from ..errors import InternalError, TcpfadeError
 from .analyze import analyze
 from .channel import channel
-from .link import simulate_link
+from .link import analyze_link, simulate_link
 from .reproduce import reproduce
 from .simulate import simulate
 from .sweep import plot, sweep
@@ -28,6 +28,7 @@ def cli() -> None:
 cli.add_command(channel)
 cli.add_command(simulate)
 cli.add_command(simulate_link)
+cli.add_command(analyze_link)
 cli.add_command(analyze)
 cli.add_command(reproduce)
 cli.add_command(sweep)

@@ -1,4 +1,5 @@
-"""``tcpfade simulate-link``: TCP over a wireless link with a buffer, event by event (abouzeid §II-III)."""
+"""``tcpfade simulate-link`` and ``tcpfade analyze-link``: TCP over a wireless link with a buffer, event by event
+(abouzeid §II-III) and by the Markov renewal-reward analysis (abouzeid §IV)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import json
 
 import click
 
+import numpy as np
+
+from ..analysis.link import MODELS, analyze_link as run_analysis
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
 from .options import print_table
@@ -57,3 +61,43 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
     items.update({"goodput [bit/s]": r.goodput_bps, "timeouts": r.timeouts, "fast retransmits": r.fast_retransmits,
                   "channel losses": r.channel_losses, "buffer losses": r.buffer_losses})
     print_table(items)
+
+
+@click.command("analyze-link")
+@click.option("--variant", type=click.Choice(["reno", "newreno"], case_sensitive=False), default="reno",
+              show_default=True, help="TCP variant (the analysis models Reno).")
+@click.option("--rate", type=float, required=True, help="Link rate μ [packets/s].")
+@click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s] (T = τ + 1/μ).")
+@click.option("--packet-bytes", type=int, default=1000, show_default=True, help="Packet size [bytes].")
+@click.option("--buffer", type=int, help="Buffer B [packets] (or --beta).")
+@click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1).")
+@click.option("--mean-good", type=float, required=True, help="Mean good duration E[X] of the channel [s].")
+@click.option("--mean-bad", type=float, required=True, help="Mean bad duration E[Y] [s].")
+@click.option("--model", type=click.Choice(MODELS), default="refined", show_default=True,
+              help="refined: RFC 6298 timer, Karn's rule, packets counted at the link; paper: §IV as printed.")
+@click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
+@click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
+@click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, min_rto, max_rto,
+                 clock_granularity, as_json) -> None:
+    """Goodput of TCP Reno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
+
+    \b
+    Examples:
+      tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2
+      tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --model paper --json
+    """
+    a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                     mean_good=mean_good, mean_bad=mean_bad, model=model, min_rto=min_rto, max_rto=max_rto,
+                     clock_granularity=clock_granularity)
+    if as_json:
+        click.echo(json.dumps({k: getattr(a, k) for k in a.__dataclass_fields__
+                               if not isinstance(getattr(a, k), (np.ndarray, dict))}, indent=2))
+        return
+    print_table({"variant": a.variant, "model": a.model, "mu T (pipe)": a.pipe, "buffer B": a.buffer,
+                 "w_p": a.max_window, "goodput (rho)": a.goodput, "goodput [bit/s]": a.goodput_bps,
+                 "ceiling (1-f) rho_ideal": a.goodput_ceiling, "E[N] per good state": a.reward,
+                 "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,
+                 "P_TD": a.p_triple_duplicate, "P_TO": a.p_timeout, "mean RTO at a bad visit [s]": a.mean_rto_at_bad,
+                 "mean backoff at a bad visit": a.mean_backoff_at_bad})

@@ -30,7 +30,10 @@ class LinkResult:
 
     ``p_no_loss``, ``p_triple_duplicate``, ``p_timeout``: how the bad visits that end a *sampled* good state
     (one in which TCP got a packet through) turn out (abouzeid §IV-F, J); ``mean_effective_bad``: the mean time
-    from the end of a sampled good state to the first packet through in the next one (E[U], §IV-I)."""
+    from the end of a sampled good state to the first packet through in the next one (E[U], §IV-I);
+    ``mean_rto_at_bad`` and ``mean_backoff_at_bad``: the base RTO [s] and the backoff multiplier in force when
+    those good states ended (what the analysis' timer Δ(w') stands for; a multiplier above 1 is a backoff that
+    Karn's rule kept from an earlier timeout)."""
 
     variant: str
     rate: float
@@ -63,6 +66,8 @@ class LinkResult:
     p_triple_duplicate: float
     p_timeout: float
     mean_effective_bad: float
+    mean_rto_at_bad: float
+    mean_backoff_at_bad: float
     ci: dict[str, tuple[float, float]] = field(repr=False)
     #: Bad visits ending a sampled good state, counted by the window W' at the end (row w' − 1; the last row
     #: gathers larger windows) and outcome (columns: no loss, triple duplicate, timeout): abouzeid §IV-F.
@@ -190,6 +195,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     shares = visits / visits.sum() if visits.sum() else np.full(3, np.nan)
     u_count = sum(raw["effective_bad_count"])
     mean_u = sum(raw["effective_bad_sum"]) / u_count if u_count else float("nan")
+    mean_rto = sum(raw["rto_sum"]) / u_count if u_count else float("nan")
+    mean_backoff = sum(raw["backoff_sum"]) / u_count if u_count else float("nan")
     return LinkResult(
         variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
         beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=int(seed), **point,
@@ -197,7 +204,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
         rtt_samples=int(count["rtt_samples"]), p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),
-        p_timeout=float(shares[2]), mean_effective_bad=mean_u, ci=ci,
+        p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
+        mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
                                               "loss_rule": channel.loss_rule})

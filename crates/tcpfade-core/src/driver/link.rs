@@ -96,6 +96,12 @@ pub struct VisitStats {
     pub effective_bad_sum: [f64; 3],
     /// Number of U per outcome.
     pub effective_bad_count: [u64; 3],
+    /// Σ of the base RTO (before backoff) in force when the good state ended, per outcome [s]: what the
+    /// analysis' Δ(w') stands for (abouzeid §IV-B approximation 3).
+    pub rto_sum: [f64; 3],
+    /// Σ of the backoff multiplier in force when the good state ended, per outcome: above 1 when Karn's rule
+    /// kept an earlier backoff because no segment sent once had been acknowledged since.
+    pub backoff_sum: [f64; 3],
 }
 
 /// Windows tracked one by one in [`VisitStats::by_window`].
@@ -112,6 +118,9 @@ struct EndedGood {
     /// U, once the next sampled good state has started.
     effective_bad: Option<f64>,
     measured: bool,
+    /// Base RTO and backoff multiplier when the good state ended.
+    rto: f64,
+    backoff: u32,
 }
 
 /// Parameters of a run.
@@ -253,6 +262,8 @@ impl<C: LinkChannel> Link<C> {
                 fast_retransmits: sc.fast_retransmits,
                 effective_bad: None,
                 measured: end >= self.cfg.warmup,
+                rto: self.sender.rto_estimator().base(),
+                backoff: self.sender.rto_estimator().backoff(),
             });
         }
     }
@@ -299,6 +310,8 @@ impl<C: LinkChannel> Link<C> {
             self.visits.by_window[e.window - 1][outcome] += 1;
             self.visits.effective_bad_sum[outcome] += u;
             self.visits.effective_bad_count[outcome] += 1;
+            self.visits.rto_sum[outcome] += e.rto;
+            self.visits.backoff_sum[outcome] += f64::from(e.backoff);
         }
         self.ended = None;
     }

@@ -46,7 +46,11 @@ impl Rfc6298 {
         check::positive("min_rto", self.min)?;
         check::positive("max_rto", self.max)?;
         if self.max < self.min {
-            return Err(crate::error::Error::invalid("max_rto", self.max, &format!("must be >= min_rto (= {})", self.min)));
+            return Err(crate::error::Error::invalid(
+                "max_rto",
+                self.max,
+                &format!("must be >= min_rto (= {})", self.min),
+            ));
         }
         check::non_negative("clock_granularity", self.granularity)?;
         check::int_in("max_backoff", u64::from(self.max_backoff), 1, 1 << 20)?;
@@ -137,6 +141,11 @@ impl RtoEstimator {
         self.rttvar
     }
 
+    /// RTO before backoff [s] (the initial RTO until the first sample).
+    pub fn base(&self) -> f64 {
+        self.base
+    }
+
     /// Current backoff multiplier.
     pub fn backoff(&self) -> u32 {
         self.backoff
@@ -158,7 +167,13 @@ mod tests {
     use super::*;
 
     fn rfc(min: f64) -> RtoEstimator {
-        RtoEstimator::new(RtoPolicy::Rfc6298(Rfc6298 { initial: 1.0, min, max: 60.0, granularity: 0.01, max_backoff: 64 }))
+        RtoEstimator::new(RtoPolicy::Rfc6298(Rfc6298 {
+            initial: 1.0,
+            min,
+            max: 60.0,
+            granularity: 0.01,
+            max_backoff: 64,
+        }))
     }
 
     #[test]

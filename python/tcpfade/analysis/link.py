@@ -443,6 +443,11 @@ class _TimerChain:
             h = np.arange(1, wp + 1)[:, None]
             left = np.maximum(windows[None, :], h - windows[None, :] * (windows[None, :] - 1) // 2)
             visit(rows, persistence, k, left)
+            # An NL visit at W' = 1 (the sender idle, awaiting the first ACK) leaves the backoff and the
+            # outstanding segments as they were: the next good state is this state again.
+            kept = persistence[:, 0] * self.outcome["no_loss"][0]
+            matrix[rows, 0] -= kept
+            matrix[rows, rows] += kept
         self.matrix = matrix
         self.reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * levels)
         self.reward = self.reward + self.visit_windows @ survivors

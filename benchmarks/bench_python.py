@@ -5,7 +5,9 @@ it measures the stepping path plus the copy to numpy), fading samples per second
 one fading-to-Markov mapping (zorzi-rao eqs. 2-5), and the renewal-reward analysis: milliseconds per
 point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the simulation time of the same
 point for the ratio; and sweeps: points per second against the number of workers (local processes and a
-Dask LocalCluster). Run: python benchmarks/bench_python.py [--only analysis | --only sweep]
+Dask LocalCluster); and the link (abouzeid): analyze_link per point against simulate_link for the same point,
+the paper's own default run length (the paper reports ~100x in the analysis' favour). Run:
+python benchmarks/bench_python.py [--only analysis | --only sweep | --only link]
 """
 
 from __future__ import annotations
@@ -73,6 +75,26 @@ def bench_analysis() -> None:
           f"({t / points * 1e3:.2f} ms per point)")
 
 
+def bench_link() -> None:
+    """abouzeid: the analysis of a point against the simulation of the same point as §V runs it (five seeds
+    of the default run length 1000·max(t_p, E[X] + E[Y]), the paper's Fig. 6 protocol)."""
+    points = [("Table III fast, w_p 18", dict(rate=100, tau=0.01, beta=8, mean_good=0.08, mean_bad=0.02)),
+              ("Table III moderate, w_p 18", dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)),
+              ("Table III slow E[X]=8, w_p 18", dict(rate=100, tau=0.01, beta=8, mean_good=8.0, mean_bad=2.0)),
+              ("Fig. 5 f=10% E[Y]=0.1, w_p 55", dict(rate=100, tau=0.1, buffer=44, mean_good=0.9, mean_bad=0.1)),
+              ("Fig. 8 link E[X]=0.08, w_p 60", dict(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001)),
+              ("mu=1000 tau=0.1 beta=1, w_p 202", dict(rate=1000, tau=0.1, beta=1.0, mean_good=1.0, mean_bad=0.01))]
+    for label, kw in points:
+        calls = 20
+        t = best_of(lambda: [tcpfade.analyze_link(**kw) for _ in range(calls)]) / calls
+        start = time.perf_counter()
+        runs = [tcpfade.simulate_link("reno", seed=s, **kw) for s in range(1, 6)]
+        sim = time.perf_counter() - start
+        sent = sum(r.sent for r in runs)
+        print(f"link {label:<32} analysis {t * 1e3:7.2f} ms, simulation 5 x {runs[0].duration:.0f} s: {sim:6.3f} s "
+              f"({sent / sim / 1e6:4.1f} M packets/s): analysis {sim / t:,.1f}x faster")
+
+
 def bench_sweep() -> None:
     """Points per second of a sweep against the number of workers, each run on a fresh store."""
     import os
@@ -126,6 +148,8 @@ def main() -> None:
         bench_analysis()
     if only in (None, "sweep"):
         bench_sweep()
+    if only in (None, "link"):
+        bench_link()
     if only is not None:
         return
     n = 20_000_000

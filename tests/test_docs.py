@@ -31,7 +31,8 @@ def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
         exec(compile(block, doc, "exec"), namespace)  # noqa: S102 - our own documentation
 
 
-@pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep])
+@pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep, tcpfade.analyze_link,
+                                 tcpfade.simulate_link])
 def test_docstring_examples(obj):
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

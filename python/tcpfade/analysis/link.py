@@ -420,26 +420,31 @@ class _TimerChain:
         self.effective_bad_by_window = no_to_bad + timeout * laws[0].mean
         windows = np.arange(1, wp + 1)
 
-        def visit(rows, mass, e, outstanding):
-            # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; outstanding: (rows, w') h'.
+        def visit(rows, mass, e, outstanding=None):
+            # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; a timeout leads to the state
+            # (exponent j, h' outstanding), h' = w' unless ``outstanding`` (rows, w') says otherwise.
             matrix[rows, :wp] += mass @ self.no_timeout
             self.effective_bad[rows] += mass @ (no_to_bad + timeout * laws[e].mean)
             self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
             self.visit_windows[rows] += mass
             into = mass * timeout[None, :]
+            if outstanding is None:
+                for j in range(1, levels + 1):
+                    matrix[rows, wp * j:wp * (j + 1)] += into * laws[e].exit[None, :, j]
+                return
+            used = np.flatnonzero(into.any(axis=0))   # the few small windows the persistence reaches
+            target_rows = np.repeat(rows, len(used)).reshape(len(rows), len(used))
             for j in range(1, levels + 1):
-                flow = into * laws[e].exit[None, :, j]
-                cols = wp * j + outstanding - 1
-                np.add.at(matrix, (np.repeat(rows, wp).reshape(len(rows), wp), cols), flow)
+                np.add.at(matrix, (target_rows, wp * j + outstanding[:, used] - 1),
+                          into[:, used] * laws[e].exit[None, used, j])
 
-        fresh = np.broadcast_to(windows, (wp, wp))
-        visit(np.arange(wp), self.climb, 0, fresh)
+        visit(np.arange(wp), self.climb, 0)
         for k in range(1, levels + 1):
             rows = wp * k + np.arange(wp)
             if persistence is None:
-                visit(rows, np.broadcast_to(self.climb[0], (wp, wp)), 0, fresh)
+                visit(rows, np.broadcast_to(self.climb[0], (wp, wp)), 0)
                 continue
-            visit(rows, self.climb[0][None, :] - persistence, 0, fresh)
+            visit(rows, self.climb[0][None, :] - persistence, 0)
             h = np.arange(1, wp + 1)[:, None]
             left = np.maximum(windows[None, :], h - windows[None, :] * (windows[None, :] - 1) // 2)
             visit(rows, persistence, k, left)

@@ -1,7 +1,8 @@
 """The abouzeid §IV analysis term by term against the simulator: goodput, the outcome shares of a bad visit, the
 effective bad duration E[U], the base RTO and the backoff multiplier in force when a sampled good state ends,
 for both analysis models ("refined", "paper") and Reno and NewReno simulations (five seeds of the default
-length each). Points: the five Table III rows, a phase-A point (window below μT) and a TD-dominated one.
+length each). Points: the five Table III rows, a phase-A point (window below μT), a TD-dominated one and two
+with β < 1.
 Writes validation/link_analysis_terms.csv and prints it as a Markdown table.
 
     python validation/link_analysis_terms.py
@@ -27,6 +28,8 @@ POINTS = [
     ("Table III slow (800 s)", dict(TABLE3, mean_good=800.0, mean_bad=200.0)),
     ("phase A (muT 11, beta 1.5)", dict(rate=100, tau=0.1, beta=1.5, mean_good=1.0, mean_bad=0.1)),
     ("few losses a visit (f = 1%)", dict(rate=100, tau=0.1, buffer=44, mean_good=2.97, mean_bad=0.03)),
+    ("beta 0.5 (muT 25)", dict(rate=250, tau=0.1, beta=0.5, mean_good=1.0, mean_bad=0.05)),
+    ("beta 0.3 (muT 11)", dict(rate=100, tau=0.1, beta=0.3, mean_good=2.0, mean_bad=0.2)),
 ]
 TERMS = ("goodput", "p_timeout", "mean_effective_bad", "mean_rto_at_bad", "mean_backoff_at_bad")
 

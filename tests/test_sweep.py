@@ -96,6 +96,31 @@ def test_a_row_is_the_direct_call_with_the_points_seed(tmp_path):
     assert row["intervals"]["throughput"] == [a.throughput.low, a.throughput.high]
 
 
+def test_link_models_store_the_direct_calls(tmp_path):
+    # abouzeid's link: a sweep row of simulate_link is the direct call with the point's seed, one of
+    # analyze_link the direct analysis; both take the channel as mean_good and mean_bad.
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "replications": 2},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "duration": 300.0, "mean_bad": 0.2},
+                              "axes": {"mean_good": [0.08, 0.8]}, "output": {"store": str(tmp_path / "s.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 4
+    row = rows[0]
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, duration=300, mean_good=row["params"]["mean_good"],
+                              mean_bad=0.2, seed=row["seed"])
+    assert row["metrics"]["goodput"] == r.goodput and row["metrics"]["p_timeout"] == r.p_timeout
+    assert row["intervals"]["goodput"] == list(r.ci["goodput"])
+    a = Experiment.from_dict({"sweep": {"model": "analyze_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2},
+                              "axes": {"mean_good": [0.8], "model": ["refined", "paper"]},
+                              "output": {"store": str(tmp_path / "a.sqlite")}})
+    run_sweep(a, workers=1, progress=False)
+    got = {r["params"]["model"]: r["metrics"]["goodput"] for r in Store(a.store).rows()}
+    for model in ("refined", "paper"):
+        assert got[model] == tcpfade.analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2,
+                                                  model=model).goodput
+
+
 @pytest.mark.parametrize("text, line, field", [
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = "24"\n', 4, "fixed.wmax"),            # wrong type
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmx = 24\n', 4, "fixed.wmx"),                # unknown key
@@ -114,6 +139,10 @@ def test_a_row_is_the_direct_call_with_the_points_seed(tmp_path):
     ('[sweep]\nmodel = "simulat"\n', 2, "sweep.model"),
     ('[sweep]\nseed = 3\n', 1, "sweep.model"),                                          # missing: its table
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = 24\nwmax = 6\n', 5, "syntax"),         # TOML error
+    ('[sweep]\nmodel = "analyze_link"\n[fixed]\nrate = 100\ntau = 0.01\nmean_good = 1\nmean_bad = 0.1\n'
+     'max_backoff = 48\n', 8, "fixed.max_backoff"),                                      # a link model's rule
+    ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\nfdt = 0.01\n', 6, "fixed.fdt"),
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nchannel = "continuous"\n', 4, "fixed.channel"),  # not slotted
 ])
 def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tmp_path, capsys, text, line, field):
     path = write(tmp_path, text)

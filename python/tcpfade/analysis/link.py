@@ -49,6 +49,7 @@ import numpy as np
 
 from .. import _validate as v
 from ..channels.continuous import ContinuousTwoState
+from ..tcp.link import link_buffer, link_channel
 from .renewal import stationary_distribution
 
 #: Largest timer multiplier (abouzeid §IV-I: "up to 64Δ(w2) after which it remains constant").
@@ -138,6 +139,29 @@ def _exp_sum(times: np.ndarray, rate: float) -> float:
     return float(np.exp(-rate * times).sum())
 
 
+def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
+                            buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
+                            mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
+                            model: str = "refined", min_rto: float = 0.02, max_rto: float = 64.0,
+                            clock_granularity: float = 0.01, max_backoff: int = MAX_BACKOFF) -> dict:
+    """Check the arguments of :func:`analyze_link` without analysing: the same errors, raised the same way, and
+    the arguments normalized (the channel built). A sweep checks every point with it."""
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ("reno", "newreno"))
+    mu = v.positive("rate", rate)
+    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
+    channel = link_channel(mean_good, mean_bad, channel, required=True)
+    if channel.loss_rule != "any-instant" or (channel.loss_good, channel.loss_bad) != (0.0, 1.0):
+        raise v.fail("channel", channel.loss_rule, "the analysis needs the any-instant rule with losses 0 and 1")
+    backoff = v.integer("max_backoff", max_backoff, 1, 1 << 20)
+    if backoff & (backoff - 1):
+        raise v.fail("max_backoff", backoff, "must be a power of two")
+    return {"variant": name, "rate": mu, "round_trip": t, "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
+            "buffer": link_buffer(buffer, beta, mu * t, high=1 << 16), "channel": channel,
+            "model": v.choice("model", model, MODELS), "min_rto": v.at_least("min_rto", min_rto, 0.0),
+            "max_rto": v.positive("max_rto", max_rto),
+            "clock_granularity": v.at_least("clock_granularity", clock_granularity, 0.0), "max_backoff": backoff}
+
+
 def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
@@ -175,36 +199,16 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     >>> round(float(b.outcome["triple_duplicate"][-1]), 2)   # e^(-3/(mu E[X])), the paper's 0.86
     0.86
     """
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ("reno", "newreno"))
-    mu = v.positive("rate", rate)
-    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
-    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
-    if buffer is not None and beta is not None:
-        raise v.fail("buffer", buffer, "give buffer or beta, not both")
-    if buffer is None:
-        buffer = int(round(v.at_least("beta", 1.0 if beta is None else beta, 0.0) * mu * t))
-    buffer = v.integer("buffer", buffer, 0, 1 << 16)
-    if channel is not None:
-        if mean_good is not None or mean_bad is not None:
-            raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
-        if not isinstance(channel, ContinuousTwoState):
-            raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
-        if channel.loss_rule != "any-instant" or (channel.loss_good, channel.loss_bad) != (0.0, 1.0):
-            raise v.fail("channel", channel.loss_rule, "the analysis needs the any-instant rule with losses 0 and 1")
-        mean_good, mean_bad = channel.mean_good, channel.mean_bad
-    if mean_good is None or mean_bad is None:
-        raise v.fail("mean_bad" if mean_good is not None else "mean_good", None,
-                     "give mean_good and mean_bad (or channel)")
-    ex, ey = v.positive("mean_good", mean_good), v.positive("mean_bad", mean_bad)
-    model = v.choice("model", model, MODELS)
+    args = link_analysis_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                                   mean_good=mean_good, mean_bad=mean_bad, channel=channel, model=model,
+                                   min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
+                                   max_backoff=max_backoff)
+    name, mu, t, size, buffer, model = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
+                                                          "model"))
+    ex, ey = args["channel"].mean_good, args["channel"].mean_bad
+    granularity, lowest, highest = args["clock_granularity"], args["min_rto"], args["max_rto"]
     refined = model == "refined"
-    granularity = v.at_least("clock_granularity", clock_granularity, 0.0)
-    lowest = v.at_least("min_rto", min_rto, 0.0)
-    highest = v.positive("max_rto", max_rto)
-    max_backoff = v.integer("max_backoff", max_backoff, 1, 1 << 20)
-    if max_backoff & (max_backoff - 1):
-        raise v.fail("max_backoff", max_backoff, "must be a power of two")
-    levels = max_backoff.bit_length() - 1
+    levels = args["max_backoff"].bit_length() - 1
     lam0, lam1 = 1.0 / ex, 1.0 / ey
     max_window = max(int(math.floor(buffer + mu * t)), 1)
     traj = _Trajectory(mu, t, max_window, at_link=refined)

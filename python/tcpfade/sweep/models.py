@@ -6,25 +6,33 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .. import __version__
 from .. import _validate as v
 from ..analysis import analyze
 from ..analysis.analyze import analysis_arguments
+from ..analysis.link import analyze_link, link_analysis_arguments
 from ..analysis.result import METRICS as ANALYSIS_METRICS
+from ..channels.continuous import ContinuousTwoState
 from ..channels.markov import Bernoulli, GilbertElliott
-from ..tcp import simulate
+from ..tcp import simulate, simulate_link
+from ..tcp.link import LINK_METRICS, link_arguments
 from ..tcp.slotted import METRICS as SIMULATION_METRICS
 from ..tcp.slotted import simulation_arguments
 
 #: Channel parameters, common to every model. ``channel`` picks the kind (see :func:`make_channel`).
 CHANNEL_PARAMETERS: dict[str, type] = {
     "channel": str, "error_rate": float, "fdt": float, "fading_margin_db": float, "p": float, "q": float,
-    "mean_burst": float, "loss_good": float, "loss_bad": float,
+    "mean_burst": float, "loss_good": float, "loss_bad": float, "mean_good": float, "mean_bad": float,
 }
+
+#: The link's parameters, shared by simulate_link and analyze_link (abouzeid §II).
+_LINK = {"variant": str, "rate": float, "tau": float, "packet_bytes": int, "buffer": int, "beta": float,
+         "min_rto": float, "max_rto": float, "clock_granularity": float, "max_backoff": int}
 
 #: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call).
 MODEL_PARAMETERS: dict[str, dict[str, type]] = {
@@ -33,6 +41,10 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                  "w_idle": float, "confidence": float},
     "analyze": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "transmit_energy": float,
                 "w_active": float, "w_idle": float},
+    "simulate_link": {**_LINK, "duration": float, "warmup": float, "wmax": int, "dupthresh": int,
+                      "initial_ssthresh": float, "rto": float, "initial_rto": float, "delayed_ack": float,
+                      "channel_clock": str, "batches": int, "confidence": float},
+    "analyze_link": {**_LINK, "model": str},
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.
@@ -41,6 +53,13 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "markov": (frozenset({"p", "q"}), frozenset({"p", "q", "loss_good", "loss_bad"})),
     "burst": (frozenset({"error_rate", "mean_burst"}), frozenset({"error_rate", "mean_burst"})),
     "bernoulli": (frozenset({"error_rate"}), frozenset({"error_rate"})),
+    "continuous": (frozenset({"mean_good", "mean_bad"}), frozenset({"mean_good", "mean_bad"})),
+}
+
+#: The channel kinds each model takes; the first is the default.
+MODEL_CHANNELS: dict[str, tuple[str, ...]] = {
+    "simulate": ("fading", "markov", "burst", "bernoulli"), "analyze": ("fading", "markov", "burst", "bernoulli"),
+    "simulate_link": ("continuous",), "analyze_link": ("continuous",),
 }
 
 MODELS = tuple(MODEL_PARAMETERS)
@@ -51,11 +70,13 @@ def parameter_types(model: str) -> dict[str, type]:
     return {**MODEL_PARAMETERS[model], **CHANNEL_PARAMETERS}
 
 
-def make_channel(params: dict[str, Any]):
-    """The channel of a point: ``channel`` = "fading" (the default: zorzi-rao eqs. (2)-(5) from ``fdt`` and
-    ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional ``loss_good``, ``loss_bad``),
-    "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``)."""
-    kind = v.choice("channel", params.get("channel", "fading"), tuple(CHANNEL_KINDS))
+def make_channel(params: dict[str, Any], model: str = "simulate"):
+    """The channel of a point: for the slotted models ``channel`` = "fading" (the default: zorzi-rao eqs.
+    (2)-(5) from ``fdt`` and ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional
+    ``loss_good``, ``loss_bad``), "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``); for
+    the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III)."""
+    kinds = MODEL_CHANNELS[model]
+    kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
     needed, allowed = CHANNEL_KINDS[kind]
     given = {k for k in CHANNEL_PARAMETERS if k != "channel" and k in params}
     for name in sorted(given - allowed):
@@ -80,6 +101,8 @@ def _channel(kind: str, items: tuple[tuple[str, Any], ...]):
         return GilbertElliott(**p)
     if kind == "burst":
         return GilbertElliott.from_burst(p["error_rate"], p["mean_burst"])
+    if kind == "continuous":
+        return ContinuousTwoState(mean_good=p["mean_good"], mean_bad=p["mean_bad"])
     return Bernoulli(p["error_rate"])
 
 
@@ -88,37 +111,77 @@ def split(model: str, params: dict[str, Any]) -> dict[str, Any]:
     return {k: val for k, val in params.items() if k in MODEL_PARAMETERS[model]}
 
 
+def _run_simulate(variant, channel, seed, kwargs):
+    r = simulate(variant, channel, seed=seed, **kwargs)
+    metrics = {m: float(getattr(r, m)) for m in SIMULATION_METRICS}
+    metrics.update(energy_efficiency_lower_bound=float(r.energy_efficiency_lower_bound),
+                   timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
+    return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
+
+
+def _run_analyze(variant, channel, seed, kwargs):
+    r = analyze(variant, channel, **kwargs)
+    metrics = {m: float(getattr(r, m).optimistic) for m in ANALYSIS_METRICS}
+    metrics.update(states=float(r.states), mean_cycle=float(r.mean_cycle))
+    return metrics, {m: [float(getattr(r, m).low), float(getattr(r, m).high)] for m in ANALYSIS_METRICS}
+
+
+#: Per-visit terms of the link models (abouzeid §IV-F, I, J), in both.
+_VISIT_TERMS = ("p_no_loss", "p_triple_duplicate", "p_timeout", "mean_effective_bad", "mean_rto_at_bad",
+                "mean_backoff_at_bad", "goodput_bps")
+
+
+def _run_simulate_link(variant, channel, seed, kwargs):
+    r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
+    metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
+    metrics.update(timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
+    return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
+
+
+def _run_analyze_link(variant, channel, seed, kwargs):
+    r = analyze_link(variant, channel=channel, **kwargs)
+    metrics = {m: float(getattr(r, m)) for m in ("goodput", "reward", "ideal_goodput", *_VISIT_TERMS)}
+    return metrics, {}
+
+
+@dataclass(frozen=True)
+class _Model:
+    """How a sweep runs a model: its default variant, its argument check (no computing) and its run, which
+    returns (metrics, intervals)."""
+
+    variant: str
+    check: Callable[..., Any]
+    run: Callable[..., tuple[dict, dict]]
+
+
+_MODELS = {
+    "simulate": _Model("newreno", lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw),
+                       _run_simulate),
+    "analyze": _Model("tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw), _run_analyze),
+    "simulate_link": _Model("reno", lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),
+                            _run_simulate_link),
+    "analyze_link": _Model("reno", lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
+                           _run_analyze_link),
+}
+
+
 def check_point(model: str, params: dict[str, Any]) -> None:
     """Raise the error the point would raise when run, without running it."""
-    channel = make_channel(params)
+    channel = make_channel(params, model)
     kwargs = split(model, params)
-    variant = kwargs.pop("variant", "newreno" if model == "simulate" else "tahoe")
-    if model == "simulate":
-        simulation_arguments(variant, channel, seed=0, **kwargs)
-    else:
-        analysis_arguments(variant, channel, **kwargs)
+    _MODELS[model].check(kwargs.pop("variant", _MODELS[model].variant), channel, kwargs)
 
 
 def run_point(task: dict[str, Any]) -> dict[str, Any]:
     """Run one point: ``task`` = {"index", "model", "params", "seed"}. Returns {"index", "metrics",
-    "intervals", "seconds"}: for ``simulate`` the intervals are confidence intervals, for ``analyze`` the
-    (pessimistic, optimistic) bounds, with the optimistic value as the metric (where simulations sit)."""
+    "intervals", "seconds"}: for the simulations the intervals are confidence intervals, for ``analyze`` the
+    (pessimistic, optimistic) bounds, with the optimistic value as the metric (where simulations sit); for
+    ``analyze_link`` none (its goodput is a single value)."""
     start = time.perf_counter()
     model, params = task["model"], task["params"]
     kwargs = split(model, params)
-    variant = kwargs.pop("variant", "newreno" if model == "simulate" else "tahoe")
-    channel = make_channel(params)
-    if model == "simulate":
-        r = simulate(variant, channel, seed=task["seed"], **kwargs)
-        metrics = {m: float(getattr(r, m)) for m in SIMULATION_METRICS}
-        metrics.update(energy_efficiency_lower_bound=float(r.energy_efficiency_lower_bound),
-                       timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
-        intervals = {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
-    else:
-        r = analyze(variant, channel, **kwargs)
-        metrics = {m: float(getattr(r, m).optimistic) for m in ANALYSIS_METRICS}
-        metrics.update(states=float(r.states), mean_cycle=float(r.mean_cycle))
-        intervals = {m: [float(getattr(r, m).low), float(getattr(r, m).high)] for m in ANALYSIS_METRICS}
+    variant = kwargs.pop("variant", _MODELS[model].variant)
+    metrics, intervals = _MODELS[model].run(variant, make_channel(params, model), task["seed"], kwargs)
     return {"index": task["index"], "metrics": metrics, "intervals": intervals,
             "seconds": time.perf_counter() - start}
 

@@ -104,6 +104,71 @@ def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
         }
 
 
+def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
+                   buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
+                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
+                   duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
+                   dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
+                   initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
+                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
+                   channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> dict[str, Any]:
+    """Check the arguments of :func:`simulate_link` without simulating: the same errors, raised the same way,
+    and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it."""
+    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
+    mu = v.positive("rate", rate)
+    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
+    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
+    buffer = link_buffer(buffer, beta, mu * t, high=1 << 30)
+    channel = link_channel(mean_good, mean_bad, channel, required=False)
+    if duration is None:
+        cycle = ideal_cycle(mu, t, buffer)
+        period = channel.mean_good + channel.mean_bad if channel is not None else 0.0
+        duration = max(1000.0 * max(cycle, period), 100.0)
+    duration = v.positive("duration", duration)
+    return {
+        "variant": name, "rate": mu, "round_trip": t, "packet_bytes": size, "buffer": buffer, "channel": channel,
+        "duration": duration, "warmup": duration / 10.0 if warmup is None else v.at_least("warmup", warmup, 0.0),
+        "seed": v.seed(seed), "wmax": v.integer("wmax", wmax, 1, 1 << 24),
+        "dupthresh": v.integer("dupthresh", dupthresh, 1, 1 << 30),
+        "initial_ssthresh": float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh",
+                                                                                  initial_ssthresh, 1.0),
+        "rto": None if rto is None else v.positive("rto", rto),
+        "rfc6298": (float(initial_rto), float(min_rto), float(max_rto), float(clock_granularity),
+                    v.integer("max_backoff", max_backoff, 1, 1 << 20)),
+        "delayed_ack": None if delayed_ack is None else v.positive("delayed_ack", delayed_ack),
+        "channel_clock": v.choice("channel_clock", channel_clock, ("time", "packets")),
+        "batches": v.integer("batches", batches, 2),
+        "confidence": v.probability("confidence", confidence, open_low=True, open_high=True),
+    }
+
+
+def link_buffer(buffer: int | None, beta: float | None, pipe: float, *, high: int) -> int:
+    """The buffer B [packets] from ``buffer`` or β = B/(μT) (rounded to the nearest packet; default β = 1)."""
+    if buffer is not None and beta is not None:
+        raise v.fail("buffer", buffer, "give buffer or beta, not both")
+    if buffer is None:
+        buffer = int(round(v.at_least("beta", 1.0 if beta is None else beta, 0.0) * pipe))
+    return v.integer("buffer", buffer, 0, high)
+
+
+def link_channel(mean_good: float | None, mean_bad: float | None, channel: ContinuousTwoState | None, *,
+                 required: bool) -> ContinuousTwoState | None:
+    """The continuous-time channel from ``mean_good`` and ``mean_bad`` (E[X], E[Y] in s) or ``channel``; None
+    when neither is given and ``required`` is false."""
+    if channel is not None:
+        if mean_good is not None or mean_bad is not None:
+            raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
+        if not isinstance(channel, ContinuousTwoState):
+            raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
+        return channel
+    if mean_good is None and mean_bad is None and not required:
+        return None
+    if mean_good is None or mean_bad is None:
+        raise v.fail("mean_bad" if mean_bad is None else "mean_good", None,
+                     "give both mean_good and mean_bad" + (" (or channel)" if required else ""))
+    return ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad)
+
+
 def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                   buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
@@ -149,45 +214,23 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     >>> abs(r.goodput - 0.6973) < 0.05  # abouzeid Table III, slow fading (seed-to-seed spread 0.017)
     True
     """
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
-    mu = v.positive("rate", rate)
-    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
-    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
-    if buffer is not None and beta is not None:
-        raise v.fail("buffer", buffer, "give buffer or beta, not both")
-    if buffer is None:
-        b = v.at_least("beta", 1.0 if beta is None else beta, 0.0)
-        buffer = int(round(b * mu * t))
-    buffer = v.integer("buffer", buffer, 0, 1 << 30)
-    if channel is not None and (mean_good is not None or mean_bad is not None):
-        raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
-    if channel is None and (mean_good is None) != (mean_bad is None):
-        raise v.fail("mean_bad" if mean_bad is None else "mean_good", None, "give both mean_good and mean_bad")
-    if channel is None and mean_good is not None:
-        channel = ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad)
-    if channel is not None and not isinstance(channel, ContinuousTwoState):
-        raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
-    if duration is None:
-        cycle = ideal_cycle(mu, t, buffer)
-        period = channel.mean_good + channel.mean_bad if channel is not None else 0.0
-        duration = max(1000.0 * max(cycle, period), 100.0)
-    duration = v.positive("duration", duration)
-    warmup = duration / 10.0 if warmup is None else v.at_least("warmup", warmup, 0.0)
+    args = link_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                          mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
+                          seed=seed, wmax=wmax, dupthresh=dupthresh, initial_ssthresh=initial_ssthresh, rto=rto,
+                          initial_rto=initial_rto, min_rto=min_rto, max_rto=max_rto,
+                          clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack,
+                          channel_clock=channel_clock, batches=batches, confidence=confidence)
+    name, mu, t, size, buffer, channel = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
+                                                            "channel"))
+    duration, warmup, level = args["duration"], args["warmup"], args["confidence"]
     spec = None if channel is None else (channel.mean_good, channel.mean_bad, channel.loss_rule, channel.loss_good,
                                          channel.loss_bad)
-    ssthresh = float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh", initial_ssthresh, 1.0)
-    raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, v.integer("batches", batches, 2),
-                              None if delayed_ack is None else v.positive("delayed_ack", delayed_ack),
-                              v.integer("wmax", wmax, 1, 1 << 24), v.integer("dupthresh", dupthresh, 1, 1 << 30),
-                              ssthresh, None if rto is None else v.positive("rto", rto),
-                              (float(initial_rto), float(min_rto), float(max_rto), float(clock_granularity),
-                               v.integer("max_backoff", max_backoff, 1, 1 << 20)), spec,
-                              v.choice("channel_clock", channel_clock, ("time", "packets")) == "packets",
-                              v.seed(seed))
+    raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"], args["delayed_ack"],
+                              args["wmax"], args["dupthresh"], args["initial_ssthresh"], args["rto"],
+                              args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"])
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
-    level = v.probability("confidence", confidence, open_low=True, open_high=True)
     ci = {m: batch_interval(point[m], per_batch[m], level) for m in LINK_METRICS}
     count = dict(zip(raw["fields"], totals))
     by_window = np.asarray(raw["visits_by_window"], dtype=float).reshape(-1, 3)

@@ -242,9 +242,10 @@ struct Link<C> {
     delack_value: u64,
     counts: LinkCounts,
     busy_since: f64,
-    /// The sampled good state in progress (its sojourn's start and end), and the last one that ended.
+    /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
+    /// their outcome (several when bad visits come faster than TCP detects their losses).
     sampled: Option<(f64, f64)>,
-    ended: Option<EndedGood>,
+    ended: VecDeque<EndedGood>,
     visits: VisitStats,
 }
 
@@ -254,7 +255,7 @@ impl<C: LinkChannel> Link<C> {
         if let Some((_, end)) = self.sampled.filter(|&(_, end)| end <= now) {
             let sc = self.sender.counters();
             self.sampled = None;
-            self.ended = Some(EndedGood {
+            self.ended.push_back(EndedGood {
                 end,
                 window: (self.sender.cwnd() as usize).clamp(1, VISIT_WINDOWS),
                 loss: false,
@@ -279,41 +280,41 @@ impl<C: LinkChannel> Link<C> {
             return Ok(());
         }
         self.sampled = Some((good_start, good_end));
-        if let Some(e) = self.ended.as_mut() {
-            if e.effective_bad.is_none() {
-                e.effective_bad = Some(start - e.end);
-            }
+        if let Some(e) = self.ended.back_mut().filter(|e| e.effective_bad.is_none()) {
+            e.effective_bad = Some(start - e.end);
         }
         self.classify_ended();
         Ok(())
     }
 
-    /// Decide the outcome of the ended good state once it is known: no loss in its bad visit; a timeout before
-    /// the next sampled good state; else the first fast retransmit after the loss.
+    /// Decide the outcome of each ended good state whose outcome is known: no loss in its bad visit; a
+    /// timeout since it ended; else a fast retransmit since. The others wait (losses not yet detected).
     fn classify_ended(&mut self) {
-        let Some(e) = self.ended else { return };
-        let Some(u) = e.effective_bad else { return };
         let sc = self.sender.counters();
-        let outcome = if !e.loss {
-            0
-        } else if sc.timeouts > e.timeouts {
-            2
-        } else if sc.fast_retransmits > e.fast_retransmits {
-            1
-        } else {
-            return; // losses not yet detected
-        };
-        if e.measured {
-            if self.visits.by_window.is_empty() {
-                self.visits.by_window = vec![[0; 3]; VISIT_WINDOWS];
+        let visits = &mut self.visits;
+        self.ended.retain(|e| {
+            let Some(u) = e.effective_bad else { return true };
+            let outcome = if !e.loss {
+                0
+            } else if sc.timeouts > e.timeouts {
+                2
+            } else if sc.fast_retransmits > e.fast_retransmits {
+                1
+            } else {
+                return true;
+            };
+            if e.measured {
+                if visits.by_window.is_empty() {
+                    visits.by_window = vec![[0; 3]; VISIT_WINDOWS];
+                }
+                visits.by_window[e.window - 1][outcome] += 1;
+                visits.effective_bad_sum[outcome] += u;
+                visits.effective_bad_count[outcome] += 1;
+                visits.rto_sum[outcome] += e.rto;
+                visits.backoff_sum[outcome] += f64::from(e.backoff);
             }
-            self.visits.by_window[e.window - 1][outcome] += 1;
-            self.visits.effective_bad_sum[outcome] += u;
-            self.visits.effective_bad_count[outcome] += 1;
-            self.visits.rto_sum[outcome] += e.rto;
-            self.visits.backoff_sum[outcome] += f64::from(e.backoff);
-        }
-        self.ended = None;
+            false
+        });
     }
 
     fn send_what_the_window_allows(&mut self, now: f64) {
@@ -335,7 +336,7 @@ impl<C: LinkChannel> Link<C> {
         let service = 1.0 / self.cfg.rate;
         if self.channel.lost(start, service)? {
             self.counts.channel_losses += 1;
-            if let Some(e) = self.ended.as_mut().filter(|e| e.effective_bad.is_none() && now > e.end) {
+            if let Some(e) = self.ended.back_mut().filter(|e| e.effective_bad.is_none() && now > e.end) {
                 e.loss = true;
             }
         } else {
@@ -430,7 +431,7 @@ impl<C: LinkChannel> Link<C> {
             } else {
                 self.sender.on_timeout(now);
             }
-            if self.ended.is_some_and(|e| e.effective_bad.is_some()) {
+            if self.ended.front().is_some_and(|e| e.effective_bad.is_some()) {
                 self.classify_ended();
             }
             self.send_what_the_window_allows(now);
@@ -466,7 +467,7 @@ pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutc
         counts: LinkCounts::default(),
         busy_since: 0.0,
         sampled: None,
-        ended: None,
+        ended: VecDeque::new(),
         visits: VisitStats::default(),
     };
     link.run()

@@ -115,6 +115,7 @@ def test_without_backoff_persistence_matters_only_through_the_timer():
     a = analyze_link(**kwargs, max_backoff=1)
     b = analyze_link(**kwargs, model="paper", max_backoff=1)
     assert a.mean_backoff_at_bad == pytest.approx(1.0)
+    np.testing.assert_allclose(a.good_chain.sum(axis=1), 1.0, atol=1e-12)
     assert a.p_timeout == pytest.approx(b.p_timeout, rel=1e-9)
     np.testing.assert_allclose(a.window_bad, b.window_bad, atol=1e-12)
 

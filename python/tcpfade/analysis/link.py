@@ -135,6 +135,12 @@ class _Trajectory:
         return self.time(w_from, w) + queued
 
 
+def _reached(traj: _Trajectory, w_from: float, lam0: float) -> np.ndarray:
+    """P(V > t(w_from, w)) for the integer windows w = w_from..w_p: the chance the good state lasts until the
+    climb reaches each (the last entry: until the buffer overflows)."""
+    return np.exp(-lam0 * traj.time(w_from, np.arange(int(w_from), int(traj.wp) + 1, dtype=float)))
+
+
 def _exp_sum(times: np.ndarray, rate: float) -> float:
     return float(np.exp(-rate * times).sum())
 
@@ -218,25 +224,23 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     cycle_times = traj.packet_times(traj.low, traj.wp)
     cycle_decay = math.exp(-lam0 * traj.cycle)
     cycle_reward = _exp_sum(cycle_times, lam0)
-    # Integer windows held during the cycle, and when.
+    # Integer windows held during the cycle, and the chance V lasts until each is reached.
     cycle_w = np.arange(int(traj.low), max_window)
-    cycle_start = traj.time(traj.low, cycle_w)
-    cycle_in = np.exp(-lam0 * cycle_start) - np.exp(-lam0 * traj.time(traj.low, cycle_w + 1.0))
+    cycle_entered = _reached(traj, traj.low, lam0)
 
     reward = np.empty(max_window)
     climb = np.zeros((max_window, max_window))   # P[W' = w' | W = w], eq. (11)'s first factor
     rounds = np.zeros((max_window, max_window))  # expected rounds (so RTT samples) at each window
     for i, w1 in enumerate(windows):
         # Atypical cycle: from w1 to w_p, then the typical cycles repeat (eq. (5), geometric in j).
-        to_overflow = float(traj.time(w1, traj.wp))
-        repeat = math.exp(-lam0 * to_overflow) / (1.0 - cycle_decay)
+        entered = _reached(traj, w1, lam0)
+        repeat = entered[-1] / (1.0 - cycle_decay)   # P(V reaches w_p), then the cycles
         reward[i] = _exp_sum(traj.packet_times(w1, traj.wp), lam0) + repeat * cycle_reward
         held = np.arange(int(w1), max_window)
-        entered = np.exp(-lam0 * traj.time(w1, held))
-        climb[i, held - 1] += entered - np.exp(-lam0 * traj.time(w1, held + 1.0))
-        climb[i, cycle_w - 1] += repeat * cycle_in
-        rounds[i, held - 1] += entered
-        rounds[i, cycle_w - 1] += repeat * np.exp(-lam0 * cycle_start)
+        climb[i, held - 1] += entered[:-1] - entered[1:]
+        climb[i, cycle_w - 1] += repeat * (cycle_entered[:-1] - cycle_entered[1:])
+        rounds[i, held - 1] += entered[:-1]
+        rounds[i, cycle_w - 1] += repeat * cycle_entered[:-1]
 
     outcome = _outcomes(windows, mu, t, lam0, lam1)
     chain = _TimerChain(max_window, climb, reward, outcome, *_bad_given_no_timeout(windows, mu, t, lam1, outcome))
@@ -393,7 +397,7 @@ class _TimerChain:
     paper's states). State w_p + (k − 1)·w_p + (h − 1): a good state that starts after a timeout (W = 1) with
     the timer backed off 2^k times and h segments outstanding; until Karn's rule ends the backoff (see
     :func:`_persistence`) a bad visit meets the backed-off timer, and a timeout then goes on doubling from
-    there. With ``persistence=None`` (the paper's timer) the backed-off states behave as state W = 1."""
+    there. With ``persistence=None`` (the paper's timer) there are no backed-off states: the paper's chain."""
 
     def __init__(self, wp: int, climb: np.ndarray, reward: np.ndarray, outcome: dict[str, np.ndarray],
                  y_nl: np.ndarray, y_td: np.ndarray) -> None:
@@ -416,7 +420,10 @@ class _TimerChain:
         """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
         queued at a visit's start that the link delivers after it (added to the reward)."""
         wp = self.wp
-        n = wp * (levels + 1)
+        # Without persistence (the paper's timer) or without backoff (max_backoff = 1) there is nothing to
+        # carry: every timeout restarts at W = 1 with a fresh timer.
+        backed_off = persistence is not None and levels > 0
+        n = wp * (levels + 1) if backed_off else wp
         matrix = np.zeros((n, n))
         self.effective_bad, self.backoff, self.visit_windows = np.zeros(n), np.zeros(n), np.zeros((n, wp))
         timeout = self.outcome["timeout"]
@@ -432,6 +439,9 @@ class _TimerChain:
             self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
             self.visit_windows[rows] += mass
             into = mass * timeout[None, :]
+            if not backed_off:
+                matrix[rows, 0] += into.sum(axis=1)   # eq. (10)
+                return
             if outstanding is None:
                 for j in range(1, levels + 1):
                     matrix[rows, wp * j:wp * (j + 1)] += into * laws[e].exit[None, :, j]
@@ -443,11 +453,8 @@ class _TimerChain:
                           into[:, used] * laws[e].exit[None, used, j])
 
         visit(np.arange(wp), self.climb, 0)
-        for k in range(1, levels + 1):
+        for k in range(1, levels + 1 if backed_off else 1):
             rows = wp * k + np.arange(wp)
-            if persistence is None:
-                visit(rows, np.broadcast_to(self.climb[0], (wp, wp)), 0)
-                continue
             visit(rows, self.climb[0][None, :] - persistence, 0)
             h = np.arange(1, wp + 1)[:, None]
             left = np.maximum(windows[None, :], h - windows[None, :] * (windows[None, :] - 1) // 2)
@@ -458,5 +465,5 @@ class _TimerChain:
             matrix[rows, 0] -= kept
             matrix[rows, rows] += kept
         self.matrix = matrix
-        self.reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * levels)
+        self.reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * (n // wp - 1))
         self.reward = self.reward + self.visit_windows @ survivors

@@ -56,12 +56,6 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "continuous": (frozenset({"mean_good", "mean_bad"}), frozenset({"mean_good", "mean_bad"})),
 }
 
-#: The channel kinds each model takes; the first is the default.
-MODEL_CHANNELS: dict[str, tuple[str, ...]] = {
-    "simulate": ("fading", "markov", "burst", "bernoulli"), "analyze": ("fading", "markov", "burst", "bernoulli"),
-    "simulate_link": ("continuous",), "analyze_link": ("continuous",),
-}
-
 MODELS = tuple(MODEL_PARAMETERS)
 
 
@@ -75,7 +69,7 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     (2)-(5) from ``fdt`` and ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional
     ``loss_good``, ``loss_bad``), "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``); for
     the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III)."""
-    kinds = MODEL_CHANNELS[model]
+    kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
     needed, allowed = CHANNEL_KINDS[kind]
     given = {k for k in CHANNEL_PARAMETERS if k != "channel" and k in params}
@@ -146,21 +140,26 @@ def _run_analyze_link(variant, channel, seed, kwargs):
 
 @dataclass(frozen=True)
 class _Model:
-    """How a sweep runs a model: its default variant, its argument check (no computing) and its run, which
-    returns (metrics, intervals)."""
+    """How a sweep runs a model: the channel kinds it takes (the first the default), its default variant,
+    its argument check (no computing) and its run, which returns (metrics, intervals)."""
 
+    channels: tuple[str, ...]
     variant: str
     check: Callable[..., Any]
     run: Callable[..., tuple[dict, dict]]
 
 
+_SLOT_CHANNELS = ("fading", "markov", "burst", "bernoulli")
 _MODELS = {
-    "simulate": _Model("newreno", lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw),
-                       _run_simulate),
-    "analyze": _Model("tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw), _run_analyze),
-    "simulate_link": _Model("reno", lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),
+    "simulate": _Model(_SLOT_CHANNELS, "newreno",
+                       lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw), _run_simulate),
+    "analyze": _Model(_SLOT_CHANNELS, "tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw),
+                      _run_analyze),
+    "simulate_link": _Model(("continuous",), "reno",
+                            lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),
                             _run_simulate_link),
-    "analyze_link": _Model("reno", lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
+    "analyze_link": _Model(("continuous",), "reno",
+                           lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
                            _run_analyze_link),
 }
 

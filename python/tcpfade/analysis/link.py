@@ -35,6 +35,11 @@ Two models (``model=``):
   3. Packets are counted when the link sends them, not when TCP does: those queued at the bad visit's start
      are lost while the channel is bad and delivered after it.
 
+With ``recovery="rounds"`` (refined only) a TD is followed by the variant's own recovery of the L packets the
+visit destroyed (L's law from the visit's length), round by round: NewReno's L rounds, Reno's second halving or
+its stall until the timer. Eq. (10) halves once and goes on, which overestimates Reno by up to 30% where visits
+cost several packets of a window (abouzeid Fig. 6's links).
+
 docs/models.md records the choices the paper leaves to [22]: integer windows, the halving to ⌊w/2⌋, Γ's
 density in eqs. (7)-(8), and Z's law with the correct interval at each retransmission (eq. (15) as printed
 reuses P_Δ).
@@ -59,6 +64,10 @@ MAX_BACKOFF = 64
 #: equations as printed, eq. (2)'s timer).
 MODELS = ("refined", "paper")
 
+#: What a TD leads to: "paper" (eq. (10): the window halves and the climb goes on) or "rounds" (each variant's
+#: recovery of the packets the visit destroyed, round by round; refined model only).
+RECOVERIES = ("paper", "rounds")
+
 
 @dataclass(frozen=True)
 class LinkAnalysis:
@@ -67,6 +76,7 @@ class LinkAnalysis:
 
     variant: str
     model: str
+    recovery: str
     rate: float
     tau: float
     packet_bytes: int
@@ -149,7 +159,8 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
                             buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                             mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
                             model: str = "refined", min_rto: float = 0.02, max_rto: float = 64.0,
-                            clock_granularity: float = 0.01, max_backoff: int = MAX_BACKOFF) -> dict:
+                            clock_granularity: float = 0.01, max_backoff: int = MAX_BACKOFF,
+                            recovery: str = "paper") -> dict:
     """Check the arguments of :func:`analyze_link` without analysing: the same errors, raised the same way, and
     the arguments normalized (the channel built). A sweep checks every point with it."""
     name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ("reno", "newreno"))
@@ -161,9 +172,13 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
     backoff = v.integer("max_backoff", max_backoff, 1, 1 << 20)
     if backoff & (backoff - 1):
         raise v.fail("max_backoff", backoff, "must be a power of two")
+    model = v.choice("model", model, MODELS)
+    recovery = v.choice("recovery", recovery, RECOVERIES)
+    if recovery == "rounds" and model != "refined":
+        raise v.fail("recovery", recovery, "the recovery rounds need model='refined'")
     return {"variant": name, "rate": mu, "round_trip": t, "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
             "buffer": link_buffer(buffer, beta, mu * t, high=1 << 16), "channel": channel,
-            "model": v.choice("model", model, MODELS), "min_rto": v.at_least("min_rto", min_rto, 0.0),
+            "model": model, "recovery": recovery, "min_rto": v.at_least("min_rto", min_rto, 0.0),
             "max_rto": v.positive("max_rto", max_rto),
             "clock_granularity": v.at_least("clock_granularity", clock_granularity, 0.0), "max_backoff": backoff}
 
@@ -172,14 +187,15 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
                  min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01,
-                 max_backoff: int = MAX_BACKOFF) -> LinkAnalysis:
+                 max_backoff: int = MAX_BACKOFF, recovery: str = "paper") -> LinkAnalysis:
     """Goodput of TCP Reno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
 
     The parameters are :func:`tcpfade.simulate_link`'s, so a point can be analysed and simulated alike.
 
     Parameters
     ----------
-    variant : "reno" (the analysis models Reno; abouzeid §IV-B: it approximates NewReno too, "newreno").
+    variant : "reno" or "newreno": the analysis of §IV is Reno's, and with ``recovery="paper"`` it is the same
+        for both; ``recovery="rounds"`` tells them apart.
     rate : link rate μ [packets/s].
     tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
     packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
@@ -191,6 +207,10 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         what agrees with simulation, docs/validation.md) or "paper" (§IV as printed, eq. (2)'s timer).
     min_rto, max_rto, clock_granularity, max_backoff : the timer's RFC 6298 parameters ("refined"), as in
         :func:`tcpfade.simulate_link` (ns-2's of the paper's time); ``max_backoff`` is used by both models.
+    recovery : "paper" (default: eq. (10), a TD halves the window and the climb goes on, whatever the variant) or
+        "rounds" (``model="refined"`` only): the variant's own recovery of the L packets a visit destroys,
+        round by round (Reno's second halving or stall, NewReno's L rounds; docs/models.md). "rounds" is what
+        agrees with simulation when a bad visit costs several packets of a window (abouzeid Fig. 6's links).
 
     Returns
     -------
@@ -208,7 +228,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     args = link_analysis_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                                    mean_good=mean_good, mean_bad=mean_bad, channel=channel, model=model,
                                    min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
-                                   max_backoff=max_backoff)
+                                   max_backoff=max_backoff, recovery=recovery)
     name, mu, t, size, buffer, model = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                           "model"))
     ex, ey = args["channel"].mean_good, args["channel"].mean_bad
@@ -263,17 +283,24 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
         known_bad, survivors = np.zeros(max_window), np.zeros(max_window)
     laws = [_timeout_law(delta, e, levels, start_delay, known_bad, highest, lam0, lam1) for e in range(levels + 1)]
-    chain.build(laws, persistence, levels, survivors)
+    recovery = None
+    if args["recovery"] == "rounds":
+        backed_off, core = _TimerChain.core_states(max_window, persistence, levels)
+        recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core)
+    chain.build(laws, persistence, levels, survivors, recovery)
     pi = stationary_distribution(chain.matrix)
     expected_reward = float(pi @ chain.reward)
     expected_bad = float(pi @ chain.effective_bad)
     visits = pi @ chain.visit_windows
     pi_good = pi[:max_window].copy()
-    pi_good[0] += pi[max_window:].sum()   # the backed-off states all start at W = 1
+    core = len(pi) - (max_window if recovery is not None else 0)
+    pi_good[0] += pi[max_window:core].sum()   # the backed-off states all start at W = 1
+    if recovery is not None:   # the TD states: the window the recovery leaves (most often)
+        np.add.at(pi_good, recovery.start - 1, pi[core:])
     goodput = expected_reward / (ex + expected_bad) / mu
     ideal = len(cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
-        variant=name, model=model, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t,
+        variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t,
         pipe=mu * t, max_window=max_window, mean_good=ex, mean_bad=ey, goodput=goodput,
         goodput_bps=goodput * mu * size * 8, reward=expected_reward, mean_effective_bad=expected_bad,
         p_no_loss=float(visits @ outcome["no_loss"]), p_triple_duplicate=float(visits @ outcome["triple_duplicate"]),
@@ -390,6 +417,114 @@ def _persistence(traj: _Trajectory, lam0: float) -> np.ndarray:
     return out
 
 
+def _loss_count_law(wp: int, mu: float, lam1: float) -> np.ndarray:
+    """P(L = l | TD at w'), shape (w' = 1..w_p, l = 1..w_p): how many consecutive packets a bad visit that ends in
+    a TD destroys. The link sends back to back (phase B, or the window's burst in phase A); a packet is lost if
+    any instant of its transmission is bad, so a visit of y = μY packet times that starts at a uniform offset U
+    in a transmission destroys L = 1 + ⌊y + U⌋ of them. Y is exponential and, given TD, shorter than (w' − 3)/μ
+    (eq. (8)); the law is exact for that: over y ∈ [k, k + 1), L − 1 = k + 1 with chance y − k, else k."""
+    nu = lam1 / mu
+    k = np.arange(wp, dtype=float)
+    whole = np.exp(-nu * k) * (-np.expm1(-nu))                       # ∫_k^{k+1} ν e^{−νy} dy
+    ramp = np.exp(-nu * k) * (-np.expm1(-nu) - nu * np.exp(-nu)) / nu  # ∫_k^{k+1} (y − k) ν e^{−νy} dy
+    law = np.zeros((wp, wp))
+    for w in range(4, wp + 1):
+        span = w - 3   # y < span; L − 1 ranges over 0..span
+        mass = np.zeros(span + 1)
+        mass[:span] += whole[:span] - ramp[:span]
+        mass[1:] += ramp[:span]
+        law[w - 1, :span + 1] = mass / mass.sum()
+    return law
+
+
+def _rounds(n1: np.ndarray, count: np.ndarray, mu: float, t: float) -> np.ndarray:
+    """Σ_{k=1..count} max(T, (n1 + k)/μ): rounds that send n1 + 1, n1 + 2, ... packets, each at least T long."""
+    pipe = mu * t
+    short = np.clip(np.ceil(pipe) - 1 - n1, 0, count)      # rounds with n1 + k < μT
+    first = n1 + short + 1
+    return short * t + (first + n1 + count) * (count - short) / (2 * mu)
+
+
+@dataclass(frozen=True)
+class _Recovery:
+    """What follows a TD at each window w' until the window climbs again, for the refined chain: the TD's good
+    state opens with a recovery phase (a "prelude") in which the window does not grow.
+
+    ``target[w', s]``: P(the prelude is survived and the climb then starts in chain state s). The good state may
+    end during the prelude, at window s1 = ⌈w'/2⌉: ``broken_timeout[w']`` is the chance it does so and costs a
+    timeout (it destroys a retransmission, or the sender is idle awaiting its timer), ``broken_visit[w']`` the
+    chance it destroys only new packets (an ordinary visit at s1, eqs. (7)-(9)). ``reward[w']``: E[packets sent
+    during the prelude]; ``start[w']``: s1."""
+
+    target: np.ndarray
+    broken_timeout: np.ndarray
+    broken_visit: np.ndarray
+    reward: np.ndarray
+    start: np.ndarray
+
+
+def _recovery(variant: str, wp: int, mu: float, t: float, lam0: float, lam1: float, delta: np.ndarray,
+              backed_off: bool, states: int) -> _Recovery:
+    """The recovery after a TD that lost L packets of a window w' (L's law: :func:`_loss_count_law`).
+
+    Fast retransmit halves the window to s1 = ⌈w'/2⌉ and inflates it by the w' − L duplicate ACKs, so it sends
+    n1 = (s1 − L)^+ new packets with each retransmission, one round R_r = max(T, (1 + n1)/μ) at a time.
+
+    - NewReno (RFC 6582): each partial ACK retransmits the next hole and, deflating W by one and adding one,
+      lets one more new packet out: L rounds, the k-th sending n1 + k packets, then the climb from s1.
+    - Reno: the first new ACK ends recovery with the window at s1. L = 1: done. Otherwise only the n1 new
+      packets can produce duplicate ACKs: with n1 ≥ 3 a second fast retransmit halves again to s2 = ⌈s1/2⌉, and
+      with L = 2 that repairs everything; else the sender stalls until the timer, restarted by the last new ACK,
+      expires Δ(w') later, and the good state goes on after a timeout (backoff 2, L − stages holes to resend).
+
+    The good state is memoryless, so after a prelude of length R it continues w.p. e^{−λ0 R} as a fresh good
+    state of the chain; otherwise the next bad visit hits the recovery: a timeout if it destroys a retransmission
+    (their share of the packets sent) or meets the timer's retransmission after an idle wait, else an ordinary
+    visit at s1. abouzeid's eq. (10) is the L = 1 case with no prelude."""
+    law = _loss_count_law(wp, mu, lam1)
+    target, broken_timeout, broken_visit = np.zeros((wp, states)), np.zeros(wp), np.zeros(wp)
+    reward = np.zeros(wp)
+    start = np.zeros(wp, dtype=int)
+    for w in range(1, wp + 1):
+        s1 = (w + 1) // 2
+        start[w - 1] = s1
+        losses = np.flatnonzero(law[w - 1]) + 1
+        if losses.size == 0:   # no TD at w' ≤ 3: a state never entered, kept stochastic
+            target[w - 1, s1 - 1] = 1.0
+            continue
+        p = law[w - 1, losses - 1]
+        n1 = np.maximum(s1 - losses, 0)
+        rnd = np.maximum(t, (1 + n1) / mu)
+        idle = np.zeros(losses.size)
+        if variant == "newreno":
+            # Round k sends its retransmission and n1 + k − 1 new packets: each partial ACK frees one more.
+            active, sent, state = _rounds(n1, losses, mu, t), losses * n1 + losses * (losses + 1) / 2, \
+                np.full(losses.size, s1 - 1)
+            resent = losses
+        else:
+            one, twice = losses == 1, (losses == 2) & (n1 >= 3)
+            stall = ~(one | twice)
+            stages = np.where(n1 >= 3, 2, 1)
+            holes = np.clip(losses - stages, 1, wp)
+            active = np.where(one, rnd, rnd + (stages - 1) * t)
+            active = np.where(twice, rnd + t, active)
+            sent = np.where(one, 1 + n1, np.where(twice, 2 + n1, stages + n1))
+            idle[stall] = delta[w - 1]
+            state = np.where(one, s1 - 1, (s1 + 1) // 2 - 1)
+            state = np.where(stall, wp + holes - 1 if backed_off else 0, state)
+            resent = np.where(one, 1, np.where(twice, 2, stages))
+        survive = np.exp(-lam0 * (active + idle))
+        np.add.at(target[w - 1], state, p * survive)
+        # A visit during the sending: a timeout if it hits a retransmission (their share of what is sent);
+        # during the idle wait: the timer's retransmission meets it.
+        in_active = -np.expm1(-lam0 * active)
+        hit = resent / sent
+        broken_timeout[w - 1] = float(p @ (in_active * hit + np.exp(-lam0 * active) * -np.expm1(-lam0 * idle)))
+        broken_visit[w - 1] = float(p @ (in_active * (1.0 - hit)))
+        reward[w - 1] = float(p @ (sent / active * -np.expm1(-lam0 * active))) / lam0
+    return _Recovery(target, broken_timeout, broken_visit, reward, start)
+
+
 class _TimerChain:
     """The good chain of abouzeid §IV-C extended by the backoff Karn's rule carries into a good state.
 
@@ -415,30 +550,47 @@ class _TimerChain:
         after[:, 0] += self.outcome["timeout"]
         return self.climb @ after
 
-    def build(self, laws: list[_TimeoutLaw], persistence: np.ndarray | None, levels: int,
-              survivors: np.ndarray) -> None:
-        """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
-        queued at a visit's start that the link delivers after it (added to the reward)."""
-        wp = self.wp
-        # Without persistence (the paper's timer) or without backoff (max_backoff = 1) there is nothing to
-        # carry: every timeout restarts at W = 1 with a fresh timer.
+    @staticmethod
+    def core_states(wp: int, persistence: np.ndarray | None, levels: int) -> tuple[bool, int]:
+        """Whether the chain carries backoff states, and how many states it has without the TD states. Without
+        persistence (the paper's timer) or without backoff (max_backoff = 1) there is nothing to carry: every
+        timeout restarts at W = 1 with a fresh timer."""
         backed_off = persistence is not None and levels > 0
-        n = wp * (levels + 1) if backed_off else wp
+        return backed_off, wp * (levels + 1) if backed_off else wp
+
+    def build(self, laws: list[_TimeoutLaw], persistence: np.ndarray | None, levels: int,
+              survivors: np.ndarray, recovery: _Recovery | None = None) -> None:
+        """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
+        queued at a visit's start that the link delivers after it (added to the reward). With ``recovery`` a TD
+        at w' leads to a state of its own (index core + w' − 1) whose good state opens with the recovery."""
+        wp = self.wp
+        backed_off, core = self.core_states(wp, persistence, levels)
+        n = core + (wp if recovery is not None else 0)
         matrix = np.zeros((n, n))
         self.effective_bad, self.backoff, self.visit_windows = np.zeros(n), np.zeros(n), np.zeros((n, wp))
         timeout = self.outcome["timeout"]
         no_to_bad = self.outcome["no_loss"] * self.y_nl + self.outcome["triple_duplicate"] * self.y_td
         self.effective_bad_by_window = no_to_bad + timeout * laws[0].mean
         windows = np.arange(1, wp + 1)
+        if recovery is None:
+            no_timeout = self.no_timeout
+        else:
+            no_timeout = np.zeros((wp, n))
+            no_timeout[windows - 1, windows - 1] = self.outcome["no_loss"]
+            no_timeout[windows - 1, core + windows - 1] = self.outcome["triple_duplicate"]
 
-        def visit(rows, mass, e, outstanding=None):
+        def visit(rows, mass, e, outstanding=None, only_timeout=False):
             # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; a timeout leads to the state
             # (exponent j, h' outstanding), h' = w' unless ``outstanding`` (rows, w') says otherwise.
-            matrix[rows, :wp] += mass @ self.no_timeout
-            self.effective_bad[rows] += mass @ (no_to_bad + timeout * laws[e].mean)
+            if only_timeout:
+                self.effective_bad[rows] += mass @ laws[e].mean
+                into = mass
+            else:
+                matrix[rows, :no_timeout.shape[1]] += mass @ no_timeout
+                self.effective_bad[rows] += mass @ (no_to_bad + timeout * laws[e].mean)
+                into = mass * timeout[None, :]
             self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
             self.visit_windows[rows] += mass
-            into = mass * timeout[None, :]
             if not backed_off:
                 matrix[rows, 0] += into.sum(axis=1)   # eq. (10)
                 return
@@ -464,6 +616,19 @@ class _TimerChain:
             kept = persistence[:, 0] * self.outcome["no_loss"][0]
             matrix[rows, 0] -= kept
             matrix[rows, rows] += kept
+        reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * (core // wp - 1))
+        if recovery is not None:
+            # A TD state is its prelude, then (if the good state outlasts it) the state the climb starts in:
+            # that state's row, by the memoryless good state; else a timeout during the recovery.
+            rows, weights = core + windows - 1, recovery.target[:, :core]
+            matrix[rows] = weights @ matrix[:core]
+            self.effective_bad[rows] = weights @ self.effective_bad[:core]
+            self.backoff[rows] = weights @ self.backoff[:core]
+            self.visit_windows[rows] = weights @ self.visit_windows[:core]
+            reward = np.concatenate([reward, recovery.reward + weights @ reward])
+            for mass, only_timeout in ((recovery.broken_timeout, True), (recovery.broken_visit, False)):
+                broken = np.zeros((wp, wp))
+                broken[windows - 1, recovery.start - 1] = mass
+                visit(rows, broken, 0, only_timeout=only_timeout)
         self.matrix = matrix
-        self.reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * (n // wp - 1))
-        self.reward = self.reward + self.visit_windows @ survivors
+        self.reward = reward + self.visit_windows @ survivors

@@ -9,7 +9,7 @@ import click
 
 import numpy as np
 
-from ..analysis.link import MODELS, analyze_link as run_analysis
+from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
 from .options import print_table
@@ -75,27 +75,31 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
 @click.option("--mean-bad", type=float, required=True, help="Mean bad duration E[Y] [s].")
 @click.option("--model", type=click.Choice(MODELS), default="refined", show_default=True,
               help="refined: RFC 6298 timer, Karn's rule, packets counted at the link; paper: §IV as printed.")
+@click.option("--recovery", type=click.Choice(RECOVERIES), default="paper", show_default=True,
+              help="paper: a TD halves once (eq. (10)); rounds: the variant's own recovery of the packets a bad "
+                   "visit destroyed (refined model only).")
 @click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
 @click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
 @click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, min_rto, max_rto,
-                 clock_granularity, as_json) -> None:
+def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, recovery, min_rto,
+                 max_rto, clock_granularity, as_json) -> None:
     """Goodput of TCP Reno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
 
     \b
     Examples:
       tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2
       tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --model paper --json
+      tcpfade analyze-link --rate 200 --tau 0.079 --beta 1.5 --mean-good 1.93 --mean-bad 0.084 --recovery rounds
     """
     a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                     mean_good=mean_good, mean_bad=mean_bad, model=model, min_rto=min_rto, max_rto=max_rto,
-                     clock_granularity=clock_granularity)
+                     mean_good=mean_good, mean_bad=mean_bad, model=model, recovery=recovery, min_rto=min_rto,
+                     max_rto=max_rto, clock_granularity=clock_granularity)
     if as_json:
         click.echo(json.dumps({k: getattr(a, k) for k in a.__dataclass_fields__
                                if not isinstance(getattr(a, k), (np.ndarray, dict))}, indent=2))
         return
-    print_table({"variant": a.variant, "model": a.model, "mu T (pipe)": a.pipe, "buffer B": a.buffer,
+    print_table({"variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe)": a.pipe, "buffer B": a.buffer,
                  "w_p": a.max_window, "goodput (rho)": a.goodput, "goodput [bit/s]": a.goodput_bps,
                  "ceiling (1-f) rho_ideal": a.goodput_ceiling, "E[N] per good state": a.reward,
                  "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,

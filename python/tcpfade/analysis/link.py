@@ -502,17 +502,15 @@ def _recovery(variant: str, wp: int, mu: float, t: float, lam0: float, lam1: flo
                 np.full(losses.size, s1 - 1)
             resent = losses
         else:
-            one, twice = losses == 1, (losses == 2) & (n1 >= 3)
-            stall = ~(one | twice)
-            stages = np.where(n1 >= 3, 2, 1)
+            # Fast retransmits: one for L = 1, a second one whenever the n1 new packets bring three duplicates.
+            one = losses == 1
+            stages = np.where(one | (n1 < 3), 1, 2)
+            stall = ~one & ~((losses == 2) & (stages == 2))
             holes = np.clip(losses - stages, 1, wp)
-            active = np.where(one, rnd, rnd + (stages - 1) * t)
-            active = np.where(twice, rnd + t, active)
-            sent = np.where(one, 1 + n1, np.where(twice, 2 + n1, stages + n1))
+            active, sent, resent = rnd + (stages - 1) * t, stages + n1, stages
             idle[stall] = delta[w - 1]
             state = np.where(one, s1 - 1, (s1 + 1) // 2 - 1)
             state = np.where(stall, wp + holes - 1 if backed_off else 0, state)
-            resent = np.where(one, 1, np.where(twice, 2, stages))
         survive = np.exp(-lam0 * (active + idle))
         np.add.at(target[w - 1], state, p * survive)
         # A visit during the sending: a timeout if it hits a retransmission (their share of what is sent);

@@ -286,7 +286,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     recovery = None
     if args["recovery"] == "rounds":
         backed_off, core = _TimerChain.core_states(max_window, persistence, levels)
-        recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core)
+        recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain.build(laws, persistence, levels, survivors, recovery)
     pi = stationary_distribution(chain.matrix)
     expected_reward = float(pi @ chain.reward)
@@ -361,13 +361,16 @@ class _TimeoutLaw:
 
 
 def _timeout_law(delta: np.ndarray, first: int, levels: int, start_delay: float, known_bad: np.ndarray,
-                 max_rto: float, lam0: float, lam1: float) -> _TimeoutLaw:
+                 max_rto: float, lam0: float, lam1: float, first_interval: np.ndarray | None = None) -> _TimeoutLaw:
     """Z (eqs. (13)-(15)) with the i-th timeout after min(2^(first+i−1), 2^levels)·Δ(w'), capped at max_rto,
     the first counted from ``start_delay`` after the bad visit starts (the last ACK restarts the timer).
     Each retransmission gets through if the channel, bad at the previous one, is good then: eq. (13)'s
     P_δ = (1 − f)(1 − e^{−(λ0+λ1)δ}) with δ the interval since the previous. The paper's eq. (15) reuses P_Δ
     for every interval; the interval is what the Markov property asks. Before the first, what is known is
-    that the channel was still bad ``known_bad[w']`` after the visit began (else a TD would have followed)."""
+    that the channel was still bad ``known_bad[w']`` after the visit began (else a TD would have followed).
+    ``first_interval[w']``, if given, replaces the first wait (``start_delay`` + the first interval): a timer
+    that was already running when the visit began fires that long after it, the channel known bad at the
+    visit's start; the intervals after it double from 2^(first+1)·Δ(w') as usual."""
     good = lam1 / (lam0 + lam1)   # 1 − f
 
     def through(interval):
@@ -380,8 +383,11 @@ def _timeout_law(delta: np.ndarray, first: int, levels: int, start_delay: float,
     step = 0
     while True:
         interval = np.minimum(delta * 2.0 ** exponent, max_rto)
-        p = through(interval + start_delay - known_bad if step == 0 else interval)
-        elapsed = elapsed + interval
+        if step == 0 and first_interval is not None:
+            p, elapsed = through(first_interval), first_interval
+        else:
+            p = through(interval + start_delay - known_bad if step == 0 else interval)
+            elapsed = elapsed + interval
         after = min(exponent + 1, levels)
         if exponent == levels and step > 0:
             # Every further interval is the same: a geometric number of them, success p each.
@@ -451,20 +457,23 @@ class _Recovery:
     state opens with a recovery phase (a "prelude") in which the window does not grow.
 
     ``target[w', s]``: P(the prelude is survived and the climb then starts in chain state s). The good state may
-    end during the prelude, at window s1 = ⌈w'/2⌉: ``broken_timeout[w']`` is the chance it does so and costs a
-    timeout (it destroys a retransmission, or the sender is idle awaiting its timer), ``broken_visit[w']`` the
-    chance it destroys only new packets (an ordinary visit at s1, eqs. (7)-(9)). ``reward[w']``: E[packets sent
-    during the prelude]; ``start[w']``: s1."""
+    end during the prelude, at window s1 = ⌈w'/2⌉: ``broken_timeout[w']`` is the chance it does so and destroys
+    a retransmission (a timeout), ``broken_idle[w']`` the chance it does so while the stalled sender awaits its
+    timer (a timeout too, but the timer is already running: ``idle_law``, indexed by w', has Z for it), and
+    ``broken_visit[w']`` the chance it destroys only new packets (an ordinary visit at s1, eqs. (7)-(9)).
+    ``reward[w']``: E[packets sent during the prelude]; ``start[w']``: s1."""
 
     target: np.ndarray
     broken_timeout: np.ndarray
+    broken_idle: np.ndarray
     broken_visit: np.ndarray
     reward: np.ndarray
     start: np.ndarray
+    idle_law: _TimeoutLaw
 
 
 def _recovery(variant: str, wp: int, mu: float, t: float, lam0: float, lam1: float, delta: np.ndarray,
-              backed_off: bool, states: int) -> _Recovery:
+              backed_off: bool, states: int, levels: int, max_rto: float) -> _Recovery:
     """The recovery after a TD that lost L packets of a window w' (L's law: :func:`_loss_count_law`).
 
     Fast retransmit halves the window to s1 = ⌈w'/2⌉ and inflates it by the w' − L duplicate ACKs, so it sends
@@ -479,10 +488,10 @@ def _recovery(variant: str, wp: int, mu: float, t: float, lam0: float, lam1: flo
 
     The good state is memoryless, so after a prelude of length R it continues w.p. e^{−λ0 R} as a fresh good
     state of the chain; otherwise the next bad visit hits the recovery: a timeout if it destroys a retransmission
-    (their share of the packets sent) or meets the timer's retransmission after an idle wait, else an ordinary
-    visit at s1. abouzeid's eq. (10) is the L = 1 case with no prelude."""
+    (their share of the packets sent) or comes during the idle wait (:func:`_idle_timeout_law`), else an
+    ordinary visit at s1. abouzeid's eq. (10) is the L = 1 case with no prelude."""
     law = _loss_count_law(wp, mu, lam1)
-    target, broken_timeout, broken_visit = np.zeros((wp, states)), np.zeros(wp), np.zeros(wp)
+    target, broken_timeout, broken_idle, broken_visit = np.zeros((wp, states)), np.zeros(wp), np.zeros(wp), np.zeros(wp)
     reward = np.zeros(wp)
     start = np.zeros(wp, dtype=int)
     for w in range(1, wp + 1):
@@ -513,14 +522,34 @@ def _recovery(variant: str, wp: int, mu: float, t: float, lam0: float, lam1: flo
             state = np.where(stall, wp + holes - 1 if backed_off else 0, state)
         survive = np.exp(-lam0 * (active + idle))
         np.add.at(target[w - 1], state, p * survive)
-        # A visit during the sending: a timeout if it hits a retransmission (their share of what is sent);
-        # during the idle wait: the timer's retransmission meets it.
+        # A visit during the sending: a timeout if it hits a retransmission (their share of what is sent).
         in_active = -np.expm1(-lam0 * active)
         hit = resent / sent
-        broken_timeout[w - 1] = float(p @ (in_active * hit + np.exp(-lam0 * active) * -np.expm1(-lam0 * idle)))
+        broken_timeout[w - 1] = float(p @ (in_active * hit))
+        broken_idle[w - 1] = float(p @ (np.exp(-lam0 * active) * -np.expm1(-lam0 * idle)))
         broken_visit[w - 1] = float(p @ (in_active * (1.0 - hit)))
         reward[w - 1] = float(p @ (sent / active * -np.expm1(-lam0 * active))) / lam0
-    return _Recovery(target, broken_timeout, broken_visit, reward, start)
+    idle_law = _idle_timeout_law(delta, levels, max_rto, lam0, lam1)
+    return _Recovery(target, broken_timeout, broken_idle, broken_visit, reward, start, idle_law)
+
+
+def _idle_timeout_law(delta: np.ndarray, levels: int, max_rto: float, lam0: float, lam1: float,
+                      nodes: int = 16) -> _TimeoutLaw:
+    """Z for a bad visit that begins while a stalled Reno sender awaits a timer that fires Δ(w') after the wait
+    began: the visit begins at S, exponential (rate λ0) given that it falls in the wait, so the first
+    retransmission goes out Δ(w') − S after it, the channel known bad at its start; later ones as usual.
+    Gauss-Legendre quadrature over S, the laws averaged (their ingredients are linear in the weights)."""
+    x, weight = np.polynomial.legendre.leggauss(nodes)
+    mean, exit_ = np.zeros(len(delta)), np.zeros((len(delta), levels + 1))
+    norm = -np.expm1(-lam0 * delta)
+    for xi, wi in zip(x, weight):
+        start = delta * (xi + 1.0) / 2.0
+        density = wi * delta / 2.0 * lam0 * np.exp(-lam0 * start) / np.maximum(norm, 1e-300)
+        law = _timeout_law(delta, 0, levels, 0.0, np.zeros(len(delta)), max_rto, lam0, lam1,
+                           first_interval=delta - start)
+        mean += density * law.mean
+        exit_ += density[:, None] * law.exit
+    return _TimeoutLaw(mean, exit_)
 
 
 class _TimerChain:
@@ -577,15 +606,18 @@ class _TimerChain:
             no_timeout[windows - 1, windows - 1] = self.outcome["no_loss"]
             no_timeout[windows - 1, core + windows - 1] = self.outcome["triple_duplicate"]
 
-        def visit(rows, mass, e, outstanding=None, only_timeout=False):
+        def visit(rows, mass, e, outstanding=None, only_timeout=False, law=None):
             # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; a timeout leads to the state
-            # (exponent j, h' outstanding), h' = w' unless ``outstanding`` (rows, w') says otherwise.
+            # (exponent j, h' outstanding), h' = w' unless ``outstanding`` (rows, w') says otherwise. Z's law is
+            # laws[e] by the visit's window, or ``law`` by row.
+            z_mean, z_exit = (laws[e].mean[None, :], laws[e].exit[None, :, :]) if law is None else \
+                (law.mean[:, None], law.exit[:, None, :])
             if only_timeout:
-                self.effective_bad[rows] += mass @ laws[e].mean
+                self.effective_bad[rows] += (mass * z_mean).sum(axis=1)
                 into = mass
             else:
                 matrix[rows, :no_timeout.shape[1]] += mass @ no_timeout
-                self.effective_bad[rows] += mass @ (no_to_bad + timeout * laws[e].mean)
+                self.effective_bad[rows] += mass @ no_to_bad + (mass * timeout[None, :] * z_mean).sum(axis=1)
                 into = mass * timeout[None, :]
             self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
             self.visit_windows[rows] += mass
@@ -594,13 +626,13 @@ class _TimerChain:
                 return
             if outstanding is None:
                 for j in range(1, levels + 1):
-                    matrix[rows, wp * j:wp * (j + 1)] += into * laws[e].exit[None, :, j]
+                    matrix[rows, wp * j:wp * (j + 1)] += into * z_exit[..., j]
                 return
             used = np.flatnonzero(into.any(axis=0))   # the few small windows the persistence reaches
             target_rows = np.repeat(rows, len(used)).reshape(len(rows), len(used))
             for j in range(1, levels + 1):
                 np.add.at(matrix, (target_rows, wp * j + outstanding[:, used] - 1),
-                          into[:, used] * laws[e].exit[None, used, j])
+                          into[:, used] * np.broadcast_to(z_exit[..., j], into.shape)[:, used])
 
         visit(np.arange(wp), self.climb, 0)
         for k in range(1, levels + 1 if backed_off else 1):
@@ -624,9 +656,10 @@ class _TimerChain:
             self.backoff[rows] = weights @ self.backoff[:core]
             self.visit_windows[rows] = weights @ self.visit_windows[:core]
             reward = np.concatenate([reward, recovery.reward + weights @ reward])
-            for mass, only_timeout in ((recovery.broken_timeout, True), (recovery.broken_visit, False)):
+            for mass, only_timeout, law in ((recovery.broken_timeout, True, None), (recovery.broken_visit, False, None),
+                                            (recovery.broken_idle, True, recovery.idle_law)):
                 broken = np.zeros((wp, wp))
                 broken[windows - 1, recovery.start - 1] = mass
-                visit(rows, broken, 0, only_timeout=only_timeout)
+                visit(rows, broken, 0, only_timeout=only_timeout, law=law)
         self.matrix = matrix
         self.reward = reward + self.visit_windows @ survivors

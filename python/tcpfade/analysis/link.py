@@ -176,7 +176,8 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
     recovery = v.choice("recovery", recovery, RECOVERIES)
     if recovery == "rounds" and model != "refined":
         raise v.fail("recovery", recovery, "the recovery rounds need model='refined'")
-    return {"variant": name, "rate": mu, "round_trip": t, "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
+    return {"variant": name, "rate": mu, "round_trip": t,
+            "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
             "buffer": link_buffer(buffer, beta, mu * t, high=1 << 16), "channel": channel,
             "model": model, "recovery": recovery, "min_rto": v.at_least("min_rto", min_rto, 0.0),
             "max_rto": v.positive("max_rto", max_rto),
@@ -300,7 +301,8 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     goodput = expected_reward / (ex + expected_bad) / mu
     ideal = len(cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
-        variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t,
+        variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
+        buffer=buffer, round_trip=t,
         pipe=mu * t, max_window=max_window, mean_good=ex, mean_bad=ey, goodput=goodput,
         goodput_bps=goodput * mu * size * 8, reward=expected_reward, mean_effective_bad=expected_bad,
         p_no_loss=float(visits @ outcome["no_loss"]), p_triple_duplicate=float(visits @ outcome["triple_duplicate"]),
@@ -417,9 +419,8 @@ def _persistence(traj: _Trajectory, lam0: float) -> np.ndarray:
     held = np.arange(1, wp, dtype=float)
     enter, leave = traj.time(1.0, held), traj.time(1.0, held + 1.0)
     out = np.zeros((wp, wp))
-    out[:, :wp - 1] = np.where(enter[None, :] < until[:, None],
-                               np.exp(-lam0 * enter)[None, :] - np.exp(-lam0 * np.minimum(leave[None, :], until[:, None])),
-                               0.0)
+    left_by = np.exp(-lam0 * np.minimum(leave[None, :], until[:, None]))
+    out[:, :wp - 1] = np.where(enter[None, :] < until[:, None], np.exp(-lam0 * enter)[None, :] - left_by, 0.0)
     return out
 
 

@@ -232,6 +232,102 @@ def test_a_sweep_killed_with_sigkill_resumes_with_every_point_once(tmp_path):
     assert len(store.rows()) == 18
 
 
+MIXED = """
+[sweep]
+name = "mixed"
+model = "simulate"
+seed = 2026
+replications = 2
+
+[fixed]
+fdt = 0.016
+wmax = 24
+error_rate = 0.1
+
+[axes]
+slots = [100_000, 10_000_000_000]
+variant = ["tahoe", "reno", "newreno"]
+
+[output]
+store = "mixed.sqlite"
+"""
+# Six quick points first, then six of 10^10 slots: about a minute each, so a run that waited for its running
+# points after Ctrl-C would take that long to stop.
+QUICK, SLOW_SECONDS = 6, 30
+
+
+def rows_in(store_path) -> int:
+    if not store_path.exists():
+        return 0
+    with closing(sqlite3.connect(store_path, timeout=30)) as con:
+        try:
+            return con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        except sqlite3.OperationalError:  # the runner is still creating the table
+            return 0
+
+
+def wait_for_rows(store_path, count: int, alive=lambda: True, limit: float = 120) -> int:
+    deadline, rows = time.monotonic() + limit, 0
+    while time.monotonic() < deadline and alive():
+        rows = rows_in(store_path)
+        if rows >= count:
+            break
+        time.sleep(0.05)
+    return rows
+
+
+def test_ctrl_c_stops_a_sweep_at_once_and_keeps_every_finished_point(tmp_path):
+    """SIGINT to the process group, as a terminal's Ctrl-C sends it, once the quick points are stored and two slow
+    ones run: the CLI stops well before a slow point could finish, exits 130 naming what it kept, leaves no
+    worker behind, and the store holds exactly the quick points, so a rerun would compute only the slow ones."""
+    e = load_experiment(write(tmp_path, MIXED, "mixed.toml"))
+    command = [sys.executable, "-c", "from tcpfade.cli import run; run()", "sweep", "run", e.source, "--workers", "2"]
+    proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for_rows(e.store, QUICK, lambda: proc.poll() is None) == QUICK
+        time.sleep(1.0)   # the two workers are inside slow points now
+        os.killpg(proc.pid, signal.SIGINT)
+        started = time.monotonic()
+        _, err = proc.communicate(timeout=SLOW_SECONDS)
+        stopped_after = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert stopped_after < SLOW_SECONDS / 3, stopped_after
+    assert "interrupted: 6 points computed and kept" in err and "6 not computed" in err
+    assert "Traceback" not in err
+    with pytest.raises(ProcessLookupError):   # no worker of the group survives the runner
+        os.killpg(proc.pid, 0)
+    status = tcpfade.sweep.sweep_status(e)
+    assert (status.done, status.missing) == (QUICK, 6)
+    assert {r["params"]["slots"] for r in Store(e.store).rows()} == {100_000}
+
+
+def test_an_interrupted_run_sweep_raises_with_its_report(tmp_path):
+    """The Python API: KeyboardInterrupt in the caller's thread becomes SweepInterrupted, with the counts."""
+    import _thread
+    import threading
+
+    e = load_experiment(write(tmp_path, MIXED, "mixed.toml"))
+
+    def interrupt_when_quick_points_are_stored():
+        wait_for_rows(e.store, QUICK)
+        time.sleep(1.0)
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_when_quick_points_are_stored, daemon=True).start()
+    started = time.monotonic()
+    with pytest.raises(tcpfade.sweep.SweepInterrupted) as stop:
+        run_sweep(e, workers=2, progress=False)
+    assert time.monotonic() - started < SLOW_SECONDS
+    report = stop.value.report
+    assert (report.total, report.skipped, report.computed, report.failed) == (12, 0, QUICK, [])
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert len(Store(e.store).keys()) == QUICK
+
+
 def test_export_status_and_plot_commands(tmp_path, capsys):
     e = experiment(tmp_path)
     assert main(["sweep", "status", e.source]) == 0

@@ -44,16 +44,23 @@ def sweep() -> None:
 def run(experiment_file, workers, dask_address, force) -> None:
     """Compute every point of EXPERIMENT_FILE that its store lacks.
 
+    Ctrl-C stops at once (exit status 130); every point finished by then is kept, and running the same
+    command again computes the rest.
+
     \b
     Examples:
       tcpfade sweep run study.toml
       tcpfade sweep run study.toml --workers 8
       tcpfade sweep run study.toml --dask tcp://scheduler:8786
     """
-    from ..sweep import load_experiment, run_sweep
+    from ..sweep import SweepInterrupted, load_experiment, run_sweep
 
     experiment = load_experiment(experiment_file)
-    report = run_sweep(experiment, workers=workers, dask=dask_address, force=force)
+    try:
+        report = run_sweep(experiment, workers=workers, dask=dask_address, force=force)
+    except SweepInterrupted as stop:
+        click.echo(f"{experiment.name}: {stop}", err=True)
+        raise SystemExit(130) from None
     click.echo(f"{experiment.name}: {report.total} points, {report.skipped} already in {experiment.store}, "
                f"{report.computed} computed, {len(report.failed)} failed")
     for params, error in report.failed:

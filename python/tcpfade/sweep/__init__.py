@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .experiment import Experiment, ExperimentError, Point, load_experiment, point_seed
 from .models import MODELS, model_identity
-from .runner import SweepReport, run_sweep
+from .runner import SweepInterrupted, SweepReport, run_sweep
 from .store import Store
 
 
@@ -44,4 +44,4 @@ def sweep_status(experiment: Experiment) -> SweepStatus:
 
 
 __all__ = ["Experiment", "ExperimentError", "Point", "load_experiment", "point_seed", "MODELS", "model_identity",
-           "SweepReport", "run_sweep", "Store", "SweepStatus", "sweep_status"]
+           "SweepInterrupted", "SweepReport", "run_sweep", "Store", "SweepStatus", "sweep_status"]

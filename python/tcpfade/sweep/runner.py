@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,12 +38,28 @@ class SweepReport:
     failed: list[tuple[dict[str, Any], str]] = field(default_factory=list)
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_sweep`: the workers are stopped, every point finished before it is in the store,
+    and a rerun computes only the rest. ``report`` says how far the run got."""
+
+    def __init__(self, report: SweepReport, store: str) -> None:
+        self.report = report
+        missing = report.total - report.skipped - report.computed - len(report.failed)
+        super().__init__(f"interrupted: {report.computed} points computed and kept in {store}, {missing} not "
+                         "computed; run the sweep again to compute them")
+
+
 def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str | None = None, force: bool = False,
               progress: bool = True) -> SweepReport:
     """Compute every point of ``experiment`` missing from its store (all of them with ``force``).
 
     workers : local processes (default: all cores; 1 runs in this process). Ignored with ``dask``.
     dask : address of a running Dask scheduler ("tcp://host:8786"); needs ``pip install 'tcpfade[dask]'``.
+
+    Ctrl-C stops the run at once and raises :class:`SweepInterrupted` (a KeyboardInterrupt): the worker
+    processes are terminated (or the Dask futures cancelled), the points they were computing are dropped and
+    every point finished before is committed. With ``workers=1`` the point being computed runs to its end in
+    the background (a simulation in the core cannot be interrupted), its result discarded.
     """
     if workers is not None:
         workers = v.integer("workers", workers, 1, 4096)
@@ -57,31 +74,42 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     identity = model_identity(experiment.model)
     results: queue.Queue = queue.Queue()
     processes = min(workers or os.cpu_count() or 1, len(tasks))
-    backend = _dask(dask) if dask else _local(processes) if processes > 1 else _serial
+    backend = _Dask(dask) if dask else _Local(processes) if processes > 1 else _Serial()
     feeder = threading.Thread(target=_feed, args=(backend, tasks, results), daemon=True)
-    feeder.start()
     computed = 0
+
+    def report() -> SweepReport:
+        return SweepReport(total=len(points), skipped=len(points) - len(todo), computed=computed, failed=failed)
+
     with store.writer() as writer, tqdm(total=len(tasks), desc=experiment.name, unit="point", disable=not progress,
                                         dynamic_ncols=True) as bar:
+        feeder.start()
         remaining = len(tasks)
-        while remaining:
-            try:
-                kind, payload = results.get(timeout=0.25)
-            except queue.Empty:
-                writer.commit_if_due()
-                continue
-            if kind == "fatal":
-                raise payload
-            remaining -= 1
-            bar.update(1)
-            index, outcome = payload
-            point: Point = todo[index]
-            if kind == "error":
-                failed.append((point.params, outcome))
-                continue
-            writer.add(_row(experiment, identity, point, outcome), replace=force)
-            computed += 1
-    return SweepReport(total=len(points), skipped=len(points) - len(todo), computed=computed, failed=failed)
+        try:
+            while remaining:
+                try:
+                    kind, payload = results.get(timeout=0.25)
+                except queue.Empty:
+                    writer.commit_if_due()
+                    continue
+                if kind == "fatal":
+                    raise payload
+                remaining -= 1
+                bar.update(1)
+                index, outcome = payload
+                point: Point = todo[index]
+                if kind == "error":
+                    failed.append((point.params, outcome))
+                    continue
+                writer.add(_row(experiment, identity, point, outcome), replace=force)
+                computed += 1
+        except KeyboardInterrupt:
+            backend.stop()
+            raise SweepInterrupted(report(), str(experiment.store)) from None
+        except BaseException:
+            backend.stop()
+            raise
+    return report()
 
 
 def _row(experiment: Experiment, identity: str, point: Point, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -90,16 +118,15 @@ def _row(experiment: Experiment, identity: str, point: Point, outcome: dict[str,
             "metrics": outcome["metrics"], "intervals": outcome["intervals"], "seconds": outcome["seconds"]}
 
 
-Backend = Callable[[list[dict[str, Any]]], Iterator[tuple[int, dict[str, Any] | None, str | None]]]
-
-
-def _feed(backend: Backend, tasks: list[dict[str, Any]], results: queue.Queue) -> None:
-    """Run the backend in a thread, so the main thread can commit on time while waiting for results."""
+def _feed(backend: _Backend, tasks: list[dict[str, Any]], results: queue.Queue) -> None:
+    """Run the backend in a thread, so the main thread can commit on time while waiting for results (and
+    answer Ctrl-C at once)."""
     try:
-        for index, outcome, error in backend(tasks):
+        for index, outcome, error in backend.run(tasks):
             results.put(("error", (index, error)) if error else ("done", (index, outcome)))
     except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
-        results.put(("fatal", exc))
+        if not backend.stopping.is_set():
+            results.put(("fatal", exc))
 
 
 def _guarded(task: dict[str, Any]) -> tuple[int, dict[str, Any] | None, str | None]:
@@ -110,33 +137,96 @@ def _guarded(task: dict[str, Any]) -> tuple[int, dict[str, Any] | None, str | No
         return task["index"], None, f"{type(exc).__name__}: {exc}"
 
 
-def _serial(tasks: list[dict[str, Any]]):
-    for task in tasks:
-        yield _guarded(task)
+class _Backend:
+    """Where the points run: ``run(tasks)`` yields ``_guarded``'s results as they finish; ``stop()`` (from the
+    main thread) ends the run as soon as it can."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+
+    def run(self, tasks: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        self.stopping.set()
 
 
-def _local(workers: int) -> Backend:
-    def run(tasks: list[dict[str, Any]]):
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+class _Serial(_Backend):
+    """In this process, one point after another; stops between points."""
+
+    def run(self, tasks):
+        for task in tasks:
+            if self.stopping.is_set():
+                return
+            yield _guarded(task)
+
+
+def _ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group, and the runner alone answers it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Local(_Backend):
+    """A process pool. Stopping cancels the points not started and terminates the workers: a point inside the
+    Rust core cannot be interrupted, and waiting for it would hold the user as long as the longest point."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__()
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def run(self, tasks):
+        with ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_interrupt) as pool:
+            self.pool = pool
+            if self.stopping.is_set():   # stopped before the pool existed
+                self.stop()
             futures = [pool.submit(_guarded, task) for task in tasks]
             for future in as_completed(futures):
                 yield future.result()
-    return run
+
+    def stop(self) -> None:
+        super().stop()
+        pool = self.pool
+        if pool is None:
+            return
+        terminate = getattr(pool, "terminate_workers", None)   # Python >= 3.14
+        if terminate is not None:
+            terminate()
+            return
+        # Before 3.14 the executor has no public way to end a running task: end its worker processes (taken
+        # before shutdown, which forgets them).
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
 
-def _dask(address: str) -> Backend:
-    try:
-        from distributed import Client, as_completed as dask_completed
-    except ImportError:
-        raise v.fail("dask", address, "needs the distributed package: pip install 'tcpfade[dask]'") from None
+class _Dask(_Backend):
+    """An existing Dask cluster; stopping cancels the futures."""
 
-    def run(tasks: list[dict[str, Any]]):
+    def __init__(self, address: str) -> None:
+        super().__init__()
         try:
-            client = Client(address, timeout="20s")
+            from distributed import Client, as_completed as dask_completed
+        except ImportError:
+            raise v.fail("dask", address, "needs the distributed package: pip install 'tcpfade[dask]'") from None
+        self.address, self._client_class, self._completed = address, Client, dask_completed
+        self.client, self.futures = None, []
+
+    def run(self, tasks):
+        try:
+            client = self._client_class(self.address, timeout="20s")
         except (OSError, TimeoutError) as exc:
-            raise v.fail("dask", address, f"no Dask scheduler answers there ({exc})") from None
+            raise v.fail("dask", self.address, f"no Dask scheduler answers there ({exc})") from None
         with client:
-            futures = client.map(_guarded, tasks, pure=False)
-            for future in dask_completed(futures):
+            self.client = client
+            self.futures = client.map(_guarded, tasks, pure=False)
+            for future in self._completed(self.futures):
+                if self.stopping.is_set():
+                    return
                 yield future.result()
-    return run
+
+    def stop(self) -> None:
+        super().stop()
+        if self.client is not None and self.futures:
+            self.client.cancel(self.futures)

@@ -10,7 +10,8 @@ import pytest
 import scipy.stats
 
 import tcpfade
-from tcpfade.analysis.link import _idle_timeout_law, _loss_count_law, _recovery, _rounds, _timeout_law, analyze_link
+from tcpfade.analysis.link import (_good_state_terms, _idle_timeout_law, _loss_count_law, _recovery, _rounds, _timeout_law,
+                                   _Trajectory, analyze_link, link_analysis_arguments)
 from tcpfade.cli import main
 
 TABLE3_LINK = dict(rate=100, tau=0.01, beta=8, packet_bytes=1000)
@@ -203,6 +204,33 @@ def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex,
     assert abs(mean - target) < 0.05 * target + half
 
 
+@pytest.mark.parametrize("rate, t, wp, at_link, lam0", [
+    (100, 0.02, 18, True, 12.5),       # Table III's link, fast fading
+    (250, 0.104, 60, True, 12.5),      # Fig. 8's
+    (100, 0.11, 4, False, 2.0),        # β < 1: the typical cycle has a phase A
+    (1000, 0.1, 200, True, 50.0),      # λ0 τ(w_p) ≈ 1000: e^{λ0 τ} alone would overflow
+])
+def test_good_state_terms_against_the_climb_packet_by_packet(rate, t, wp, at_link, lam0):
+    """E[N | w1] and P[W' = w' | w1] for all w1 at once (suffix sums in log space) against the direct sums over
+    each climb's packets and windows (Table I's t_n, eqs. (4)-(6))."""
+    traj = _Trajectory(rate, t, wp, at_link)
+    reward, climb, rounds = _good_state_terms(traj, lam0)
+    decay = math.exp(-lam0 * traj.cycle)
+    cycle_reward = np.exp(-lam0 * traj.packet_times(traj.low, traj.wp)).sum()
+    cycle_entered = np.exp(-lam0 * traj.time(traj.low, np.arange(int(traj.low), wp + 1.0)))
+    for w1 in sorted({1, 2, wp // 3, wp // 2, wp - 1, wp}):
+        entered = np.exp(-lam0 * traj.time(w1, np.arange(w1, wp + 1.0)))
+        repeat = entered[-1] / (1 - decay)
+        direct = np.exp(-lam0 * traj.packet_times(w1, traj.wp)).sum() + repeat * cycle_reward
+        assert reward[w1 - 1] == pytest.approx(direct, rel=1e-11, abs=1e-300)
+        held = np.zeros(wp)
+        held[w1 - 1:wp - 1] += entered[:-1] - entered[1:]
+        held[int(traj.low) - 1:wp - 1] += repeat * (cycle_entered[:-1] - cycle_entered[1:])
+        np.testing.assert_allclose(climb[w1 - 1], held, rtol=1e-11, atol=1e-300)
+    np.testing.assert_allclose(climb.sum(axis=1), 1.0, rtol=1e-12)   # V ends at some window
+    assert np.all(np.isfinite(reward)) and np.all(np.isfinite(rounds))
+
+
 def test_bad_input_is_named():
     with pytest.raises(tcpfade.ParameterError, match="model"):
         analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, model="exact")
@@ -216,6 +244,13 @@ def test_bad_input_is_named():
         analyze_link(rate=100, tau=0.01, mean_good=1)
     with pytest.raises(tcpfade.ParameterError, match="buffer"):
         analyze_link(rate=100, tau=0.01, buffer=4, beta=1, mean_good=1, mean_bad=0.1)
+    # A chain too large to solve densely is refused at once (w_p = 2000 windows × 7 backoff levels), not left
+    # to run for minutes; the limit counts the recovery's states too (513 × (7 + 1) = 4104 > 4096 = MAX_STATES).
+    with pytest.raises(tcpfade.ParameterError, match=r"buffer = 1000 .*w_p = B \+ μT = 2000 .*14000 states"):
+        analyze_link(rate=10_000, tau=0.1 - 1e-4, beta=1, mean_good=1, mean_bad=0.05)
+    with pytest.raises(tcpfade.ParameterError, match="recovery"):
+        analyze_link(rate=1_000, tau=0.1 - 1e-3, buffer=413, mean_good=1, mean_bad=0.05, recovery="rounds")
+    assert link_analysis_arguments(rate=1_000, tau=0.1 - 1e-3, buffer=413, mean_good=1, mean_bad=0.05)["buffer"] == 413
 
 
 def test_top_level_and_cli(capsys):

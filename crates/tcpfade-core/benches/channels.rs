@@ -2,7 +2,7 @@
 //! simulator uses) and fading samples per second (Jakes, cisoids). Run `cargo bench -p tcpfade-core`;
 //! figures and the machine are in the README.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::channel::{FadingModel, GilbertElliott, JakesFading, SlotChannel};
 
 const SLOTS: u64 = 10_000_000;

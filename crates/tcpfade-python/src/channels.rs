@@ -12,6 +12,9 @@ use tcpfade_core::channel::{FadingModel, FadingSpec, SlotChannelSpec};
 use tcpfade_core::metrics::TraceStats;
 use tcpfade_core::Error;
 
+/// A one-dimensional NumPy array handed to Python.
+type Array<'py, T> = Bound<'py, PyArray1<T>>;
+
 fn get<'py, T: FromPyObject<'py>>(spec: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match spec.get_item(key)? {
         Some(value) => value.extract(),
@@ -35,10 +38,9 @@ pub fn spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<SlotChannelSpec> {
             loss_good: get(spec, "loss_good")?,
             loss_bad: get(spec, "loss_bad")?,
         },
-        "threshold" => SlotChannelSpec::Threshold {
-            fading: fading_from_dict(spec)?,
-            fading_margin: get(spec, "fading_margin")?,
-        },
+        "threshold" => {
+            SlotChannelSpec::Threshold { fading: fading_from_dict(spec)?, fading_margin: get(spec, "fading_margin")? }
+        }
         "bit-level" => {
             let name: String = get(spec, "modulation")?;
             SlotChannelSpec::BitLevel {
@@ -72,7 +74,7 @@ fn slot_trace<'py>(
     slots: u64,
     seed: u64,
     with_states: bool,
-) -> PyResult<(Bound<'py, PyArray1<u8>>, Option<Bound<'py, PyArray1<u8>>>)> {
+) -> PyResult<(Array<'py, u8>, Option<Array<'py, u8>>)> {
     let spec = spec_from_dict(spec)?;
     let (losses, states) = run(py, || {
         let mut channel = spec.build(seed)?;
@@ -130,7 +132,7 @@ fn fading_gain<'py>(
     samples: u64,
     samples_per_packet: u64,
     seed: u64,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<(Array<'py, f64>, Array<'py, f64>)> {
     let spec = fading_spec(fading_model, fdt, oscillators)?;
     let (re, im) = run(py, || {
         let mut fading = spec.build(samples_per_packet, seed)?;

@@ -60,6 +60,11 @@ from .renewal import stationary_distribution
 #: Largest timer multiplier (abouzeid §IV-I: "up to 64Δ(w2) after which it remains constant").
 MAX_BACKOFF = 64
 
+#: Largest chain :func:`analyze_link` builds: its stationary law is a dense solve, O(states³) time and O(states²)
+#: memory (4096 states: about 3 s and 0.9 GB at peak here); beyond, the call is refused at once rather than left to run for
+#: minutes or exhaust memory.
+MAX_STATES = 4096
+
 #: Models: "refined" (RFC 6298's timer with Karn's rule, packets counted at the link) and "paper" (the
 #: equations as printed, eq. (2)'s timer).
 MODELS = ("refined", "paper")
@@ -136,23 +141,57 @@ class _Trajectory:
 
     def packet_times(self, w_from: float, w_to: float) -> np.ndarray:
         """Times of the packets sent while the window climbs from w_from to w_to: the m-th when
-        n(w_from, w) = (w² − w_from²)/2 reaches m (Table I's t_n, both phases). With ``at_link``, when the
-        link sends it: after the w − μT packets queued ahead of it in phase B."""
+        n(w_from, w) = (w² − w_from²)/2 reaches m (Table I's t_n, both phases); see :meth:`queue_delay`."""
         count = int(math.floor((w_to**2 - w_from**2) / 2))
-        m = np.arange(1, count + 1, dtype=float)
-        w = np.sqrt(w_from**2 + 2 * m)
-        queued = np.maximum(w - self.pipe, 0.0) / self.rate if self.at_link else 0.0
-        return self.time(w_from, w) + queued
+        w = np.sqrt(w_from**2 + 2 * np.arange(1, count + 1, dtype=float))
+        return self.time(w_from, w) + self.queue_delay(w)
+
+    def queue_delay(self, w):
+        """With ``at_link``, a packet sent at window w is counted when the link sends it: after the w − μT
+        packets queued ahead of it in phase B (0 otherwise)."""
+        return np.maximum(np.asarray(w, dtype=float) - self.pipe, 0.0) / self.rate if self.at_link else 0.0
 
 
-def _reached(traj: _Trajectory, w_from: float, lam0: float) -> np.ndarray:
-    """P(V > t(w_from, w)) for the integer windows w = w_from..w_p: the chance the good state lasts until the
-    climb reaches each (the last entry: until the buffer overflows)."""
-    return np.exp(-lam0 * traj.time(w_from, np.arange(int(w_from), int(traj.wp) + 1, dtype=float)))
+def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every starting window w = 1..w_p at once: E[N | W = w] (eqs. (4)-(6), the typical cycles summed as a
+    geometric series), P[W' = w' | W = w] (eq. (11)'s first factor) and the expected number of rounds held at
+    each window w' (so of RTT samples).
 
+    The climb's time is additive, t(w1, w2) = τ(w2) − τ(w1) with τ(w) = t(1, w), so the chance V lasts until the
+    climb from w1 reaches w2 is e^{−λ0(τ(w2) − τ(w1))}: one w_p × w_p table. The m-th packet of the climb from
+    w1 goes at the fluid window x with x² = w1² + 2m and counts e^{−λ0(τ(x) + q(x) − τ(w1))} (q: the queue
+    delay), so E[N | w1] is a sum over the integers s = x² > w1² of w1's parity: a suffix sum, done once for
+    each parity, in log space (np.logaddexp) because e^{±λ0 τ} alone overflows on long climbs."""
+    wp = int(traj.wp)
+    tau = traj.time(1.0, np.arange(1, wp + 1, dtype=float))
+    upper = np.triu(np.ones((wp, wp), dtype=bool))
+    entered = np.exp(-lam0 * np.where(upper, tau[None, :] - tau[:, None], np.inf))   # 0 below the diagonal
 
-def _exp_sum(times: np.ndarray, rate: float) -> float:
-    return float(np.exp(-rate * times).sum())
+    low = int(traj.low)
+    cycle_decay = entered[low - 1, -1]
+    cycle_entered = entered[low - 1, low - 1:]
+    cycle_reward = float(np.exp(-lam0 * traj.packet_times(traj.low, traj.wp)).sum())
+    repeat = entered[:, -1] / (1.0 - cycle_decay)   # P(V reaches w_p), then the typical cycles repeat
+    cycle_w = np.arange(low, wp) - 1
+
+    climb = np.zeros((wp, wp))
+    climb[:, :-1] = np.triu(entered[:, :-1] - entered[:, 1:])
+    climb[:, cycle_w] += repeat[:, None] * (cycle_entered[:-1] - cycle_entered[1:])[None, :]
+    rounds = np.zeros((wp, wp))
+    rounds[:, :-1] = entered[:, :-1]
+    rounds[:, cycle_w] += repeat[:, None] * cycle_entered[:-1][None, :]
+
+    squares = np.arange(1, wp * wp + 1, dtype=float)
+    x = np.sqrt(squares)
+    log_count = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
+    first = np.arange(1, wp + 1) ** 2 + 2   # s of the climb's first packet from each w1
+    climb_reward = np.zeros(wp)
+    for parity in (0, 1):
+        rows = np.flatnonzero((np.arange(1, wp + 1) % 2 == parity) & (first <= wp * wp))
+        series = log_count[1 - parity::2]        # s = 2 − parity, 4 − parity, ...: the squares of this parity
+        suffix = np.logaddexp.accumulate(series[::-1])[::-1]
+        climb_reward[rows] = np.exp(lam0 * tau[rows] + suffix[(first[rows] - (2 - parity)) // 2])
+    return climb_reward + repeat * cycle_reward, climb, rounds
 
 
 def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
@@ -176,9 +215,17 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
     recovery = v.choice("recovery", recovery, RECOVERIES)
     if recovery == "rounds" and model != "refined":
         raise v.fail("recovery", recovery, "the recovery rounds need model='refined'")
+    buffer = link_buffer(buffer, beta, mu * t, high=1 << 16)
+    max_window = max(int(math.floor(buffer + mu * t)), 1)
+    states = max_window * (backoff.bit_length() + (recovery == "rounds"))
+    if states > MAX_STATES:
+        raise v.fail("buffer", buffer, f"w_p = B + μT = {max_window} windows make a chain of {states} states "
+                     f"(w_p × (log2(max_backoff) + 1{' + 1 for the recovery' if recovery == 'rounds' else ''})), "
+                     f"more than the {MAX_STATES} the dense solve takes in seconds; use a smaller buffer, rate × tau "
+                     "or max_backoff, or simulate_link")
     return {"variant": name, "rate": mu, "round_trip": t,
             "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
-            "buffer": link_buffer(buffer, beta, mu * t, high=1 << 16), "channel": channel,
+            "buffer": buffer, "channel": channel,
             "model": model, "recovery": recovery, "min_rto": v.at_least("min_rto", min_rto, 0.0),
             "max_rto": v.positive("max_rto", max_rto),
             "clock_granularity": v.at_least("clock_granularity", clock_granularity, 0.0), "max_backoff": backoff}
@@ -201,7 +248,8 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
     packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
     buffer, beta : the buffer B [packets] or β = B/(μT) (B then rounded to the nearest packet). Give one;
-        default β = 1.
+        default β = 1. The chain has w_p·(log2(max_backoff) + 1) states (w_p = B + μT; one more w_p with
+        ``recovery="rounds"``); more than :data:`MAX_STATES` raise ParameterError.
     mean_good, mean_bad : E[X], E[Y] [s] of the channel, or give ``channel``: a ContinuousTwoState with the
         any-instant rule and losses 0 and 1 (abouzeid §III).
     model : "refined" (default: RFC 6298's timer with Karn's rule and packets counted at the link, which is
@@ -241,27 +289,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     traj = _Trajectory(mu, t, max_window, at_link=refined)
     windows = np.arange(1, max_window + 1, dtype=float)
 
-    # Typical cycle (Table II): its packets' times from w_p/2 and its length.
-    cycle_times = traj.packet_times(traj.low, traj.wp)
-    cycle_decay = math.exp(-lam0 * traj.cycle)
-    cycle_reward = _exp_sum(cycle_times, lam0)
-    # Integer windows held during the cycle, and the chance V lasts until each is reached.
-    cycle_w = np.arange(int(traj.low), max_window)
-    cycle_entered = _reached(traj, traj.low, lam0)
-
-    reward = np.empty(max_window)
-    climb = np.zeros((max_window, max_window))   # P[W' = w' | W = w], eq. (11)'s first factor
-    rounds = np.zeros((max_window, max_window))  # expected rounds (so RTT samples) at each window
-    for i, w1 in enumerate(windows):
-        # Atypical cycle: from w1 to w_p, then the typical cycles repeat (eq. (5), geometric in j).
-        entered = _reached(traj, w1, lam0)
-        repeat = entered[-1] / (1.0 - cycle_decay)   # P(V reaches w_p), then the cycles
-        reward[i] = _exp_sum(traj.packet_times(w1, traj.wp), lam0) + repeat * cycle_reward
-        held = np.arange(int(w1), max_window)
-        climb[i, held - 1] += entered[:-1] - entered[1:]
-        climb[i, cycle_w - 1] += repeat * (cycle_entered[:-1] - cycle_entered[1:])
-        rounds[i, held - 1] += entered[:-1]
-        rounds[i, cycle_w - 1] += repeat * cycle_entered[:-1]
+    reward, climb, rounds = _good_state_terms(traj, lam0)
 
     outcome = _outcomes(windows, mu, t, lam0, lam1)
     chain = _TimerChain(max_window, climb, reward, outcome, *_bad_given_no_timeout(windows, mu, t, lam1, outcome))
@@ -299,7 +327,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     if recovery is not None:   # the TD states: the window the recovery leaves (most often)
         np.add.at(pi_good, recovery.start - 1, pi[core:])
     goodput = expected_reward / (ex + expected_bad) / mu
-    ideal = len(cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
+    ideal = len(traj.packet_times(traj.low, traj.wp)) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
         variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
         buffer=buffer, round_trip=t,

@@ -17,7 +17,8 @@ def stationary_distribution(transition: np.ndarray) -> np.ndarray:
     Solves (P^T - I) π = 0 with one equation replaced by the normalization.
     """
     n = transition.shape[0]
-    system = transition.T - np.eye(n)
+    system = transition.T.copy()
+    system.flat[::n + 1] -= 1.0
     system[-1, :] = 1.0
     rhs = np.zeros(n)
     rhs[-1] = 1.0

@@ -92,7 +92,7 @@ impl ContinuousTwoState {
     /// Move the query clock to `t`, forgetting sojourns that ended before it. The path is extended
     /// first: `t` may lie beyond every sojourn generated so far.
     fn advance_to(&mut self, t: f64) -> Result<()> {
-        if !(t >= self.latest_query) || !t.is_finite() {
+        if !t.is_finite() || t < self.latest_query {
             return Err(Error::TimeWentBackwards { requested: t, current: self.latest_query });
         }
         self.latest_query = t;

@@ -190,6 +190,8 @@ impl SlotChannel for BitLevelChannel {
 /// loss (a conditional expectation, so the estimate has less variance). Returns a matrix of
 /// `snrs.len()` rows, each the means over `batches` consecutive batches of packets, from which the
 /// caller forms the mean and a batch-means confidence interval.
+// The arguments are the Python call's, one to one; a struct would only be unpacked again by the binding.
+#[allow(clippy::too_many_arguments)]
 pub fn bit_level_error_rate_batches(
     fading: FadingSpec,
     snrs: &[f64],

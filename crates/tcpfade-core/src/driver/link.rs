@@ -34,6 +34,17 @@ pub trait LinkChannel {
     }
 }
 
+/// A borrowed channel, so that the caller keeps it (and what it recorded) after the run.
+impl<C: LinkChannel + ?Sized> LinkChannel for &mut C {
+    fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
+        (**self).lost(start, duration)
+    }
+
+    fn sojourn_at(&mut self, t: f64) -> Result<Option<(f64, f64, u8)>> {
+        (**self).sojourn_at(t)
+    }
+}
+
 /// A channel that never loses a packet (the ideal link of Lakshman and Madhow, abouzeid §II-B).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PerfectChannel;
@@ -102,6 +113,10 @@ pub struct VisitStats {
     /// Σ of the backoff multiplier in force when the good state ended, per outcome: above 1 when Karn's rule
     /// kept an earlier backoff because no segment sent once had been acknowledged since.
     pub backoff_sum: [f64; 3],
+    /// Measured good states that had ended but whose outcome was not yet known when the run ended (the next
+    /// sampled good state not begun, or its losses not yet detected): with the counts above, every measured
+    /// sampled good state that ended is counted exactly once.
+    pub unresolved: u64,
 }
 
 /// Windows tracked one by one in [`VisitStats::by_window`].
@@ -446,7 +461,10 @@ impl<C: LinkChannel> Link<C> {
             batches,
             final_cwnd: self.sender.cwnd(),
             final_ssthresh: self.sender.ssthresh(),
-            visits: self.visits.clone(),
+            visits: VisitStats {
+                unresolved: self.ended.iter().filter(|e| e.measured).count() as u64,
+                ..self.visits.clone()
+            },
         }
     }
 }

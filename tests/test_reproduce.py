@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+import tcpfade
 from tcpfade.cli import main
 from tcpfade.reproduce import FIGURES, reproduce
 
@@ -23,6 +24,38 @@ def test_figure_reproduces_and_claims_hold(figure_id, tmp_path):
     # except those where we found and explained a real difference: those must keep failing.
     for claim, verdict in result.verdicts:
         assert verdict.holds is (not claim.known_disagreement), (claim.statement, verdict.evidence)
+
+
+@pytest.mark.parametrize("figure_id", ["abouzeid-fig7", "abouzeid-fig6"])
+def test_a_figure_on_several_threads_has_the_data_of_one(figure_id):
+    """Settings.map runs a figure's points on threads: the rows, their order and every value are those of the
+    sequential run (each point has its own seed), and every point is reported to the progress callback once.
+    The figures' computations are cached per settings, so the undecorated one is called."""
+    from tcpfade.reproduce.registry import Settings
+
+    compute = FIGURES[figure_id].compute.__wrapped__
+    seen: list[list[str]] = [[], []]
+    one = compute(Settings(quick=True, seed=3, workers=1), seen[0].append)
+    two = compute(Settings(quick=True, seed=3, workers=2), seen[1].append)
+    pd.testing.assert_frame_equal(one, two, check_exact=True)
+    assert sorted(seen[0]) == sorted(seen[1]) and len(seen[0]) == len(set(seen[0])) >= len(one)
+
+
+def test_settings_map_keeps_order_and_raises_a_points_error():
+    from tcpfade.reproduce.registry import Settings
+
+    def slow_square(x):
+        import time
+        time.sleep(0.01 * max(5 - x, 0))   # later items finish first
+        if x == 7:
+            raise ValueError("point 7")
+        return x * x
+
+    assert Settings(workers=3).map(slow_square, range(5)) == [0, 1, 4, 9, 16]
+    with pytest.raises(ValueError, match="point 7"):
+        Settings(workers=3).map(slow_square, [1, 7, 2])
+    with pytest.raises(tcpfade.ParameterError, match="workers"):
+        reproduce("abouzeid-fig4", quick=True, workers=0)
 
 
 def test_cli_lists_and_rejects_unknown_figures(capsys, tmp_path):

@@ -19,7 +19,10 @@ from .. import _validate as v
               show_default=True, help="Directory for the CSV, PNG and SVG files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
+@click.option("--workers", type=int, default=None,
+              help="Threads running a figure's independent simulations at once (default: all cores); the data are "
+                   "the same whatever the number.")
+def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers) -> None:
     """Recompute published figures: data (CSV), plot (PNG, SVG) and a verdict on each claim of the paper.
 
     \b
@@ -48,7 +51,7 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed) -> None:
             def progress(message: str) -> None:
                 bar.set_postfix_str(message, refresh=False)
                 bar.update(1)
-            result = run(fid, out_dir, quick=quick, seed=seed, progress=progress)
+            result = run(fid, out_dir, quick=quick, seed=seed, progress=progress, workers=workers)
         results.append(result)
         click.echo(f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values()))
         for claim, verdict in result.verdicts:

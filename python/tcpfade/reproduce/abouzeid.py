@@ -47,9 +47,10 @@ def _once_per_settings(compute):
 def _table3(settings: Settings, progress) -> pd.DataFrame:
     rows = []
     for regime, ex, ey, rho in TABLE3:
-        progress(f"Table III E[X]={ex:g}")
-        runs = [simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed * 1000 + s, **LINK)
-                for s in SEEDS]
+        def run(s, ex=ex, ey=ey):
+            return simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed * 1000 + s, **LINK)
+
+        runs = settings.map(run, SEEDS, progress, lambda s, ex=ex: f"Table III E[X]={ex:g} seed {s}")
         g = np.array([r.goodput for r in runs])
         half = stats.t.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
         analysis = analyze_link(mean_good=ex, mean_bad=ey, **LINK)
@@ -169,11 +170,8 @@ IID_MEAN_BAD = 1e-6
 
 @_once_per_settings
 def _fig4(settings: Settings, progress) -> pd.DataFrame:
-    rows = []
-    for ex in FIG4_MEAN_GOOD:
-        progress(f"Fig. 4 E[X]={ex:g}")
-        rows.append(_curve_point(settings, FIG4_LINK, ex, IID_MEAN_BAD))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(settings.map(lambda ex: _curve_point(settings, FIG4_LINK, ex, IID_MEAN_BAD), FIG4_MEAN_GOOD,
+                                     progress, lambda ex: f"Fig. 4 E[X]={ex:g}"))
 
 
 FIG5_LINK = {"rate": 100.0, "tau": 0.1, "buffer": 44}   # beta = 4, w_p = 55
@@ -182,12 +180,12 @@ FIG5_MEAN_BAD = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 @_once_per_settings
 def _fig5(settings: Settings, progress) -> pd.DataFrame:
-    rows = []
-    for f in (0.01, 0.10):
-        for ey in FIG5_MEAN_BAD:
-            progress(f"Fig. 5 f={f:g} E[Y]={ey:g}")
-            rows.append({"f": f, **_curve_point(settings, FIG5_LINK, ey * (1 - f) / f, ey)})
-    return pd.DataFrame(rows)
+    def point(p):
+        f, ey = p
+        return {"f": f, **_curve_point(settings, FIG5_LINK, ey * (1 - f) / f, ey)}
+
+    points = [(f, ey) for f in (0.01, 0.10) for ey in FIG5_MEAN_BAD]
+    return pd.DataFrame(settings.map(point, points, progress, lambda p: f"Fig. 5 f={p[0]:g} E[Y]={p[1]:g}"))
 
 
 def _draw_curves(data: pd.DataFrame, fig, *, x: str, xlabel: str, group: str | None = None) -> None:
@@ -285,15 +283,14 @@ FIG7_MEAN_BAD = tuple(round(0.001 + 0.005 * k, 3) for k in range(20))   # 1 to 9
 
 @_once_per_settings
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
-    rows = []
-    for ex in (0.05, 0.08):
-        for ey in FIG7_MEAN_BAD:
-            progress(f"Fig. 7 E[X]={ex:g} E[Y]={ey:g}")
-            r = simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed, duration=5000.0, **FIG7_LINK)
-            a = analyze_link(mean_good=ex, mean_bad=ey, **FIG7_LINK)
-            rows.append({"mean_good": ex, "mean_bad": ey, "simulated": r.mean_effective_bad,
-                         "analysis": a.mean_effective_bad})
-    return pd.DataFrame(rows)
+    def point(p):
+        ex, ey = p
+        r = simulate_link("reno", mean_good=ex, mean_bad=ey, seed=settings.seed, duration=5000.0, **FIG7_LINK)
+        a = analyze_link(mean_good=ex, mean_bad=ey, **FIG7_LINK)
+        return {"mean_good": ex, "mean_bad": ey, "simulated": r.mean_effective_bad, "analysis": a.mean_effective_bad}
+
+    points = [(ex, ey) for ex in (0.05, 0.08) for ey in FIG7_MEAN_BAD]
+    return pd.DataFrame(settings.map(point, points, progress, lambda p: f"Fig. 7 E[X]={p[0]:g} E[Y]={p[1]:g}"))
 
 
 def _draw_fig7(data: pd.DataFrame, fig) -> None:
@@ -420,10 +417,9 @@ FIG9_MEAN_BAD, FIG9_F = 0.01, 0.01              # E[Y] = 0.01 s, f = 1%
 
 @_once_per_settings
 def _fig9(settings: Settings, progress) -> pd.DataFrame:
-    rows = []
     ex = FIG9_MEAN_BAD * (1 - FIG9_F) / FIG9_F
-    for kb in FIG9_PACKET_KB:
-        progress(f"Fig. 9 {kb:g} kB")
+
+    def point(kb):
         size = int(kb * 1000)
         link = {"rate": FIG9_C / (size * 8), "tau": FIG9_TAU, "beta": FIG9_BETA}
         runs = [simulate_link("reno", packet_bytes=size, mean_good=ex, mean_bad=FIG9_MEAN_BAD,
@@ -431,14 +427,15 @@ def _fig9(settings: Settings, progress) -> pd.DataFrame:
         a = analyze_link(mean_good=ex, mean_bad=FIG9_MEAN_BAD, **link)
         windows = [(np.arange(1, 257) @ r.outcomes_by_window.sum(axis=1)) / r.outcomes_by_window.sum()
                    for r in runs]
-        rows.append({"packet_kb": kb, "rate": link["rate"],
-                     "simulated_kbps": float(np.mean([r.goodput_bps for r in runs])) / 1e3,
-                     "analysis_kbps": a.goodput * link["rate"] * size * 8 / 1e3,
-                     "simulated_window": float(np.mean(windows)),
-                     "analysis_window": float(np.arange(1, a.max_window + 1) @ a.window_bad),
-                     "simulated_effective_bad": float(np.mean([r.mean_effective_bad for r in runs])),
-                     "analysis_effective_bad": a.mean_effective_bad})
-    return pd.DataFrame(rows)
+        return {"packet_kb": kb, "rate": link["rate"],
+                "simulated_kbps": float(np.mean([r.goodput_bps for r in runs])) / 1e3,
+                "analysis_kbps": a.goodput * link["rate"] * size * 8 / 1e3,
+                "simulated_window": float(np.mean(windows)),
+                "analysis_window": float(np.arange(1, a.max_window + 1) @ a.window_bad),
+                "simulated_effective_bad": float(np.mean([r.mean_effective_bad for r in runs])),
+                "analysis_effective_bad": a.mean_effective_bad}
+
+    return pd.DataFrame(settings.map(point, FIG9_PACKET_KB, progress, lambda kb: f"Fig. 9 {kb:g} kB"))
 
 
 def _draw_fig9(data: pd.DataFrame, fig) -> None:
@@ -518,9 +515,8 @@ def _fig6_parameters(rng: np.random.Generator, count: int) -> list[dict]:
 @_once_per_settings
 def _fig6(settings: Settings, progress) -> pd.DataFrame:
     count, seeds = (20, 2) if settings.quick else (100, 5)   # the paper: 100 experiments, five runs each
-    rows = []
-    for i, p in enumerate(_fig6_parameters(np.random.default_rng(settings.seed), count)):
-        progress(f"Fig. 6 experiment {i + 1}")
+
+    def experiment(p):
         link = {k: p[k] for k in ("rate", "tau", "beta")}
         runs = {v: [simulate_link(v, mean_good=p["mean_good"], mean_bad=p["mean_bad"],
                                   seed=settings.seed * 1000 + s, **link) for s in range(seeds)]
@@ -529,11 +525,14 @@ def _fig6(settings: Settings, progress) -> pd.DataFrame:
         printed = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], model="paper", **link)
         rounds = {v: analyze_link(v, mean_good=p["mean_good"], mean_bad=p["mean_bad"], recovery="rounds", **link)
                   for v in ("reno", "newreno")}
-        rows.append({**p, "simulated": float(np.mean([r.goodput for r in runs["reno"]])),
-                     "simulated_newreno": float(np.mean([r.goodput for r in runs["newreno"]])), "analysis": a.goodput,
-                     "analysis_paper": printed.goodput, "analysis_rounds": rounds["reno"].goodput,
-                     "analysis_rounds_newreno": rounds["newreno"].goodput})
-    return pd.DataFrame(rows)
+        return {**p, "simulated": float(np.mean([r.goodput for r in runs["reno"]])),
+                "simulated_newreno": float(np.mean([r.goodput for r in runs["newreno"]])), "analysis": a.goodput,
+                "analysis_paper": printed.goodput, "analysis_rounds": rounds["reno"].goodput,
+                "analysis_rounds_newreno": rounds["newreno"].goodput}
+
+    experiments = list(enumerate(_fig6_parameters(np.random.default_rng(settings.seed), count), start=1))
+    return pd.DataFrame(settings.map(lambda e: experiment(e[1]), experiments, progress,
+                                     lambda e: f"Fig. 6 experiment {e[0]}"))
 
 
 def _draw_fig6(data: pd.DataFrame, fig) -> None:

@@ -41,18 +41,18 @@ _HYBRID: dict[tuple[Settings, float], pd.DataFrame] = {}
 _CURVES: dict[tuple, pd.DataFrame] = {}
 
 
-def fitted_traces(settings: Settings, progress, fdt: float):
+def fitted_traces(settings: Settings, progress, fdt: float) -> list[tuple[float, np.ndarray, object]]:
     """(SNR, trace, fit) for each average SNR of the grid: a bit-level Jakes trace of 2·10⁶ packets (10⁵ quick)
-    and the two-state chain fitted to it; SNRs whose trace has fewer than 30 error bursts are skipped."""
+    and the two-state chain fitted to it; SNRs whose trace has fewer than 30 error bursts are skipped. The
+    SNRs' traces are independent (each from the seed), so they are made on ``settings.workers`` threads."""
     packets = settings.slots(TRACE_PACKETS)  # at least 10^5 packets, quick or not
-    for snr in SNRS_DB:
-        progress(f"bit-level trace fD·T={fdt:g} SNR={snr:g} dB")
+
+    def one(snr):
         trace = BitLevelFading(fdt, float(snr), packet_bits=PACKET_BITS).trace(packets, seed=settings.seed)
-        if trace.sum() == 0:
-            continue
-        fit = fit_markov(trace)
-        if fit.bursts >= MIN_BURSTS:
-            yield float(snr), trace, fit
+        return float(snr), trace, fit_markov(trace) if trace.sum() else None
+
+    done = settings.map(one, SNRS_DB, progress, lambda snr: f"bit-level trace fD·T={fdt:g} SNR={snr:g} dB")
+    return [(snr, trace, fit) for snr, trace, fit in done if fit is not None and fit.bursts >= MIN_BURSTS]
 
 
 def hybrid_channels(settings: Settings, progress, fdts: tuple[float, ...] = FDTS) -> pd.DataFrame:
@@ -105,20 +105,25 @@ def three_approaches(settings: Settings, progress) -> pd.DataFrame:
     simulated over the trace itself; analysed on the chain fitted to the trace (the hybrid "analysis/sim.");
     analysed on the chain of eqs. (2)-(5) for the trace's error rate (the "analysis"). Also the trace's mean
     burst against eq. (3)'s. SNRs whose trace has fewer than 30 error bursts are left out."""
+    def approaches(point) -> dict:
+        fdt, snr, trace, fit = point
+        analytic = GilbertElliott.from_fading(error_rate=fit.error_rate, fdt=fdt)
+        sim = simulate("tahoe", TraceChannel(trace), wmax=24, dupthresh=3, rto=100, slots=len(trace),
+                       seed=settings.seed)
+        row = {"fdt": fdt, "snr_db": snr, "error_rate": fit.error_rate, "mean_burst": fit.mean_burst,
+               "mean_burst_eq3": analytic.mean_burst, "simulation": sim.throughput,
+               "simulation_low": sim.ci["throughput"][0], "simulation_high": sim.ci["throughput"][1]}
+        for name, ch in (("hybrid", GilbertElliott(p=fit.p, q=fit.q)), ("analysis", analytic)):
+            b = analyze("tahoe", ch, wmax=24, dupthresh=3, rto=100).throughput
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = b.optimistic, b.low, b.high
+        return row
+
     if settings not in _THREE:
         rows = []
-        for fdt in THREE_FDTS:
-            for snr, trace, fit in fitted_traces(settings, progress, fdt):
-                analytic = GilbertElliott.from_fading(error_rate=fit.error_rate, fdt=fdt)
-                sim = simulate("tahoe", TraceChannel(trace), wmax=24, dupthresh=3, rto=100, slots=len(trace),
-                               seed=settings.seed)
-                row = {"fdt": fdt, "snr_db": snr, "error_rate": fit.error_rate, "mean_burst": fit.mean_burst,
-                       "mean_burst_eq3": analytic.mean_burst, "simulation": sim.throughput,
-                       "simulation_low": sim.ci["throughput"][0], "simulation_high": sim.ci["throughput"][1]}
-                for name, ch in (("hybrid", GilbertElliott(p=fit.p, q=fit.q)), ("analysis", analytic)):
-                    b = analyze("tahoe", ch, wmax=24, dupthresh=3, rto=100).throughput
-                    row[name], row[f"{name}_low"], row[f"{name}_high"] = b.optimistic, b.low, b.high
-                rows.append(row)
+        for fdt in THREE_FDTS:   # one fD·T's traces in memory at a time
+            points = [(fdt, *traced) for traced in fitted_traces(settings, progress, fdt)]
+            rows += settings.map(approaches, points, progress,
+                                 lambda p: f"Tahoe over the trace fD·T={p[0]:g} SNR={p[1]:g} dB")
         _THREE[settings] = pd.DataFrame(rows)
     return _THREE[settings]
 
@@ -460,14 +465,14 @@ register(Figure(
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
     """The bit-level model's packet error rate over the SNR: one fading realization per fD·T shared by all
     SNRs (common random numbers), long enough for a couple of thousand fading cycles."""
-    tables = []
-    for fdt in FDTS:
-        progress(f"error rate over SNR, fD·T={fdt:g}")
+    def curve(fdt):
         packets = settings.slots(max(2_000_000, int(20_000 / fdt)))
         t = bit_level_error_rate(fdt, np.arange(0.0, 40.1, 2.5), packet_bits=PACKET_BITS, packets=packets,
                                  seed=settings.seed)
-        tables.append(t.assign(fdt=fdt))
-    return pd.concat(tables, ignore_index=True)
+        return t.assign(fdt=fdt)
+
+    return pd.concat(settings.map(curve, FDTS, progress, lambda fdt: f"error rate over SNR, fD·T={fdt:g}"),
+                     ignore_index=True)
 
 
 def _fast_fading_more_errors(data: pd.DataFrame) -> Verdict:

@@ -653,15 +653,15 @@ class _TimerChain:
             if not backed_off:
                 matrix[rows, 0] += into.sum(axis=1)   # eq. (10)
                 return
+            # into × P(exponent j | w'), j = 1..levels: shape (rows, w', levels).
             if outstanding is None:
-                for j in range(1, levels + 1):
-                    matrix[rows, wp * j:wp * (j + 1)] += into * z_exit[..., j]
+                exits = into[:, :, None] * z_exit[..., 1:]
+                matrix[rows, wp:wp * (levels + 1)] += exits.transpose(0, 2, 1).reshape(len(rows), levels * wp)
                 return
             used = np.flatnonzero(into.any(axis=0))   # the few small windows the persistence reaches
-            target_rows = np.repeat(rows, len(used)).reshape(len(rows), len(used))
-            for j in range(1, levels + 1):
-                np.add.at(matrix, (target_rows, wp * j + outstanding[:, used] - 1),
-                          into[:, used] * np.broadcast_to(z_exit[..., j], into.shape)[:, used])
+            exits = into[:, used, None] * np.broadcast_to(z_exit, into.shape + (levels + 1,))[:, used, 1:]
+            columns = wp * np.arange(1, levels + 1)[None, None, :] + (outstanding[:, used] - 1)[:, :, None]
+            np.add.at(matrix, (np.broadcast_to(rows[:, None, None], columns.shape), columns), exits)
 
         visit(np.arange(wp), self.climb, 0)
         for k in range(1, levels + 1 if backed_off else 1):

@@ -276,6 +276,18 @@ def wait_for_rows(store_path, count: int, alive=lambda: True, limit: float = 120
     return rows
 
 
+def group_gone(group: int, within: float) -> bool:
+    """Whether no process of the group is left (terminated workers may take a moment to be reaped)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_ctrl_c_stops_a_sweep_at_once_and_keeps_every_finished_point(tmp_path):
     """SIGINT to the process group, as a terminal's Ctrl-C sends it, once the quick points are stored and two slow
     ones run: the CLI stops well before a slow point could finish, exits 130 naming what it kept, leaves no
@@ -298,8 +310,7 @@ def test_ctrl_c_stops_a_sweep_at_once_and_keeps_every_finished_point(tmp_path):
     assert stopped_after < SLOW_SECONDS / 3, stopped_after
     assert "interrupted: 6 points computed and kept" in err and "6 not computed" in err
     assert "Traceback" not in err
-    with pytest.raises(ProcessLookupError):   # no worker of the group survives the runner
-        os.killpg(proc.pid, 0)
+    assert group_gone(proc.pid, within=5.0), "a worker of the group survived the runner"
     status = tcpfade.sweep.sweep_status(e)
     assert (status.done, status.missing) == (QUICK, 6)
     assert {r["params"]["slots"] for r in Store(e.store).rows()} == {100_000}

@@ -109,5 +109,5 @@ def test_goodput_interval_covers_at_its_level(mean_good, mean_bad):
             for s in range(300)]
     truth = np.mean([r.goodput for r in runs])
     hits = sum(r.ci["goodput"][0] <= truth <= r.ci["goodput"][1] for r in runs)
-    low, high = stats.beta.ppf([0.005, 0.995], [hits, hits + 1], [300 - hits + 1, 300 - hits])
+    low, high = stats.binomtest(int(hits), 300).proportion_ci(0.99, method="exact")   # Clopper-Pearson
     assert low <= 0.95 <= high, (hits, low, high)

@@ -61,8 +61,8 @@ from .renewal import stationary_distribution
 MAX_BACKOFF = 64
 
 #: Largest chain :func:`analyze_link` builds: its stationary law is a dense solve, O(states³) time and O(states²)
-#: memory (4096 states: about 3 s and 0.9 GB at peak here); beyond, the call is refused at once rather than left to run for
-#: minutes or exhaust memory.
+#: memory (4096 states: about 3 s and 0.9 GB at peak here); beyond, the call is refused at once rather than left
+#: to run for minutes or exhaust memory.
 MAX_STATES = 4096
 
 #: Models: "refined" (RFC 6298's timer with Karn's rule, packets counted at the link) and "paper" (the
@@ -129,6 +129,7 @@ class _Trajectory:
         self.at_link = at_link
         self.low = float(max(max_window // 2, 1))
         self.cycle = self.time(self.low, self.wp)
+        self.cycle_times = self.packet_times(self.low, self.wp)   # a typical cycle's packets (Table II's n_p)
 
     def time(self, w_from, w_to):
         """t(w_from, w_to): phase A (linear, T per window) below μT, phase B ((w_to² − w²)/2μ) above."""
@@ -170,7 +171,7 @@ def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.nd
     low = int(traj.low)
     cycle_decay = entered[low - 1, -1]
     cycle_entered = entered[low - 1, low - 1:]
-    cycle_reward = float(np.exp(-lam0 * traj.packet_times(traj.low, traj.wp)).sum())
+    cycle_reward = float(np.exp(-lam0 * traj.cycle_times).sum())
     repeat = entered[:, -1] / (1.0 - cycle_decay)   # P(V reaches w_p), then the typical cycles repeat
     cycle_w = np.arange(low, wp) - 1
 
@@ -327,7 +328,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     if recovery is not None:   # the TD states: the window the recovery leaves (most often)
         np.add.at(pi_good, recovery.start - 1, pi[core:])
     goodput = expected_reward / (ex + expected_bad) / mu
-    ideal = len(traj.packet_times(traj.low, traj.wp)) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
+    ideal = len(traj.cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
         variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
         buffer=buffer, round_trip=t,

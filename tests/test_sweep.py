@@ -339,6 +339,35 @@ def test_an_interrupted_run_sweep_raises_with_its_report(tmp_path):
     assert len(Store(e.store).keys()) == QUICK
 
 
+def test_an_interrupted_sweep_in_this_process_stops_its_running_simulation(tmp_path):
+    """workers=1 runs the points on a thread of this process: Ctrl-C stops the simulation running there within
+    seconds (before, it ran its 10^10 slots to the end in the background), and the quick points are kept."""
+    import _thread
+    import threading
+
+    e = load_experiment(write(tmp_path, MIXED, "mixed.toml"))
+
+    def interrupt_when_quick_points_are_stored():
+        wait_for_rows(e.store, QUICK)
+        time.sleep(1.0)   # the first slow point is running
+        _thread.interrupt_main()
+
+    interrupter = threading.Thread(target=interrupt_when_quick_points_are_stored, daemon=True)
+    interrupter.start()
+    before = set(threading.enumerate())
+    with pytest.raises(tcpfade.sweep.SweepInterrupted) as stop:
+        run_sweep(e, workers=1, progress=False)
+    assert stop.value.report.computed == QUICK
+    stopped = time.monotonic()
+    # The sweep's threads, but tqdm's monitor (started with the first bar, it lives as long as the process).
+    started_by_the_sweep = {t for t in set(threading.enumerate()) - before if t.name != "tqdm_monitor"}
+    for thread in started_by_the_sweep:
+        thread.join(SLOW_SECONDS)
+    assert not any(t.is_alive() for t in started_by_the_sweep), "the point in progress ran on after Ctrl-C"
+    assert time.monotonic() - stopped < 5.0
+    assert len(Store(e.store).keys()) == QUICK
+
+
 def test_export_status_and_plot_commands(tmp_path, capsys):
     e = experiment(tmp_path)
     assert main(["sweep", "status", e.source]) == 0

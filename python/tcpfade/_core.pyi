@@ -1,4 +1,5 @@
 # Type stub of the compiled module tcpfade._core (kept by hand; the Python package wraps it).
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,3 +23,12 @@ def continuous_states(mean_good: float, mean_bad: float, times: npt.NDArray[np.f
                       ) -> npt.NDArray[np.uint8]: ...
 def continuous_bad_time(mean_good: float, mean_bad: float, window: float, windows: int, seed: int
                         ) -> npt.NDArray[np.float64]: ...
+def variant_names() -> list[str]: ...
+def simulate_slotted(spec: dict[str, Any], variant: str, wmax: int, dupthresh: int, rto: float,
+                     initial_ssthresh: float, slots: int, ack_loss: float, ack_delay: int, batches: int,
+                     trace_slots: int, seed: int, progress: Callable[[float], None] | None) -> dict[str, Any]: ...
+def simulate_link(variant: str, rate: float, tau: float, buffer: int, duration: float, warmup: float, batches: int,
+                  delayed_ack: float | None, wmax: int, dupthresh: int, initial_ssthresh: float, rto: float | None,
+                  rfc6298: tuple[float, float, float, float, int],
+                  channel: tuple[float, float, str, float, float] | None, packet_clock: bool, seed: int,
+                  progress: Callable[[float], None] | None) -> dict[str, Any]: ...

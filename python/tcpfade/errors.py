@@ -29,10 +29,17 @@ class InternalError(TcpfadeError, RuntimeError):
     """A bug inside tcpfade (a panic in the Rust core). Please report it with the call that raised it."""
 
 
+class RunStopped(KeyboardInterrupt):
+    """A simulation stopped because the work it was part of was interrupted: Ctrl-C in a sweep or a
+    reproduction that ran it on another thread (:func:`tcpfade._watch.stop_on`). Like Ctrl-C itself it is a
+    KeyboardInterrupt, so code that catches errors (``except Exception``) does not swallow it."""
+
+
 __all__ = [
     "TcpfadeError",
     "ParameterError",
     "TraceFormatError",
     "TraceExhaustedError",
     "InternalError",
+    "RunStopped",
 ]

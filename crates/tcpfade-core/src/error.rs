@@ -39,6 +39,9 @@ pub enum Error {
         /// Latest time already asked for.
         current: f64,
     },
+    /// The caller stopped the run through its [`crate::driver::Watch`] (a progress report returned an error).
+    #[error("the run was stopped by its caller")]
+    Stopped,
 }
 
 /// Result with the crate's [`Error`].

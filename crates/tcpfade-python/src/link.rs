@@ -1,11 +1,11 @@
 //! The event-driven link simulation of `tcpfade._core` (see tcpfade_core::driver::link).
 
-use crate::errors::run;
+use crate::errors::run_watched;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
-use tcpfade_core::driver::{run_link, LinkConfig, LinkCounts, PacketClocked, PerfectChannel};
+use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PacketClocked, PerfectChannel};
 use tcpfade_core::error::Error;
 use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
 
@@ -45,7 +45,8 @@ fn link_row(c: &LinkCounts) -> Vec<f64> {
 /// loss_rule, loss_good, loss_bad), clocked by time or, with `packet_clock`, by packets (ns-2's original).
 /// Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
 /// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count",
-/// "rto_sum", "backoff_sum"} (the last four per outcome).
+/// "rto_sum", "backoff_sum"} (the last four per outcome). `progress`, if given, is called with the fraction of
+/// the simulated time done about every 0.1 s; an exception from it (or Ctrl-C) stops the run.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_link<'py>(
@@ -66,9 +67,10 @@ fn simulate_link<'py>(
     channel: Option<(f64, f64, String, f64, f64)>,
     packet_clock: bool,
     seed: u64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
-    let outcome = run(py, || {
+    let outcome = run_watched(py, progress, |watch| {
         let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?;
         let sender = match rto {
             Some(_) => sender,
@@ -79,7 +81,7 @@ fn simulate_link<'py>(
         };
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match channel {
-            None => run_link(&cfg, PerfectChannel),
+            None => run_link_watched(&cfg, PerfectChannel, watch),
             Some((mean_good, mean_bad, rule, loss_good, loss_bad)) => {
                 let loss = [loss_good, loss_bad];
                 let rule = match rule.as_str() {
@@ -89,9 +91,9 @@ fn simulate_link<'py>(
                 };
                 let channel = ContinuousTwoState::new(mean_good, mean_bad, rule, seed)?;
                 if packet_clock {
-                    run_link(&cfg, PacketClocked::new(channel))
+                    run_link_watched(&cfg, PacketClocked::new(channel), watch)
                 } else {
-                    run_link(&cfg, channel)
+                    run_link_watched(&cfg, channel, watch)
                 }
             }
         }

@@ -1,11 +1,11 @@
 //! Simulation functions of `tcpfade._core`.
 
 use crate::channels::spec_from_dict;
-use crate::errors::run;
+use crate::errors::run_watched;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tcpfade_core::driver::{run_slotted, Counts, SlottedConfig};
+use tcpfade_core::driver::{run_slotted_watched, Counts, SlottedConfig};
 use tcpfade_core::tcp::{SenderConfig, Variant};
 
 /// Names of the columns of the per-batch count matrix, in order.
@@ -28,7 +28,8 @@ fn count_row(c: &Counts) -> Vec<f64> {
     ]
 }
 
-/// Slotted TCP simulation. Returns {"fields", "totals", "batches", "trace"}.
+/// Slotted TCP simulation. Returns {"fields", "totals", "batches", "trace"}. `progress`, if given, is called
+/// with the fraction of the slots done about every 0.1 s; an exception from it (or Ctrl-C) stops the run.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_slotted<'py>(
@@ -45,15 +46,16 @@ fn simulate_slotted<'py>(
     batches: u64,
     trace_slots: u64,
     seed: u64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = spec_from_dict(spec)?;
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
-    let outcome = run(py, || {
+    let outcome = run_watched(py, progress, |watch| {
         let sender = SenderConfig::new(variant, wmax, dupthresh, rto, initial_ssthresh)?;
         let cfg = SlottedConfig { sender, slots, ack_loss, ack_delay, batches, trace_slots };
         cfg.validate()?;
         let mut channel = spec.build(seed)?;
-        run_slotted(&cfg, channel.as_mut(), seed)
+        run_slotted_watched(&cfg, channel.as_mut(), seed, watch)
     })?;
     let out = PyDict::new(py);
     out.set_item("fields", COUNT_FIELDS.to_vec())?;

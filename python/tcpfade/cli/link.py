@@ -12,7 +12,7 @@ import numpy as np
 from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
-from .options import print_table
+from .options import print_table, run_progress
 
 
 @click.command("simulate-link")
@@ -46,10 +46,11 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
       tcpfade simulate-link --variant newreno --rate 100 --tau 0.1 --buffer 44 --mean-good 1 --mean-bad 0.01 \\
           --seed 2 --json
     """
-    r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                 mean_good=mean_good, mean_bad=mean_bad, duration=duration, warmup=warmup, seed=seed,
-                 dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
-                 clock_granularity=clock_granularity, delayed_ack=delayed_ack)
+    with run_progress("simulated time") as progress:
+        r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                     mean_good=mean_good, mean_bad=mean_bad, duration=duration, warmup=warmup, seed=seed,
+                     dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
+                     clock_granularity=clock_granularity, delayed_ack=delayed_ack, progress=progress)
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))
         return

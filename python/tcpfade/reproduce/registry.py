@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 import os
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -20,6 +21,7 @@ from typing import TypeVar
 import pandas as pd
 
 from .. import _validate as v
+from .._watch import stop_on
 from ..plots._figure import plt, save
 
 T = TypeVar("T")
@@ -43,7 +45,8 @@ class Settings:
     def map(self, func: Callable[[T], R], items: Iterable[T], progress: Callable[[str], None] | None = None,
             label: Callable[[T], str] = str) -> list[R]:
         """``[func(x) for x in items]``, on up to ``workers`` threads, reporting ``label(x)`` to ``progress`` as
-        each point is done. An error in one point stops the others not yet started, and is raised here."""
+        each point is done. An error in one point, or Ctrl-C, is raised here and stops the others: those not yet
+        started, and the simulations running on the threads within about 0.1 s (:func:`tcpfade._watch.stop_on`)."""
         items = list(items)
         note = progress or (lambda _message: None)
         if self.workers <= 1 or len(items) <= 1:
@@ -52,16 +55,28 @@ class Settings:
                 out.append(func(x))
                 note(label(x))
             return out
+        stopping = threading.Event()
+
+        def run(x: T) -> R:
+            with stop_on(stopping):
+                return func(x)
+
         pool = ThreadPoolExecutor(max_workers=min(self.workers, len(items)))
         try:
-            futures = {pool.submit(func, x): i for i, x in enumerate(items)}
+            futures = {pool.submit(run, x): i for i, x in enumerate(items)}
             results: list = [None] * len(items)
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                note(label(items[i]))
+            pending = set(futures)
+            while pending:
+                # Wake up now and then: a Ctrl-C that the kernel handed to a worker thread is only raised
+                # here when this thread runs Python code.
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = futures[future]
+                    results[i] = future.result()
+                    note(label(items[i]))
             return results
         finally:
+            stopping.set()   # a no-op when every point is done; else the running ones stop
             pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from .. import __version__
 from .. import _validate as v
+from .._watch import stop_on
 from .experiment import Experiment, Point
 from .models import model_identity, run_point
 from .store import Store
@@ -58,8 +59,8 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
 
     Ctrl-C stops the run at once and raises :class:`SweepInterrupted` (a KeyboardInterrupt): the worker
     processes are terminated (or the Dask futures cancelled), the points they were computing are dropped and
-    every point finished before is committed. With ``workers=1`` the point being computed runs to its end in
-    the background (a simulation in the core cannot be interrupted), its result discarded.
+    every point finished before is committed. With ``workers=1`` the simulation being run stops within about
+    0.1 s (an analysis being run finishes first: seconds at most), its result discarded.
     """
     if workers is not None:
         workers = v.integer("workers", workers, 1, 4096)
@@ -152,13 +153,15 @@ class _Backend:
 
 
 class _Serial(_Backend):
-    """In this process, one point after another; stops between points."""
+    """In this process (on the feeder thread), one point after another. Stopping ends the simulation being run
+    within about 0.1 s (:func:`tcpfade._watch.stop_on`; an analysis finishes, in seconds at most)."""
 
     def run(self, tasks):
-        for task in tasks:
-            if self.stopping.is_set():
-                return
-            yield _guarded(task)
+        with stop_on(self.stopping):
+            for task in tasks:
+                if self.stopping.is_set():
+                    return
+                yield _guarded(task)
 
 
 def _ignore_interrupt() -> None:

@@ -7,6 +7,7 @@ granularity, minimum and maximum, binary backoff up to 64×) or fixed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._watch import core_callback
 from ..channels.continuous import ContinuousTwoState
 from .metrics import batch_interval
 from .slotted import VARIANTS
@@ -176,7 +178,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                   dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
                   initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
-                  channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> LinkResult:
+                  channel_clock: str = "time", batches: int = 20, confidence: float = 0.95,
+                  progress: Callable[[float], object] | None = None) -> LinkResult:
     """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
 
     Parameters
@@ -206,6 +209,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
         which abouzeid §I-A criticizes). Bad visits are tracked with the time clock only.
     batches : batches of the measured time for the intervals.
     confidence : level of the intervals.
+    progress : called with the fraction of the simulated time done (0 to 1) about every 0.1 s of a run; an
+        exception it raises stops the run and is raised here. Ctrl-C stops a run at once, with or without it.
 
     Examples
     --------
@@ -227,7 +232,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                                          channel.loss_bad)
     raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"], args["delayed_ack"],
                               args["wmax"], args["dupthresh"], args["initial_ssthresh"], args["rto"],
-                              args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"])
+                              args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"],
+                              core_callback(progress))
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}

@@ -17,6 +17,7 @@
 //! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
 //! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once.
 
+use super::Watch;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, Sender, SenderConfig};
@@ -403,7 +404,7 @@ impl<C: LinkChannel> Link<C> {
         }
     }
 
-    fn run(mut self) -> Result<LinkOutcome> {
+    fn run(mut self, watch: &mut Watch<'_>) -> Result<LinkOutcome> {
         let cfg = self.cfg;
         let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
         let mut marks = (0..=cfg.batches).map(|i| cfg.warmup + batch_length * i as f64);
@@ -417,6 +418,7 @@ impl<C: LinkChannel> Link<C> {
         }
         self.send_what_the_window_allows(now);
         loop {
+            watch.tick(|| now / cfg.duration)?;
             let link = self.on_link.map_or(f64::INFINITY, |(_, start)| start + 1.0 / cfg.rate);
             let ack = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
             let delack = self.delack_deadline.unwrap_or(f64::INFINITY);
@@ -471,6 +473,11 @@ impl<C: LinkChannel> Link<C> {
 
 /// Simulate a TCP bulk transfer over the link and `channel` (see the module documentation).
 pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutcome> {
+    run_link_watched(cfg, channel, &mut Watch::quiet())
+}
+
+/// [`run_link`], telling `watch` the fraction of the simulated time done; an error from it stops the run.
+pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mut Watch<'_>) -> Result<LinkOutcome> {
     cfg.validate()?;
     let link = Link {
         cfg: *cfg,
@@ -488,5 +495,5 @@ pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutc
         ended: VecDeque::new(),
         visits: VisitStats::default(),
     };
-    link.run()
+    link.run(watch)
 }

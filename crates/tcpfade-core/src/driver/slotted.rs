@@ -17,6 +17,7 @@
 //!
 //! So the cost follows loss events rather than slots.
 
+use super::Watch;
 use crate::channel::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
@@ -215,6 +216,16 @@ impl<C: SlotChannel + ?Sized> Run<'_, C> {
 /// Run TCP over `channel` for `cfg.slots` slots. `seed` drives the ACK-loss draws (the channel has
 /// its own seed).
 pub fn run_slotted<C: SlotChannel + ?Sized>(cfg: &SlottedConfig, channel: &mut C, seed: u64) -> Result<SlottedOutcome> {
+    run_slotted_watched(cfg, channel, seed, &mut Watch::quiet())
+}
+
+/// [`run_slotted`], telling `watch` the fraction of the slots done; an error from it stops the run.
+pub fn run_slotted_watched<C: SlotChannel + ?Sized>(
+    cfg: &SlottedConfig,
+    channel: &mut C,
+    seed: u64,
+    watch: &mut Watch<'_>,
+) -> Result<SlottedOutcome> {
     cfg.validate()?;
     let mut run = Run {
         sender: Sender::new(cfg.sender),
@@ -237,6 +248,7 @@ pub fn run_slotted<C: SlotChannel + ?Sized>(cfg: &SlottedConfig, channel: &mut C
     while slot < cfg.slots {
         let batch_end = ((slot / batch_len + 1) * batch_len).min(cfg.slots);
         while slot < batch_end {
+            watch.tick(|| slot as f64 / cfg.slots as f64)?;
             let tracing = slot < cfg.trace_slots;
             if fast_path && !tracing && run.sender.is_clean() {
                 match run.channel.next_loss_within(batch_end - slot)? {

@@ -118,3 +118,28 @@ def test_ctrl_c_in_a_threaded_map_stops_the_running_simulations():
     while time.monotonic() < deadline and set(threading.enumerate()) - before:
         time.sleep(0.05)
     assert not set(threading.enumerate()) - before, "a worker thread is still simulating"
+
+
+def test_the_bit_level_error_rate_reports_its_progress_and_stops_on_ctrl_c():
+    """zorzi-rao Fig. 7's curves (half a minute for the slowest) take ``progress=`` and stop on Ctrl-C too."""
+    seen: list[float] = []
+    watched = tcpfade.bit_level_error_rate(0.01, [10, 20], packets=2_000_000, progress=seen.append)
+    assert watched.equals(tcpfade.bit_level_error_rate(0.01, [10, 20], packets=2_000_000))
+    assert len(seen) >= 2 and all(0.0 <= a <= b <= 1.0 for a, b in zip(seen, seen[1:])), seen
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        tcpfade.bit_level_error_rate(0.01, [10, 20], packets=10**10)
+    timer.join()
+    assert time.monotonic() - started < 0.5 + STOP_WITHIN
+
+
+def test_ctrl_c_stops_a_long_fading_trace():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        tcpfade.ThresholdFading(fdt=0.01, error_rate=0.1).trace(10**9, seed=1)   # about 20 s (1 GB reserved)
+    timer.join()
+    assert time.monotonic() - started < 0.5 + STOP_WITHIN

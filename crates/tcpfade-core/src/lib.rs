@@ -8,7 +8,8 @@
 //! - [`channel`]: slot-clocked packet-error channels (Bernoulli, Gilbert-Elliott, Jakes fading with
 //!   the threshold and bit-level error models, traces) and the continuous-time two-state channel.
 //! - [`tcp`]: the TCP sender and receiver as sans-IO state machines (OldTahoe, Tahoe, Reno, NewReno).
-//! - [`driver`]: simulation drivers that own time and the link (the slotted driver).
+//! - [`driver`]: simulation drivers that own time and the link (the slotted and the event-driven one).
+//! - [`watch`]: how a caller follows a long run (the fraction done) and stops it.
 //! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
 //! - [`analysis`]: numerical kernels of the renewal-reward analysis (the exact phase 2 of Reno and
 //!   NewReno); the analysis itself is in the Python package.
@@ -25,5 +26,6 @@ pub mod error;
 pub mod metrics;
 pub mod rng;
 pub mod tcp;
+pub mod watch;
 
 pub use error::{Error, Result};

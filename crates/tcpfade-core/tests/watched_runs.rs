@@ -3,11 +3,10 @@
 
 use std::time::Duration;
 use tcpfade_core::channel::{ContinuousLossRule, ContinuousTwoState, SlotChannelSpec};
-use tcpfade_core::driver::{
-    run_link, run_link_watched, run_slotted, run_slotted_watched, LinkConfig, SlottedConfig, Watch,
-};
+use tcpfade_core::driver::{run_link, run_link_watched, run_slotted, run_slotted_watched, LinkConfig, SlottedConfig};
 use tcpfade_core::error::Error;
 use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+use tcpfade_core::watch::Watch;
 
 fn slotted_config() -> SlottedConfig {
     SlottedConfig {

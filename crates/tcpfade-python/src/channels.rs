@@ -1,6 +1,6 @@
 //! Channel functions of `tcpfade._core`.
 
-use crate::errors::run;
+use crate::errors::{run, run_watched};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -65,7 +65,7 @@ pub fn spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<SlotChannelSpec> {
     })
 }
 
-/// Loss sequence (and optionally the state sequence) of `slots` slots of a channel.
+/// Loss sequence (and optionally the state sequence) of `slots` slots of a channel (Ctrl-C stops it).
 #[pyfunction]
 #[pyo3(signature = (spec, slots, seed, with_states=false))]
 fn slot_trace<'py>(
@@ -76,12 +76,13 @@ fn slot_trace<'py>(
     with_states: bool,
 ) -> PyResult<(Array<'py, u8>, Option<Array<'py, u8>>)> {
     let spec = spec_from_dict(spec)?;
-    let (losses, states) = run(py, || {
+    let (losses, states) = run_watched(py, None, |watch| {
         let mut channel = spec.build(seed)?;
         let n = usize::try_from(slots).map_err(|_| Error::invalid("slots", slots, "too large for memory"))?;
         let mut losses = Vec::with_capacity(n);
         let mut states = if with_states { Vec::with_capacity(n) } else { Vec::new() };
-        for _ in 0..n {
+        for i in 0..n {
+            watch.tick(|| i as f64 / n as f64)?;
             losses.push(u8::from(channel.next_slot()?));
             if with_states {
                 states.push(channel.state());
@@ -122,7 +123,7 @@ fn fading_spec(model: &str, fdt: f64, oscillators: u64) -> PyResult<FadingSpec> 
     Ok(FadingSpec { model: FadingModel::from_name(model).map_err(crate::errors::to_py)?, fdt, oscillators })
 }
 
-/// Complex gain of a fading simulator: (real parts, imaginary parts).
+/// Complex gain of a fading simulator: (real parts, imaginary parts) (Ctrl-C stops it).
 #[pyfunction]
 fn fading_gain<'py>(
     py: Python<'py>,
@@ -134,11 +135,12 @@ fn fading_gain<'py>(
     seed: u64,
 ) -> PyResult<(Array<'py, f64>, Array<'py, f64>)> {
     let spec = fading_spec(fading_model, fdt, oscillators)?;
-    let (re, im) = run(py, || {
+    let (re, im) = run_watched(py, None, |watch| {
         let mut fading = spec.build(samples_per_packet, seed)?;
         let n = samples as usize;
         let (mut re, mut im) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        for _ in 0..n {
+        for i in 0..n {
+            watch.tick(|| i as f64 / n as f64)?;
             let (a, b) = fading.next_gain();
             re.push(a);
             im.push(b);
@@ -148,7 +150,8 @@ fn fading_gain<'py>(
     Ok((re.into_pyarray(py), im.into_pyarray(py)))
 }
 
-/// Batch means of the bit-level average packet error rate, one row per SNR.
+/// Batch means of the bit-level average packet error rate, one row per SNR. `progress`, if given, is called
+/// with the fraction of the packets done about every 0.1 s; an exception from it (or Ctrl-C) stops the run.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn bit_level_error_rates<'py>(
@@ -163,11 +166,22 @@ fn bit_level_error_rates<'py>(
     packets: u64,
     batches: u64,
     seed: u64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let modulation = Modulation::from_name(modulation).map_err(crate::errors::to_py)?;
     let fading = fading_spec(fading_model, fdt, oscillators)?;
-    let rows = run(py, || {
-        bit_level_error_rate_batches(fading, &snrs, packet_bits, modulation, samples_per_packet, packets, batches, seed)
+    let rows = run_watched(py, progress, |watch| {
+        bit_level_error_rate_batches(
+            fading,
+            &snrs,
+            packet_bits,
+            modulation,
+            samples_per_packet,
+            packets,
+            batches,
+            seed,
+            watch,
+        )
     })?;
     PyArray2::from_vec2(py, &rows).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }

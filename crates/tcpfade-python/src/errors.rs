@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
-use tcpfade_core::driver::Watch;
+use tcpfade_core::watch::Watch;
 use tcpfade_core::Error;
 
 /// How often a run looks at Python: for Ctrl-C and to call its progress callback.

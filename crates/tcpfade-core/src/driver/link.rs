@@ -17,10 +17,10 @@
 //! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
 //! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once.
 
-use super::Watch;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, Sender, SenderConfig};
+use crate::watch::Watch;
 use std::collections::VecDeque;
 
 /// Whether a packet on the link in [start, start + duration) is lost. Queries come in order of `start`.

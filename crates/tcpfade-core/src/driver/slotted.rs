@@ -17,12 +17,12 @@
 //!
 //! So the cost follows loss events rather than slots.
 
-use super::Watch;
 use crate::channel::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::rng::{stream, Stream};
 use crate::tcp::{Receiver, Sender, SenderConfig};
+use crate::watch::Watch;
 use rand::Rng as _;
 use std::collections::VecDeque;
 

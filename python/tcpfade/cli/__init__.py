@@ -55,4 +55,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # pragma: no cover - console script
+    """The ``tcpfade`` console script: :func:`main` with the command line, its status as the exit code."""
     sys.exit(main())

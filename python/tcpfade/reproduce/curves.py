@@ -88,6 +88,7 @@ def point(data: pd.DataFrame, metric: str = "throughput", **where) -> pd.Series:
 
 
 def interval(row: pd.Series, metric: str = "throughput") -> tuple[float, float]:
+    """A row's 95% interval of ``metric`` (its ``_low`` and ``_high`` columns)."""
     return float(row[f"{metric}_low"]), float(row[f"{metric}_high"])
 
 

@@ -141,6 +141,8 @@ class StoreWriter:
         self.pending, self.since = 0, 0.0
 
     def add(self, row: dict[str, Any], *, replace: bool = False) -> None:
+        """Store one point's row (kept if its key is already there, unless ``replace``); committed with the
+        next batch (:meth:`commit_if_due`)."""
         values = dict(row)
         for column in ("params", "metrics", "intervals"):
             values[column] = json.dumps(values[column], sort_keys=True)
@@ -161,6 +163,7 @@ class StoreWriter:
             self.commit()
 
     def commit(self) -> None:
+        """Commit every pending row now."""
         self.con.commit()
         self.pending = 0
 

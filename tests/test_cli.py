@@ -1,5 +1,6 @@
 """The tcpfade command line: output, files, and exit status 2 with one clear line on bad input."""
 
+import json
 import re
 import subprocess
 import sys
@@ -7,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 
+import tcpfade
 from tcpfade.cli import main
 
 
@@ -92,3 +94,54 @@ def test_console_script_exit_status():
     proc = subprocess.run([sys.executable, "-c", "from tcpfade.cli import run; run()", "channel", "describe",
                            "--p", "2", "--q", "0.5"], capture_output=True, text=True)
     assert proc.returncode == 2 and re.search(r"p = 2(\.0)? is not allowed", proc.stderr) and "Traceback" not in proc.stderr
+
+
+def test_simulate_prints_what_the_api_computes(capsys):
+    """`tcpfade simulate` maps its options onto tcpfade.simulate: the same throughput and interval, as a table and
+    as JSON (the README's first command, shorter)."""
+    args = ["simulate", "--variant", "newreno", "--error-rate", "0.1", "--fdt", "0.01", "--wmax", "24", "--seed", "1",
+            "--slots", "1e6"]
+    expected = tcpfade.simulate("newreno", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.01), wmax=24,
+                                slots=10**6, seed=1)
+    code, out, err = run(capsys, *args)
+    lo, hi = expected.ci["throughput"]
+    assert code == 0 and f"throughput                     {expected.throughput:.6g}  [{lo:.6g}, {hi:.6g}]" in out
+    assert expected.timeouts >= 10 and "note:" not in err
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0 and json.loads(out)["throughput"] == expected.throughput
+
+
+def test_simulate_warns_when_the_intervals_rest_on_few_timeouts(capsys):
+    """With fewer than ten timeouts the batch-means intervals cover 82-87% instead of 95% (docs/validation.md):
+    the command says so, on stderr, after the table."""
+    code, out, err = run(capsys, "simulate", "--variant", "newreno", "--error-rate", "0.001", "--fdt", "0.016",
+                         "--seed", "1", "--slots", "2e5")
+    timeouts = int(re.search(r"\ntimeouts\s+(\d+)\n", out).group(1))
+    assert code == 0 and timeouts < 10
+    assert f"note: {timeouts} timeouts in this run" in err and "several seeds" in err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--slots", "1.5"], "--slots = '1.5' is not allowed"),
+    (["--trace-plot", "t.png"], "--trace-slots = 0 is not allowed"),
+    (["--wmax", "0"], "wmax = 0 is not allowed"),
+])
+def test_simulate_bad_input_exits_2_with_one_line(capsys, args, needle):
+    code, _, err = run(capsys, "simulate", "--variant", "reno", "--error-rate", "0.1", "--fdt", "0.01", "--seed", "1",
+                       *args)
+    assert code == 2 and needle in err and "Traceback" not in err and err.count("\n") == 1, err
+
+
+def test_analyze_prints_what_the_api_computes(capsys):
+    expected = tcpfade.analyze("tahoe", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016), wmax=24)
+    code, out, _ = run(capsys, "analyze", "--variant", "tahoe", "--error-rate", "0.1", "--fdt", "0.016")
+    b = expected.throughput
+    assert code == 0 and f"[{b.pessimistic:.6g}, {b.optimistic:.6g}]" in out
+    code, out, _ = run(capsys, "analyze", "--variant", "tahoe", "--error-rate", "0.1", "--fdt", "0.016",
+                       "--compare-slots", "1e6", "--json")
+    assert code == 0, out
+    rows = {r["metric"]: r for r in json.loads(out)}
+    simulated = tcpfade.simulate("tahoe", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016), wmax=24,
+                                 slots=10**6, seed=1)
+    assert rows["throughput"]["simulated"] == pytest.approx(simulated.throughput, rel=1e-9)
+    assert rows["throughput"]["optimistic"] == pytest.approx(b.optimistic, rel=1e-9)

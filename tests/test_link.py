@@ -64,6 +64,32 @@ def test_cli_prints_the_metrics_and_json(capsys):
     assert "give both mean_good and mean_bad" in capsys.readouterr().err
 
 
+def test_cli_options_reach_the_simulation(capsys):
+    """Every option of `tcpfade simulate-link` lands on simulate_link's parameter of the same name: the packet
+    clock, the VDELDROP rule, the backoff cap, the receiver window, the initial Wth and the batches give the API's
+    goodput and interval exactly."""
+    base = ["simulate-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8", "--mean-bad",
+            "0.2", "--duration", "500", "--seed", "3", "--json"]
+    link = dict(rate=100, tau=0.01, beta=8, duration=500, seed=3)
+    cases = [
+        (["--channel-clock", "packets"], dict(mean_good=0.8, mean_bad=0.2, channel_clock="packets")),
+        (["--loss-rule", "vdeldrop"], dict(channel=tcpfade.ContinuousTwoState(0.8, 0.2, loss_rule="vdeldrop"))),
+        (["--max-backoff", "4", "--wmax", "12", "--initial-ssthresh", "6", "--batches", "10"],
+         dict(mean_good=0.8, mean_bad=0.2, max_backoff=4, wmax=12, initial_ssthresh=6, batches=10)),
+    ]
+    for options, kwargs in cases:
+        assert main(base + options) == 0
+        out = json.loads(capsys.readouterr().out)
+        expected = tcpfade.simulate_link("reno", **link, **kwargs)
+        assert (out["goodput"], out["goodput_ci_low"]) == (expected.goodput, expected.ci["goodput"][0]), options
+    plain = tcpfade.simulate_link("reno", **link, mean_good=0.8, mean_bad=0.2)
+    assert all(tcpfade.simulate_link("reno", **link, **k).goodput != plain.goodput for _, k in cases)
+    assert main(base + ["--max-backoff", "3"]) == 2
+    assert "max_backoff = 3 is not allowed: must be a power of two" in capsys.readouterr().err
+    assert main(base[:7] + ["--loss-rule", "vdeldrop", "--seed", "1"]) == 2
+    assert "--loss-rule = 'vdeldrop' is not allowed: needs a channel" in capsys.readouterr().err
+
+
 def test_bad_visits_are_classified_and_add_up():
     """Every bad visit that ends a sampled good state gets one outcome; with a channel whose bad visits are
     far shorter than a packet and a link kept busy (beta = 8), a visit hits the packet on the link, so at

@@ -9,7 +9,9 @@ import click
 
 import numpy as np
 
+from .. import _validate as v
 from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
+from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
 from .options import print_table, run_progress
@@ -34,10 +36,22 @@ from .options import print_table, run_progress
 @click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
 @click.option("--initial-rto", type=float, default=3.0, show_default=True, help="RTO before the first sample [s].")
 @click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
+@click.option("--max-backoff", type=int, default=64, show_default=True,
+              help="Largest multiplier of the RTO's exponential backoff (a power of two).")
 @click.option("--delayed-ack", type=float, help="Delayed-ACK timeout [s] (default: an ACK per segment).")
+@click.option("--wmax", type=int, default=1 << 16, show_default=True, help="Receiver window [packets].")
+@click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default --wmax).")
+@click.option("--loss-rule", type=click.Choice(LOSS_RULES), default="any-instant", show_default=True,
+              help="any-instant: a packet is lost if the channel is bad at any instant of it (abouzeid §III); "
+                   "vdeldrop: the state at its start decides.")
+@click.option("--channel-clock", type=click.Choice(["time", "packets"]), default="time", show_default=True,
+              help="time: the channel evolves in real time (abouzeid); packets: only while packets are sent "
+                   "(ns-2's original model).")
+@click.option("--batches", type=int, default=20, show_default=True, help="Batches for the confidence intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
-                  dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, delayed_ack, as_json) -> None:
+                  dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
+                  initial_ssthresh, loss_rule, channel_clock, batches, as_json) -> None:
     """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
 
     \b
@@ -46,11 +60,18 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
       tcpfade simulate-link --variant newreno --rate 100 --tau 0.1 --buffer 44 --mean-good 1 --mean-bad 0.01 \\
           --seed 2 --json
     """
+    channel = None
+    if loss_rule != "any-instant":
+        if mean_good is None or mean_bad is None:
+            raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")
+        channel, mean_good, mean_bad = ContinuousTwoState(mean_good, mean_bad, loss_rule=loss_rule), None, None
     with run_progress("simulated time") as progress:
         r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                     mean_good=mean_good, mean_bad=mean_bad, duration=duration, warmup=warmup, seed=seed,
-                     dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
-                     clock_granularity=clock_granularity, delayed_ack=delayed_ack, progress=progress)
+                     mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
+                     seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto,
+                     initial_rto=initial_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
+                     delayed_ack=delayed_ack, wmax=wmax, initial_ssthresh=initial_ssthresh,
+                     channel_clock=channel_clock, batches=batches, progress=progress)
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))
         return
@@ -82,9 +103,11 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
 @click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
 @click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
 @click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
+@click.option("--max-backoff", type=int, default=64, show_default=True,
+              help="Largest multiplier of the RTO's exponential backoff (a power of two).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, recovery, min_rto,
-                 max_rto, clock_granularity, as_json) -> None:
+                 max_rto, clock_granularity, max_backoff, as_json) -> None:
     """Goodput of TCP Reno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
 
     \b
@@ -95,7 +118,7 @@ def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean
     """
     a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                      mean_good=mean_good, mean_bad=mean_bad, model=model, recovery=recovery, min_rto=min_rto,
-                     max_rto=max_rto, clock_granularity=clock_granularity)
+                     max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff)
     if as_json:
         click.echo(json.dumps({k: getattr(a, k) for k in a.__dataclass_fields__
                                if not isinstance(getattr(a, k), (np.ndarray, dict))}, indent=2))

@@ -109,6 +109,10 @@ def test_simulate_prints_what_the_api_computes(capsys):
     assert expected.timeouts >= 10 and "note:" not in err
     code, out, _ = run(capsys, *args, "--json")
     assert code == 0 and json.loads(out)["throughput"] == expected.throughput
+    narrower = tcpfade.simulate("newreno", tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.01), wmax=24,
+                                slots=10**6, seed=1, batches=10, confidence=0.9)
+    code, out, _ = run(capsys, *args, "--batches", "10", "--confidence", "0.9", "--json")
+    assert code == 0 and json.loads(out)["throughput_ci_low"] == narrower.ci["throughput"][0] != lo
 
 
 def test_simulate_warns_when_the_intervals_rest_on_few_timeouts(capsys):

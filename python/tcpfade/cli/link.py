@@ -48,10 +48,11 @@ from .options import print_table, run_progress
               help="time: the channel evolves in real time (abouzeid); packets: only while packets are sent "
                    "(ns-2's original model).")
 @click.option("--batches", type=int, default=20, show_default=True, help="Batches for the confidence intervals.")
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
                   dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
-                  initial_ssthresh, loss_rule, channel_clock, batches, as_json) -> None:
+                  initial_ssthresh, loss_rule, channel_clock, batches, confidence, as_json) -> None:
     """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
 
     \b
@@ -71,7 +72,7 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
                      seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto,
                      initial_rto=initial_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
                      delayed_ack=delayed_ack, wmax=wmax, initial_ssthresh=initial_ssthresh,
-                     channel_clock=channel_clock, batches=batches, progress=progress)
+                     channel_clock=channel_clock, batches=batches, confidence=confidence, progress=progress)
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))
         return

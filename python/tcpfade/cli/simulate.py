@@ -43,13 +43,15 @@ def _count(text: str, name: str) -> int:
 @click.option("--transmit-energy", type=float, help="Energy per transmission (default: F or SNR of the channel, else 1).")
 @click.option("--w-active", type=float, default=0.0, show_default=True, help="Circuit energy per active slot (eq. 14).")
 @click.option("--w-idle", type=float, default=0.0, show_default=True, help="Circuit energy per idle slot (eq. 14).")
+@click.option("--batches", type=int, default=30, show_default=True, help="Batches for the confidence intervals.")
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
 @click.option("--trace-plot", type=click.Path(dir_okay=False, path_type=Path),
               help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
 @click.option("--trace-csv", type=click.Path(dir_okay=False, path_type=Path), help="Write the recorded slots as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_loss, ack_delay, transmit_energy,
-             w_active, w_idle, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
+             w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
     """Simulate TCP over a packet-error channel, slot by slot (zero bandwidth-delay product).
 
     \b
@@ -66,7 +68,7 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_l
                                 slots=_count(slots, "--slots"), seed=seed, initial_ssthresh=initial_ssthresh,
                                 ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
                                 transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
-                                progress=progress)
+                                batches=batches, confidence=confidence, progress=progress)
     if trace_plot:
         result.plot_trace(trace_plot)
     if trace_csv:

@@ -1,6 +1,6 @@
 """Following and stopping long simulations.
 
-The core calls back about every 0.1 s of a run (``crates/tcpfade-core/src/driver/watch.rs``): it lets Python
+The core calls back about every 0.1 s of a run (``crates/tcpfade-core/src/watch.rs``): it lets Python
 handle its signals, so Ctrl-C stops a run at once, and calls the callback built here, which reports the
 fraction done to the caller's ``progress`` and stops the run when the work it belongs to was interrupted on
 another thread. Signals reach only the main thread, so a simulation on a worker thread (a sweep in this

@@ -57,6 +57,19 @@ def test_an_exception_from_progress_stops_the_run_and_is_raised_as_it_was():
     assert time.monotonic() - started < 2 * STOP_WITHIN
 
 
+def test_progress_true_draws_a_bar_once_the_run_lasts_a_second(capsys):
+    """``progress=True``: a tqdm bar on stderr for a run of a few seconds, nothing for a short one, and the same
+    results either way."""
+    ch = channel()
+    quick = tcpfade.simulate("reno", ch, slots=10**5, seed=2, progress=True)
+    assert capsys.readouterr().err == ""
+    assert quick.to_dict() == tcpfade.simulate("reno", ch, slots=10**5, seed=2).to_dict()
+    long = tcpfade.simulate("reno", ch, slots=10**9, seed=2, progress=True)   # about 4 s
+    err = capsys.readouterr().err
+    assert "slots:" in err and "%|" in err, err[-300:]
+    assert long.slots == 10**9
+
+
 def test_progress_must_be_callable():
     with pytest.raises(ParameterError, match="progress = 'int' is not allowed"):
         tcpfade.simulate("reno", channel(), slots=1000, seed=1, progress=3)

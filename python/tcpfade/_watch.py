@@ -32,18 +32,39 @@ def stop_on(event: threading.Event) -> Iterator[None]:
         _stop_event.reset(token)
 
 
-def core_callback(progress: Callable[[float], object] | None) -> Callable[[float], None] | None:
-    """What a simulation hands the core: the caller's ``progress`` (checked to be callable), after the stop
-    event of the calling context. None when there is neither (the core still lets Python see Ctrl-C)."""
-    if progress is not None and not callable(progress):
-        raise v.fail("progress", type(progress).__name__, "must be a callable taking the fraction done (0 to 1), "
-                     "or None")
-    event = _stop_event.get()
-    if progress is None and event is None:
-        return None
+@contextmanager
+def reporting(progress: bool | Callable[[float], object] | None, description: str
+              ) -> Iterator[Callable[[float], None] | None]:
+    """The callback a long computation hands the core, for the duration of the call.
 
+    ``progress`` is None (or False), a callable that takes the fraction done (0 to 1), or True for a progress bar
+    (``tqdm.auto``: on stderr, or a widget in a notebook) that appears once the run has lasted a second, so short
+    runs print nothing, and is cleared when the run ends. The callback checks the stop event of the calling
+    context first (:func:`stop_on`). None when there is nothing to report or check: the core still lets Python
+    see Ctrl-C."""
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        with tqdm(total=100, desc=description, unit="%", delay=1.0, leave=False, dynamic_ncols=True,
+                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}") as bar:
+            yield _checked(lambda done: bar.update(int(done * 100) - bar.n))
+        return
+    if progress is False or progress is None:
+        yield _checked(None)
+        return
+    if not callable(progress):
+        raise v.fail("progress", type(progress).__name__, "must be True (a progress bar), a callable taking the "
+                     "fraction done (0 to 1), or None")
+    yield _checked(progress)
+
+
+def _checked(progress: Callable[[float], object] | None) -> Callable[[float], None] | None:
+    """``progress`` after the stop event of the calling context, if there is one."""
+    event = _stop_event.get()
+    if event is None:
+        return progress
     def report(done: float) -> None:
-        if event is not None and event.is_set():
+        if event.is_set():
             raise RunStopped("stopped: the work this simulation was part of was interrupted")
         if progress is not None:
             progress(done)

@@ -19,7 +19,7 @@ from scipy import optimize, special, stats
 
 from .. import _core
 from .. import _validate as v
-from .._watch import core_callback
+from .._watch import reporting
 from .base import SlotChannel
 from .fading import resolve_fading_margin
 
@@ -181,14 +181,16 @@ class BitLevelFading(SlotChannel):
 def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulation: str = "bpsk",
                          samples_per_packet: int | None = None, fading_model: str = "jakes",
                          oscillators: int | None = None, packets: int = 200_000, batches: int = 50, seed: int = 1,
-                         confidence: float = 0.95, progress: Callable[[float], object] | None = None) -> pd.DataFrame:
+                         confidence: float = 0.95, progress: bool | Callable[[float], object] | None = None
+                         ) -> pd.DataFrame:
     """Average packet error rate of the bit-level model against average SNR (zorzi-rao Fig. 7).
 
     Each packet's error probability given its fading is averaged over ``packets`` packets of one
     fading realization, shared by all SNRs. The confidence interval comes from batch means over
     ``batches`` batches (Student t). Returns a DataFrame with columns ``snr_db``, ``error_rate``,
-    ``ci_low``, ``ci_high``. ``progress``, if given, is called with the fraction of the packets done about
-    every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops a run at once.
+    ``ci_low``, ``ci_high``. ``progress``: True for a progress bar, or a callable that gets the fraction of the
+    packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops a run
+    at once.
     """
     fdt = v.positive("fdt", fdt)
     bits = v.integer("packet_bits", packet_bits, 1)
@@ -199,9 +201,10 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
         raise v.fail("snr_db", snr_db.tolist(), "must be finite numbers")
     n_batches = v.integer("batches", batches, 2)
     model, n = _fading(fading_model, oscillators)
-    rows = _core.bit_level_error_rates(
-        model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS),
-        spp, v.integer("packets", packets, n_batches), n_batches, v.seed(seed), core_callback(progress))
+    with reporting(progress, "packets") as report:
+        rows = _core.bit_level_error_rates(
+            model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS),
+            spp, v.integer("packets", packets, n_batches), n_batches, v.seed(seed), report)
     mean = rows.mean(axis=1)
     half = stats.t.ppf(0.5 + v.probability("confidence", confidence) / 2, n_batches - 1) * \
         rows.std(axis=1, ddof=1) / math.sqrt(n_batches)

@@ -8,7 +8,7 @@ import click
 
 from ..analysis import ANALYZED_VARIANTS, METRICS, analyze as run_analysis, compare
 from ..tcp import simulate as run_simulation
-from .options import build_channel, channel_options, print_table, run_progress
+from .options import build_channel, channel_options, print_table, progress_bar
 from .simulate import _count
 
 
@@ -41,11 +41,10 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
     result = run_analysis(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
                           transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
     if compare_slots is not None:
-        with run_progress("slots") as progress:
-            sim = run_simulation(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
-                                 slots=_count(compare_slots, "--compare-slots"), seed=seed,
-                                 transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
-                                 progress=progress)
+        sim = run_simulation(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
+                             slots=_count(compare_slots, "--compare-slots"), seed=seed,
+                             transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
+                             progress=progress_bar())
         table = compare(result, sim)
         if as_json:
             click.echo(table.reset_index().to_json(orient="records", indent=2))

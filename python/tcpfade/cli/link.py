@@ -14,7 +14,7 @@ from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
-from .options import print_table, run_progress
+from .options import print_table, progress_bar
 
 
 @click.command("simulate-link")
@@ -66,13 +66,12 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
         if mean_good is None or mean_bad is None:
             raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")
         channel, mean_good, mean_bad = ContinuousTwoState(mean_good, mean_bad, loss_rule=loss_rule), None, None
-    with run_progress("simulated time") as progress:
-        r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                     mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
-                     seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto,
-                     initial_rto=initial_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
-                     delayed_ack=delayed_ack, wmax=wmax, initial_ssthresh=initial_ssthresh,
-                     channel_clock=channel_clock, batches=batches, confidence=confidence, progress=progress)
+    r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
+                 mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
+                 seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
+                 clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack, wmax=wmax,
+                 initial_ssthresh=initial_ssthresh, channel_clock=channel_clock, batches=batches,
+                 confidence=confidence, progress=progress_bar())
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))
         return

@@ -1,13 +1,11 @@
-"""Options shared by several commands: describing a channel, printing a table, a run's progress bar."""
+"""Options shared by several commands: describing a channel, printing a table, whether to draw a progress bar."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import sys
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from .. import _validate as v
 from ..channels import (
@@ -101,14 +99,8 @@ def print_table(items: dict) -> None:
         click.echo(f"{key:<{width}}  {text}")
 
 
-@contextmanager
-def run_progress(description: str) -> Iterator[Callable[[float], None]]:
-    """A progress bar for one long simulation, fed by its ``progress`` callback (the fraction done). It
-    appears only once the run has taken a second (short runs print nothing), on a terminal only, and is
-    cleared when the run ends."""
-    with tqdm(total=100, desc=description, unit="%", delay=1.0, leave=False, disable=None, dynamic_ncols=True,
-              bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}") as bar:
-        def advance(done: float) -> None:
-            bar.update(int(done * 100) - bar.n)
 
-        yield advance
+def progress_bar() -> bool:
+    """Whether a long command draws a progress bar (``progress=True`` of the simulations): on a terminal only, not
+    into a pipe or a log."""
+    return sys.stderr.isatty()

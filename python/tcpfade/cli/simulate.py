@@ -10,7 +10,7 @@ import click
 from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
 from ..tcp.slotted import METRICS
-from .options import build_channel, channel_options, print_table, run_progress
+from .options import build_channel, channel_options, print_table, progress_bar
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
@@ -63,12 +63,11 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_l
     """
     if (trace_plot or trace_csv) and trace_slots <= 0:
         raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
-    with run_progress("slots") as progress:
-        result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
-                                slots=_count(slots, "--slots"), seed=seed, initial_ssthresh=initial_ssthresh,
-                                ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
-                                transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
-                                batches=batches, confidence=confidence, progress=progress)
+    result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
+                            slots=_count(slots, "--slots"), seed=seed, initial_ssthresh=initial_ssthresh,
+                            ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
+                            transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, batches=batches,
+                            confidence=confidence, progress=progress_bar())
     if trace_plot:
         result.plot_trace(trace_plot)
     if trace_csv:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
-from .._watch import core_callback
+from .._watch import reporting
 from ..channels.continuous import ContinuousTwoState
 from .metrics import batch_interval
 from .slotted import VARIANTS
@@ -179,7 +179,7 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                   initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
                   channel_clock: str = "time", batches: int = 20, confidence: float = 0.95,
-                  progress: Callable[[float], object] | None = None) -> LinkResult:
+                  progress: bool | Callable[[float], object] | None = None) -> LinkResult:
     """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
 
     Parameters
@@ -209,8 +209,9 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
         which abouzeid §I-A criticizes). Bad visits are tracked with the time clock only.
     batches : batches of the measured time for the intervals.
     confidence : level of the intervals.
-    progress : called with the fraction of the simulated time done (0 to 1) about every 0.1 s of a run; an
-        exception it raises stops the run and is raised here. Ctrl-C stops a run at once, with or without it.
+    progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
+        fraction of the simulated time done (0 to 1) about every 0.1 s of a run; an exception it raises stops the
+        run and is raised here. Ctrl-C stops a run at once, with or without it.
 
     Examples
     --------
@@ -230,10 +231,11 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     duration, warmup, level = args["duration"], args["warmup"], args["confidence"]
     spec = None if channel is None else (channel.mean_good, channel.mean_bad, channel.loss_rule, channel.loss_good,
                                          channel.loss_bad)
-    raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"], args["delayed_ack"],
-                              args["wmax"], args["dupthresh"], args["initial_ssthresh"], args["rto"],
-                              args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"],
-                              core_callback(progress))
+    with reporting(progress, "simulated time") as report:
+        raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"],
+                                  args["delayed_ack"], args["wmax"], args["dupthresh"], args["initial_ssthresh"],
+                                  args["rto"], args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"],
+                                  report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}

@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import _core
 from .. import _validate as v
-from .._watch import core_callback
+from .._watch import reporting
 from ..channels.base import SlotChannel
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
 
@@ -115,7 +115,7 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
              slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None, ack_loss: float = 0.0,
              ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
              w_active: float = 0.0, w_idle: float = 0.0, confidence: float = 0.95,
-             progress: Callable[[float], object] | None = None) -> SimulationResult:
+             progress: bool | Callable[[float], object] | None = None) -> SimulationResult:
     """Simulate a TCP bulk transfer over ``channel`` on the slotted model.
 
     Parameters
@@ -135,8 +135,9 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
         bit-level model, BRIEF D5), else 1.
     w_active, w_idle : circuit energy per active and idle slot (zorzi-rao eq. (14)).
     confidence : level of the confidence intervals.
-    progress : called with the fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it
-        raises stops the run and is raised here. Ctrl-C stops a run at once, with or without it.
+    progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
+        fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it raises stops the run and
+        is raised here. Ctrl-C stops a run at once, with or without it.
     """
     a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
                              initial_ssthresh=initial_ssthresh, ack_loss=ack_loss, ack_delay=ack_delay,
@@ -144,8 +145,9 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
                              w_active=w_active, w_idle=w_idle, confidence=confidence)
     name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto"], a["slots"], a["transmit_energy"]
     w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
-    raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"], n, a["ack_loss"],
-                                 a["ack_delay"], a["batches"], a["trace_slots"], a["seed"], core_callback(progress))
+    with reporting(progress, "slots") as report:
+        raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"], n,
+                                     a["ack_loss"], a["ack_delay"], a["batches"], a["trace_slots"], a["seed"], report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = {f: raw["batches"][:, i] for i, f in enumerate(fields)}

@@ -39,7 +39,7 @@ pub enum Error {
         /// Latest time already asked for.
         current: f64,
     },
-    /// The caller stopped the run through its [`crate::driver::Watch`] (a progress report returned an error).
+    /// The caller stopped the run through its [`crate::watch::Watch`] (a progress report returned an error).
     #[error("the run was stopped by its caller")]
     Stopped,
 }

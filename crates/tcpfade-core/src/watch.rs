@@ -1,7 +1,7 @@
 //! How a caller follows a long run and stops it.
 //!
 //! A run of 10¹¹ slots or 10⁸ simulated seconds takes minutes. The drivers call [`Watch::tick`] once per
-//! step of their main loop; about every [`Watch::every`] of wall-clock time the watch hands the fraction
+//! step of their main loop; about every interval given to [`Watch::new`] the watch hands the fraction
 //! done to its caller's `report`, and an error from `report` ends the run with that error. That is how
 //! the Python bindings draw a progress bar and answer Ctrl-C (a signal can only be seen with the GIL,
 //! which a run does not hold). The results never depend on the watch: it reads the clock, never the
@@ -31,11 +31,6 @@ impl<'a> Watch<'a> {
     /// A watch that never reports: a run nobody follows.
     pub fn quiet() -> Self {
         Watch { report: None, every: Duration::MAX, next_report: Instant::now(), countdown: u32::MAX }
-    }
-
-    /// The interval between reports.
-    pub fn every(&self) -> Duration {
-        self.every
     }
 
     /// One step of a driver's loop; `done` (the fraction of the run done, 0 to 1) is evaluated only when

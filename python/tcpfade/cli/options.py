@@ -99,7 +99,6 @@ def print_table(items: dict) -> None:
         click.echo(f"{key:<{width}}  {text}")
 
 
-
 def progress_bar() -> bool:
     """Whether a long command draws a progress bar (``progress=True`` of the simulations): on a terminal only, not
     into a pipe or a log."""

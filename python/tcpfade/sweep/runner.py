@@ -170,8 +170,8 @@ def _ignore_interrupt() -> None:
 
 
 class _Local(_Backend):
-    """A process pool. Stopping cancels the points not started and terminates the workers: a point inside the
-    Rust core cannot be interrupted, and waiting for it would hold the user as long as the longest point."""
+    """A process pool. Stopping cancels the points not started and terminates the workers: they ignore SIGINT
+    (the runner answers it), so a running point would otherwise hold the user as long as it lasts."""
 
     def __init__(self, workers: int) -> None:
         super().__init__()

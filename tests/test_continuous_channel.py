@@ -53,5 +53,5 @@ def test_inputs_validated():
     with pytest.raises(tcpfade.ParameterError, match="loss_rule"):
         tcpfade.ContinuousTwoState(mean_good=1.0, mean_bad=1.0, loss_rule="gilbert")
     ch = tcpfade.ContinuousTwoState(mean_good=1.0, mean_bad=1.0)
-    with pytest.raises(tcpfade.ParameterError, match="backwards"):
+    with pytest.raises(tcpfade.ParameterError, match="below the one before it"):
         ch.packet_losses([1.0, 0.5], 0.1, seed=1)

@@ -112,7 +112,7 @@ def test_billion_slots_in_constant_memory():
     (dict(ack_loss=1.0), "ack_loss"),
     (dict(initial_ssthresh=0.5), "initial_ssthresh"),
     (dict(batches=1), "batches = 1"),
-    (dict(channel="gilbert"), "channel = 'str'"),
+    (dict(channel="gilbert"), "channel = 'gilbert'"),
 ])
 def test_bad_input_is_rejected_where_it_enters(kwargs, needle):
     args = dict(variant="tahoe", channel=tcpfade.Bernoulli(0.1), slots=1000, seed=1)

@@ -71,7 +71,7 @@ def test_progress_true_draws_a_bar_once_the_run_lasts_a_second(capsys):
 
 
 def test_progress_must_be_callable():
-    with pytest.raises(ParameterError, match="progress = 'int' is not allowed"):
+    with pytest.raises(ParameterError, match="progress = 3 is not allowed"):
         tcpfade.simulate("reno", channel(), slots=1000, seed=1, progress=3)
     with pytest.raises(ParameterError, match="progress"):
         tcpfade.simulate_link(rate=100, tau=0.01, duration=100, seed=1, progress="bar")

@@ -1,80 +1,484 @@
-"""Parameter checks used where input enters the Python API; the wording matches the Rust core's."""
+"""The one mechanism by which input is checked where it enters tcpfade.
+
+Every public function and constructor declares, next to its signature, a :class:`Rule` per parameter
+(``@checked(slots=Integer(1), seed=SEED, ...)``). :func:`checked` binds the call to the signature, applies
+each rule and hands the function the normalized values, so the function body never sees a wrong type, a
+NaN, an out-of-range number or a missing argument. A rejected value raises
+:class:`~tcpfade.errors.ParameterError` (a ``ValueError``; :class:`~tcpfade.errors.ParameterTypeError`, also a
+``TypeError``, for a value of the wrong kind) whose message is always
+``<parameter> = <value> is not allowed: <what is allowed>``, the same wording as the Rust core's.
+
+Requests that cannot fit are refused up front by the same errors: :func:`memory` for an allocation a request
+implies (a trace of 2**62 slots) and :func:`work` for the simulated work a request implies (a link run whose
+timer would fire 10^16 times). The rules are also what the fuzzing suite reads (``tests/fuzz``): each
+registered function's rules give both valid and hostile inputs.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-from numbers import Integral, Real
+import numbers
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
-from .errors import ParameterError
+from .errors import ParameterError, ParameterTypeError
+
+#: Every function wrapped by :func:`checked`, by qualified name: the fuzzing suite's inventory.
+REGISTRY: dict[str, Callable[..., Any]] = {}
 
 
-def fail(name: str, value: object, allowed: str) -> ParameterError:
-    """The error for ``name = value`` outside ``allowed`` (``parameter`` names the parameter)."""
-    error = ParameterError(f"{name} = {value!r} is not allowed: {allowed}")
+def _show(value: object) -> str:
+    """The value as a message shows it: repr, cut short (a 10^6-element list must not flood the terminal)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a user object whose repr fails still gets a message
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:60] + " ... " + text[-12:]
+
+
+def fail(name: str, value: object, allowed: str, *, kind: type[ParameterError] = ParameterError) -> ParameterError:
+    """The error for ``name = value`` outside ``allowed`` (``parameter`` names the parameter, ``value`` holds it)."""
+    shown = value if isinstance(value, str) and value.startswith(("a ", "an ")) else _show(value)
+    error = kind(f"{name} = {shown} is not allowed: {allowed}")
     error.parameter = name
+    error.value = value
     return error
 
 
+# -- rules ------------------------------------------------------------------------------------------------------
+
+class Rule:
+    """What one parameter accepts. ``check(name, value)`` returns the normalized value or raises."""
+
+    def check(self, name: str, value: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __call__(self, name: str, value: Any) -> Any:
+        return self.check(name, value)
+
+    def describe(self) -> str:
+        """What is allowed, in words (for docs and messages)."""
+        return type(self).__name__
+
+
+def _as_float(name: str, value: Any) -> float:
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, numbers.Real):
+        # numpy's 0-d arrays are numbers too
+        if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
+            raise fail(name, value, "must be a finite number", kind=ParameterTypeError)
+        return _as_float(name, value.item())
+    try:
+        out = float(value)
+    except (OverflowError, ValueError, TypeError):
+        raise fail(name, value, "must be a finite number (this one does not fit a double)") from None
+    if not math.isfinite(out):
+        raise fail(name, value, "must be a finite number")
+    return out
+
+
+class Real(Rule):
+    """A finite real number in a range; ``low``/``high`` may be open (``low_open``/``high_open``)."""
+
+    def __init__(self, low: float | None = None, high: float | None = None, *, low_open: bool = False,
+                 high_open: bool = False, words: str | None = None) -> None:
+        self.low, self.high, self.low_open, self.high_open, self.words = low, high, low_open, high_open, words
+
+    def describe(self) -> str:
+        if self.words:
+            return self.words
+        if self.low is None and self.high is None:
+            return "must be a finite number"
+        if self.high is None:
+            return f"must be a finite number {'>' if self.low_open else '>='} {self.low:g}"
+        if self.low is None:
+            return f"must be a finite number {'<' if self.high_open else '<='} {self.high:g}"
+        lo = "(" if self.low_open else "["
+        hi = ")" if self.high_open else "]"
+        return f"must be a finite number in {lo}{self.low:g}, {self.high:g}{hi}"
+
+    def check(self, name: str, value: Any) -> float:
+        v = _as_float(name, value)
+        low_bad = self.low is not None and (v <= self.low if self.low_open else v < self.low)
+        high_bad = self.high is not None and (v >= self.high if self.high_open else v > self.high)
+        if low_bad or high_bad:
+            raise fail(name, value, self.describe())
+        return v
+
+
+class Probability(Real):
+    """A probability in [0, 1], or with an open end."""
+
+    def __init__(self, *, open_low: bool = False, open_high: bool = False) -> None:
+        lo = "(0" if open_low else "[0"
+        hi = "1)" if open_high else "1]"
+        super().__init__(0.0, 1.0, low_open=open_low, high_open=open_high, words=f"must be a probability in {lo}, {hi}")
+
+
+class Integer(Rule):
+    """An integer in [low, high]. A float is accepted when it is a whole number (``slots=1e6``), since users
+    write counts that way; anything else, booleans and strings included, is refused."""
+
+    def __init__(self, low: int, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def describe(self) -> str:
+        return f"must be an integer in [{self.low}, {self.high}]" if self.high is not None else \
+            f"must be an integer >= {self.low}"
+
+    def check(self, name: str, value: Any) -> int:
+        if isinstance(value, bool) or isinstance(value, (str, bytes)):
+            raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        if isinstance(value, numbers.Integral):
+            v = int(value)
+        elif isinstance(value, numbers.Real):
+            f = _as_float(name, value)
+            if not f.is_integer():
+                raise fail(name, value, self.describe() + " (a whole number)")
+            v = int(f)
+        elif hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item"):
+            return self.check(name, value.item())
+        else:
+            raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        if v < self.low or (self.high is not None and v > self.high):
+            raise fail(name, value, self.describe())
+        return v
+
+
+class Choice(Rule):
+    """One of a fixed set of names; ``loose`` matches case-insensitively and ignores '-' and '_'
+    (``"New-Reno"`` is ``"newreno"``)."""
+
+    def __init__(self, options: Sequence[str], *, loose: bool = False) -> None:
+        self.options, self.loose = tuple(options), loose
+
+    def describe(self) -> str:
+        return "must be one of " + ", ".join(self.options)
+
+    def check(self, name: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        key = value.lower().replace("-", "").replace("_", "") if self.loose else value
+        if key not in self.options:
+            raise fail(name, value, self.describe())
+        return key
+
+
+class Flag(Rule):
+    """True or False (numpy booleans too)."""
+
+    def describe(self) -> str:
+        return "must be True or False"
+
+    def check(self, name: str, value: Any) -> bool:
+        if isinstance(value, bool) or type(value).__name__ == "bool_":
+            return bool(value)
+        raise fail(name, value, self.describe(), kind=ParameterTypeError)
+
+
+class Optional(Rule):
+    """None, or what ``rule`` accepts."""
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+
+    def describe(self) -> str:
+        return self.rule.describe() + " (or None)"
+
+    def check(self, name: str, value: Any) -> Any:
+        return None if value is None else self.rule.check(name, value)
+
+
+class Instance(Rule):
+    """An instance of one of ``types`` (``words`` says which, in the user's terms)."""
+
+    def __init__(self, types: type | tuple[type, ...], words: str) -> None:
+        self.types, self.words = types, words
+
+    def describe(self) -> str:
+        return self.words
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, self.types):
+            raise fail(name, value, self.words, kind=ParameterTypeError)
+        return value
+
+
+class Callback(Rule):
+    """A progress argument: None, True/False, or a callable that gets the fraction done."""
+
+    def describe(self) -> str:
+        return "must be None, True, False or a callable taking the fraction done"
+
+    def check(self, name: str, value: Any) -> Any:
+        if value is None or isinstance(value, bool) or callable(value):
+            return value
+        raise fail(name, value, self.describe(), kind=ParameterTypeError)
+
+
+class FilePath(Rule):
+    """A path (str or os.PathLike). ``must="exist"``: an existing regular file; ``must="write"``: a file that
+    can be created or replaced (its directory exists and is writable, and it is not a directory), checked before
+    any work is done so that no result is computed only to be lost."""
+
+    def __init__(self, must: str = "exist") -> None:
+        self.must = must
+
+    def describe(self) -> str:
+        return "must be an existing file" if self.must == "exist" else \
+            "must be a file path in an existing, writable directory"
+
+    def check(self, name: str, value: Any) -> Path:
+        if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+            raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError)
+        try:
+            p = Path(value)
+            text = str(p)
+        except (TypeError, ValueError):
+            raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError) from None
+        if not text or "\x00" in text:
+            raise fail(name, value, "must be a non-empty path without NUL characters")
+        if self.must == "exist":
+            if not p.is_file():
+                raise fail(name, text, "must be an existing file" + (" (it is a directory)" if p.is_dir() else ""))
+            if not os.access(p, os.R_OK):
+                raise fail(name, text, "must be a readable file (permission denied)")
+            return p
+        writable(name, p)
+        return p
+
+
+def writable(name: str, path: Path) -> None:
+    """Refuse ``path`` unless a file can be written there: its directory exists and is writable, and the path is
+    not a directory."""
+    text = str(path)
+    if path.is_dir():
+        raise fail(name, text, "must be a file path, not a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise fail(name, text, f"its directory {str(parent)!r} does not exist (create it first)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise fail(name, text, f"its directory {str(parent)!r} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise fail(name, text, "the file exists and is not writable")
+
+
+class Array(Rule):
+    """A one-dimensional array of finite numbers (a list, a tuple or a numpy array), returned as a contiguous
+    float64 array; ``low`` bounds its values, ``sorted`` asks for a non-decreasing sequence, ``min_size`` for a
+    least length."""
+
+    def __init__(self, *, low: float | None = None, sorted: bool = False, min_size: int = 0) -> None:
+        self.low, self.sorted, self.min_size = low, sorted, min_size
+
+    def describe(self) -> str:
+        parts = ["must be a one-dimensional array of finite numbers"]
+        if self.low is not None:
+            parts.append(f">= {self.low:g}")
+        if self.sorted:
+            parts.append("in non-decreasing order")
+        if self.min_size:
+            parts.append(f"with at least {self.min_size} element{'s' if self.min_size > 1 else ''}")
+        return " ".join(parts)
+
+    def check(self, name: str, value: Any) -> Any:
+        import numpy as np
+
+        if isinstance(value, (str, bytes, dict)) or value is None:
+            raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        try:
+            arr = np.ascontiguousarray(value, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise fail(name, value, self.describe(), kind=ParameterTypeError) from None
+        if arr.ndim == 0:
+            arr = arr.reshape(1)
+        if arr.ndim != 1:
+            raise fail(name, f"an array of shape {arr.shape}", self.describe())
+        if arr.size < self.min_size:
+            raise fail(name, value, self.describe())
+        finite = np.isfinite(arr)
+        if not finite.all():
+            i = int(np.flatnonzero(~finite)[0])
+            raise fail(name, f"an array whose element {i} is {arr[i]}", self.describe())
+        if self.low is not None and arr.size and arr.min() < self.low:
+            i = int(np.argmin(arr))
+            raise fail(name, f"an array whose element {i} is {arr[i]:g}", self.describe())
+        if self.sorted and arr.size > 1 and np.any(np.diff(arr) < 0):
+            i = int(np.flatnonzero(np.diff(arr) < 0)[0]) + 1
+            raise fail(name, f"an array whose element {i} ({arr[i]:g}) is below the one before it",
+                       self.describe())
+        return arr
+
+
+#: Shared rules, so the same parameter is checked the same way everywhere.
+SEED = Integer(0, 2**64 - 1)
+PROBABILITY = Probability()
+POSITIVE = Real(0.0, low_open=True)
+NON_NEGATIVE = Real(0.0)
+FINITE = Real()
+CONFIDENCE = Probability(open_low=True, open_high=True)
+PROGRESS = Callback()
+#: Times on a channel's clock: from 0 on, non-decreasing.
+TIMES = Array(low=0.0, sorted=True)
+
+
+# -- resource limits ----------------------------------------------------------------------------------------------
+
+def _physical_memory() -> int:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 8 << 30
+
+
+#: Largest allocation one request may imply: half the machine's memory. Above it, the request is refused at once
+#: with the size named, instead of aborting the process (Rust aborts on allocation failure) or swapping for hours.
+MEMORY_LIMIT: int = _physical_memory() // 2
+
+#: Longest a single request may be expected to run, in seconds of this machine's time (a day). Anything the
+#: rates below put beyond it is refused up front: it is a mistake (a timer of 1e-17 s, a default duration made
+#: from a mean of 1e300 s), and Ctrl-C is a poor way to learn that.
+WORK_LIMIT_SECONDS: float = 86_400.0
+
+#: Conservative throughputs of the engines (the benchmarks measure 2-4 times more), used to turn a request's
+#: size into an expected time: slots of the slotted simulator, events of the link simulator, steps of a channel.
+SPEED = {"slots": 1e8, "events": 1e7, "channel steps": 5e7, "samples": 3e7, "bit samples": 2e8}
+
+
+def _human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} PiB"  # pragma: no cover
+
+
+def memory(name: str, value: object, nbytes: float, what: str) -> None:
+    """Refuse a request whose ``what`` would take ``nbytes`` of memory beyond :data:`MEMORY_LIMIT`."""
+    if not math.isfinite(nbytes) or nbytes > MEMORY_LIMIT:
+        raise fail(name, value, f"{what} would need {_human_bytes(nbytes)} of memory; this machine allows "
+                                f"{_human_bytes(MEMORY_LIMIT)} per request")
+
+
+def work(name: str, value: object, steps: float, unit: str, what: str, hint: str = "") -> None:
+    """Refuse a request that implies ``steps`` of ``unit`` (a key of :data:`SPEED`) beyond
+    :data:`WORK_LIMIT_SECONDS` of expected run time."""
+    seconds = steps / SPEED[unit] if math.isfinite(steps) else math.inf
+    if not seconds <= WORK_LIMIT_SECONDS:
+        cost = f"{steps:.3g} {unit}, about {seconds / 86_400:.3g} days of computing" if math.isfinite(seconds) \
+            else f"more {unit} than a double counts"
+        raise fail(name, value, f"{what} implies {cost} (the limit is {WORK_LIMIT_SECONDS / 86_400:g} day of "
+                                f"expected run time){hint}")
+
+
+# -- the decorator ------------------------------------------------------------------------------------------------
+
+def checked(**rules: Rule) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Check a function's arguments against ``rules`` (one :class:`Rule` per parameter name) on every call.
+
+    The call is bound to the signature first: an unknown keyword, a missing required argument or too many
+    positional arguments raise :class:`~tcpfade.errors.ParameterTypeError` naming the parameter. Then each rule
+    checks its argument (explicit or default) and the function receives the normalized values. Parameters
+    without a rule are passed as given (channels checked by their own constructors, ``**kwargs`` forwarded)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(fn)
+        unknown = set(rules) - set(signature.parameters)
+        if unknown:  # a rule for a parameter that does not exist is a bug of ours; say so at import
+            raise RuntimeError(f"{fn.__qualname__}: rules for unknown parameters {sorted(unknown)}")
+        label = fn.__qualname__.replace(".__init__", "")
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = _bind(signature, label, args, kwargs)
+            arguments = bound.arguments
+            for name, rule in rules.items():
+                if name in arguments:
+                    arguments[name] = rule.check(name, arguments[name])
+            return fn(*bound.args, **bound.kwargs)
+
+        wrapper.__tcpfade_rules__ = rules  # type: ignore[attr-defined]
+        REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = wrapper
+        return wrapper
+
+    return decorate
+
+
+def _bind(signature: inspect.Signature, label: str, args: tuple, kwargs: dict) -> inspect.BoundArguments:
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        text = str(exc)
+        missing = [n for n, p in signature.parameters.items()
+                   if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   and n not in kwargs and n != "self"]
+        if "missing" in text and missing:
+            name = next((n for n in missing if f"'{n}'" in text), missing[0])
+            raise fail(name, "a missing value", f"{label} needs {name}", kind=ParameterTypeError) from None
+        if "unexpected keyword" in text or "got an unexpected" in text:
+            name = text.rsplit("'", 2)[-2] if "'" in text else "?"
+            accepted = ", ".join(n for n in signature.parameters if n != "self")
+            raise fail(name, kwargs.get(name), f"{label} has no parameter {name!r} (it takes {accepted})",
+                       kind=ParameterTypeError) from None
+        raise fail("arguments", f"a call with {len(args)} positional arguments", f"{label}: {text}",
+                   kind=ParameterTypeError) from None
+    bound.apply_defaults()
+    return bound
+
+
+def checked_fields(**rules: Rule) -> Callable[[type], type]:
+    """:func:`checked` for a dataclass: its generated ``__init__`` checks the fields named in ``rules`` and stores
+    the normalized values (frozen dataclasses included)."""
+
+    def decorate(cls: type) -> type:
+        cls.__init__ = checked(**rules)(cls.__init__)  # type: ignore[misc]
+        return cls
+
+    return decorate
+
+
+# -- the helpers the bodies use for checks that involve several parameters ---------------------------------------
+
 def real(name: str, value: object) -> float:
     """A finite real number."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(float(value)):
-        raise fail(name, value, "must be a finite number")
-    return float(value)
+    return FINITE.check(name, value)
 
 
 def probability(name: str, value: object, *, open_low: bool = False, open_high: bool = False) -> float:
     """A probability in [0, 1] (or an open end when asked)."""
-    v = real(name, value)
-    low_ok = v > 0 if open_low else v >= 0
-    high_ok = v < 1 if open_high else v <= 1
-    if not (low_ok and high_ok):
-        lo = "(0" if open_low else "[0"
-        hi = "1)" if open_high else "1]"
-        raise fail(name, value, f"must be a probability in {lo}, {hi}")
-    return v
+    return Probability(open_low=open_low, open_high=open_high).check(name, value)
 
 
 def positive(name: str, value: object) -> float:
     """A finite number > 0."""
-    v = real(name, value)
-    if v <= 0:
-        raise fail(name, value, "must be a finite number > 0")
-    return v
+    return POSITIVE.check(name, value)
 
 
 def at_least(name: str, value: object, low: float) -> float:
     """A finite number >= low."""
-    v = real(name, value)
-    if v < low:
-        raise fail(name, value, f"must be a finite number >= {low:g}")
-    return v
+    return Real(low).check(name, value)
 
 
 def integer(name: str, value: object, low: int, high: int | None = None) -> int:
     """An integer in [low, high]."""
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise fail(name, value, "must be an integer")
-    v = int(value)
-    if v < low or (high is not None and v > high):
-        allowed = f"[{low}, {high}]" if high is not None else f">= {low}"
-        raise fail(name, value, f"must be an integer {allowed}" if high is None else f"must be an integer in {allowed}")
-    return v
+    return Integer(low, high).check(name, value)
 
 
 def seed(value: object) -> int:
     """A seed: an integer in [0, 2**64)."""
-    return integer("seed", value, 0, 2**64 - 1)
+    return SEED.check("seed", value)
 
 
 def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """One of a fixed set of names."""
-    if value not in allowed:
-        raise fail(name, value, "must be one of " + ", ".join(allowed))
-    return str(value)
+    return Choice(allowed).check(name, value)
 
 
 def db_to_linear(db: float) -> float:
-    """10^(dB/10)."""
+    """10^(dB/10); an overflow is an error naming nothing (callers bound dB first)."""
     return 10.0 ** (db / 10.0)
 
 

@@ -17,6 +17,11 @@ class ParameterError(TcpfadeError, ValueError):
     """A parameter is outside its allowed range. The message names it, its value and what is allowed."""
 
 
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter has the wrong kind of value (a string for a number, a tuple for a channel) or is missing.
+    Also a ``TypeError``, so code that catches either keeps working."""
+
+
 class TraceFormatError(TcpfadeError, ValueError):
     """A trace file or array is malformed. The message gives the line and field; nothing was read."""
 
@@ -38,6 +43,7 @@ class RunStopped(KeyboardInterrupt):
 __all__ = [
     "TcpfadeError",
     "ParameterError",
+    "ParameterTypeError",
     "TraceFormatError",
     "TraceExhaustedError",
     "InternalError",

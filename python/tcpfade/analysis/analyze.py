@@ -20,28 +20,39 @@ def _lossless_rates() -> dict[str, float]:
             "fast_retransmits": 0.0, "losses": 0.0, "cwnd_at_loss_sum": 0.0}
 
 
+#: What each parameter of :func:`analyze` accepts.
+RULES: dict[str, v.Rule] = {
+    "variant": v.Choice(ANALYZED_VARIANTS, loose=True),
+    "channel": v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
+    "wmax": v.Integer(1, 4096), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**32 - 1),
+    "transmit_energy": v.Optional(v.POSITIVE), "w_active": v.NON_NEGATIVE, "w_idle": v.NON_NEGATIVE,
+}
+
+#: Bytes the Reno and NewReno analyses keep per slot of the timer (the channel's step matrix to each power).
+BYTES_PER_RTO_SLOT = 40
+
+
+@v.checked(**RULES)
 def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
                        transmit_energy: float | None = None, w_active: float = 0.0,
                        w_idle: float = 0.0) -> dict[str, object]:
     """Check the arguments of :func:`analyze` without analysing: the same errors, and the arguments normalized
     (defaults filled in). A sweep checks every point with it before running."""
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ANALYZED_VARIANTS)
-    if not isinstance(channel, SlotChannel):
-        raise v.fail("channel", type(channel).__name__, "must be a GilbertElliott or Bernoulli channel")
+    name = variant
     SlotMatrices.from_channel(channel)  # the channel must be two-state Markov
-    wmax = v.integer("wmax", wmax, 1, 4096)
-    t0 = v.integer("rto", rto, 1, 2**40)
-    if t0 <= wmax:
+    if rto <= wmax:
         raise v.fail("rto", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
                                  "window sent after a loss")
     if name in ("reno", "newreno") and wmax > 60:
         raise v.fail("wmax", wmax, f"must be <= 60 for the {name} analysis (the held set is a 64-bit mask)")
+    if name in ("reno", "newreno"):
+        v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
-    return {"variant": name, "wmax": wmax, "dupthresh": v.integer("dupthresh", dupthresh, 1, 2**30), "rto": t0,
-            "transmit_energy": v.positive("transmit_energy", energy), "w_active": v.at_least("w_active", w_active, 0.0),
-            "w_idle": v.at_least("w_idle", w_idle, 0.0)}
+    return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto": rto,
+            "transmit_energy": v.positive("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
 
 
+@v.checked()
 def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
             transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0) -> AnalysisResult:
     """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).

@@ -54,8 +54,9 @@ import numpy as np
 
 from .. import _validate as v
 from ..channels.continuous import ContinuousTwoState
+from ..tcp.link import RULES as LINK_RULES
 from ..tcp.link import link_buffer, link_channel
-from .renewal import stationary_distribution
+from .renewal import ReducibleChain, stationary_distribution
 
 #: Largest timer multiplier (abouzeid §IV-I: "up to 64Δ(w2) after which it remains constant").
 MAX_BACKOFF = 64
@@ -195,6 +196,17 @@ def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.nd
     return climb_reward + repeat * cycle_reward, climb, rounds
 
 
+#: What each parameter of :func:`analyze_link` accepts: the link's rules (:data:`tcpfade.tcp.link.RULES`) and the
+#: analysis' own.
+RULES: dict[str, v.Rule] = {
+    **{k: LINK_RULES[k] for k in ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad",
+                                  "channel", "min_rto", "max_rto", "clock_granularity", "max_backoff")},
+    "variant": v.Choice(("reno", "newreno"), loose=True), "model": v.Choice(MODELS),
+    "recovery": v.Choice(RECOVERIES),
+}
+
+
+@v.checked(**RULES)
 def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                             buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                             mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
@@ -203,35 +215,44 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
                             recovery: str = "paper") -> dict:
     """Check the arguments of :func:`analyze_link` without analysing: the same errors, raised the same way, and
     the arguments normalized (the channel built). A sweep checks every point with it."""
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), ("reno", "newreno"))
-    mu = v.positive("rate", rate)
-    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
+    mu = rate
+    t = tau + 1.0 / mu
     channel = link_channel(mean_good, mean_bad, channel, required=True)
     if channel.loss_rule != "any-instant" or (channel.loss_good, channel.loss_bad) != (0.0, 1.0):
         raise v.fail("channel", channel.loss_rule, "the analysis needs the any-instant rule with losses 0 and 1")
-    backoff = v.integer("max_backoff", max_backoff, 1, 1 << 20)
+    backoff = max_backoff
     if backoff & (backoff - 1):
         raise v.fail("max_backoff", backoff, "must be a power of two")
-    model = v.choice("model", model, MODELS)
-    recovery = v.choice("recovery", recovery, RECOVERIES)
     if recovery == "rounds" and model != "refined":
         raise v.fail("recovery", recovery, "the recovery rounds need model='refined'")
+    if max_rto < min_rto:
+        raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     buffer = link_buffer(buffer, beta, mu * t, high=1 << 16)
     max_window = max(int(math.floor(buffer + mu * t)), 1)
+    if max_window < 2:
+        raise v.fail("buffer", buffer, f"w_p = B + μT = {buffer + mu * t:.4g} packets: the analysis needs w_p >= 2 "
+                     "(its window climbs in cycles from w_p/2 to w_p; with a window held at one packet there is no "
+                     "cycle); give a buffer of one packet or more, or use simulate_link")
     states = max_window * (backoff.bit_length() + (recovery == "rounds"))
     if states > MAX_STATES:
         raise v.fail("buffer", buffer, f"w_p = B + μT = {max_window} windows make a chain of {states} states "
                      f"(w_p × (log2(max_backoff) + 1{' + 1 for the recovery' if recovery == 'rounds' else ''})), "
                      f"more than the {MAX_STATES} the dense solve takes in seconds; use a smaller buffer, rate × tau "
                      "or max_backoff, or simulate_link")
-    return {"variant": name, "rate": mu, "round_trip": t,
-            "packet_bytes": v.integer("packet_bytes", packet_bytes, 1, 1 << 30),
-            "buffer": buffer, "channel": channel,
-            "model": model, "recovery": recovery, "min_rto": v.at_least("min_rto", min_rto, 0.0),
-            "max_rto": v.positive("max_rto", max_rto),
-            "clock_granularity": v.at_least("clock_granularity", clock_granularity, 0.0), "max_backoff": backoff}
+    return {"variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes,
+            "buffer": buffer, "channel": channel, "model": model, "recovery": recovery, "min_rto": min_rto,
+            "max_rto": max_rto, "clock_granularity": clock_granularity, "max_backoff": backoff}
 
 
+def _unreachable(args: dict, exc: ReducibleChain) -> v.ParameterError:
+    ch = args["channel"]
+    return v.fail("mean_good", ch.mean_good, f"with E[X] = {ch.mean_good:g} s and E[Y] = {ch.mean_bad:g} s on a link "
+                  f"of {args['rate']:g} packets/s the analysis' chain falls apart in double precision (some windows "
+                  f"reach the others only with probability below 1e-308: {exc}); the goodput is 0 to that precision. "
+                  "Use simulate_link for such a link")
+
+
+@v.checked()
 def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
@@ -279,6 +300,13 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
                                    mean_good=mean_good, mean_bad=mean_bad, channel=channel, model=model,
                                    min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
                                    max_backoff=max_backoff, recovery=recovery)
+
+    def solve(transition: np.ndarray) -> np.ndarray:
+        try:
+            return stationary_distribution(transition)
+        except ReducibleChain as exc:
+            raise _unreachable(args, exc) from None
+
     name, mu, t, size, buffer, model = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                           "model"))
     ex, ey = args["channel"].mean_good, args["channel"].mean_bad
@@ -297,7 +325,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        samples = stationary_distribution(chain.window_chain()) @ rounds
+        samples = solve(chain.window_chain()) @ rounds
         samples /= samples.sum()
         deviation = float(samples @ np.abs(rtt - samples @ rtt))
         delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
@@ -318,7 +346,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         backed_off, core = _TimerChain.core_states(max_window, persistence, levels)
         recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain.build(laws, persistence, levels, survivors, recovery)
-    pi = stationary_distribution(chain.matrix)
+    pi = solve(chain.matrix)
     expected_reward = float(pi @ chain.reward)
     expected_bad = float(pi @ chain.effective_bad)
     visits = pi @ chain.visit_windows

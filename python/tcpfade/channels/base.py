@@ -25,6 +25,11 @@ class SlotChannel:
         """Validate by building the core model (zero slots)."""
         _core.slot_trace(self._spec(), 0, 0)
 
+    def _slot_cost(self) -> float:
+        """Channel steps one slot costs (fading samples for the bit-level model), for :func:`_validate.work`."""
+        return 1.0
+
+    @v.checked(slots=v.Integer(0), seed=v.SEED, states=v.Flag())
     def trace(self, slots: int, *, seed: int, states: bool = False):
         """Simulate ``slots`` slots.
 
@@ -32,8 +37,9 @@ class SlotChannel:
         ``states=True`` a pair ``(losses, states)``, states being 0 (good) / 1 (bad) per slot
         (for models without states, the loss itself).
         """
-        n = v.integer("slots", slots, 0)
-        losses, st = _core.slot_trace(self._spec(), n, v.seed(seed), states)
+        v.memory("slots", slots, slots * (2 if states else 1), f"a trace of {slots} slots")
+        v.work("slots", slots, slots * self._slot_cost(), "channel steps", f"a trace of {slots} slots")
+        losses, st = _core.slot_trace(self._spec(), slots, seed, states)
         return (losses, st) if states else losses
 
     @property

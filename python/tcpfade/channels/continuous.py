@@ -16,6 +16,13 @@ from .. import _validate as v
 LOSS_RULES = ("any-instant", "vdeldrop")
 
 
+#: Mean sojourns accepted (s, or any unit used consistently): positive and finite, within what a double holds
+#: with room for sums of many of them.
+MEAN_SOJOURN = v.Real(1e-12, 1e12, words="must be a finite number in [1e-12, 1e12]")
+
+
+@v.checked_fields(mean_good=MEAN_SOJOURN, mean_bad=MEAN_SOJOURN, loss_rule=v.Choice(LOSS_RULES),
+                  loss_good=v.PROBABILITY, loss_bad=v.PROBABILITY)
 @dataclass(frozen=True)
 class ContinuousTwoState:
     """Alternating good/bad channel in continuous time, evolving whatever the sender does.
@@ -32,18 +39,12 @@ class ContinuousTwoState:
     loss_good: float = 0.0
     loss_bad: float = 1.0
 
-    def __post_init__(self) -> None:
-        v.positive("mean_good", self.mean_good)
-        v.positive("mean_bad", self.mean_bad)
-        v.choice("loss_rule", self.loss_rule, LOSS_RULES)
-        v.probability("loss_good", self.loss_good)
-        v.probability("loss_bad", self.loss_bad)
-
     @property
     def bad_fraction(self) -> float:
         """Long-run fraction of time in the bad state, f = E[Y] / (E[X] + E[Y]) (abouzeid eq. (1))."""
         return self.mean_bad / (self.mean_good + self.mean_bad)
 
+    @v.checked(duration=v.NON_NEGATIVE)
     def loss_probability(self, duration: float) -> float:
         """Probability that a packet of length ``duration``, sent at a time independent of the
         channel, is lost.
@@ -52,7 +53,7 @@ class ContinuousTwoState:
         probability exp(-d/E[X]), else both; likewise from bad with exp(-d/E[Y]). It survives each
         state met with probability 1 - p_state. vdeldrop: (1-f) r0 + f r1.
         """
-        d = v.at_least("duration", duration, 0.0)
+        d = duration
         f = self.bad_fraction
         if self.loss_rule == "vdeldrop":
             return (1 - f) * self.loss_good + f * self.loss_bad
@@ -65,25 +66,35 @@ class ContinuousTwoState:
     def _args(self) -> tuple[float, float]:
         return float(self.mean_good), float(self.mean_bad)
 
+    def _channel_steps(self, name: str, value: object, horizon: float) -> None:
+        """Refuse a query whose horizon would take the channel through too many good/bad visits."""
+        v.work(name, value, 2.0 * horizon / (self.mean_good + self.mean_bad), "channel steps",
+               f"a channel followed to t = {horizon:.3g}")
+
+    @v.checked(starts=v.TIMES, duration=v.NON_NEGATIVE, seed=v.SEED)
     def packet_losses(self, starts, duration: float, *, seed: int) -> np.ndarray:
         """Loss (1) or not (0) of packets starting at ``starts`` (non-decreasing), each lasting
         ``duration``, on the channel realization fixed by ``seed``."""
-        t = np.ascontiguousarray(starts, dtype=float)
-        if t.ndim != 1:
-            raise v.fail("starts", f"an array of shape {t.shape}", "must be one-dimensional")
+        if starts.size:
+            last = float(starts[-1])
+            name, value = ("duration", duration) if duration > last else ("starts", f"an array ending at {last:.6g}")
+            self._channel_steps(name, value, last + duration)
         return _core.continuous_packet_losses(*self._args(), self.loss_rule, float(self.loss_good),
-                                              float(self.loss_bad), t, v.at_least("duration", duration, 0.0),
-                                              v.seed(seed))
+                                              float(self.loss_bad), starts, duration, seed)
 
+    @v.checked(times=v.TIMES, seed=v.SEED)
     def states(self, times, *, seed: int) -> np.ndarray:
         """State (0 good, 1 bad) at ``times`` (non-decreasing) of the realization fixed by ``seed``."""
-        t = np.ascontiguousarray(times, dtype=float)
-        return _core.continuous_states(*self._args(), t, v.seed(seed))
+        if times.size:
+            self._channel_steps("times", f"an array ending at {times[-1]:.6g}", float(times[-1]))
+        return _core.continuous_states(*self._args(), times, seed)
 
+    @v.checked(window=v.POSITIVE, windows=v.Integer(0), seed=v.SEED)
     def bad_time(self, window: float, windows: int, *, seed: int) -> np.ndarray:
         """Time spent bad in each of ``windows`` consecutive windows of length ``window`` from 0."""
-        return _core.continuous_bad_time(*self._args(), v.positive("window", window),
-                                         v.integer("windows", windows, 0), v.seed(seed))
+        v.memory("windows", windows, 8.0 * windows, f"{windows} windows")
+        self._channel_steps("window", window, window * windows)
+        return _core.continuous_bad_time(*self._args(), window, windows, seed)
 
     def describe(self) -> dict[str, Any]:
         """Parameters and the bad-time fraction as a dict."""

@@ -33,6 +33,16 @@ from scipy import special, stats
 
 from .. import _validate as v
 
+#: Fading margins F accepted everywhere (linear; 10^-30..10^30 is -300..300 dB): beyond, ε rounds to 0 or 1 and the
+#: chain stops being a two-state chain.
+FADING_MARGIN = v.Real(1e-30, 1e30)
+FADING_MARGIN_DB = v.Real(-300.0, 300.0)
+ERROR_RATE = v.Probability(open_low=True, open_high=True)
+#: fD·T accepted by the Markov mapping: below 1e-12 the chain's p_GB is below 1e-12 · F^(-1/2) and the model is a
+#: channel that never changes state within any run one could simulate.
+FDT = v.Real(1e-12, low_open=False, words="must be a finite number >= 1e-12")
+
+
 
 def marcum_q(a, b):
     r"""First-order Marcum Q function, zorzi-rao eq. (5):
@@ -71,13 +81,17 @@ def one_minus_j0(x: float) -> float:
 
 def fading_margin_from_error_rate(error_rate: float) -> float:
     """Fading margin F (linear) giving the packet error rate ε of eq. (2): F = -1 / ln(1 - ε)."""
-    e = v.probability("error_rate", error_rate, open_low=True, open_high=True)
-    return -1.0 / math.log1p(-e)
+    e = ERROR_RATE.check("error_rate", error_rate)
+    f = -1.0 / math.log1p(-e)
+    if not FADING_MARGIN.low <= f <= FADING_MARGIN.high:
+        raise v.fail("error_rate", error_rate, "must give a fading margin F within -300..300 dB "
+                                               "(error rates in about [1e-30, 1 - 1e-16])")
+    return f
 
 
 def error_rate_from_fading_margin(fading_margin: float) -> float:
     """Packet error rate ε = 1 - exp(-1/F) of eq. (2), F linear."""
-    f = v.positive("fading_margin", fading_margin)
+    f = FADING_MARGIN.check("fading_margin", fading_margin)
     return -math.expm1(-1.0 / f)
 
 
@@ -92,26 +106,56 @@ def resolve_fading_margin(error_rate: float | None = None, fading_margin_db: flo
     if error_rate is not None:
         return fading_margin_from_error_rate(error_rate)
     if fading_margin_db is not None:
-        return v.db_to_linear(v.real("fading_margin_db", fading_margin_db))
-    return v.positive("fading_margin", fading_margin)
+        return v.db_to_linear(FADING_MARGIN_DB.check("fading_margin_db", fading_margin_db))
+    return FADING_MARGIN.check("fading_margin", fading_margin)
+
+
+#: Above this z = ρθ² the series of :func:`_leave_good` is replaced by its Gaussian limit (relative error ~1/(12 z)).
+_SERIES_LIMIT = 1e6
+
+
+def _leave_good(theta: float, rho: float, one_minus_rho: float) -> float:
+    r"""p_GB = Q(θ, ρθ) − Q(ρθ, θ), summed as positive terms (no cancellation when ρ → 1 and θ is large).
+
+    From Q(a, b) = 1 − e^{−(a²+b²)/2} Σ_{k≥1} (b/a)^k I_k(ab) (a > b) and Q(b, a) = e^{−(a²+b²)/2} Σ_{k≥0}
+    (b/a)^k I_k(ab), with z = ρθ², d = (1 − ρ)θ and Σ_{k∈ℤ} e^{−z} I_k(z) = 1:
+
+    .. math:: p_{GB} = (1 − e^{−d²/2}) + e^{−d²/2} \sum_{k∈ℤ} (1 − ρ^{|k|})\, e^{−z} I_k(z)
+
+    For z above 10⁶ the Bessel weights are a Gaussian of variance z and the sum is 1 − erfcx(c √(z/2)), c = −ln ρ.
+    """
+    d = one_minus_rho * theta
+    head = -math.expm1(-d * d / 2.0)
+    z = rho * theta * theta
+    if z == 0.0:
+        return head
+    c = -math.log1p(-one_minus_rho)  # −ln ρ, exact for ρ close to 1
+    if z > _SERIES_LIMIT:
+        tail = -math.expm1(math.log(special.erfcx(c * math.sqrt(z / 2.0))))
+    else:
+        k = np.arange(1, int(12.0 * math.sqrt(z) + 60.0))
+        tail = 2.0 * float(np.sum(-np.expm1(-c * k) * special.ive(k, z)))
+    return head + math.exp(-d * d / 2.0) * tail
 
 
 def markov_from_fading(fading_margin: float, fdt: float) -> tuple[float, float]:
     """Transition probabilities (p, q) = (P(good->good), P(bad->bad)) of zorzi-rao eqs. (2)-(4).
 
-    ``fading_margin`` is F (linear), ``fdt`` the normalized Doppler frequency fD·T (T = packet
-    time). Holds at the edges: as fD·T -> 0 (ρ -> 1) the chain becomes ever more persistent but
-    p and q stay in [0, 1]; very small or large F give ε close to 1 or 0.
+    ``fading_margin`` is F (linear, 1e-30..1e30), ``fdt`` the normalized Doppler frequency fD·T (T = packet
+    time, at least 1e-12). Holds at the edges: as fD·T -> 0 (ρ -> 1) the chain becomes ever more persistent,
+    with p_GB computed as a sum of positive terms (:func:`_leave_good`), so p and q keep their digits; very small
+    or large F give ε close to 1 or 0.
     """
-    f = v.positive("fading_margin", fading_margin)
-    x = 2.0 * math.pi * v.positive("fdt", fdt)
+    f = FADING_MARGIN.check("fading_margin", fading_margin)
+    x = 2.0 * math.pi * FDT.check("fdt", fdt)
     one_minus_rho = one_minus_j0(x)
-    rho = abs(1.0 - one_minus_rho)
+    if one_minus_rho > 1.0:  # ρ < 0 beyond J0's first zero: the law depends on |ρ| only
+        one_minus_rho = 2.0 - one_minus_rho
+    rho = 1.0 - one_minus_rho
     # 1 - ρ² from 1 - ρ to keep its digits when ρ is close to 1 (slow fading).
-    one_minus_rho2 = one_minus_rho * (2.0 - one_minus_rho) if one_minus_rho < 1.0 else 1.0 - rho * rho
+    one_minus_rho2 = one_minus_rho * (2.0 - one_minus_rho)
     theta = math.sqrt((2.0 / f) / one_minus_rho2)
-    p_gb = float(marcum_q(theta, rho * theta)) - float(marcum_q(rho * theta, theta))
-    p_gb = min(max(p_gb, 0.0), 1.0)
+    p_gb = min(max(_leave_good(theta, rho, one_minus_rho), 0.0), 1.0)
     eps = -math.expm1(-1.0 / f)
     # p_BG = p_GB (1 - ε) / ε from the stationary balance ε = p_GB / (p_GB + p_BG).
     p_bg = min(p_gb * math.exp(-1.0 / f) / eps, 1.0)

@@ -21,7 +21,7 @@ from .. import _core
 from .. import _validate as v
 from .._watch import reporting
 from .base import SlotChannel
-from .fading import resolve_fading_margin
+from .fading import ERROR_RATE, FADING_MARGIN, FADING_MARGIN_DB, resolve_fading_margin
 
 #: Modulations of the bit-level model (bit error probability vs instantaneous SNR per bit).
 MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
@@ -33,10 +33,29 @@ FADING_MODELS = ("jakes", "cisoids")
 DEFAULT_OSCILLATORS = {"jakes": 8, "cisoids": 64}
 
 
+#: The rules every fading simulator's parameters follow.
+FADING_MODEL = v.Choice(FADING_MODELS)
+OSCILLATORS = v.Optional(v.Integer(1, 4096))
+#: fD·T of a simulated fading process: up to 1000 (a Doppler a thousand times the packet rate).
+SIM_FDT = v.Real(0.0, 1000.0, low_open=True, words="must be a finite number in (0, 1000]")
+#: Average SNR per bit [dB].
+SNR_DB = v.Real(-200.0, 200.0)
+PACKET_BITS = v.Integer(1, 1 << 32)
+SAMPLES_PER_PACKET = v.Optional(v.Integer(1))
+
+
 def _fading(fading_model: str, oscillators: int | None) -> tuple[str, int]:
-    model = v.choice("fading_model", fading_model, FADING_MODELS)
-    n = DEFAULT_OSCILLATORS[model] if oscillators is None else v.integer("oscillators", oscillators, 1, 4096)
+    model = FADING_MODEL.check("fading_model", fading_model)
+    n = DEFAULT_OSCILLATORS[model] if oscillators is None else OSCILLATORS.check("oscillators", oscillators)
     return model, n
+
+
+def _samples_per_packet(fdt: float, bits: int, samples_per_packet: int | None) -> int:
+    if samples_per_packet is None:
+        return default_samples_per_packet(fdt, bits)
+    if samples_per_packet > bits:
+        raise v.fail("samples_per_packet", samples_per_packet, f"must be <= packet_bits (= {bits})")
+    return samples_per_packet
 
 #: Largest fD·Δ between two fading samples inside a packet when the count is chosen for the user:
 #: the fastest oscillator then turns by at most 2π·0.005 ≈ 0.03 rad between samples.
@@ -48,6 +67,8 @@ def default_samples_per_packet(fdt: float, packet_bits: int) -> int:
     return int(min(max(1, math.ceil(fdt / MAX_DOPPLER_STEP)), packet_bits))
 
 
+@v.checked(fdt=SIM_FDT, samples=v.Integer(0), seed=v.SEED, fading_model=FADING_MODEL, oscillators=OSCILLATORS,
+           samples_per_packet=v.Integer(1))
 def fading_gain(fdt: float, samples: int, *, seed: int, fading_model: str = "jakes",
                 oscillators: int | None = None, samples_per_packet: int = 1) -> np.ndarray:
     """Complex fading gain g (E|g|² = 1) at ``samples`` instants spaced T / samples_per_packet.
@@ -56,11 +77,13 @@ def fading_gain(fdt: float, samples: int, *, seed: int, fading_model: str = "jak
     ``oscillators`` N0 (Jakes) or M (cisoids), defaults in :data:`DEFAULT_OSCILLATORS`.
     """
     model, n = _fading(fading_model, oscillators)
-    re, im = _core.fading_gain(model, v.positive("fdt", fdt), n, v.integer("samples", samples, 0),
-                               v.integer("samples_per_packet", samples_per_packet, 1), v.seed(seed))
+    v.memory("samples", samples, 32.0 * samples, f"{samples} fading samples")
+    v.work("samples", samples, samples * n, "samples", f"{samples} fading samples of {n} oscillators")
+    re, im = _core.fading_gain(model, fdt, n, samples, samples_per_packet, seed)
     return re + 1j * im
 
 
+@v.checked(fdt=SIM_FDT, lag=v.Array(), fading_model=FADING_MODEL, oscillators=OSCILLATORS)
 def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model: str = "jakes",
                            oscillators: int | None = None) -> np.ndarray:
     """Exact autocorrelation E[g*(t) g(t+τ)] of a simulator, τ = ``lag`` in packet times.
@@ -70,7 +93,8 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     angles). See docs/models.md.
     """
     model, n0 = _fading(fading_model, oscillators)
-    x = 2 * np.pi * v.positive("fdt", fdt) * np.asarray(lag, dtype=float)
+    v.memory("lag", f"an array of {lag.size}", 8.0 * lag.size * (n0 + 2), f"{lag.size} lags")
+    x = 2 * np.pi * fdt * lag
     if model == "cisoids":
         return special.j0(x)
     n = 4 * n0 + 2
@@ -92,10 +116,12 @@ class ThresholdFading(SlotChannel):
     fading_model: str
     oscillators: int
 
+    @v.checked(fdt=SIM_FDT, fading_margin_db=v.Optional(FADING_MARGIN_DB), fading_margin=v.Optional(FADING_MARGIN),
+               error_rate=v.Optional(ERROR_RATE), fading_model=FADING_MODEL, oscillators=OSCILLATORS)
     def __init__(self, fdt: float, *, fading_margin_db: float | None = None, fading_margin: float | None = None,
                  error_rate: float | None = None, fading_model: str = "jakes", oscillators: int | None = None) -> None:
         model, n = _fading(fading_model, oscillators)
-        object.__setattr__(self, "fdt", v.positive("fdt", fdt))
+        object.__setattr__(self, "fdt", fdt)
         object.__setattr__(self, "fading_margin", resolve_fading_margin(error_rate, fading_margin_db, fading_margin))
         object.__setattr__(self, "fading_model", model)
         object.__setattr__(self, "oscillators", n)
@@ -142,22 +168,25 @@ class BitLevelFading(SlotChannel):
     fading_model: str
     oscillators: int
 
+    @v.checked(fdt=SIM_FDT, snr_db=SNR_DB, packet_bits=PACKET_BITS, modulation=v.Choice(MODULATIONS),
+               samples_per_packet=SAMPLES_PER_PACKET, fading_model=FADING_MODEL, oscillators=OSCILLATORS)
     def __init__(self, fdt: float, snr_db: float, *, packet_bits: int = 8192, modulation: str = "bpsk",
                  samples_per_packet: int | None = None, fading_model: str = "jakes",
                  oscillators: int | None = None) -> None:
         model, n = _fading(fading_model, oscillators)
-        fdt = v.positive("fdt", fdt)
-        bits = v.integer("packet_bits", packet_bits, 1)
-        spp = default_samples_per_packet(fdt, bits) if samples_per_packet is None else \
-            v.integer("samples_per_packet", samples_per_packet, 1, bits)
+        bits = packet_bits
+        spp = _samples_per_packet(fdt, bits, samples_per_packet)
         object.__setattr__(self, "fdt", fdt)
-        object.__setattr__(self, "snr_db", v.real("snr_db", snr_db))
+        object.__setattr__(self, "snr_db", snr_db)
         object.__setattr__(self, "packet_bits", bits)
-        object.__setattr__(self, "modulation", v.choice("modulation", modulation, MODULATIONS))
+        object.__setattr__(self, "modulation", modulation)
         object.__setattr__(self, "samples_per_packet", spp)
         object.__setattr__(self, "fading_model", model)
         object.__setattr__(self, "oscillators", n)
         self._check()
+
+    def _slot_cost(self) -> float:
+        return float(self.samples_per_packet * self.oscillators)
 
     @property
     def snr(self) -> float:
@@ -178,6 +207,10 @@ class BitLevelFading(SlotChannel):
         return {**self._spec(), "snr_db": self.snr_db}
 
 
+@v.checked(fdt=SIM_FDT, snr_db=v.Array(low=-200.0, min_size=1), packet_bits=PACKET_BITS,
+           modulation=v.Choice(MODULATIONS), samples_per_packet=SAMPLES_PER_PACKET, fading_model=FADING_MODEL,
+           oscillators=OSCILLATORS, packets=v.Integer(2), batches=v.Integer(2), seed=v.SEED,
+           confidence=v.CONFIDENCE, progress=v.PROGRESS)
 def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulation: str = "bpsk",
                          samples_per_packet: int | None = None, fading_model: str = "jakes",
                          oscillators: int | None = None, packets: int = 200_000, batches: int = 50, seed: int = 1,
@@ -192,32 +225,35 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops a run
     at once.
     """
-    fdt = v.positive("fdt", fdt)
-    bits = v.integer("packet_bits", packet_bits, 1)
-    spp = default_samples_per_packet(fdt, bits) if samples_per_packet is None else \
-        v.integer("samples_per_packet", samples_per_packet, 1, bits)
-    snr_db = np.atleast_1d(np.asarray(snr_db, dtype=float))
-    if not np.all(np.isfinite(snr_db)):
-        raise v.fail("snr_db", snr_db.tolist(), "must be finite numbers")
-    n_batches = v.integer("batches", batches, 2)
+    bits = packet_bits
+    spp = _samples_per_packet(fdt, bits, samples_per_packet)
+    if np.any(snr_db > 200.0):
+        raise v.fail("snr_db", snr_db.tolist(), "must be SNRs in [-200, 200] dB")
+    n_batches = batches
+    if packets < n_batches:
+        raise v.fail("packets", packets, f"must be >= batches (= {n_batches})")
     model, n = _fading(fading_model, oscillators)
+    v.work("packets", packets, float(packets) * spp * (n + snr_db.size), "samples",
+           f"{packets} packets of {spp} fading samples at {snr_db.size} SNRs")
     with reporting(progress, "packets") as report:
         rows = _core.bit_level_error_rates(
-            model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, v.choice("modulation", modulation, MODULATIONS),
-            spp, v.integer("packets", packets, n_batches), n_batches, v.seed(seed), report)
+            model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, modulation,
+            spp, packets, n_batches, seed, report)
     mean = rows.mean(axis=1)
-    half = stats.t.ppf(0.5 + v.probability("confidence", confidence) / 2, n_batches - 1) * \
-        rows.std(axis=1, ddof=1) / math.sqrt(n_batches)
-    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": mean - half, "ci_high": mean + half})
+    half = stats.t.ppf(0.5 + confidence / 2, n_batches - 1) * rows.std(axis=1, ddof=1) / math.sqrt(n_batches)
+    # an error rate lies in [0, 1]; truncating its interval there keeps the coverage (the true value is inside)
+    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": np.clip(mean - half, 0.0, 1.0),
+                         "ci_high": np.clip(mean + half, 0.0, 1.0)})
 
 
+@v.checked(error_rate=ERROR_RATE, fdt=SIM_FDT)
 def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
     """Average SNR per bit (dB) at which the bit-level model's mean packet error rate is ``error_rate``.
 
     Solved by Brent's method on :func:`bit_level_error_rate` (keyword arguments pass through), whose
     common random numbers make it a smooth, monotone function of the SNR.
     """
-    target = v.probability("error_rate", error_rate, open_low=True, open_high=True)
+    target = error_rate
 
     def gap(snr_db: float) -> float:
         rate = bit_level_error_rate(fdt, [snr_db], **kwargs)["error_rate"].iloc[0]

@@ -8,9 +8,18 @@ from typing import Any
 
 from .. import _validate as v
 from .base import SlotChannel
-from .fading import error_rate_from_fading_margin, markov_from_fading, resolve_fading_margin
+from .fading import (
+    ERROR_RATE,
+    FADING_MARGIN,
+    FADING_MARGIN_DB,
+    FDT,
+    error_rate_from_fading_margin,
+    markov_from_fading,
+    resolve_fading_margin,
+)
 
 
+@v.checked_fields(error_rate=v.PROBABILITY)
 @dataclass(frozen=True)
 class Bernoulli(SlotChannel):
     """Independent packet losses: each slot is lost with probability ``error_rate``."""
@@ -18,7 +27,6 @@ class Bernoulli(SlotChannel):
     error_rate: float
 
     def __post_init__(self) -> None:
-        v.probability("error_rate", self.error_rate)
         self._check()
 
     @property
@@ -33,6 +41,8 @@ class Bernoulli(SlotChannel):
         return {"kind": "bernoulli", "error_rate": self.error_rate, "mean_burst": self.mean_burst}
 
 
+@v.checked_fields(p=v.PROBABILITY, q=v.PROBABILITY, loss_good=v.PROBABILITY, loss_bad=v.PROBABILITY,
+                  fading_margin=v.Optional(FADING_MARGIN), fdt=v.Optional(FDT))
 @dataclass(frozen=True)
 class GilbertElliott(SlotChannel):
     """Two-state Markov packet-error channel (chockalingam eq. (1)).
@@ -66,13 +76,13 @@ class GilbertElliott(SlotChannel):
         return cls(p=p, q=q, loss_good=loss_good, loss_bad=loss_bad)
 
     @classmethod
+    @v.checked(error_rate=ERROR_RATE, mean_burst=v.Real(1.0))
     def from_burst(cls, error_rate: float, mean_burst: float) -> GilbertElliott:
         """Chain with stationary error rate ε and mean error-burst length B (slots).
 
         q = 1 - 1/B and, from chockalingam eq. (2), p = 1 - ε (1 - q) / (1 - ε).
         """
-        eps = v.probability("error_rate", error_rate, open_low=True, open_high=True)
-        burst = v.at_least("mean_burst", mean_burst, 1.0)
+        eps, burst = error_rate, mean_burst
         q = 1.0 - 1.0 / burst
         p_gb = eps * (1.0 - q) / (1.0 - eps)
         if p_gb > 1.0:
@@ -85,6 +95,8 @@ class GilbertElliott(SlotChannel):
         return cls(p=1.0 - p_gb, q=q)
 
     @classmethod
+    @v.checked(fdt=FDT, error_rate=v.Optional(ERROR_RATE), fading_margin_db=v.Optional(FADING_MARGIN_DB),
+               fading_margin=v.Optional(FADING_MARGIN))
     def from_fading(
         cls,
         *,

@@ -18,15 +18,21 @@ from .base import SlotChannel
 TRACE_FORMATS = ("text", "binary", "npy")
 
 
+FORMAT = v.Optional(v.Choice(TRACE_FORMATS))
+
+
 def _format_for(path: Path, fmt: str | None) -> str:
     if fmt is not None:
-        return v.choice("format", fmt, TRACE_FORMATS)
+        return fmt
     return {".npy": "npy", ".bin": "binary", ".dat": "binary"}.get(path.suffix.lower(), "text")
 
 
 def as_loss_array(losses: Any, name: str = "losses") -> np.ndarray:
     """Validate a 0/1 sequence and return it as a contiguous uint8 array (no copy when it already is one)."""
-    arr = np.asarray(losses)
+    try:
+        arr = np.asarray(losses)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise TraceFormatError(f"{name}: not an array of 0/1 ({exc})") from None
     if arr.ndim != 1:
         raise TraceFormatError(f"{name}: expected a one-dimensional array, got shape {arr.shape}")
     if arr.size == 0:
@@ -42,18 +48,47 @@ def as_loss_array(losses: Any, name: str = "losses") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
-    """Read a loss trace (see :data:`TRACE_FORMATS`; the format follows the suffix when not given)."""
-    p = Path(path)
-    kind = _format_for(p, fmt)
-    if not p.is_file():
-        raise v.fail("path", str(p), "must be an existing trace file")
-    if kind == "npy":
+def _read_npy(p: Path) -> np.ndarray:
+    """A .npy file, its header checked against the file's size before anything is allocated (a header may claim
+    10^13 elements; a file may be empty or cut short)."""
+    fmt = np.lib.format
+    size = p.stat().st_size
+    with open(p, "rb") as fh:
         try:
-            arr = np.load(p, allow_pickle=False)
-        except ValueError as exc:
+            version = fmt.read_magic(fh)
+            reader = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
+            if reader is None:
+                raise ValueError(f"unsupported .npy version {version}")
+            shape, fortran, dtype = reader(fh)
+        except (ValueError, EOFError, OSError) as exc:
+            raise TraceFormatError(f"{p}: line 1, field 1: not a valid .npy array ({exc or 'empty file'})") from None
+        count = int(np.prod(shape, dtype=object)) if shape else 1
+        if dtype.hasobject:
+            raise TraceFormatError(f"{p}: line 1, field 1: a .npy array of Python objects is not a trace")
+        needed = count * dtype.itemsize
+        if fh.tell() + needed != size:
+            raise TraceFormatError(f"{p}: line 1, field {fh.tell() + 1}: the header declares {count} elements of "
+                                   f"{dtype.itemsize} bytes ({needed} bytes) but the file holds "
+                                   f"{size - fh.tell()} bytes after it")
+        v.memory("path", str(p), float(needed), f"a trace of {count} elements")
+        try:
+            arr = np.fromfile(fh, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
+        except (ValueError, OSError) as exc:
             raise TraceFormatError(f"{p}: not a valid .npy array ({exc})") from None
-        return as_loss_array(arr, str(p))
+    return arr
+
+
+@v.checked(path=v.FilePath("exist"), fmt=FORMAT)
+def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
+    """Read a loss trace (see :data:`TRACE_FORMATS`; the format follows the suffix when not given).
+
+    Raises :class:`~tcpfade.errors.TraceFormatError` (with the line and field) for a malformed file, and nothing of
+    it is used; :class:`~tcpfade.errors.ParameterError` for a missing or unreadable path."""
+    p = path
+    kind = _format_for(p, fmt)
+    v.memory("path", str(p), 2.0 * p.stat().st_size, f"reading a file of {p.stat().st_size} bytes")
+    if kind == "npy":
+        return as_loss_array(_read_npy(p), str(p))
     try:
         if kind == "binary":
             return _core.parse_trace_binary(p.read_bytes())
@@ -64,10 +99,11 @@ def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
         raise TraceFormatError(f"{p}: {exc}") from None
 
 
+@v.checked(path=v.FilePath("write"), fmt=FORMAT)
 def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     """Write a loss trace; the format follows the suffix when not given. Written to a temporary
     file first and renamed, so an interrupted write never leaves a half trace behind."""
-    p = Path(path)
+    p = path
     kind = _format_for(p, fmt)
     arr = as_loss_array(losses)
     tmp = p.with_name(p.name + ".part")
@@ -84,6 +120,7 @@ def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     return p
 
 
+@v.checked_fields(wrap=v.Flag())
 @dataclass(frozen=True)
 class TraceChannel(SlotChannel):
     """A channel replaying a recorded loss sequence, one slot per element.
@@ -97,10 +134,9 @@ class TraceChannel(SlotChannel):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "losses", as_loss_array(self.losses))
-        if not isinstance(self.wrap, bool):
-            raise v.fail("wrap", self.wrap, "must be True or False")
 
     @classmethod
+    @v.checked(wrap=v.Flag())
     def from_file(cls, path: str | Path, fmt: str | None = None, *, wrap: bool = False) -> TraceChannel:
         """Trace channel from a file (see :func:`load_trace`)."""
         return cls(load_trace(path, fmt), wrap=wrap)

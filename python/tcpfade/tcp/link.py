@@ -7,6 +7,7 @@ granularity, minimum and maximum, binary backoff up to 64×) or fixed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ import numpy as np
 from .. import _core
 from .. import _validate as v
 from .._watch import reporting
-from ..channels.continuous import ContinuousTwoState
+from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .metrics import batch_interval
 from .slotted import VARIANTS
 
@@ -106,6 +107,29 @@ def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
         }
 
 
+#: Packet times a batch of the measured time must span at least: shorter batches make intervals of noise.
+MIN_PACKETS_PER_BATCH = 10
+
+#: Link rates μ accepted [packets/s] and delays [s].
+RATE = v.Real(0.0, 1e12, low_open=True, words="must be a finite number in (0, 1e12] (packets per second)")
+DELAY = v.Real(0.0, 1e6, words="must be a finite number in [0, 1e6] (seconds)")
+
+#: What each parameter of :func:`simulate_link` accepts (the analysis shares the link's).
+RULES: dict[str, v.Rule] = {
+    "variant": v.Choice(VARIANTS, loose=True), "rate": RATE, "tau": DELAY, "packet_bytes": v.Integer(1, 1 << 30),
+    "buffer": v.Optional(v.Integer(0, 1 << 30)), "beta": v.Optional(v.Real(0.0, 1e6)),
+    "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
+    "channel": v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState")),
+    "duration": v.Optional(v.POSITIVE), "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED,
+    "wmax": v.Integer(1, 1 << 24), "dupthresh": v.Integer(1, 1 << 30), "initial_ssthresh": v.Optional(v.Real(1.0)),
+    "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE, "max_rto": v.POSITIVE,
+    "clock_granularity": v.NON_NEGATIVE, "max_backoff": v.Integer(1, 1 << 20),
+    "delayed_ack": v.Optional(v.POSITIVE), "channel_clock": v.Choice(("time", "packets")),
+    "batches": v.Integer(2, 1 << 20), "confidence": v.CONFIDENCE,
+}
+
+
+@v.checked(**RULES)
 def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                    buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                    mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
@@ -116,31 +140,37 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
                    channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate_link` without simulating: the same errors, raised the same way,
     and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it."""
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
-    mu = v.positive("rate", rate)
-    t = v.at_least("tau", tau, 0.0) + 1.0 / mu
-    size = v.integer("packet_bytes", packet_bytes, 1, 1 << 30)
+    mu = rate
+    t = tau + 1.0 / mu
     buffer = link_buffer(buffer, beta, mu * t, high=1 << 30)
     channel = link_channel(mean_good, mean_bad, channel, required=False)
+    given = duration is not None
     if duration is None:
         cycle = ideal_cycle(mu, t, buffer)
         period = channel.mean_good + channel.mean_bad if channel is not None else 0.0
         duration = max(1000.0 * max(cycle, period), 100.0)
-    duration = v.positive("duration", duration)
+    if max_rto < min_rto:
+        raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
+    warmup = duration / 10.0 if warmup is None else warmup
+    if warmup >= duration:
+        raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
+    name = "duration" if given else "duration (default)"
+    per_batch = (duration - warmup) * mu / batches
+    if per_batch < MIN_PACKETS_PER_BATCH:
+        raise v.fail(name, duration, f"the measured time, {duration - warmup:.6g} s, holds {per_batch * batches:.3g} "
+                                     f"packet times: fewer than {MIN_PACKETS_PER_BATCH} for each of the {batches} "
+                                     "batches of the intervals (simulate longer, or give fewer batches)")
+    timer = rto if rto is not None else min_rto
+    events = duration * (2.0 * mu + 1.0 / timer + (2.0 / period if channel is not None and
+                                                   (period := channel.mean_good + channel.mean_bad) else 0.0))
+    v.work(name, duration, events, "events", f"a link run of {duration:.6g} s",
+           "" if given else "; give a shorter duration")
     return {
-        "variant": name, "rate": mu, "round_trip": t, "packet_bytes": size, "buffer": buffer, "channel": channel,
-        "duration": duration, "warmup": duration / 10.0 if warmup is None else v.at_least("warmup", warmup, 0.0),
-        "seed": v.seed(seed), "wmax": v.integer("wmax", wmax, 1, 1 << 24),
-        "dupthresh": v.integer("dupthresh", dupthresh, 1, 1 << 30),
-        "initial_ssthresh": float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh",
-                                                                                  initial_ssthresh, 1.0),
-        "rto": None if rto is None else v.positive("rto", rto),
-        "rfc6298": (float(initial_rto), float(min_rto), float(max_rto), float(clock_granularity),
-                    v.integer("max_backoff", max_backoff, 1, 1 << 20)),
-        "delayed_ack": None if delayed_ack is None else v.positive("delayed_ack", delayed_ack),
-        "channel_clock": v.choice("channel_clock", channel_clock, ("time", "packets")),
-        "batches": v.integer("batches", batches, 2),
-        "confidence": v.probability("confidence", confidence, open_low=True, open_high=True),
+        "variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes, "buffer": buffer,
+        "channel": channel, "duration": duration, "warmup": warmup, "seed": seed, "wmax": wmax,
+        "dupthresh": dupthresh, "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
+        "rto": rto, "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
+        "delayed_ack": delayed_ack, "channel_clock": channel_clock, "batches": batches, "confidence": confidence,
     }
 
 
@@ -149,7 +179,11 @@ def link_buffer(buffer: int | None, beta: float | None, pipe: float, *, high: in
     if buffer is not None and beta is not None:
         raise v.fail("buffer", buffer, "give buffer or beta, not both")
     if buffer is None:
-        buffer = int(round(v.at_least("beta", 1.0 if beta is None else beta, 0.0) * pipe))
+        b = v.at_least("beta", 1.0 if beta is None else beta, 0.0) * pipe
+        if not b <= high:
+            raise v.fail("beta" if beta is not None else "rate", beta if beta is not None else pipe,
+                         f"gives a buffer B = β·μT of {b:.4g} packets, above the {high} allowed")
+        buffer = int(round(b))
     return v.integer("buffer", buffer, 0, high)
 
 
@@ -171,6 +205,7 @@ def link_channel(mean_good: float | None, mean_bad: float | None, channel: Conti
     return ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad)
 
 
+@v.checked(progress=v.PROGRESS)
 def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                   buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
@@ -239,7 +274,11 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
-    ci = {m: batch_interval(point[m], per_batch[m], level) for m in LINK_METRICS}
+    unit, rate_range = (0.0, 1.0), (0.0, math.inf)
+    ranges = {"goodput": unit, "throughput": unit, "utilization": unit, "channel_loss_rate": unit,
+              "buffer_loss_rate": unit, "timeouts_per_s": rate_range, "fast_retransmits_per_s": rate_range,
+              "mean_rtt": (t, math.inf)}
+    ci = {m: batch_interval(point[m], per_batch[m], level, ranges[m]) for m in LINK_METRICS}
     count = dict(zip(raw["fields"], totals))
     by_window = np.asarray(raw["visits_by_window"], dtype=float).reshape(-1, 3)
     visits = by_window.sum(axis=0)
@@ -250,7 +289,7 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     mean_backoff = sum(raw["backoff_sum"]) / u_count if u_count else float("nan")
     return LinkResult(
         variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
-        beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=int(seed), **point,
+        beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=args["seed"], **point,
         goodput_bps=point["goodput"] * mu * size * 8, delivered=int(count["delivered"]), sent=int(count["sent"]),
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),

@@ -54,13 +54,18 @@ def metric_functions(energy: float, w_active: float, w_idle: float) -> dict[str,
     }
 
 
-def batch_interval(point: float, values: np.ndarray, confidence: float) -> tuple[float, float]:
-    """Student-t interval of half-width t·s/√b around ``point`` from finite per-batch ``values``."""
+def batch_interval(point: float, values: np.ndarray, confidence: float,
+                   bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
+    """Student-t interval of half-width t·s/√b around ``point`` from finite per-batch ``values``, truncated to the
+    metric's range ``bounds`` (a proportion's interval stays in [0, 1]). Truncating to where the true value must
+    lie never lowers the coverage. (nan, nan) when the metric is undefined (no batch saw what it is conditioned
+    on, e.g. the window at loss instants of a run without a loss)."""
     finite = values[np.isfinite(values)]
     if finite.size < 2 or not math.isfinite(point):
         return (math.nan, math.nan)
     half = stats.t.ppf(0.5 + confidence / 2, finite.size - 1) * finite.std(ddof=1) / math.sqrt(finite.size)
-    return (float(point - half), float(point + half))
+    low, high = bounds
+    return (float(min(max(point - half, low), high)), float(max(min(point + half, high), low)))
 
 
 def lambda_lower_bound(lambda0: float, throughput: float, energy: float, w_active: float, w_idle: float) -> float:

@@ -27,6 +27,16 @@ METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "t
            "energy_efficiency_full", "timeouts_per_slot", "fast_retransmits_per_slot", "mean_cwnd_at_loss")
 
 
+def metric_ranges(energy: float) -> dict[str, tuple[float, float]]:
+    """Where each metric's true value must lie (its interval is truncated there): shares of slots and of
+    transmissions in [0, 1], at least one transmission per delivered packet, λ0 at most 1/E."""
+    unit, rate = (0.0, 1.0), (0.0, math.inf)
+    return {"throughput": unit, "load": unit, "successes_per_slot": unit, "success_probability": unit,
+            "transmissions_per_delivered": (1.0, math.inf), "energy_efficiency": (0.0, 1.0 / energy),
+            "energy_efficiency_full": rate, "timeouts_per_slot": unit, "fast_retransmits_per_slot": unit,
+            "mean_cwnd_at_loss": (1.0, math.inf)}
+
+
 @dataclass(frozen=True)
 class SimulationResult:
     """Result of :func:`simulate`. Metrics are attributes; ``ci[name]`` is its confidence interval.
@@ -83,34 +93,47 @@ class SimulationResult:
                                                        f"T0 = {self.rto}")
 
 
+#: What each parameter of :func:`simulate` accepts (checked where the call enters, by :func:`_validate.checked`).
+RULES: dict[str, v.Rule] = {
+    "variant": v.Choice(VARIANTS, loose=True),
+    "channel": v.Instance(SlotChannel, "must be a slot channel (GilbertElliott, Bernoulli, ThresholdFading, "
+                                       "BitLevelFading or TraceChannel)"),
+    "wmax": v.Integer(1, 2**30), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**40),
+    "slots": v.Integer(1), "seed": v.SEED, "initial_ssthresh": v.Optional(v.Real(1.0)),
+    "ack_loss": v.PROBABILITY, "ack_delay": v.Integer(0, 1 << 20), "batches": v.Integer(2, 1 << 20),
+    "trace_slots": v.Integer(0, 1 << 28), "transmit_energy": v.Optional(v.POSITIVE), "w_active": v.NON_NEGATIVE,
+    "w_idle": v.NON_NEGATIVE, "confidence": v.CONFIDENCE,
+}
+
+#: Bytes one traced slot takes (the core's row and the DataFrame made of it).
+TRACE_SLOT_BYTES = 96
+
+
+@v.checked(**RULES)
 def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
                          slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
                          ack_loss: float = 0.0, ack_delay: int = 0, batches: int = 30, trace_slots: int = 0,
                          transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
                          confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without simulating: the same errors, raised the same way,
-    and the arguments normalized (defaults filled in). A sweep checks every point with it before running."""
-    name = v.choice("variant", str(variant).lower().replace("-", "").replace("_", ""), VARIANTS)
-    if not isinstance(channel, SlotChannel):
-        raise v.fail("channel", type(channel).__name__, "must be a slot channel (GilbertElliott, Bernoulli, "
-                     "ThresholdFading, BitLevelFading or TraceChannel)")
-    wmax = v.integer("wmax", wmax, 1, 2**30)
-    n = v.integer("slots", slots, 1, 2**62)
+    and the arguments normalized (defaults filled in). A sweep checks every point with it."""
+    if slots < batches:
+        raise v.fail("slots", slots, f"must be >= batches (= {batches}): each batch of the confidence intervals "
+                                     "needs a slot at least (give fewer batches for a shorter run)")
+    v.work("slots", slots, slots * channel._slot_cost(), "slots", f"a run of {slots} slots")
+    v.memory("trace_slots", trace_slots, float(min(trace_slots, slots)) * TRACE_SLOT_BYTES,
+             f"a trace of {trace_slots} slots")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
     return {
-        "variant": name, "wmax": wmax, "dupthresh": v.integer("dupthresh", dupthresh, 1, 2**30),
-        "rto": v.integer("rto", rto, 1, 2**40), "slots": n, "seed": v.seed(seed),
-        "initial_ssthresh": float(wmax) if initial_ssthresh is None else v.at_least("initial_ssthresh",
-                                                                                  initial_ssthresh, 1.0),
-        "ack_loss": v.probability("ack_loss", ack_loss), "ack_delay": v.integer("ack_delay", ack_delay, 0),
-        "batches": v.integer("batches", batches, 2, min(n, 2**20)),
-        "trace_slots": v.integer("trace_slots", trace_slots, 0),
-        "transmit_energy": v.positive("transmit_energy", energy),
-        "w_active": v.at_least("w_active", w_active, 0.0), "w_idle": v.at_least("w_idle", w_idle, 0.0),
-        "confidence": v.probability("confidence", confidence, open_low=True, open_high=True),
+        "variant": variant, "wmax": wmax, "dupthresh": dupthresh, "rto": rto, "slots": slots, "seed": seed,
+        "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
+        "ack_loss": ack_loss, "ack_delay": ack_delay, "batches": batches, "trace_slots": trace_slots,
+        "transmit_energy": v.positive("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle,
+        "confidence": confidence,
     }
 
 
+@v.checked(progress=v.PROGRESS)
 def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
              slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None, ack_loss: float = 0.0,
              ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
@@ -153,13 +176,14 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     per_batch = {f: raw["batches"][:, i] for i, f in enumerate(fields)}
     functions = metric_functions(energy, w_a, w_i)
     point = {m: float(functions[m](totals)) for m in METRICS}
-    ci = {m: batch_interval(point[m], functions[m](per_batch), level) for m in METRICS}
+    ranges = metric_ranges(energy)
+    ci = {m: batch_interval(point[m], functions[m](per_batch), level, ranges[m]) for m in METRICS}
     trace = None
     if raw["trace"] is not None:
         trace = pd.DataFrame(raw["trace"])
         trace["seq"] = trace["seq"].astype("Int64").where(trace["seq"] >= 0)
     return SimulationResult(
-        variant=name, slots=n, wmax=wmax, dupthresh=k, rto=t0, seed=int(seed), transmit_energy=energy,
+        variant=name, slots=n, wmax=wmax, dupthresh=k, rto=t0, seed=a["seed"], transmit_energy=energy,
         w_active=w_a, w_idle=w_i, confidence=level, **point,
         energy_efficiency_lower_bound=lambda_lower_bound(point["energy_efficiency"], point["throughput"], energy,
                                                          w_a, w_i),

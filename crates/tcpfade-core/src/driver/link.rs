@@ -21,7 +21,7 @@ use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, Sender, SenderConfig};
 use crate::watch::Watch;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Whether a packet on the link in [start, start + duration) is lost. Queries come in order of `start`.
 pub trait LinkChannel {
@@ -189,7 +189,11 @@ impl LinkConfig {
 pub struct LinkCounts {
     /// Time elapsed [s].
     pub time: f64,
-    /// Packets delivered in order to the receiving user, each once.
+    /// Packets delivered in order to the receiving user, each once. In a run's totals and batches, a packet is
+    /// counted in the batch where the transmission that delivered it *started*, and only if it was delivered by
+    /// the end of the run: then no measured window can count more packets than the link could send in it
+    /// (goodput <= 1 exactly), whereas counting at the in-order delivery would credit a window with packets held
+    /// out of order, or sent, before it began.
     pub delivered: u64,
     /// Packets the sender released (retransmissions included).
     pub sent: u64,
@@ -256,6 +260,11 @@ struct Link<C> {
     acks: VecDeque<(f64, u64)>,
     delack_deadline: Option<f64>,
     delack_value: u64,
+    /// Start of the delivering transmission of each packet held out of order at the receiver.
+    held_starts: HashMap<u64, f64>,
+    /// Packets delivered, by the batch in which their delivering transmission started (see
+    /// [`LinkCounts::delivered`]).
+    credited: Vec<u64>,
     counts: LinkCounts,
     busy_since: f64,
     /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
@@ -358,7 +367,7 @@ impl<C: LinkChannel> Link<C> {
         } else {
             self.counts.received += 1;
             self.track_sampling(start)?;
-            self.receive(now, seq);
+            self.receive(now, seq, start);
         }
         match self.queue.pop_front() {
             Some(next) => self.on_link = Some((next, now)),
@@ -367,9 +376,31 @@ impl<C: LinkChannel> Link<C> {
         Ok(())
     }
 
-    fn receive(&mut self, now: f64, seq: u64) {
-        let in_order = seq == self.receiver.expected();
+    /// Credit a packet delivered in order to the batch in which its delivering transmission started.
+    fn credit(&mut self, start: f64) {
+        let cfg = &self.cfg;
+        if start >= cfg.warmup {
+            let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
+            let i = (((start - cfg.warmup) / batch_length) as usize).min(self.credited.len() - 1);
+            self.credited[i] += 1;
+        }
+    }
+
+    fn receive(&mut self, now: f64, seq: u64, start: f64) {
+        let before = self.receiver.expected();
+        let in_order = seq == before;
         let ack = self.receiver.on_segment(seq);
+        let after = self.receiver.expected();
+        if after > before {
+            self.credit(start);
+            for held in before + 1..after {
+                if let Some(t) = self.held_starts.remove(&held) {
+                    self.credit(t);
+                }
+            }
+        } else if seq > before {
+            self.held_starts.entry(seq).or_insert(start);
+        }
         // In order and the ACK moved past it: it filled a hole, and the sender should hear at once.
         let filled_hole = in_order && ack > seq + 1;
         match self.cfg.delayed_ack {
@@ -456,8 +487,12 @@ impl<C: LinkChannel> Link<C> {
     }
 
     fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
-        let batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
-        let totals = snapshots.last().expect("marks").minus(&snapshots[0]);
+        let mut batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
+        let mut totals = snapshots.last().expect("marks").minus(&snapshots[0]);
+        for (batch, &credited) in batches.iter_mut().zip(&self.credited) {
+            batch.delivered = credited;
+        }
+        totals.delivered = self.credited.iter().sum();
         LinkOutcome {
             totals,
             batches,
@@ -489,6 +524,8 @@ pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mu
         acks: VecDeque::new(),
         delack_deadline: None,
         delack_value: 0,
+        held_starts: HashMap::new(),
+        credited: vec![0; cfg.batches as usize],
         counts: LinkCounts::default(),
         busy_since: 0.0,
         sampled: None,

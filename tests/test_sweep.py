@@ -151,7 +151,7 @@ def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tm
     assert info.value.field == field and info.value.line == line, str(info.value)
     assert main(["sweep", "run", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"tcpfade: error: {path}{':' + str(line) if line else ''}: {field}: ")
+    assert err.startswith(f"tcpfade: {path}{':' + str(line) if line else ''}: {field}: ")
     assert "Traceback" not in err
     assert not list(tmp_path.glob("*.sqlite*"))
 
@@ -370,10 +370,12 @@ def test_an_interrupted_sweep_in_this_process_stops_its_running_simulation(tmp_p
 
 def test_export_status_and_plot_commands(tmp_path, capsys):
     e = experiment(tmp_path)
-    assert main(["sweep", "status", e.source]) == 0
+    assert main(["sweep", "status", e.source]) == 1   # points missing: status 1, for scripts
     assert "0 of 18 points done, 18 missing" in capsys.readouterr().out
     assert main(["sweep", "run", e.source, "--workers", "2"]) == 0
     assert "18 computed" in capsys.readouterr().out
+    assert main(["sweep", "status", e.source]) == 0
+    assert "18 of 18 points done, 0 missing" in capsys.readouterr().out
     assert main(["sweep", "export", e.source, "--out", str(tmp_path / "r.csv")]) == 0
     assert main(["sweep", "export", str(e.store), "--out", str(tmp_path / "r.parquet")]) == 0
     csv, parquet, frame = (pd.read_csv(tmp_path / "r.csv"), pd.read_parquet(tmp_path / "r.parquet"),
@@ -388,4 +390,4 @@ def test_export_status_and_plot_commands(tmp_path, capsys):
     assert main(["plot", e.source, "--x", "colour", "--out", str(tmp_path / "q.png")]) == 2
     assert "column = 'colour' is not allowed" in capsys.readouterr().err
     assert main(["sweep", "export", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "x.csv")]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    assert "is not an existing file" in capsys.readouterr().err

@@ -321,6 +321,9 @@ NON_NEGATIVE = Real(0.0)
 FINITE = Real()
 CONFIDENCE = Probability(open_low=True, open_high=True)
 PROGRESS = Callback()
+#: Energies (any unit, used consistently): within 1e-30..1e30 so that ratios of them stay finite.
+ENERGY = Real(1e-30, 1e30)
+CIRCUIT_ENERGY = Real(0.0, 1e30)
 #: Times on a channel's clock: from 0 on, non-decreasing.
 TIMES = Array(low=0.0, sorted=True)
 
@@ -334,14 +337,16 @@ def _physical_memory() -> int:
         return 8 << 30
 
 
-#: Largest allocation one request may imply: half the machine's memory. Above it, the request is refused at once
+#: Largest allocation one request may imply: half the machine's memory (the environment variable
+#: ``TCPFADE_MEMORY_LIMIT``, in bytes, sets another). Above it, the request is refused at once
 #: with the size named, instead of aborting the process (Rust aborts on allocation failure) or swapping for hours.
-MEMORY_LIMIT: int = _physical_memory() // 2
+MEMORY_LIMIT: int = int(os.environ.get("TCPFADE_MEMORY_LIMIT", 0)) or _physical_memory() // 2
 
-#: Longest a single request may be expected to run, in seconds of this machine's time (a day). Anything the
+#: Longest a single request may be expected to run, in seconds of this machine's time (a day; the environment
+#: variable ``TCPFADE_WORK_LIMIT``, in seconds, sets another). Anything the
 #: rates below put beyond it is refused up front: it is a mistake (a timer of 1e-17 s, a default duration made
 #: from a mean of 1e300 s), and Ctrl-C is a poor way to learn that.
-WORK_LIMIT_SECONDS: float = 86_400.0
+WORK_LIMIT_SECONDS: float = float(os.environ.get("TCPFADE_WORK_LIMIT", 0)) or 86_400.0
 
 #: Conservative throughputs of the engines (the benchmarks measure 2-4 times more), used to turn a request's
 #: size into an expected time: slots of the slotted simulator, events of the link simulator, steps of a channel.

@@ -25,7 +25,7 @@ RULES: dict[str, v.Rule] = {
     "variant": v.Choice(ANALYZED_VARIANTS, loose=True),
     "channel": v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
     "wmax": v.Integer(1, 4096), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**32 - 1),
-    "transmit_energy": v.Optional(v.POSITIVE), "w_active": v.NON_NEGATIVE, "w_idle": v.NON_NEGATIVE,
+    "transmit_energy": v.Optional(v.ENERGY), "w_active": v.CIRCUIT_ENERGY, "w_idle": v.CIRCUIT_ENERGY,
 }
 
 #: Bytes the Reno and NewReno analyses keep per slot of the timer (the channel's step matrix to each power).
@@ -49,7 +49,7 @@ def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, du
         v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
     return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto": rto,
-            "transmit_energy": v.positive("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
+            "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
 
 
 @v.checked()

@@ -40,7 +40,7 @@ FADING_MARGIN_DB = v.Real(-300.0, 300.0)
 ERROR_RATE = v.Probability(open_low=True, open_high=True)
 #: fD·T accepted by the Markov mapping: below 1e-12 the chain's p_GB is below 1e-12 · F^(-1/2) and the model is a
 #: channel that never changes state within any run one could simulate.
-FDT = v.Real(1e-12, low_open=False, words="must be a finite number >= 1e-12")
+FDT = v.Real(1e-12, 1e3, words="must be a finite number in [1e-12, 1000]")
 
 
 
@@ -52,13 +52,25 @@ def marcum_q(a, b):
     noncentrality :math:`a^2` at :math:`b^2` (scipy.stats.ncx2), checked against an independent
     high-precision quadrature in the tests. Accepts scalars or arrays (a, b >= 0).
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if np.any(a < 0) or np.any(b < 0) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise v.fail("a, b", (a.tolist(), b.tolist()), "Marcum Q needs finite a >= 0 and b >= 0")
-    central = stats.chi2.sf(b * b, 2)  # a = 0: Q(0, b) = exp(-b^2/2)
-    with np.errstate(all="ignore"):
-        noncentral = stats.ncx2.sf(b * b, 2, np.where(a > 0, a * a, 1.0))
+    arrays = []
+    for name, value in (("a", a), ("b", b)):
+        try:
+            x = np.asarray(value, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise v.fail(name, value, "must be a finite number >= 0 or an array of them",
+                         kind=v.ParameterTypeError) from None
+        if np.any(~np.isfinite(x)) or np.any(x < 0):
+            raise v.fail(name, value, "must be a finite number >= 0 or an array of them")
+        arrays.append(x)
+    a, b = arrays
+    with np.errstate(all="ignore"):   # b² may overflow to inf: Q is then 0, which sf gives
+        central = stats.chi2.sf(b * b, 2)  # a = 0: Q(0, b) = exp(-b^2/2)
+        try:
+            noncentral = stats.ncx2.sf(b * b, 2, np.where(a > 0, a * a, 1.0))
+        except OverflowError:
+            # Boost's ncx2 overflows for b tiny against a (where Q is 1 to double precision): cdflib's chndtr
+            # holds there, at the cost of the far tail's digits (ncx2 keeps them wherever it does not overflow).
+            noncentral = 1.0 - special.chndtr(b * b, 2, np.where(a > 0, a * a, 1.0))
     out = np.where(a > 0, noncentral, central)
     return out.item() if out.ndim == 0 else out
 

@@ -59,6 +59,7 @@ class MarkovFit:
                                                "p_counted", "q_counted")}
 
 
+@v.checked()
 def fit_markov(trace) -> MarkovFit:
     """Fit a two-state Markov model to a 0/1 loss trace (array-like; 1 = lost).
 

@@ -94,6 +94,9 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     """
     model, n0 = _fading(fading_model, oscillators)
     v.memory("lag", f"an array of {lag.size}", 8.0 * lag.size * (n0 + 2), f"{lag.size} lags")
+    if lag.size and float(np.max(np.abs(lag))) * fdt > 1e12:
+        raise v.fail("lag", f"an array reaching {float(np.max(np.abs(lag))):.3g}",
+                     "|lag| · fdt must be at most 1e12 (beyond, the cosines have no correct digit)")
     x = 2 * np.pi * fdt * lag
     if model == "cisoids":
         return special.j0(x)

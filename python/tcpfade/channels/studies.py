@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _validate as v
+from .fading import ERROR_RATE, FDT
 from .fit import fit_markov
 from .jakes import BitLevelFading, ThresholdFading, snr_for_error_rate
 from .markov import GilbertElliott
@@ -64,6 +65,8 @@ def fit_versus_analysis(fdts: Iterable[float] = ZORZI_RAO_FIT_FDT, error_rates: 
     optional callable taking a short description, called after each point.
     """
     n = v.integer("slots", slots, 1000)
+    fdts = [FDT.check("fdt", x) for x in fdts]
+    error_rates = [ERROR_RATE.check("error_rate", x) for x in error_rates]
     rows = []
     for fdt in fdts:
         for target in error_rates:

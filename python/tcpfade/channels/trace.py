@@ -96,7 +96,9 @@ def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
     except UnicodeDecodeError as exc:
         raise TraceFormatError(f"{p}: not UTF-8 text at byte {exc.start} (use format='binary'?)") from None
     except TraceFormatError as exc:
-        raise TraceFormatError(f"{p}: {exc}") from None
+        error = TraceFormatError(f"{p}: {exc}")
+        error.path = str(p)
+        raise error from None
 
 
 @v.checked(path=v.FilePath("write"), fmt=FORMAT)

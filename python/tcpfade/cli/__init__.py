@@ -10,7 +10,8 @@ import sys
 
 import click
 
-from ..errors import InternalError, TcpfadeError
+from ..errors import InternalError, TcpfadeError, TraceFormatError
+from ..sweep.experiment import ExperimentError
 from .analyze import analyze
 from .channel import channel
 from .link import analyze_link, simulate_link
@@ -35,22 +36,125 @@ cli.add_command(sweep)
 cli.add_command(plot)
 
 
+def _options() -> set[str]:
+    """Every option name of every command ("--slots", "--trace-plot", ...)."""
+    names: set[str] = set()
+
+    def walk(command: click.Command) -> None:
+        for param in command.params:
+            names.update(o for o in getattr(param, "opts", []) if o.startswith("--"))
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
+
+    walk(cli)
+    return names
+
+
+def _as_option(message: str, parameter: str | None) -> str:
+    """An API error names Python parameters (``batches``); on the command line they are options (``--batches``)."""
+    if not parameter:
+        return message
+    options = _options()
+    parts = parameter.split("/")
+    spelled = ["--" + p.replace("_", "-") if "--" + p.replace("_", "-") in options else p for p in parts]
+    renamed = "/".join(spelled)
+    if message.startswith(parameter + " "):
+        message = renamed + message[len(parameter):]
+    for p, o in zip(parts, spelled):
+        if p != o:
+            message = message.replace(f"one of {p}", f"one of {o}").replace(f", {p}", f", {o}")
+    return message
+
+
+def _given(argv: list[str], param: click.Parameter | None) -> str:
+    """What the user gave for ``param`` on the command line (for the one-line message), or '(none)'."""
+    if param is None:
+        return "(none)"
+    opts = [o for o in getattr(param, "opts", [])]
+    for i, arg in enumerate(argv):
+        for o in opts:
+            if arg == o and i + 1 < len(argv):
+                return repr(argv[i + 1])
+            if arg.startswith(o + "="):
+                return repr(arg[len(o) + 1:])
+    return "(none)"
+
+
+def _usage_line(exc: click.UsageError, argv: list[str]) -> str:
+    """click's own usage errors in the project's one-line form: <parameter> = <value> is not allowed: <why>."""
+    if isinstance(exc, click.NoSuchOption):
+        hint = f" (did you mean {', '.join(sorted(exc.possibilities))}?)" if exc.possibilities else ""
+        return f"{exc.option_name} = (unknown option) is not allowed: no such option{hint}"
+    if isinstance(exc, click.BadParameter):
+        param = exc.param
+        name = exc.param_hint if isinstance(exc.param_hint, str) else \
+            (param.opts[0] if param is not None and getattr(param, "opts", None) else
+             (param.human_readable_name if param is not None else "argument"))
+        name = name.strip("'\"")
+        if isinstance(exc, click.MissingParameter):
+            return f"{name} = (none) is not allowed: it is required"
+        given = repr(str(exc.given)) if hasattr(exc, "given") else _given(argv, param)
+        if isinstance(param, click.Argument):
+            name = name.upper()
+        return f"{name} = {given} is not allowed: {exc.message}"
+    text = exc.format_message()
+    if "No such command" in text:
+        return f"command = {text.split(chr(39))[1]!r} is not allowed: no such command (tcpfade --help lists them)"
+    if "unexpected extra argument" in text:
+        extra = text.split("(", 1)[-1].rstrip(")") if "(" in text else ""
+        return f"arguments = {extra!r} is not allowed: unexpected extra arguments"
+    return f"arguments = {' '.join(argv)!r} is not allowed: {text}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``tcpfade`` command; returns the exit status."""
+    """Entry point of the ``tcpfade`` command; returns the exit status.
+
+    Every error is one line on stderr: ``tcpfade: <parameter> = <value> is not allowed: <why>`` with status 2 for
+    bad input (click's usage errors included); ``tcpfade: aborted`` with 130 for Ctrl-C; an internal error (a
+    bug) with 1. ``--help`` still prints the usage."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        cli.main(args=argv, prog_name="tcpfade", standalone_mode=False)
+        cli.main(args=args, prog_name="tcpfade", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:   # a group without its command: show what it has
+        click.echo(exc.ctx.get_help() if exc.ctx is not None else str(exc), err=True)
+        return 2
     except click.exceptions.Abort:
         click.echo("tcpfade: aborted", err=True)
         return 130
-    except click.ClickException as exc:
-        exc.show()
+    except SystemExit as exc:   # a command's own status (sweep status: 1 when points are missing)
+        return exc.code if isinstance(exc.code, int) else 1
+    except click.UsageError as exc:
+        click.echo(f"tcpfade: {_usage_line(exc, args)}", err=True)
         return 2
+    except click.ClickException as exc:
+        click.echo(f"tcpfade: {exc.format_message()}", err=True)
+        return exc.exit_code
     except InternalError as exc:
         click.echo(f"tcpfade: {exc}", err=True)
         return 1
-    except TcpfadeError as exc:
-        click.echo(f"tcpfade: error: {exc}", err=True)
+    except TraceFormatError as exc:   # a file's content: say which file, then the line and field
+        path = getattr(exc, "path", None)
+        text = str(exc)[len(path) + 2:] if path and str(exc).startswith(path + ": ") else str(exc)
+        click.echo(f"tcpfade: trace file = {path or '(array)'!r} is not allowed: {text}", err=True)
         return 2
+    except ExperimentError as exc:
+        where = f"line {exc.line}, " if exc.line else ""
+        click.echo(f"tcpfade: experiment file = {exc.file!r} is not allowed: {where}{exc.field}: {exc.message}",
+                   err=True)
+        return 2
+    except TcpfadeError as exc:
+        click.echo(f"tcpfade: {_as_option(str(exc), getattr(exc, 'parameter', None))}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("tcpfade: aborted", err=True)
+        return 130
+    except OSError as exc:   # a disk filled, a file removed under us: say which, no traceback
+        click.echo(f"tcpfade: {getattr(exc, 'filename', None) or 'file'} = {exc.strerror or exc} "
+                   "(the operating system refused an input or output)", err=True)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the last guard: a bug, reported in one line (the fuzzing suite counts these)
+        click.echo(f"tcpfade: internal error (please report): {type(exc).__name__}: {exc}", err=True)
+        return 1
     return 0
 
 

@@ -8,22 +8,21 @@ import click
 
 from ..analysis import ANALYZED_VARIANTS, METRICS, analyze as run_analysis, compare
 from ..tcp import simulate as run_simulation
-from .options import build_channel, channel_options, print_table, progress_bar
-from .simulate import _count
+from .options import COUNT, SEED_HELP, build_channel, channel_options, print_table, progress_bar
 
 
 @click.command()
 @click.option("--variant", type=click.Choice(ANALYZED_VARIANTS, case_sensitive=False), required=True,
               help="TCP variant.")
-@channel_options
+@channel_options(markov_only=True)
 @click.option("--wmax", type=int, default=24, show_default=True, help="Receiver window Wmax [packets].")
 @click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
 @click.option("--rto", type=int, default=100, show_default=True, help="Timeout T0 [slots], > Wmax.")
 @click.option("--transmit-energy", type=float, help="Energy per transmission (default: F of the channel, else 1).")
 @click.option("--w-active", type=float, default=0.0, show_default=True, help="Circuit energy per active slot (eq. 14).")
 @click.option("--w-idle", type=float, default=0.0, show_default=True, help="Circuit energy per idle slot (eq. 14).")
-@click.option("--compare-slots", help="Also simulate this many slots and print both side by side (1e7).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the comparison simulation.")
+@click.option("--compare-slots", type=COUNT, help="Also simulate this many slots and print both side by side (1e7).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the comparison simulation. " + SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, compare_slots, seed, as_json,
             **channel) -> None:
@@ -42,7 +41,7 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
                           transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
     if compare_slots is not None:
         sim = run_simulation(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
-                             slots=_count(compare_slots, "--compare-slots"), seed=seed,
+                             slots=compare_slots, seed=seed,
                              transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
                              progress=progress_bar())
         table = compare(result, sim)

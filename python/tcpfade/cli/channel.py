@@ -21,7 +21,7 @@ from ..channels import (
 )
 from ..channels.studies import ZORZI_RAO_FIT_FDT, chockalingam_table1, fit_versus_analysis
 from ..plots import plot_error_vs_snr
-from .options import build_channel, channel_options, print_table
+from .options import COUNT, INPUT_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, wrote
 
 @click.group()
 def channel() -> None:
@@ -50,21 +50,21 @@ def describe(as_json: bool, **options) -> None:
 
 @channel.command()
 @channel_options
-@click.option("--slots", type=int, required=True, help="Number of slots to simulate.")
-@click.option("--seed", type=int, required=True, help="Seed (same seed, same trace).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write.")
+@click.option("--slots", type=COUNT, required=True, help="Number of slots to simulate (1e6 is fine).")
+@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@click.option("--out", type=OUTPUT_FILE, required=True, help="File to write.")
 @click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix; "
               ".npy -> npy, .bin -> binary, else text).")
 def trace(slots: int, seed: int, out: Path, fmt: str | None, **options) -> None:
     """Simulate a channel and write its loss trace (1 = lost)."""
     ch = build_channel(**options)
-    losses = ch.trace(v.integer("--slots", slots, 1), seed=v.seed(seed))
+    losses = ch.trace(v.integer("--slots", slots, 1), seed=seed)
     save_trace(out, losses, fmt)
-    click.echo(f"wrote {losses.size} slots to {out} (error rate {losses.mean():.6g})")
+    wrote(out, f"{losses.size} slots, error rate {losses.mean():.6g}")
 
 
 @channel.command()
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("path", type=INPUT_FILE)
 @click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix).")
 @click.option("--histogram", is_flag=True, help="Also print the burst-length histogram beside the geometric law.")
 def fit(path: Path, fmt: str | None, histogram: bool) -> None:
@@ -77,13 +77,14 @@ def fit(path: Path, fmt: str | None, histogram: bool) -> None:
 
 
 @channel.command()
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write CSV here.")
+@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write CSV here.")
 def table1(csv_path: Path | None) -> None:
     """Recompute chockalingam Table 1 (p, q, F, mean burst from fading)."""
     table = chockalingam_table1()
     click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.6g}"))
     if csv_path:
         table.to_csv(csv_path, index=False)
+        wrote(csv_path)
 
 
 def _float_list(name: str, text: str) -> list[float]:
@@ -97,17 +98,17 @@ def _float_list(name: str, text: str) -> list[float]:
 
 
 @channel.command("error-vs-snr")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Figure to write: .png, .svg or .pdf.")
+@click.option("--out", type=OUTPUT_FILE, required=True, help="Figure to write: .png, .svg or .pdf.")
 @click.option("--fdt", "fdts", default="0.001,0.016,0.256", show_default=True, help="Comma-separated fD·T values.")
 @click.option("--snr-db", "snrs", default="0:45:2.5", show_default=True,
               help="SNR grid in dB: start:stop:step or a comma-separated list.")
-@click.option("--packet-bytes", type=int, default=1024, show_default=True)
-@click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True)
-@click.option("--packets", type=int, help="Packets simulated per fD·T [default: max(200000, 2000 / fD·T), "
+@click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size [bytes].")
+@click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True,
+              help="Modulation (bit error probability against the SNR).")
+@click.option("--packets", type=COUNT, help="Packets simulated per fD·T [default: max(200000, 2000 / fD·T), "
               "so each curve spans at least 2000 Doppler periods].")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the data as CSV.")
+@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write the data as CSV.")
 def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int | None, seed: int,
                  csv_path: Path | None) -> None:
     """Average packet error rate vs average SNR of the bit-level model (zorzi-rao Fig. 7)."""
@@ -128,18 +129,21 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
         t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=n, seed=seed)
         tables.append(t.assign(fdt=fdt))
     table = pd.concat(tables, ignore_index=True)
-    plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)
     if csv_path:
         table.to_csv(csv_path, index=False)
-    click.echo(f"wrote {out}")
+        wrote(csv_path)
+    plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)
+    wrote(out)
 
 
 @channel.command("fit-vs-analysis")
-@click.option("--fdt", "fdts", default=",".join(map(str, ZORZI_RAO_FIT_FDT)), show_default=True)
-@click.option("--error-rate", "rates", default="0.01,0.1", show_default=True)
-@click.option("--slots", type=int, default=4_000_000, show_default=True, help="Slots per simulated trace.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write CSV here.")
+@click.option("--fdt", "fdts", default=",".join(map(str, ZORZI_RAO_FIT_FDT)), show_default=True,
+              help="Comma-separated fD·T values.")
+@click.option("--error-rate", "rates", default="0.01,0.1", show_default=True,
+              help="Comma-separated target packet error rates.")
+@click.option("--slots", type=COUNT, default=4_000_000, show_default=True, help="Slots per simulated trace.")
+@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write CSV here.")
 def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, csv_path: Path | None) -> None:
     """Markov parameters fitted to Jakes traces beside zorzi-rao eq. (3)."""
     fdt_values, rate_values = _float_list("--fdt", fdts), _float_list("--error-rate", rates)
@@ -150,11 +154,13 @@ def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, csv_path: Path
         bar.update(1)
 
     with bar:
-        table = fit_versus_analysis(fdt_values, rate_values, slots=slots, seed=v.seed(seed), progress=step)
+        table = fit_versus_analysis(fdt_values, rate_values, slots=v.integer("--slots", slots, 1000),
+                                    seed=v.seed(seed), progress=step)
     cols = ["fdt", "target_error_rate", "snr_db", "bitlevel_error_rate", "bitlevel_mean_burst", "bitlevel_burst_ci",
             "analytic_mean_burst", "threshold_mean_burst", "threshold_burst_ci", "threshold_analytic_mean_burst"]
     click.echo(table[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     if csv_path:
         table.to_csv(csv_path, index=False)
+        wrote(csv_path)
     if not math.isfinite(table["bitlevel_mean_burst"].sum()):
         raise v.fail("--slots", slots, "too few slots: some traces had no burst")

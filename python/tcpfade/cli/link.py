@@ -14,7 +14,7 @@ from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
-from .options import print_table, progress_bar
+from .options import SEED_HELP, print_table, progress_bar
 
 
 @click.command("simulate-link")
@@ -29,7 +29,7 @@ from .options import print_table, progress_bar
 @click.option("--mean-bad", type=float, help="Mean bad duration E[Y] [s]; without both: no channel losses.")
 @click.option("--duration", type=float, help="Simulated time [s] (default 1000·max(t_p, E[X]+E[Y]), >= 100).")
 @click.option("--warmup", type=float, help="Unmeasured start [s] (default a tenth of the duration).")
-@click.option("--seed", type=int, required=True)
+@click.option("--seed", type=int, required=True, help=SEED_HELP)
 @click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
 @click.option("--rto", type=float, help="A fixed timeout [s] instead of RFC 6298.")
 @click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
@@ -87,7 +87,8 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
 
 @click.command("analyze-link")
 @click.option("--variant", type=click.Choice(["reno", "newreno"], case_sensitive=False), default="reno",
-              show_default=True, help="TCP variant (the analysis models Reno).")
+              show_default=True, help="TCP variant: the analysis is Reno's (abouzeid §IV); with --recovery rounds "
+                                      "each variant's own recovery of several losses.")
 @click.option("--rate", type=float, required=True, help="Link rate μ [packets/s].")
 @click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s] (T = τ + 1/μ).")
 @click.option("--packet-bytes", type=int, default=1000, show_default=True, help="Packet size [bytes].")
@@ -108,7 +109,11 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, recovery, min_rto,
                  max_rto, clock_granularity, max_backoff, as_json) -> None:
-    """Goodput of TCP Reno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
+    """Goodput of TCP Reno or NewReno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
+
+    abouzeid §IV models Reno; with --recovery paper (the default) Reno and NewReno get the same result (a triple
+    duplicate halves the window once), with --recovery rounds each variant recovers the packets a bad visit
+    destroyed in its own way.
 
     \b
     Examples:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from pathlib import Path
 
@@ -21,8 +23,96 @@ from ..channels import (
 MODELS = ("markov", "threshold", "bit-level")
 
 
-def channel_options(f):
-    """Options that describe a channel, shared by ``describe`` and ``trace``."""
+def _refuse(value, message: str, param, ctx):
+    """click's BadParameter carrying the value given, for the one-line message of :func:`tcpfade.cli.main`."""
+    error = click.BadParameter(message, ctx=ctx, param=param)
+    error.given = value
+    raise error
+
+
+class Count(click.ParamType):
+    """A whole number that may be written as 1e6 (``--slots 1e6``), checked by the API's own rule."""
+
+    name = "count"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        try:
+            number = float(str(value).replace("_", ""))
+        except ValueError:
+            _refuse(value, "must be a whole number (1000000 or 1e6)", param, ctx)
+        if not math.isfinite(number) or not number.is_integer():
+            _refuse(value, "must be a whole number (1000000 or 1e6)", param, ctx)
+        return int(number)
+
+
+class OutputFile(click.ParamType):
+    """A file to write, checked before any work is done: its directory exists and is writable (so a long
+    computation never ends in an error about where to put its result)."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        try:
+            v.writable(param.opts[0] if param is not None and param.opts else "path", path)
+        except v.ParameterError as exc:
+            _refuse(value, str(exc).split("is not allowed: ", 1)[-1], param, ctx)
+        return path
+
+
+class OutputDir(click.ParamType):
+    """A directory to write into: it exists and is writable, or it can be created (its parent is)."""
+
+    name = "directory"
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        if path.exists() and not path.is_dir():
+            _refuse(value, "exists and is not a directory", param, ctx)
+        probe = path if path.is_dir() else path.parent if str(path.parent) else Path(".")
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+            _refuse(value, f"cannot be created or written ({str(probe)!r} is not a writable directory)", param, ctx)
+        return path
+
+
+class InputFile(click.ParamType):
+    """An existing, readable file."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        if not path.is_file():
+            _refuse(value, "is not an existing file" + (" (it is a directory)" if path.is_dir() else ""), param, ctx)
+        if not os.access(path, os.R_OK):
+            _refuse(value, "is not readable (permission denied)", param, ctx)
+        return path
+
+
+COUNT, OUTPUT_FILE, OUTPUT_DIR, INPUT_FILE = Count(), OutputFile(), OutputDir(), InputFile()
+
+#: The one description of --seed, so every command says the same.
+SEED_HELP = "Seed of the random numbers: the same inputs and seed give the same results."
+
+
+def wrote(path: Path, what: str = "") -> None:
+    """Confirm a file written (on stderr, so that stdout stays the result)."""
+    click.echo(f"wrote {path}" + (f" ({what})" if what else ""), err=True)
+
+
+#: The options of a two-state Markov channel: all that ``analyze`` takes.
+MARKOV_OPTIONS = ("p", "q", "error_rate", "burst", "fading_margin_db", "fdt")
+
+
+def channel_options(f=None, *, markov_only: bool = False):
+    """Options that describe a channel, shared by every command that takes one; ``markov_only`` keeps those of a
+    two-state Markov channel (the analysis' channels), so that help lists only what the command accepts."""
+    if f is None:
+        return lambda g: channel_options(g, markov_only=markov_only)
     options = [
         click.option("--p", "p", type=float, help="P(good -> good) of a two-state Markov chain."),
         click.option("--q", "q", type=float, help="P(bad -> bad) of a two-state Markov chain."),
@@ -34,13 +124,16 @@ def channel_options(f):
                      help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
         click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
         click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level)."),
-        click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True),
+        click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True,
+                     help="Modulation of the bit-level model (bit error probability against the SNR)."),
         click.option("--fading-model", type=click.Choice(FADING_MODELS), default="jakes", show_default=True,
                      help="Fading simulator (threshold / bit-level models)."),
         click.option("--oscillators", type=int, help="Oscillators: N0 for jakes (default 8), M for cisoids (default 64)."),
-        click.option("--trace-file", type=click.Path(dir_okay=False, path_type=Path),
+        click.option("--trace-file", type=INPUT_FILE,
                      help="Replay losses from a trace file (text, .bin or .npy) instead of a model."),
     ]
+    if markov_only:
+        options = options[:6]
     for option in reversed(options):
         f = option(f)
     return f
@@ -50,8 +143,8 @@ def _given(**kwargs) -> list[str]:
     return ["--" + k.replace("_", "-") for k, val in kwargs.items() if val is not None]
 
 
-def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model, snr_db, packet_bytes, modulation,
-                  fading_model, oscillators, trace_file=None):
+def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov", snr_db=None, packet_bytes=1024,
+                  modulation="bpsk", fading_model="jakes", oscillators=None, trace_file=None):
     """The channel the options describe, or a ParameterError naming what is missing or conflicting."""
     if trace_file is not None:
         others = _given(p=p, q=q, error_rate=error_rate, burst=burst, fading_margin_db=fading_margin_db, fdt=fdt,
@@ -78,6 +171,8 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model, snr_db,
     if fdt is not None:
         if burst is not None:
             raise v.fail("--burst", burst, "cannot be combined with --fdt (the burst follows from fading)")
+        if (error_rate is None) == (fading_margin_db is None):
+            raise v.fail("--fdt", fdt, "give one of --error-rate and --fading-margin-db with it")
         return GilbertElliott.from_fading(fdt=fdt, error_rate=error_rate, fading_margin_db=fading_margin_db)
     if fading_margin_db is not None:
         raise v.fail("--fading-margin-db", fading_margin_db, "needs --fdt as well")

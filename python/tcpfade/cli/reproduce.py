@@ -8,6 +8,7 @@ import click
 from tqdm import tqdm
 
 from .. import _validate as v
+from .options import OUTPUT_DIR, SEED_HELP
 
 
 @click.command()
@@ -15,10 +16,10 @@ from .. import _validate as v
 @click.option("--list", "list_only", is_flag=True, help="List the figures and exit.")
 @click.option("--all", "run_all", is_flag=True,
               help="Every figure, an HTML report (report.html) and the claims as a Markdown table (claims.md).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reproduce"),
+@click.option("--out", "out_dir", type=OUTPUT_DIR, default="reproduce",
               show_default=True, help="Directory for the CSV, PNG and SVG files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
 @click.option("--workers", type=int, default=None,
               help="Threads running a figure's independent simulations at once (default: all cores); the data are "
                    "the same whatever the number.")

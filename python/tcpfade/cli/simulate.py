@@ -10,23 +10,12 @@ import click
 from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
 from ..tcp.slotted import METRICS
-from .options import build_channel, channel_options, print_table, progress_bar
+from .options import COUNT, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, progress_bar, wrote
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
 #: 95% held from ten timeouts a run, 82-87% with a couple or fewer).
 FEW_TIMEOUTS = 10
-
-
-def _count(text: str, name: str) -> int:
-    """An integer that may be written as 1e7."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise v.fail(name, text, "must be a whole number (1000000 or 1e6)") from None
-    if not value.is_integer():
-        raise v.fail(name, text, "must be a whole number")
-    return int(value)
 
 
 @click.command()
@@ -35,8 +24,9 @@ def _count(text: str, name: str) -> int:
 @click.option("--wmax", type=int, default=24, show_default=True, help="Receiver window Wmax [packets].")
 @click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
 @click.option("--rto", type=int, default=100, show_default=True, help="Timeout T0 [slots].")
-@click.option("--slots", default="1e6", show_default=True, help="Slots to simulate (1e9 is fine: constant memory).")
-@click.option("--seed", type=int, required=True)
+@click.option("--slots", type=COUNT, default="1e6", show_default=True,
+              help="Slots to simulate (1e9 is fine: constant memory).")
+@click.option("--seed", type=int, required=True, help=SEED_HELP)
 @click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default Wmax).")
 @click.option("--ack-loss", type=float, default=0.0, show_default=True, help="ACK loss probability.")
 @click.option("--ack-delay", type=int, default=0, show_default=True, help="Extra ACK delay [slots].")
@@ -46,9 +36,8 @@ def _count(text: str, name: str) -> int:
 @click.option("--batches", type=int, default=30, show_default=True, help="Batches for the confidence intervals.")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
-@click.option("--trace-plot", type=click.Path(dir_okay=False, path_type=Path),
-              help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
-@click.option("--trace-csv", type=click.Path(dir_okay=False, path_type=Path), help="Write the recorded slots as CSV.")
+@click.option("--trace-plot", type=OUTPUT_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
+@click.option("--trace-csv", type=OUTPUT_FILE, help="Write the recorded slots as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_loss, ack_delay, transmit_energy,
              w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
@@ -64,14 +53,16 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_l
     if (trace_plot or trace_csv) and trace_slots <= 0:
         raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
     result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
-                            slots=_count(slots, "--slots"), seed=seed, initial_ssthresh=initial_ssthresh,
+                            slots=slots, seed=seed, initial_ssthresh=initial_ssthresh,
                             ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
                             transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, batches=batches,
                             confidence=confidence, progress=progress_bar())
-    if trace_plot:
-        result.plot_trace(trace_plot)
     if trace_csv:
         result.trace.to_csv(trace_csv, index=False)
+        wrote(trace_csv)
+    if trace_plot:
+        result.plot_trace(trace_plot)
+        wrote(trace_plot)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2, default=str))
         return

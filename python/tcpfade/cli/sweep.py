@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from .options import INPUT_FILE, OUTPUT_FILE, progress_bar, wrote
+
 
 def _store_and_experiment(source: Path):
     """An experiment file (.toml) gives its store and name; anything else is taken as a store."""
@@ -37,7 +39,7 @@ def sweep() -> None:
 
 
 @sweep.command()
-@click.argument("experiment_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("experiment_file", type=INPUT_FILE)
 @click.option("--workers", type=int, help="Local worker processes (default: all cores; 1: this process).")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on this Dask scheduler (tcp://host:8786).")
 @click.option("--force", is_flag=True, help="Recompute points already in the store.")
@@ -57,7 +59,7 @@ def run(experiment_file, workers, dask_address, force) -> None:
 
     experiment = load_experiment(experiment_file)
     try:
-        report = run_sweep(experiment, workers=workers, dask=dask_address, force=force)
+        report = run_sweep(experiment, workers=workers, dask=dask_address, force=force, progress=progress_bar())
     except SweepInterrupted as stop:
         click.echo(f"{experiment.name}: {stop}", err=True)
         raise SystemExit(130) from None
@@ -70,9 +72,11 @@ def run(experiment_file, workers, dask_address, force) -> None:
 
 
 @sweep.command()
-@click.argument("experiment_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("experiment_file", type=INPUT_FILE)
 def status(experiment_file) -> None:
-    """How many points of EXPERIMENT_FILE are in its store, and how many are missing."""
+    """How many points of EXPERIMENT_FILE are in its store, and how many are missing.
+
+    Exit status 0 when every point is done, 1 when some are missing (so a script can test completeness)."""
     from ..sweep import load_experiment, sweep_status
 
     experiment = load_experiment(experiment_file)
@@ -80,12 +84,13 @@ def status(experiment_file) -> None:
     click.echo(f"{experiment.name}: {s.done} of {s.total} points done, {s.missing} missing ({experiment.store})")
     if s.other_code:
         click.echo(f"  {s.other_code} rows of this experiment were computed by other code (kept apart)")
+    if s.missing:
+        raise SystemExit(1)
 
 
 @sweep.command()
-@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Output file: .csv or .parquet.")
+@click.argument("source", type=INPUT_FILE)
+@click.option("--out", "out_path", type=OUTPUT_FILE, required=True, help="Output file: .csv or .parquet.")
 @click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
 def export(source, out_path, experiment) -> None:
     """Write the results of SOURCE (an experiment file or a store) as CSV or Parquet.
@@ -97,17 +102,17 @@ def export(source, out_path, experiment) -> None:
     """
     store, name = _store_and_experiment(source)
     out = store.export(out_path, experiment or name)
-    click.echo(f"wrote {out}")
+    wrote(out)
 
 
 @click.command()
-@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", type=INPUT_FILE)
 @click.option("--x", "x", required=True, help="Parameter on the x axis (error_rate, fdt, wmax, ...).")
 @click.option("--y", "y", default="throughput", show_default=True, help="Metric on the y axis.")
 @click.option("--group", default="", help="Comma-separated parameters: one curve per combination.")
 @click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("plot.png"),
-              show_default=True, help="PNG, SVG or PDF by suffix.")
+@click.option("--out", "out_path", type=OUTPUT_FILE, default="plot.png", show_default=True,
+              help="PNG, SVG or PDF by suffix.")
 @click.option("--logx", is_flag=True, help="Logarithmic x axis.")
 @click.option("--logy", is_flag=True, help="Logarithmic y axis.")
 def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
@@ -131,4 +136,4 @@ def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
         raise v.fail("experiment", experiment or name, f"has no results in {store.path}")
     groups = [g.strip() for g in group.split(",") if g.strip()]
     out = plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
-    click.echo(f"wrote {out}")
+    wrote(out)

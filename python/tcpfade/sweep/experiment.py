@@ -39,6 +39,7 @@ from typing import Any
 
 from ..errors import ParameterError, TcpfadeError
 from . import models
+from .store import store_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,7 +53,7 @@ class ExperimentError(TcpfadeError, ValueError):
     def __init__(self, file: str, line: int | None, field: str, message: str) -> None:
         where = f"{file}:{line}" if line else file
         super().__init__(f"{where}: {field}: {message}")
-        self.file, self.line, self.field = file, line, field
+        self.file, self.line, self.field, self.message = file, line, field, message
 
 
 SECTIONS = {
@@ -140,6 +141,10 @@ class Experiment:
         store = Path(output.get("store", f"{name}.sqlite"))
         if base is not None and not store.is_absolute():
             store = base / store
+        try:
+            store = store_path("store", store)
+        except ParameterError as exc:
+            raise loc.error("output", "store", str(exc)) from None
         experiment = cls(name=name, model=model, seed=seed, replications=replications, combine=combine, fixed=fixed,
                          axes=axes, store=store, source=source)
         experiment._check_points(loc)
@@ -195,6 +200,10 @@ def load_experiment(path: str | Path) -> Experiment:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ExperimentError(str(path), None, "file", f"cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise ExperimentError(str(path), line, "file", f"is not UTF-8 text (byte {exc.start}: "
+                                                       f"{exc.object[exc.start:exc.start + 1]!r})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -233,16 +242,26 @@ class _Locator:
         self.source, self.lines = source, text.splitlines()
 
     def line(self, section: str | None, key: str) -> int | None:
+        """The line that defines ``key`` in ``[section]`` (bare, quoted or dotted: ``key =``, ``"key" =``,
+        ``key.sub =``), or the header ``[section.key]`` / ``[[section]]`` of a sub-table or array of tables."""
         current = None
+        name = re.escape(key)
+        key_line = re.compile(rf"""(?:{name}|"{name}"|'{name}')\s*[=.]""")
+        dotted = re.compile(rf"""(?:{re.escape(section or '')}|"{re.escape(section or '')}")\s*\.\s*"""
+                            rf"""(?:{name}|"{name}"|'{name}')\s*[=.]""") if section else None
         for number, raw in enumerate(self.lines, 1):
             stripped = raw.split("#", 1)[0].strip()
-            header = re.fullmatch(r"\[\s*([A-Za-z0-9_.-]+)\s*\]", stripped)
+            header = re.fullmatch(r"\[\[?\s*([^\]]+?)\s*\]\]?", stripped)
             if header:
-                current = header.group(1)
-                if section is None and current == key:
+                current = header.group(1).replace('"', "").replace("'", "").replace(" ", "")
+                if section is None and current.split(".")[0] == key:
+                    return number
+                if section is not None and current == f"{section}.{key}":
                     return number
                 continue
-            if current == section and re.match(rf"{re.escape(key)}\s*=", stripped):
+            if current == section and key_line.match(stripped):
+                return number
+            if current is None and dotted is not None and dotted.match(stripped):
                 return number
         return None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -164,9 +165,22 @@ class _Serial(_Backend):
                 yield _guarded(task)
 
 
-def _ignore_interrupt() -> None:
-    """Worker initializer: Ctrl-C reaches the whole process group, and the runner alone answers it."""
+def _ignore_interrupt(runner: int | None = None) -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group, and the runner alone answers it. On Linux the
+    worker also asks the kernel for SIGTERM when the runner dies (prctl PR_SET_PDEATHSIG), so a runner killed
+    alone (SIGKILL, an OOM kill) does not leave workers computing for nobody; no library offers this, hence
+    ctypes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if runner is None or not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+        return
+    if os.getppid() != runner:   # the runner died before the request took effect
+        os._exit(1)
 
 
 class _Local(_Backend):
@@ -179,7 +193,8 @@ class _Local(_Backend):
         self.pool: ProcessPoolExecutor | None = None
 
     def run(self, tasks):
-        with ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_interrupt) as pool:
+        with ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_interrupt,
+                                 initargs=(os.getpid(),)) as pool:
             self.pool = pool
             if self.stopping.is_set():   # stopped before the pool existed
                 self.stop()

@@ -10,6 +10,7 @@ killed at any moment (SIGKILL, power loss) leaves only whole rows, each once.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from contextlib import closing
@@ -43,11 +44,28 @@ CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
 ROW_COLUMNS = ("key", "experiment", "model", "identity", "version", "replication", "seed", "seconds", "created")
 
 
+def store_path(name: str, path: str | Path) -> Path:
+    """A store's path, refused at once when no SQLite file can live there: a directory, a path whose nearest
+    existing ancestor is not a writable directory."""
+    if not isinstance(path, (str, Path)) or not str(path):
+        raise v.fail(name, path, "must be a file path (str or pathlib.Path)", kind=v.ParameterTypeError)
+    p = Path(path)
+    if p.is_dir():
+        raise v.fail(name, str(p), "is a directory; a store is a file (e.g. results.sqlite)")
+    if not p.exists():
+        probe = p.parent
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+            raise v.fail(name, str(p), f"cannot be created: {str(probe)!r} is not a writable directory")
+    return p
+
+
 class Store:
     """A results store at ``path`` (created on the first write)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+        self.path = store_path("store", path)
 
     def _connect(self, *, write: bool) -> sqlite3.Connection:
         if not write and not self.path.exists():
@@ -105,7 +123,8 @@ class Store:
         records = []
         for row in self.rows(experiment):
             rec = {c: row[c] for c in ROW_COLUMNS}
-            rec.update(row["params"])
+            # a parameter named like a row column (analyze_link's ``model``) keeps its value under param_<name>
+            rec.update({f"param_{k}" if k in ROW_COLUMNS else k: val for k, val in row["params"].items()})
             for name, value in row["metrics"].items():
                 rec[name] = value
                 if name in row["intervals"]:

@@ -101,8 +101,8 @@ RULES: dict[str, v.Rule] = {
     "wmax": v.Integer(1, 2**30), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**40),
     "slots": v.Integer(1), "seed": v.SEED, "initial_ssthresh": v.Optional(v.Real(1.0)),
     "ack_loss": v.PROBABILITY, "ack_delay": v.Integer(0, 1 << 20), "batches": v.Integer(2, 1 << 20),
-    "trace_slots": v.Integer(0, 1 << 28), "transmit_energy": v.Optional(v.POSITIVE), "w_active": v.NON_NEGATIVE,
-    "w_idle": v.NON_NEGATIVE, "confidence": v.CONFIDENCE,
+    "trace_slots": v.Integer(0, 1 << 28), "transmit_energy": v.Optional(v.ENERGY), "w_active": v.CIRCUIT_ENERGY,
+    "w_idle": v.CIRCUIT_ENERGY, "confidence": v.CONFIDENCE,
 }
 
 #: Bytes one traced slot takes (the core's row and the DataFrame made of it).
@@ -128,7 +128,7 @@ def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, 
         "variant": variant, "wmax": wmax, "dupthresh": dupthresh, "rto": rto, "slots": slots, "seed": seed,
         "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
         "ack_loss": ack_loss, "ack_delay": ack_delay, "batches": batches, "trace_slots": trace_slots,
-        "transmit_energy": v.positive("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle,
+        "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle,
         "confidence": confidence,
     }
 

@@ -197,7 +197,9 @@ pub struct LinkCounts {
     pub delivered: u64,
     /// Packets the sender released (retransmissions included).
     pub sent: u64,
-    /// Packets that crossed the link correctly (duplicates included).
+    /// Packets that crossed the link correctly (duplicates included). In a run's totals and batches, counted in
+    /// the batch where their transmission started (as `delivered`), so that it never exceeds what the link could
+    /// send in the measured time.
     pub received: u64,
     /// Packets the channel lost.
     pub channel_losses: u64,
@@ -265,6 +267,8 @@ struct Link<C> {
     /// Packets delivered, by the batch in which their delivering transmission started (see
     /// [`LinkCounts::delivered`]).
     credited: Vec<u64>,
+    /// Packets received correctly, by the batch in which their transmission started.
+    received_by_start: Vec<u64>,
     counts: LinkCounts,
     busy_since: f64,
     /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
@@ -366,6 +370,9 @@ impl<C: LinkChannel> Link<C> {
             }
         } else {
             self.counts.received += 1;
+            if let Some(i) = self.batch_of(start) {
+                self.received_by_start[i] += 1;
+            }
             self.track_sampling(start)?;
             self.receive(now, seq, start);
         }
@@ -376,12 +383,18 @@ impl<C: LinkChannel> Link<C> {
         Ok(())
     }
 
+    /// The batch in which a transmission started at `start` is counted (None in the warm-up).
+    fn batch_of(&self, start: f64) -> Option<usize> {
+        let cfg = &self.cfg;
+        (start >= cfg.warmup).then(|| {
+            let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
+            (((start - cfg.warmup) / batch_length) as usize).min(self.credited.len() - 1)
+        })
+    }
+
     /// Credit a packet delivered in order to the batch in which its delivering transmission started.
     fn credit(&mut self, start: f64) {
-        let cfg = &self.cfg;
-        if start >= cfg.warmup {
-            let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
-            let i = (((start - cfg.warmup) / batch_length) as usize).min(self.credited.len() - 1);
+        if let Some(i) = self.batch_of(start) {
             self.credited[i] += 1;
         }
     }
@@ -489,10 +502,12 @@ impl<C: LinkChannel> Link<C> {
     fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
         let mut batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
         let mut totals = snapshots.last().expect("marks").minus(&snapshots[0]);
-        for (batch, &credited) in batches.iter_mut().zip(&self.credited) {
+        for ((batch, &credited), &received) in batches.iter_mut().zip(&self.credited).zip(&self.received_by_start) {
             batch.delivered = credited;
+            batch.received = received;
         }
         totals.delivered = self.credited.iter().sum();
+        totals.received = self.received_by_start.iter().sum();
         LinkOutcome {
             totals,
             batches,
@@ -526,6 +541,7 @@ pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mu
         delack_value: 0,
         held_starts: HashMap::new(),
         credited: vec![0; cfg.batches as usize],
+        received_by_start: vec![0; cfg.batches as usize],
         counts: LinkCounts::default(),
         busy_since: 0.0,
         sampled: None,

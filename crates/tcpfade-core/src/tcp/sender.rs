@@ -185,7 +185,7 @@ impl Sender {
             // Reno: the first ACK of new data ends recovery, partial or not (zorzi-rao §2).
             Recovery::FastRecoveryReno => self.exit_recovery(),
             Recovery::FastRecoveryNewReno if ack >= recover => self.exit_recovery(),
-            // RFC 6582 §3.2 step 5, partial ACK: retransmit the first unacknowledged packet,
+            // RFC 6582 §3.2 step 3 (response to newly acknowledged data), partial ACK: retransmit the first unacknowledged packet,
             // deflate W by the amount newly acknowledged and add back one packet; stay in recovery.
             Recovery::FastRecoveryNewReno => {
                 self.retransmit = Some(self.una);

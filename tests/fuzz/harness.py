@@ -1,0 +1,282 @@
+"""The fuzzing harness: hostile calls of every public function and CLI command, each run in a child process so
+that an abort (a Rust abort, a segfault, an allocation the kernel refuses) or a hang is counted, not suffered.
+
+Every outcome is put in one class:
+
+- ``success``: a result, and it passes the properties theory gives (a proportion in [0, 1], goodput <= 1, an
+  interval inside its metric's range that contains its estimate, finite main metrics);
+- ``rejected``: a project error (:class:`tcpfade.errors.TcpfadeError`) whose message names a parameter, its value
+  and what is allowed (CLI: one line ``tcpfade: <parameter> = <value> is not allowed: <why>``, status 2);
+- a defect: ``abort`` (the child died), ``hang`` (no answer within the case timeout although the request was
+  within the work limit), ``foreign`` (an exception that is not the project's), ``traceback`` (CLI),
+  ``bad-message``, ``property`` (a success that breaks a property).
+
+The child runs with ``TCPFADE_WORK_LIMIT`` of a few seconds and ``TCPFADE_MEMORY_LIMIT`` of 1 GiB, so any case it
+accepts should finish well within the timeout: a case that does not is a hang by definition. Cases are built by
+hypothesis strategies (:mod:`tests.fuzz.strategies`) in the parent and sent pickled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import multiprocessing as mp
+import os
+import re
+import resource
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Limits the child runs under (see the module docstring).
+CHILD_ENV = {"TCPFADE_WORK_LIMIT": "3", "TCPFADE_MEMORY_LIMIT": str(1 << 30), "TQDM_DISABLE": "1"}
+#: Address space of the child: an allocation the validation lets through beyond this aborts and is counted.
+CHILD_ADDRESS_SPACE = 6 << 30
+#: Seconds a case may take before it is a hang (the work limit is 3 s of conservative estimate).
+CASE_TIMEOUT = 60.0
+
+DEFECTS = ("abort", "hang", "foreign", "traceback", "bad-message", "property")
+MESSAGE = re.compile(r"^\S.* = .+ is not allowed: .+", re.S)
+CLI_LINE = re.compile(r"^tcpfade: \S.* = .+ is not allowed: .+$")
+
+
+@dataclass
+class Tally:
+    """Counts of outcomes, and the first few cases of each defect."""
+
+    counts: Counter = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, outcome: str, case: str, detail: str) -> None:
+        self.counts[outcome] += 1
+        if outcome in DEFECTS and len(self.examples.setdefault(outcome, [])) < 20:
+            self.examples[outcome].append(f"{case}: {detail}")
+
+    @property
+    def defects(self) -> int:
+        return sum(self.counts[d] for d in DEFECTS)
+
+
+# -- properties of successes --------------------------------------------------------------------------------------
+
+def _unit(name: str, x: float) -> str | None:
+    if not (isinstance(x, float) or isinstance(x, int)) or not math.isfinite(x) or not 0.0 <= x <= 1.0:
+        return f"{name} = {x!r} is not a proportion in [0, 1]"
+    return None
+
+
+def _interval(name: str, point: float, ci: tuple[float, float], low: float = -math.inf,
+              high: float = math.inf) -> str | None:
+    lo, hi = ci
+    if math.isnan(lo) and math.isnan(hi):
+        return None if not math.isfinite(point) or True else None   # undefined metric: allowed, said in the docs
+    if not (low - 1e-12 <= lo <= point + 1e-12 and point - 1e-12 <= hi <= high + 1e-12):
+        return f"{name} = {point!r} with interval [{lo!r}, {hi!r}] outside [{low}, {high}] or not around it"
+    return None
+
+
+def check_result(target: str, result: Any) -> str | None:
+    """The property a successful call of ``target`` must hold, or None; a string says what failed."""
+    import numpy as np
+    import pandas as pd
+
+    import tcpfade
+
+    problems: list[str | None] = []
+    if isinstance(result, tcpfade.SimulationResult):
+        for m in ("throughput", "load", "success_probability", "successes_per_slot"):
+            problems.append(_unit(m, getattr(result, m)))
+            problems.append(_interval(m, getattr(result, m), result.ci[m], 0.0, 1.0))
+        if not math.isfinite(result.energy_efficiency):
+            problems.append(f"energy_efficiency = {result.energy_efficiency!r}")
+    elif isinstance(result, tcpfade.LinkResult):
+        for m in ("goodput", "throughput", "utilization"):
+            problems.append(_unit(m, getattr(result, m)))
+            problems.append(_interval(m, getattr(result, m), result.ci[m], 0.0, 1.0))
+        for m in ("channel_loss_rate", "buffer_loss_rate"):
+            if math.isfinite(getattr(result, m)):
+                problems.append(_interval(m, getattr(result, m), result.ci[m], 0.0, 1.0))
+    elif isinstance(result, tcpfade.AnalysisResult):
+        b = result.throughput
+        problems += [_unit("throughput.pessimistic", b.pessimistic), _unit("throughput.optimistic", b.optimistic)]
+        if not all(math.isfinite(x) for x in (result.load.pessimistic, result.energy_efficiency.optimistic)):
+            problems.append(f"load/energy efficiency not finite: {result.load}, {result.energy_efficiency}")
+    elif isinstance(result, tcpfade.LinkAnalysis):
+        problems.append(_unit("goodput", result.goodput))
+    elif isinstance(result, (tcpfade.GilbertElliott, tcpfade.Bernoulli)):
+        d = result.describe()
+        for k in ("p", "q", "error_rate"):
+            if k in d:
+                problems.append(_unit(k, float(d[k])))
+    elif isinstance(result, pd.DataFrame) and "error_rate" in result:
+        for row in result.itertuples():
+            problems.append(_unit("error_rate", float(row.error_rate)))
+            problems.append(_interval("error_rate", float(row.error_rate), (float(row.ci_low), float(row.ci_high)),
+                                      0.0, 1.0))
+    elif isinstance(result, np.ndarray) and result.dtype == np.uint8:
+        if result.size and int(result.max()) > 1:
+            problems.append("a loss trace with values other than 0 and 1")
+    elif isinstance(result, tuple) and target.endswith("markov_from_fading"):
+        problems += [_unit("p", result[0]), _unit("q", result[1])]
+    return next((p for p in problems if p), None)
+
+
+# -- the child ----------------------------------------------------------------------------------------------------
+
+def _targets() -> dict[str, Any]:
+    import tcpfade
+    from tcpfade.channels import fading
+
+    ge = tcpfade.GilbertElliott
+    return {
+        "Bernoulli": tcpfade.Bernoulli, "GilbertElliott": ge, "GilbertElliott.from_burst": ge.from_burst,
+        "GilbertElliott.from_fading": ge.from_fading, "GilbertElliott.from_transitions": ge.from_transitions,
+        "ThresholdFading": tcpfade.ThresholdFading, "BitLevelFading": tcpfade.BitLevelFading,
+        "TraceChannel": tcpfade.TraceChannel, "TraceChannel.from_file": tcpfade.TraceChannel.from_file,
+        "ContinuousTwoState": tcpfade.ContinuousTwoState, "simulate": tcpfade.simulate,
+        "simulate_link": tcpfade.simulate_link, "analyze": tcpfade.analyze, "analyze_link": tcpfade.analyze_link,
+        "fading_gain": tcpfade.fading_gain, "fading_autocorrelation": tcpfade.fading_autocorrelation,
+        "bit_level_error_rate": tcpfade.bit_level_error_rate, "fit_markov": tcpfade.fit_markov,
+        "marcum_q": tcpfade.marcum_q, "markov_from_fading": tcpfade.markov_from_fading,
+        "load_trace": tcpfade.load_trace, "save_trace": tcpfade.save_trace,
+        "error_rate_from_fading_margin": fading.error_rate_from_fading_margin,
+        "fading_margin_from_error_rate": fading.fading_margin_from_error_rate,
+    }
+
+
+def _build(value: Any, targets: dict[str, Any]) -> Any:
+    """Recipes ``("build", target, args, kwargs)`` inside a case are built in the child (their errors count)."""
+    if isinstance(value, tuple) and len(value) == 4 and value[0] == "build":
+        _, name, args, kwargs = value
+        return targets[name](*[_build(a, targets) for a in args], **{k: _build(x, targets) for k, x in kwargs.items()})
+    return value
+
+
+def call(target: str, args: tuple, kwargs: dict) -> Any:
+    """Call ``target`` (a name of :func:`_targets`, or ``"method:<name>"`` with the instance first)."""
+    targets = _targets()
+    args = [_build(a, targets) for a in args]
+    kwargs = {k: _build(x, targets) for k, x in kwargs.items()}
+    if target.startswith("method:"):
+        instance, *rest = args
+        return getattr(instance, target.split(":", 1)[1])(*rest, **kwargs)
+    return targets[target](*args, **kwargs)
+
+
+def _run_case(case: tuple[str, Any]) -> tuple[str, str]:
+    """Run one case in this (child) process and classify it."""
+    kind, payload = case
+    if kind == "cli":
+        return _run_cli(payload)
+    import tcpfade
+
+    target, args, kwargs = payload
+    try:
+        result = call(target, args, kwargs)
+    except tcpfade.errors.RunStopped:
+        return "foreign", "RunStopped"
+    except tcpfade.TcpfadeError as exc:
+        text = str(exc)
+        if isinstance(exc, tcpfade.ParameterError) and not MESSAGE.match(text):
+            return "bad-message", text[:300]
+        return "rejected", type(exc).__name__
+    except Exception as exc:  # noqa: BLE001 - this is what the fuzzer counts
+        return "foreign", f"{type(exc).__name__}: {exc}"[:300] + " | " + traceback.format_exc(limit=-3)[-600:]
+    problem = check_result(target, result)
+    return ("property", problem) if problem else ("success", "")
+
+
+def _run_cli(argv: list[str]) -> tuple[str, str]:
+    from tcpfade.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(argv)
+        except BaseException as exc:  # noqa: BLE001 - main must not raise
+            return "traceback", f"{type(exc).__name__}: {exc}"[:300]
+    text = err.getvalue()
+    if "Traceback (most recent call last)" in text or "Traceback" in out.getvalue():
+        return "traceback", text[-400:]
+    if rc == 0:
+        return "success", ""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if rc == 2 and len(lines) == 1 and CLI_LINE.match(lines[0]):
+        return "rejected", ""
+    if rc == 2 and lines and lines[0].startswith("Usage:"):   # a group without its command: its help
+        return "rejected", ""
+    if "internal error" in text:
+        return "foreign", lines[-1][:300] if lines else text[:300]
+    return "bad-message", f"rc={rc}: {text[:300]!r}"
+
+
+def _child(conn) -> None:
+    import tempfile
+
+    os.environ.update(CHILD_ENV)
+    os.chdir(tempfile.mkdtemp(prefix="tcpfade-fuzz-"))   # what the CLI cases write lands here
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
+    import tcpfade  # noqa: F401 - pay the import once
+    import tcpfade.cli  # noqa: F401
+
+    while True:
+        try:
+            case = conn.recv()
+        except EOFError:
+            return
+        conn.send(_run_case(case))
+
+
+class Runner:
+    """Runs cases one at a time in a child process, replacing the child when it dies or hangs."""
+
+    def __init__(self, timeout: float = CASE_TIMEOUT) -> None:
+        self.timeout = timeout
+        self.context = mp.get_context("spawn")   # a fresh interpreter: the limits apply to it alone
+        self.process = None
+        self.conn = None
+
+    def _start(self) -> None:
+        parent, child = self.context.Pipe()
+        self.process = self.context.Process(target=_child, args=(child,), daemon=True)
+        self.process.start()
+        self.conn = parent
+
+    def _kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.join(5)
+        self.process = self.conn = None
+
+    def run(self, case: tuple[str, Any]) -> tuple[str, str]:
+        if self.process is None or not self.process.is_alive():
+            self._start()
+        try:
+            self.conn.send(case)
+        except (BrokenPipeError, OSError):
+            self._kill()
+            self._start()
+            self.conn.send(case)
+        if not self.conn.poll(self.timeout):
+            alive = self.process.is_alive()
+            self._kill()
+            return ("hang", f"no answer in {self.timeout:g} s") if alive else ("abort", "the child died")
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            code = self.process.exitcode if self.process is not None else None
+            self._kill()
+            return "abort", f"the child died (exit code {code})"
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self._kill()
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,70 @@
+"""The long profile of the fuzzing suite: hostile calls of every public function and CLI command (tests/fuzz),
+each in a child process, counted by outcome. Its figures are in docs/validation.md ("Every input answered").
+
+    python3 validation/fuzz.py --api 80000 --cli 20000 --seed 1     # about an hour on 2 cores
+
+Prints the counts, then the first cases of each defect (abort, hang, foreign exception, traceback, message not in
+the project's form, a success that breaks a property); exits 1 if there is any defect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+
+from fuzz.harness import DEFECTS, Runner, Tally  # noqa: E402
+from fuzz.strategies import api_case, cli_case, command_table  # noqa: E402
+
+
+def run(kind: str, cases: int, master: int, runner: Runner) -> Tally:
+    tally = Tally()
+    strategy = api_case() if kind == "api" else cli_case(command_table())
+    start = time.monotonic()
+
+    @seed(master)
+    @settings(max_examples=cases, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def one(case):
+        outcome, detail = runner.run((kind, case))
+        tally.add(outcome, repr(case)[:300] if kind == "api" else " ".join(case), detail)
+        done = sum(tally.counts.values())
+        if done % 1000 == 0:
+            print(f"  {kind}: {done} cases, {time.monotonic() - start:.0f} s, {dict(tally.counts)}", flush=True)
+
+    one()
+    return tally
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--api", type=int, default=80_000, help="API cases")
+    parser.add_argument("--cli", type=int, default=20_000, help="CLI cases")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    start = time.monotonic()
+    total = Tally()
+    with Runner() as runner:
+        for kind, n in (("api", args.api), ("cli", args.cli)):
+            if n:
+                tally = run(kind, n, args.seed, runner)
+                print(f"{kind}: {sum(tally.counts.values())} cases: {dict(tally.counts)}")
+                total.counts.update(tally.counts)
+                for k, examples in tally.examples.items():
+                    total.examples.setdefault(k, []).extend(examples)
+    print(f"all: {sum(total.counts.values())} cases in {time.monotonic() - start:.0f} s: {dict(total.counts)}; "
+          f"defects: {total.defects}")
+    for k in DEFECTS:
+        for example in total.examples.get(k, [])[:10]:
+            print(f"  {k}: {example[:800]}")
+    return 1 if total.defects else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

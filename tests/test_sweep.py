@@ -151,8 +151,9 @@ def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tm
     assert info.value.field == field and info.value.line == line, str(info.value)
     assert main(["sweep", "run", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"tcpfade: {path}{':' + str(line) if line else ''}: {field}: ")
-    assert "Traceback" not in err
+    where = f"line {line}, " if line else ""
+    assert err.startswith(f"tcpfade: experiment file = {str(path)!r} is not allowed: {where}{field}: ")
+    assert "Traceback" not in err and err.count("\n") == 1
     assert not list(tmp_path.glob("*.sqlite*"))
 
 

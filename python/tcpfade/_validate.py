@@ -123,11 +123,12 @@ class Integer(Rule):
     write counts that way; anything else, booleans and strings included, is refused."""
 
     def __init__(self, low: int, high: int | None = None) -> None:
-        self.low, self.high = low, high
+        # counts end at 2**63 - 1 (what the core's integers hold): 10**400 slots is refused here, not by an overflow
+        self.low, self.high = low, (2**63 - 1 if high is None else high)
 
     def describe(self) -> str:
-        return f"must be an integer in [{self.low}, {self.high}]" if self.high is not None else \
-            f"must be an integer >= {self.low}"
+        high = "2**63 - 1" if self.high == 2**63 - 1 else str(self.high)
+        return f"must be an integer in [{self.low}, {high}]"
 
     def check(self, name: str, value: Any) -> int:
         if isinstance(value, bool) or isinstance(value, (str, bytes)):

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _validate as v
 from ..channels.base import SlotChannel
 from . import fast_recovery, tahoe
 from .channel import SlotMatrices
-from .renewal import reward_rates
+from .renewal import ReducibleChain, reward_rates
 from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
 
 #: Variants the analysis covers.
@@ -93,11 +95,19 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     if matrices.error_rate == 0.0:
         rates, states = _lossless_rates(), 1
     else:
-        if name in ("reno", "newreno"):
-            model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k, rto=t0)
-        else:
-            model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
-        rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
+        try:
+            if name in ("reno", "newreno"):
+                model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k,
+                                                  rto=t0)
+            else:
+                model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
+            rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
+        except (np.linalg.LinAlgError, ReducibleChain):
+            # A state whose loss probability rounds away (1 − 1e-300 is 1) yet is left with probability 0: runs of
+            # correct slots never end in double precision, though the error rate is not 0.
+            raise v.fail("channel", channel, "its losses are too rare for the analysis in double precision (a "
+                         "state loses with probability below 1e-16 and is never left); treat it as lossless or use "
+                         "loss probabilities of 1e-15 or more") from None
     metrics = metrics_from_rates(rates, energy, w_a, w_i)
     return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto=t0, transmit_energy=energy, w_active=w_a,
                           w_idle=w_i, **{m: metrics[m] for m in METRICS}, states=states,

@@ -355,7 +355,9 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     pi_good[0] += pi[max_window:core].sum()   # the backed-off states all start at W = 1
     if recovery is not None:   # the TD states: the window the recovery leaves (most often)
         np.add.at(pi_good, recovery.start - 1, pi[core:])
-    goodput = expected_reward / (ex + expected_bad) / mu
+    # E[N] is a sum of non-negative terms; the differences it is formed from can round it to -1e-20 when good
+    # states are far shorter than a packet
+    goodput = max(expected_reward, 0.0) / (ex + expected_bad) / mu
     ideal = len(traj.cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
         variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,

@@ -122,8 +122,9 @@ def resolve_fading_margin(error_rate: float | None = None, fading_margin_db: flo
     return FADING_MARGIN.check("fading_margin", fading_margin)
 
 
-#: Above this z = ρθ² the series of :func:`_leave_good` is replaced by its Gaussian limit (relative error ~1/(12 z)).
-_SERIES_LIMIT = 1e6
+#: Above this z = ρθ² the series of :func:`_leave_good` (about 12√z terms) is replaced by its Gaussian limit, whose
+#: relative error is about 1/(12 z): below 1e-10 here (scipy's ive returns NaN for z above about 2e9).
+_SERIES_LIMIT = 1e9
 
 
 def _leave_good(theta: float, rho: float, one_minus_rho: float) -> float:
@@ -134,7 +135,7 @@ def _leave_good(theta: float, rho: float, one_minus_rho: float) -> float:
 
     .. math:: p_{GB} = (1 − e^{−d²/2}) + e^{−d²/2} \sum_{k∈ℤ} (1 − ρ^{|k|})\, e^{−z} I_k(z)
 
-    For z above 10⁶ the Bessel weights are a Gaussian of variance z and the sum is 1 − erfcx(c √(z/2)), c = −ln ρ.
+    For z above 10⁹ the Bessel weights are a Gaussian of variance z and the sum is 1 − erfcx(c √(z/2)), c = −ln ρ.
     """
     d = one_minus_rho * theta
     head = -math.expm1(-d * d / 2.0)

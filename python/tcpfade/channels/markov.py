@@ -135,7 +135,9 @@ class GilbertElliott(SlotChannel):
     def error_rate(self) -> float:
         """Stationary packet error rate: π_G loss_good + π_B loss_bad (eq. (2) for the defaults)."""
         pb = self.bad_probability
-        return (1.0 - pb) * self.loss_good + pb * self.loss_bad
+        rate = (1.0 - pb) * self.loss_good + pb * self.loss_bad
+        # a convex combination of the two losses: keep it between them when rounding steps outside (1 + 2^-52)
+        return min(max(rate, min(self.loss_good, self.loss_bad)), max(self.loss_good, self.loss_bad))
 
     @property
     def mean_burst(self) -> float:

@@ -63,7 +63,10 @@ def batch_interval(point: float, values: np.ndarray, confidence: float,
     finite = values[np.isfinite(values)]
     if finite.size < 2 or not math.isfinite(point):
         return (math.nan, math.nan)
-    half = stats.t.ppf(0.5 + confidence / 2, finite.size - 1) * finite.std(ddof=1) / math.sqrt(finite.size)
+    with np.errstate(all="ignore"):   # batch values of 1e308 overflow the spread: the interval is then unbounded
+        half = stats.t.ppf(0.5 + confidence / 2, finite.size - 1) * finite.std(ddof=1) / math.sqrt(finite.size)
+    if math.isnan(half):
+        half = math.inf
     low, high = bounds
     return (float(min(max(point - half, low), high)), float(max(min(point + half, high), low)))
 

@@ -10,8 +10,8 @@ NaN, an out-of-range number or a missing argument. A rejected value raises
 
 Requests that cannot fit are refused up front by the same errors: :func:`memory` for an allocation a request
 implies (a trace of 2**62 slots) and :func:`work` for the simulated work a request implies (a link run whose
-timer would fire 10^16 times). The rules are also what the fuzzing suite reads (``tests/fuzz``): each
-registered function's rules give both valid and hostile inputs.
+timer would fire 10^16 times). The fuzzing suite (``tests/fuzz``) checks that every public function and command
+answers hostile input this way.
 """
 
 from __future__ import annotations
@@ -26,10 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ParameterError, ParameterTypeError
-
-#: Every function wrapped by :func:`checked`, by qualified name: the fuzzing suite's inventory.
-REGISTRY: dict[str, Callable[..., Any]] = {}
-
 
 def _show(value: object) -> str:
     """The value as a message shows it: repr, cut short (a 10^6-element list must not flood the terminal)."""
@@ -144,7 +140,7 @@ class Integer(Rule):
             return self.check(name, value.item())
         else:
             raise fail(name, value, self.describe(), kind=ParameterTypeError)
-        if v < self.low or (self.high is not None and v > self.high):
+        if not self.low <= v <= self.high:
             raise fail(name, value, self.describe())
         return v
 
@@ -242,29 +238,47 @@ class FilePath(Rule):
             raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError) from None
         if not text or "\x00" in text:
             raise fail(name, value, "must be a non-empty path without NUL characters")
-        if self.must == "exist":
-            if not p.is_file():
-                raise fail(name, text, "must be an existing file" + (" (it is a directory)" if p.is_dir() else ""))
-            if not os.access(p, os.R_OK):
-                raise fail(name, text, "must be a readable file (permission denied)")
-            return p
-        writable(name, p)
+        why = unreadable(p) if self.must == "exist" else unwritable(p)
+        if why:
+            raise fail(name, text, why)
         return p
 
 
-def writable(name: str, path: Path) -> None:
-    """Refuse ``path`` unless a file can be written there: its directory exists and is writable, and the path is
-    not a directory."""
-    text = str(path)
+# Why a path cannot serve (None: it can). The API's rules and the command line's parameter types share them.
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` is not a file one can read."""
+    if not path.is_file():
+        return "must be an existing file" + (" (it is a directory)" if path.is_dir() else "")
+    if not os.access(path, os.R_OK):
+        return "must be a readable file (permission denied)"
+    return None
+
+
+def unwritable(path: Path) -> str | None:
+    """Why no file can be written at ``path``: a directory, a directory that does not exist or is not writable, a
+    file that exists and is not writable."""
     if path.is_dir():
-        raise fail(name, text, "must be a file path, not a directory")
+        return "must be a file path, not a directory"
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise fail(name, text, f"its directory {str(parent)!r} does not exist (create it first)")
+        return f"its directory {str(parent)!r} does not exist (create it first)"
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise fail(name, text, f"its directory {str(parent)!r} is not writable")
+        return f"its directory {str(parent)!r} is not writable"
     if path.exists() and not os.access(path, os.W_OK):
-        raise fail(name, text, "the file exists and is not writable")
+        return "the file exists and is not writable"
+    return None
+
+
+def uncreatable(path: Path) -> str | None:
+    """Why ``path`` (and the directories above it that are missing) cannot be created, or, if it exists, written
+    into: its nearest existing ancestor must be a writable directory."""
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        return f"cannot be created or written ({str(probe)!r} is not a writable directory)"
+    return None
 
 
 class Array(Rule):
@@ -272,12 +286,15 @@ class Array(Rule):
     float64 array; ``low`` bounds its values, ``sorted`` asks for a non-decreasing sequence, ``min_size`` for a
     least length."""
 
-    def __init__(self, *, low: float | None = None, sorted: bool = False, min_size: int = 0) -> None:
-        self.low, self.sorted, self.min_size = low, sorted, min_size
+    def __init__(self, *, low: float | None = None, high: float | None = None, sorted: bool = False,
+                 min_size: int = 0) -> None:
+        self.low, self.high, self.sorted, self.min_size = low, high, sorted, min_size
 
     def describe(self) -> str:
         parts = ["must be a one-dimensional array of finite numbers"]
-        if self.low is not None:
+        if self.low is not None and self.high is not None:
+            parts.append(f"in [{self.low:g}, {self.high:g}]")
+        elif self.low is not None:
             parts.append(f">= {self.low:g}")
         if self.sorted:
             parts.append("in non-decreasing order")
@@ -306,6 +323,9 @@ class Array(Rule):
             raise fail(name, f"an array whose element {i} is {arr[i]}", self.describe())
         if self.low is not None and arr.size and arr.min() < self.low:
             i = int(np.argmin(arr))
+            raise fail(name, f"an array whose element {i} is {arr[i]:g}", self.describe())
+        if self.high is not None and arr.size and arr.max() > self.high:
+            i = int(np.argmax(arr))
             raise fail(name, f"an array whose element {i} is {arr[i]:g}", self.describe())
         if self.sorted and arr.size > 1 and np.any(np.diff(arr) < 0):
             i = int(np.flatnonzero(np.diff(arr) < 0)[0]) + 1
@@ -406,8 +426,6 @@ def checked(**rules: Rule) -> Callable[[Callable[..., Any]], Callable[..., Any]]
                     arguments[name] = rule.check(name, arguments[name])
             return fn(*bound.args, **bound.kwargs)
 
-        wrapper.__tcpfade_rules__ = rules  # type: ignore[attr-defined]
-        REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = wrapper
         return wrapper
 
     return decorate

@@ -71,7 +71,7 @@ def _interval(name: str, point: float, ci: tuple[float, float], low: float = -ma
               high: float = math.inf) -> str | None:
     lo, hi = ci
     if math.isnan(lo) and math.isnan(hi):
-        return None if not math.isfinite(point) or True else None   # undefined metric: allowed, said in the docs
+        return None   # an undefined metric (no two batches saw its event) has no interval, as documented
     if not (low - 1e-12 <= lo <= point + 1e-12 and point - 1e-12 <= hi <= high + 1e-12):
         return f"{name} = {point!r} with interval [{lo!r}, {hi!r}] outside [{low}, {high}] or not around it"
     return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import sys
 from pathlib import Path
 
@@ -55,10 +54,9 @@ class OutputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        try:
-            v.writable(param.opts[0] if param is not None and param.opts else "path", path)
-        except v.ParameterError as exc:
-            _refuse(value, str(exc).split("is not allowed: ", 1)[-1], param, ctx)
+        why = v.unwritable(path)
+        if why:
+            _refuse(value, why, param, ctx)
         return path
 
 
@@ -69,13 +67,9 @@ class OutputDir(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        if path.exists() and not path.is_dir():
-            _refuse(value, "exists and is not a directory", param, ctx)
-        probe = path if path.is_dir() else path.parent if str(path.parent) else Path(".")
-        while not probe.exists() and probe != probe.parent:
-            probe = probe.parent
-        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-            _refuse(value, f"cannot be created or written ({str(probe)!r} is not a writable directory)", param, ctx)
+        why = "exists and is not a directory" if path.exists() and not path.is_dir() else v.uncreatable(path)
+        if why:
+            _refuse(value, why, param, ctx)
         return path
 
 
@@ -86,10 +80,9 @@ class InputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        if not path.is_file():
-            _refuse(value, "is not an existing file" + (" (it is a directory)" if path.is_dir() else ""), param, ctx)
-        if not os.access(path, os.R_OK):
-            _refuse(value, "is not readable (permission denied)", param, ctx)
+        why = v.unreadable(path)
+        if why:
+            _refuse(value, why, param, ctx)
         return path
 
 
@@ -104,22 +97,20 @@ def wrote(path: Path, what: str = "") -> None:
     click.echo(f"wrote {path}" + (f" ({what})" if what else ""), err=True)
 
 
-#: The options of a two-state Markov channel: all that ``analyze`` takes.
-MARKOV_OPTIONS = ("p", "q", "error_rate", "burst", "fading_margin_db", "fdt")
-
-
 def channel_options(f=None, *, markov_only: bool = False):
     """Options that describe a channel, shared by every command that takes one; ``markov_only`` keeps those of a
     two-state Markov channel (the analysis' channels), so that help lists only what the command accepts."""
     if f is None:
         return lambda g: channel_options(g, markov_only=markov_only)
-    options = [
+    markov = [   # a two-state Markov chain's: all that ``analyze`` takes
         click.option("--p", "p", type=float, help="P(good -> good) of a two-state Markov chain."),
         click.option("--q", "q", type=float, help="P(bad -> bad) of a two-state Markov chain."),
         click.option("--error-rate", type=float, help="Average packet error rate ε."),
         click.option("--burst", type=float, help="Mean error-burst length in slots (with --error-rate)."),
         click.option("--fading-margin-db", type=float, help="Fading margin F in dB (with --fdt)."),
         click.option("--fdt", type=float, help="Normalized Doppler frequency fD·T (T = packet time)."),
+    ]
+    simulated = [   # simulated fading and recorded traces
         click.option("--model", type=click.Choice(MODELS), default="markov", show_default=True,
                      help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
         click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
@@ -132,9 +123,7 @@ def channel_options(f=None, *, markov_only: bool = False):
         click.option("--trace-file", type=INPUT_FILE,
                      help="Replay losses from a trace file (text, .bin or .npy) instead of a model."),
     ]
-    if markov_only:
-        options = options[:6]
-    for option in reversed(options):
+    for option in reversed(markov if markov_only else markov + simulated):
         f = option(f)
     return f
 

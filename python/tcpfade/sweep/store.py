@@ -10,7 +10,6 @@ killed at any moment (SIGKILL, power loss) leaves only whole rows, each once.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from contextlib import closing
@@ -52,12 +51,9 @@ def store_path(name: str, path: str | Path) -> Path:
     p = Path(path)
     if p.is_dir():
         raise v.fail(name, str(p), "is a directory; a store is a file (e.g. results.sqlite)")
-    if not p.exists():
-        probe = p.parent
-        while not probe.exists() and probe != probe.parent:
-            probe = probe.parent
-        if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-            raise v.fail(name, str(p), f"cannot be created: {str(probe)!r} is not a writable directory")
+    why = None if p.exists() else v.uncreatable(p)
+    if why:
+        raise v.fail(name, str(p), why)
     return p
 
 

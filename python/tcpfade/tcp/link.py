@@ -145,10 +145,9 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
     buffer = link_buffer(buffer, beta, mu * t, high=1 << 30)
     channel = link_channel(mean_good, mean_bad, channel, required=False)
     given = duration is not None
+    period = channel.mean_good + channel.mean_bad if channel is not None else None   # E[X] + E[Y]
     if duration is None:
-        cycle = ideal_cycle(mu, t, buffer)
-        period = channel.mean_good + channel.mean_bad if channel is not None else 0.0
-        duration = max(1000.0 * max(cycle, period), 100.0)
+        duration = max(1000.0 * max(ideal_cycle(mu, t, buffer), period or 0.0), 100.0)
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     warmup = duration / 10.0 if warmup is None else warmup
@@ -161,8 +160,7 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
                                      f"packet times: fewer than {MIN_PACKETS_PER_BATCH} for each of the {batches} "
                                      "batches of the intervals (simulate longer, or give fewer batches)")
     timer = rto if rto is not None else min_rto
-    events = duration * (2.0 * mu + 1.0 / timer + (2.0 / period if channel is not None and
-                                                   (period := channel.mean_good + channel.mean_bad) else 0.0))
+    events = duration * (2.0 * mu + 1.0 / timer + (2.0 / period if period else 0.0))
     v.work(name, duration, events, "events", f"a link run of {duration:.6g} s",
            "" if given else "; give a shorter duration")
     return {

@@ -269,6 +269,8 @@ struct Link<C> {
     credited: Vec<u64>,
     /// Packets received correctly, by the batch in which their transmission started.
     received_by_start: Vec<u64>,
+    /// Length of a batch of the measured time [s].
+    batch_length: f64,
     counts: LinkCounts,
     busy_since: f64,
     /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
@@ -385,11 +387,8 @@ impl<C: LinkChannel> Link<C> {
 
     /// The batch in which a transmission started at `start` is counted (None in the warm-up).
     fn batch_of(&self, start: f64) -> Option<usize> {
-        let cfg = &self.cfg;
-        (start >= cfg.warmup).then(|| {
-            let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
-            (((start - cfg.warmup) / batch_length) as usize).min(self.credited.len() - 1)
-        })
+        (start >= self.cfg.warmup)
+            .then(|| (((start - self.cfg.warmup) / self.batch_length) as usize).min(self.credited.len() - 1))
     }
 
     /// Credit a packet delivered in order to the batch in which its delivering transmission started.
@@ -450,7 +449,7 @@ impl<C: LinkChannel> Link<C> {
 
     fn run(mut self, watch: &mut Watch<'_>) -> Result<LinkOutcome> {
         let cfg = self.cfg;
-        let batch_length = (cfg.duration - cfg.warmup) / cfg.batches as f64;
+        let batch_length = self.batch_length;
         let mut marks = (0..=cfg.batches).map(|i| cfg.warmup + batch_length * i as f64);
         let mut next_mark = marks.next().expect("at least the warm-up mark");
         let mut snapshots = Vec::with_capacity(cfg.batches as usize + 1);
@@ -542,6 +541,7 @@ pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mu
         held_starts: HashMap::new(),
         credited: vec![0; cfg.batches as usize],
         received_by_start: vec![0; cfg.batches as usize],
+        batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
         counts: LinkCounts::default(),
         busy_since: 0.0,
         sampled: None,

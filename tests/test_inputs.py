@@ -187,3 +187,16 @@ def test_every_option_is_described():
 def test_bit_level_interval_stays_in_unit_interval():
     t = tcpfade.bit_level_error_rate(0.01, [0.0, 60.0], packet_bits=64, packets=200, batches=2, seed=1)
     assert np.all((0 <= t.ci_low) & (t.ci_low <= t.error_rate) & (t.error_rate <= t.ci_high) & (t.ci_high <= 1))
+
+
+def test_round_off_stays_inside_the_ranges():
+    """Found by the long fuzz profile: a busy link's summed busy periods rounded to 1 + 2^-52 of the time, and a
+    99.99999999999999% interval multiplied a zero spread by an infinite quantile."""
+    r = tcpfade.simulate_link("newreno", rate=500, tau=0.0, seed=29170, duration=200, wmax=996, mean_good=100,
+                              max_rto=1, delayed_ack=0.001, min_rto=1, beta=9.173457736627572, initial_ssthresh=100,
+                              mean_bad=0.001)
+    lo, hi = r.ci["utilization"]
+    assert 0 <= lo <= r.utilization <= hi <= 1
+    t = tcpfade.bit_level_error_rate(0.01, [0.0, 10.0], packet_bits=64, packets=2000, batches=10, seed=1,
+                                     confidence=1 - 1e-16)
+    assert np.all((0 <= t.ci_low) & (t.ci_low <= t.error_rate) & (t.error_rate <= t.ci_high) & (t.ci_high <= 1))

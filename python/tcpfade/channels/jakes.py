@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
 from .. import _core
 from .. import _validate as v
@@ -240,11 +240,12 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
         rows = _core.bit_level_error_rates(
             model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, modulation,
             spp, packets, n_batches, seed, report)
+    from ..tcp.metrics import batch_interval   # here: tcpfade.tcp imports the channels
+
     mean = rows.mean(axis=1)
-    half = stats.t.ppf(0.5 + confidence / 2, n_batches - 1) * rows.std(axis=1, ddof=1) / math.sqrt(n_batches)
-    # an error rate lies in [0, 1]; truncating its interval there keeps the coverage (the true value is inside)
-    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": np.clip(mean - half, 0.0, 1.0),
-                         "ci_high": np.clip(mean + half, 0.0, 1.0)})
+    # the simulators' batch-means interval, truncated to [0, 1] where an error rate lies
+    low, high = zip(*(batch_interval(float(m), row, confidence, (0.0, 1.0)) for m, row in zip(mean, rows)))
+    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": low, "ci_high": high})
 
 
 @v.checked(error_rate=ERROR_RATE, fdt=SIM_FDT)

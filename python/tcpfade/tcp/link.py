@@ -98,7 +98,7 @@ def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
         return {
             "goodput": delivered / (rate * time),
             "throughput": received / (rate * time),
-            "utilization": busy / time,
+            "utilization": np.minimum(busy / time, 1.0),   # a sum of busy periods can round past the time
             "channel_loss_rate": channel_losses / (received + channel_losses),
             "buffer_loss_rate": buffer_losses / sent,
             "timeouts_per_s": timeouts / time,

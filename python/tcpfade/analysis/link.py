@@ -233,6 +233,10 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
         raise v.fail("buffer", buffer, f"w_p = B + μT = {buffer + mu * t:.4g} packets: the analysis needs w_p >= 2 "
                      "(its window climbs in cycles from w_p/2 to w_p; with a window held at one packet there is no "
                      "cycle); give a buffer of one packet or more, or use simulate_link")
+    if model == "refined" and max_rto < max_window / mu:
+        raise v.fail("max_rto", max_rto, f"must be >= w_p/μ = {max_window / mu:.4g} s, the round trip with a full "
+                     "buffer, for the refined analysis: a smaller cap fires the timer before the ACKs are back, and "
+                     "those spurious timeouts are not in the model (simulate_link has them)")
     states = max_window * (backoff.bit_length() + (recovery == "rounds"))
     if states > MAX_STATES:
         raise v.fail("buffer", buffer, f"w_p = B + μT = {max_window} windows make a chain of {states} states "

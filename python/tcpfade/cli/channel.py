@@ -21,7 +21,7 @@ from ..channels import (
 )
 from ..channels.studies import ZORZI_RAO_FIT_FDT, chockalingam_table1, fit_versus_analysis
 from ..plots import plot_error_vs_snr
-from .options import COUNT, INPUT_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, wrote
+from .options import COUNT, FIGURE_FILE, INPUT_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, wrote
 
 @click.group()
 def channel() -> None:
@@ -98,7 +98,7 @@ def _float_list(name: str, text: str) -> list[float]:
 
 
 @channel.command("error-vs-snr")
-@click.option("--out", type=OUTPUT_FILE, required=True, help="Figure to write: .png, .svg or .pdf.")
+@click.option("--out", type=FIGURE_FILE, required=True, help="Figure to write: .png, .svg or .pdf.")
 @click.option("--fdt", "fdts", default="0.001,0.016,0.256", show_default=True, help="Comma-separated fD·T values.")
 @click.option("--snr-db", "snrs", default="0:45:2.5", show_default=True,
               help="SNR grid in dB: start:stop:step or a comma-separated list.")

@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 
 from .. import _validate as v
+from ..plots._figure import FORMATS as FIGURE_FORMATS
+from ..sweep.store import EXPORT_FORMATS
 from ..channels import (
     FADING_MODELS,
     MODULATIONS,
@@ -47,14 +49,19 @@ class Count(click.ParamType):
 
 
 class OutputFile(click.ParamType):
-    """A file to write, checked before any work is done: its directory exists and is writable (so a long
-    computation never ends in an error about where to put its result)."""
+    """A file to write, checked before any work is done: its directory exists and is writable, and its suffix is
+    one of ``suffixes`` when given (so a long computation never ends in an error about where to put its result)."""
 
     name = "file"
+
+    def __init__(self, suffixes: tuple[str, ...] | None = None) -> None:
+        self.suffixes = suffixes
 
     def convert(self, value, param, ctx):
         path = Path(value)
         why = v.unwritable(path)
+        if not why and self.suffixes and path.suffix.lower() not in self.suffixes:
+            why = f"the suffix must be one of {', '.join(self.suffixes)}"
         if why:
             _refuse(value, why, param, ctx)
         return path
@@ -87,6 +94,8 @@ class InputFile(click.ParamType):
 
 
 COUNT, OUTPUT_FILE, OUTPUT_DIR, INPUT_FILE = Count(), OutputFile(), OutputDir(), InputFile()
+#: A figure to write (the formats the plots write) and a table to export (the store's).
+FIGURE_FILE, TABLE_FILE = OutputFile(FIGURE_FORMATS), OutputFile(EXPORT_FORMATS)
 
 #: The one description of --seed, so every command says the same.
 SEED_HELP = "Seed of the random numbers: the same inputs and seed give the same results."

@@ -10,7 +10,7 @@ import click
 from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
 from ..tcp.slotted import METRICS
-from .options import COUNT, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, progress_bar, wrote
+from .options import COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, progress_bar, wrote
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
@@ -36,7 +36,7 @@ FEW_TIMEOUTS = 10
 @click.option("--batches", type=int, default=30, show_default=True, help="Batches for the confidence intervals.")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
-@click.option("--trace-plot", type=OUTPUT_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
+@click.option("--trace-plot", type=FIGURE_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
 @click.option("--trace-csv", type=OUTPUT_FILE, help="Write the recorded slots as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_loss, ack_delay, transmit_energy,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .options import INPUT_FILE, OUTPUT_FILE, progress_bar, wrote
+from .options import FIGURE_FILE, INPUT_FILE, TABLE_FILE, progress_bar, wrote
 
 
 def _store_and_experiment(source: Path):
@@ -90,7 +90,7 @@ def status(experiment_file) -> None:
 
 @sweep.command()
 @click.argument("source", type=INPUT_FILE)
-@click.option("--out", "out_path", type=OUTPUT_FILE, required=True, help="Output file: .csv or .parquet.")
+@click.option("--out", "out_path", type=TABLE_FILE, required=True, help="Output file: .csv or .parquet.")
 @click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
 def export(source, out_path, experiment) -> None:
     """Write the results of SOURCE (an experiment file or a store) as CSV or Parquet.
@@ -111,7 +111,7 @@ def export(source, out_path, experiment) -> None:
 @click.option("--y", "y", default="throughput", show_default=True, help="Metric on the y axis.")
 @click.option("--group", default="", help="Comma-separated parameters: one curve per combination.")
 @click.option("--experiment", help="Only this experiment's rows (default: the file's, or all of a store).")
-@click.option("--out", "out_path", type=OUTPUT_FILE, default="plot.png", show_default=True,
+@click.option("--out", "out_path", type=FIGURE_FILE, default="plot.png", show_default=True,
               help="PNG, SVG or PDF by suffix.")
 @click.option("--logx", is_flag=True, help="Logarithmic x axis.")
 @click.option("--logy", is_flag=True, help="Logarithmic y axis.")

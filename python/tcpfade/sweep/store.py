@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
 """
 
+#: The formats :meth:`Store.export` writes, by suffix.
+EXPORT_FORMATS = (".csv", ".parquet")
+
 #: The columns a row has besides the parameters and metrics, in the order exports put them first.
 ROW_COLUMNS = ("key", "experiment", "model", "identity", "version", "replication", "seed", "seconds", "created")
 
@@ -131,7 +134,7 @@ class Store:
     def export(self, path: str | Path, experiment: str | None = None) -> Path:
         """Write :meth:`dataframe` to ``path``: CSV or Parquet by its suffix."""
         out = Path(path)
-        suffix = v.choice("out", out.suffix.lower(), (".csv", ".parquet"))
+        suffix = v.choice("out", out.suffix.lower(), EXPORT_FORMATS)
         frame = self.dataframe(experiment)
         tmp = out.with_name(out.name + ".part")
         if suffix == ".csv":

@@ -111,7 +111,7 @@ def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
 MIN_PACKETS_PER_BATCH = 10
 
 #: Link rates μ accepted [packets/s] and delays [s].
-RATE = v.Real(0.0, 1e12, low_open=True, words="must be a finite number in (0, 1e12] (packets per second)")
+RATE = v.Real(1e-6, 1e12, words="must be a finite number in [1e-6, 1e12] (packets per second)")
 DELAY = v.Real(0.0, 1e6, words="must be a finite number in [0, 1e6] (seconds)")
 
 #: What each parameter of :func:`simulate_link` accepts (the analysis shares the link's).

@@ -209,3 +209,18 @@ def test_round_off_stays_inside_the_ranges():
     t = tcpfade.bit_level_error_rate(0.01, [0.0, 10.0], packet_bits=64, packets=2000, batches=10, seed=1,
                                      confidence=1 - 1e-16)
     assert np.all((0 <= t.ci_low) & (t.ci_low <= t.error_rate) & (t.error_rate <= t.ci_high) & (t.ci_high <= 1))
+
+
+def test_marcum_q_at_large_arguments():
+    """Found by the long fuzz profile: Q(2^31, 1.2e-7) ran for minutes in scipy's ncx2. Where |a − b| > 39 the
+    bounds Q(a, b) <= e^{-(b-a)²/2} (b > a) and 1 − Q(a, b) <= e^{-(a-b)²/2} (a > b) put Q at 0 or 1 in double
+    precision; close large arguments, where ncx2 gives wrong digits (0.37 for Q(1e9, 1e9), which is 1/2 + 2e-10),
+    are refused."""
+    assert tcpfade.marcum_q(2**31, 1.19e-7) == 1.0
+    assert tcpfade.marcum_q(1e-7, 2**31) == 0.0
+    # Q(a, a) = (1 + e^{-a²} I0(a²)) / 2, from Q(a, b) + Q(b, a) = 1 + e^{-(a²+b²)/2} I0(ab)
+    from scipy import special
+
+    assert tcpfade.marcum_q(1e4, 1e4) == pytest.approx(0.5 * (1 + special.ive(0, 1e8)), rel=1e-12)
+    with pytest.raises(ParameterError, match=r"^a = 1000000000.0 is not allowed"):
+        tcpfade.marcum_q(1e9, 1e9)

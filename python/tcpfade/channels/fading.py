@@ -44,13 +44,20 @@ FDT = v.Real(1e-12, 1e3, words="must be a finite number in [1e-12, 1000]")
 
 
 
+#: |a − b| beyond which Marcum Q is 0 or 1 to double precision, and the largest a, b :func:`marcum_q` takes
+#: within that band (scipy's ncx2 is exact to 1e-12 at 1e5 and wrong at 3e5).
+MARCUM_CERTAIN = 39.0
+MARCUM_LARGEST = 1e5
+
+
 def marcum_q(a, b):
     r"""First-order Marcum Q function, zorzi-rao eq. (5):
     :math:`Q(a, b) = \int_b^\infty w\, e^{-(a^2 + w^2)/2} I_0(a w)\, dw`.
 
     Computed as the survival function of a noncentral chi-square with 2 degrees of freedom and
     noncentrality :math:`a^2` at :math:`b^2` (scipy.stats.ncx2), checked against an independent
-    high-precision quadrature in the tests. Accepts scalars or arrays (a, b >= 0).
+    high-precision quadrature in the tests; exactly 0 or 1 where |a − b| > 39 (see below). Accepts scalars or
+    arrays (a, b >= 0; within 39 of each other, at most 1e5).
     """
     arrays = []
     for name, value in (("a", a), ("b", b)):
@@ -62,16 +69,27 @@ def marcum_q(a, b):
         if np.any(~np.isfinite(x)) or np.any(x < 0):
             raise v.fail(name, value, "must be a finite number >= 0 or an array of them")
         arrays.append(x)
-    a, b = arrays
-    with np.errstate(all="ignore"):   # b² may overflow to inf: Q is then 0, which sf gives
-        central = stats.chi2.sf(b * b, 2)  # a = 0: Q(0, b) = exp(-b^2/2)
+    a, b = np.broadcast_arrays(*arrays)
+    # Where |a − b| > 39, Q is 0 or 1 exactly in double precision: Q(a, b) <= e^{-(b-a)²/2} for b > a and
+    # 1 − Q(a, b) <= e^{-(a-b)²/2} for a > b (Simon & Alouini's bounds), and e^{-39²/2} < 5e-324.
+    # scipy's ncx2 is slow and wrong there for large arguments (Q(1e9, 1e9) took 17 s and gave 0.37).
+    out = np.where(a - b > MARCUM_CERTAIN, 1.0, 0.0)
+    rest = np.abs(a - b) <= MARCUM_CERTAIN
+    if np.any(rest & (np.maximum(a, b) > MARCUM_LARGEST)):
+        name = "a" if np.any(rest & (a > MARCUM_LARGEST)) else "b"
+        raise v.fail(name, float((a if name == "a" else b)[rest].max()),
+                     f"a and b within {MARCUM_CERTAIN:g} of each other must be at most {MARCUM_LARGEST:g} "
+                     "(beyond, scipy's noncentral chi-square loses its digits; markov_from_fading does not use it)")
+    ar, br = a[rest], b[rest]
+    with np.errstate(all="ignore"):
+        central = stats.chi2.sf(br * br, 2)  # a = 0: Q(0, b) = exp(-b^2/2)
         try:
-            noncentral = stats.ncx2.sf(b * b, 2, np.where(a > 0, a * a, 1.0))
+            noncentral = stats.ncx2.sf(br * br, 2, np.where(ar > 0, ar * ar, 1.0))
         except OverflowError:
             # Boost's ncx2 overflows for b tiny against a (where Q is 1 to double precision): cdflib's chndtr
             # holds there, at the cost of the far tail's digits (ncx2 keeps them wherever it does not overflow).
-            noncentral = 1.0 - special.chndtr(b * b, 2, np.where(a > 0, a * a, 1.0))
-    out = np.where(a > 0, noncentral, central)
+            noncentral = 1.0 - special.chndtr(br * br, 2, np.where(ar > 0, ar * ar, 1.0))
+    out[rest] = np.where(ar > 0, noncentral, central)
     return out.item() if out.ndim == 0 else out
 
 

@@ -183,7 +183,7 @@ def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
     # D = 1000 s >> t_p: the paper says the goodput is (1 - f) rho_ideal (eq. (20)) = 0.8 here (beta = 8 keeps
     # the ideal link busy), and no timer can take it to the published 0.748 (6.5% below it; 2.3 standard
     # deviations of the bad-time share over the paper's 10^5-s run, docs/validation.md). Both our analysis and
-    # our simulation are within 1.5% of the ceiling.
+    # our simulation are within 1.5% of the ceiling, so the row is judged against the ceiling, within 2%.
     ex, ey, published = TABLE3[4]
     a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
     assert published < 0.95 * a.goodput_ceiling
@@ -193,15 +193,15 @@ def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
 @pytest.mark.parametrize("ex, ey, published", TABLE3)
 def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex, ey, published):
     # Five seeds of the paper's run length rule. The simulation must be within 5% of the published rho (rows
-    # 1-4) or of eq. (20)'s ceiling (row 5), and the analysis within 5% of the simulation; both up to the
-    # simulation's 95% interval.
+    # 1-4) or within 2% of eq. (20)'s ceiling (row 5, judged against the ceiling: docs/validation.md), and the
+    # analysis within 5% of the simulation; both up to the simulation's 95% interval.
     runs = [tcpfade.simulate_link("reno", mean_good=ex, mean_bad=ey, seed=s, **TABLE3_LINK,
                                   duration=max(1215.0, 100 * (ex + ey))) for s in range(1, 6)]
     mean, half = _interval([r.goodput for r in runs])
     a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
     assert abs(a.goodput - mean) < 0.05 * mean + half
-    target = published if ex < 800 else a.goodput_ceiling
-    assert abs(mean - target) < 0.05 * target + half
+    target, tolerance = (published, 0.05) if ex < 800 else (a.goodput_ceiling, 0.02)
+    assert abs(mean - target) < tolerance * target + half
 
 
 @pytest.mark.parametrize("rate, t, wp, at_link, lam0", [

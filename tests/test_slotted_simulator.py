@@ -8,6 +8,7 @@ import math
 import resource
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import tcpfade
@@ -76,6 +77,28 @@ def test_trace_dataframe_and_plot(tmp_path):
     for suffix in ("png", "svg"):
         out = r.plot_trace(tmp_path / f"trace.{suffix}")
         assert out.stat().st_size > 1000
+
+
+def test_recover_guard_end_to_end_matches_the_hand_worked_trace():
+    # crates/tcpfade-core/tests/slotted_traces.rs: packet 3 lost, then 5, the first after recover = 5 (K = 1,
+    # Wmax = 6, T0 = 5). Without RFC 6582's guard 5 is fast-retransmitted at slot 8; with it, the duplicate
+    # ACK at slot 7 does not cover more than recover, and 5 goes again only at the timeout, slot 11.
+    pattern = np.zeros(20, dtype=np.uint8)
+    pattern[[3, 6]] = 1
+    seqs = {}
+    for guard in (False, True):
+        r = tcpfade.simulate("newreno", tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto=5, slots=20,
+                             seed=0, initial_ssthresh=3, trace_slots=13, batches=2, recover_guard=guard)
+        seqs[guard] = [None if s is pd.NA else int(s) for s in r.trace["seq"]]
+        assert (r.fast_retransmits, r.timeouts) == ((2, 0) if not guard else (1, 1))
+    assert seqs[False][7:11] == [6, 5, 7, 8]
+    assert seqs[True][7:13] == [6, None, None, None, 5, 7]
+    for variant in ("reno", "tahoe"):   # the guard is NewReno's only
+        a, b = (tcpfade.simulate(variant, tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto=5, slots=20,
+                                 seed=0, initial_ssthresh=3, batches=2, recover_guard=g).counts for g in (False, True))
+        assert a == b
+    with pytest.raises(tcpfade.ParameterError, match="recover_guard = 1 is not allowed"):
+        tcpfade.simulate("newreno", tcpfade.Bernoulli(0.1), slots=100, seed=0, recover_guard=1)
 
 
 def test_same_seed_same_result_and_seed_matters():

@@ -10,13 +10,17 @@ use tcpfade_core::tcp::{SenderConfig, Variant};
 
 /// Run `variant` over a channel that loses exactly the slots in `lost`, for `slots` slots.
 fn run(variant: Variant, wmax: u64, k: u64, t0: f64, ssthresh: f64, lost: &[u64], slots: u64) -> Vec<SlotRecord> {
+    run_config(SenderConfig::new(variant, wmax, k, t0, ssthresh).unwrap(), lost, slots)
+}
+
+fn run_config(sender: SenderConfig, lost: &[u64], slots: u64) -> Vec<SlotRecord> {
     let mut pattern = vec![0u8; slots as usize];
     for &s in lost {
         pattern[s as usize] = 1;
     }
     let mut channel = TraceChannel::new(Arc::from(pattern), false).unwrap();
     let cfg = SlottedConfig {
-        sender: SenderConfig::new(variant, wmax, k, t0, ssthresh).unwrap(),
+        sender,
         slots,
         ack_loss: 0.0,
         ack_delay: 0,
@@ -210,4 +214,58 @@ fn wmax_one_is_stop_and_wait() {
     let sent: Vec<Option<u64>> = t.iter().map(|r| r.seq).collect();
     // 0, 1 sent; 2 lost; idle until the timer (started at 2) fires at 5; then 2, 3.
     assert_eq!(sent, vec![Some(0), Some(1), Some(2), None, None, Some(2), Some(3), Some(4)]);
+}
+
+/// Packet 3 lost, then packet 5, the first one sent after the recovery point (recover = 5). K = 1,
+/// Wmax = 6, T0 = 5, Wth = 3 at the start. Slots 0-7 are the same with and without RFC 6582's guard.
+const FIRST_AFTER_RECOVERY: [Row; 8] = [
+    (Some(0), 1.0, 3.0),
+    (Some(1), 2.0, 3.0),
+    (Some(2), 3.0, 3.0),
+    (Some(3), THIRD, 3.0),        // lost
+    (Some(4), THIRD, 3.0),        // dup ACK 1 = K: Wth = ⌈3.3/2⌉ = 2, W = 2 + 1, recover = 5
+    (Some(3), 3.0, 2.0),          // retransmission; ACK 5 (4 held) is full: W = Wth = 2
+    (Some(5), 2.0, 2.0),          // lost; the timer starts (nothing outstanding): expires at 6 + 5
+    (Some(6), 2.0, 2.0),          // dup ACK 1 = K, with the cumulative ACK at 5 = recover
+];
+
+#[test]
+fn newreno_without_guard_fast_retransmits_the_first_packet_after_recovery() {
+    let t = run(Variant::NewReno, 6, 1, 5.0, 3.0, &[3, 6], 11);
+    check(&t[..8], &FIRST_AFTER_RECOVERY);
+    check(&t[8..], &[
+        (Some(5), 2.0, 1.0),          // fast retransmit: Wth = ⌈2/2⌉ = 1, W = 1 + K; ACK 7 full: W = 1
+        (Some(7), 1.0, 1.0),          // W = Wth: congestion avoidance, W += 1/W
+        (Some(8), 2.0, 1.0),
+    ]);
+}
+
+#[test]
+fn newreno_with_rfc6582_guard_waits_for_the_timeout_instead() {
+    // RFC 6582 §3.2 step 2: the duplicate ACK at slot 7 does not cover more than recover = 5, so no
+    // fast retransmit and Wth stays; the window (5, 6 outstanding, W = 2) is full until the timer
+    // started at slot 6 expires at 11: Wth = ⌈2/2⌉ = 1, W = 1 (step 4: recover = 7).
+    let cfg = SenderConfig::new(Variant::NewReno, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true);
+    let t = run_config(cfg, &[3, 6], 13);
+    check(&t[..8], &FIRST_AFTER_RECOVERY);
+    check(&t[8..], &[
+        (None, 2.0, 2.0),
+        (None, 2.0, 2.0),
+        (None, 2.0, 2.0),
+        (Some(5), 1.0, 1.0),          // ACK 7 (6 held): W = 1 + 1/1
+        (Some(7), 2.0, 1.0),
+    ]);
+    assert!(t[11].retransmission);
+}
+
+#[test]
+fn the_guard_changes_nothing_for_reno_and_tahoe() {
+    for variant in [Variant::Reno, Variant::Tahoe, Variant::OldTahoe] {
+        let plain = run(variant, 6, 1, 5.0, 3.0, &[3, 6], 13);
+        let cfg = SenderConfig::new(variant, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true);
+        let guarded = run_config(cfg, &[3, 6], 13);
+        for (a, b) in plain.iter().zip(&guarded) {
+            assert_eq!((a.seq, a.cwnd, a.ssthresh), (b.seq, b.cwnd, b.ssthresh), "{variant:?} slot {}", a.slot);
+        }
+    }
 }

@@ -62,6 +62,7 @@ fn simulate_link<'py>(
     wmax: u64,
     dupthresh: u64,
     initial_ssthresh: f64,
+    recover_guard: bool,
     rto: Option<f64>,
     rfc6298: (f64, f64, f64, f64, u32),
     channel: Option<(f64, f64, String, f64, f64)>,
@@ -71,7 +72,8 @@ fn simulate_link<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
     let outcome = run_watched(py, progress, |watch| {
-        let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?;
+        let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?
+            .with_recover_guard(recover_guard);
         let sender = match rto {
             Some(_) => sender,
             None => {

@@ -40,6 +40,7 @@ fn simulate_slotted<'py>(
     dupthresh: u64,
     rto: f64,
     initial_ssthresh: f64,
+    recover_guard: bool,
     slots: u64,
     ack_loss: f64,
     ack_delay: u64,
@@ -51,7 +52,7 @@ fn simulate_slotted<'py>(
     let spec = spec_from_dict(spec)?;
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
     let outcome = run_watched(py, progress, |watch| {
-        let sender = SenderConfig::new(variant, wmax, dupthresh, rto, initial_ssthresh)?;
+        let sender = SenderConfig::new(variant, wmax, dupthresh, rto, initial_ssthresh)?.with_recover_guard(recover_guard);
         let cfg = SlottedConfig { sender, slots, ack_loss, ack_delay, batches, trace_slots };
         cfg.validate()?;
         let mut channel = spec.build(seed)?;

@@ -41,6 +41,8 @@ from .options import SEED_HELP, print_table, progress_bar
 @click.option("--delayed-ack", type=float, help="Delayed-ACK timeout [s] (default: an ACK per segment).")
 @click.option("--wmax", type=int, default=1 << 16, show_default=True, help="Receiver window [packets].")
 @click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default --wmax).")
+@click.option("--recover-guard", is_flag=True,
+              help="NewReno: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit until the ACK passes recover).")
 @click.option("--loss-rule", type=click.Choice(LOSS_RULES), default="any-instant", show_default=True,
               help="any-instant: a packet is lost if the channel is bad at any instant of it (abouzeid §III); "
                    "vdeldrop: the state at its start decides.")
@@ -52,7 +54,7 @@ from .options import SEED_HELP, print_table, progress_bar
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
                   dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
-                  initial_ssthresh, loss_rule, channel_clock, batches, confidence, as_json) -> None:
+                  initial_ssthresh, recover_guard, loss_rule, channel_clock, batches, confidence, as_json) -> None:
     """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
 
     \b
@@ -70,7 +72,8 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
                  mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
                  seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
                  clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack, wmax=wmax,
-                 initial_ssthresh=initial_ssthresh, channel_clock=channel_clock, batches=batches,
+                 initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
+                 channel_clock=channel_clock, batches=batches,
                  confidence=confidence, progress=progress_bar())
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))

@@ -28,6 +28,8 @@ FEW_TIMEOUTS = 10
               help="Slots to simulate (1e9 is fine: constant memory).")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
 @click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default Wmax).")
+@click.option("--recover-guard", is_flag=True,
+              help="NewReno: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit until the ACK passes recover).")
 @click.option("--ack-loss", type=float, default=0.0, show_default=True, help="ACK loss probability.")
 @click.option("--ack-delay", type=int, default=0, show_default=True, help="Extra ACK delay [slots].")
 @click.option("--transmit-energy", type=float, help="Energy per transmission (default: F or SNR of the channel, else 1).")
@@ -39,8 +41,8 @@ FEW_TIMEOUTS = 10
 @click.option("--trace-plot", type=FIGURE_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
 @click.option("--trace-csv", type=OUTPUT_FILE, help="Write the recorded slots as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_loss, ack_delay, transmit_energy,
-             w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
+def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recover_guard, ack_loss, ack_delay,
+             transmit_energy, w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
     """Simulate TCP over a packet-error channel, slot by slot (zero bandwidth-delay product).
 
     \b
@@ -53,7 +55,7 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, ack_l
     if (trace_plot or trace_csv) and trace_slots <= 0:
         raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
     result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
-                            slots=slots, seed=seed, initial_ssthresh=initial_ssthresh,
+                            slots=slots, seed=seed, initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
                             ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
                             transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, batches=batches,
                             confidence=confidence, progress=progress_bar())

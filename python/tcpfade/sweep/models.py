@@ -37,13 +37,13 @@ _LINK = {"variant": str, "rate": float, "tau": float, "packet_bytes": int, "buff
 #: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call).
 MODEL_PARAMETERS: dict[str, dict[str, type]] = {
     "simulate": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "slots": int, "initial_ssthresh": float,
-                 "ack_loss": float, "ack_delay": int, "batches": int, "transmit_energy": float, "w_active": float,
-                 "w_idle": float, "confidence": float},
+                 "recover_guard": bool, "ack_loss": float, "ack_delay": int, "batches": int, "transmit_energy": float,
+                 "w_active": float, "w_idle": float, "confidence": float},
     "analyze": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "transmit_energy": float,
                 "w_active": float, "w_idle": float},
     "simulate_link": {**_LINK, "duration": float, "warmup": float, "wmax": int, "dupthresh": int,
-                      "initial_ssthresh": float, "rto": float, "initial_rto": float, "delayed_ack": float,
-                      "channel_clock": str, "batches": int, "confidence": float},
+                      "initial_ssthresh": float, "recover_guard": bool, "rto": float, "initial_rto": float,
+                      "delayed_ack": float, "channel_clock": str, "batches": int, "confidence": float},
     "analyze_link": {**_LINK, "model": str},
 }
 

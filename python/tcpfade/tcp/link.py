@@ -122,7 +122,8 @@ RULES: dict[str, v.Rule] = {
     "channel": v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState")),
     "duration": v.Optional(v.POSITIVE), "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED,
     "wmax": v.Integer(1, 1 << 24), "dupthresh": v.Integer(1, 1 << 30), "initial_ssthresh": v.Optional(v.Real(1.0)),
-    "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE, "max_rto": v.POSITIVE,
+    "recover_guard": v.Flag(), "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE,
+    "max_rto": v.POSITIVE,
     "clock_granularity": v.NON_NEGATIVE, "max_backoff": v.Integer(1, 1 << 20),
     "delayed_ack": v.Optional(v.POSITIVE), "channel_clock": v.Choice(("time", "packets")),
     "batches": v.Integer(2, 1 << 20), "confidence": v.CONFIDENCE,
@@ -134,8 +135,8 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
                    buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                    mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
                    duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
-                   dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
-                   initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
+                   dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
+                   rto: float | None = None, initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
                    clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
                    channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate_link` without simulating: the same errors, raised the same way,
@@ -167,6 +168,7 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
         "variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes, "buffer": buffer,
         "channel": channel, "duration": duration, "warmup": warmup, "seed": seed, "wmax": wmax,
         "dupthresh": dupthresh, "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
+        "recover_guard": recover_guard,
         "rto": rto, "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
         "delayed_ack": delayed_ack, "channel_clock": channel_clock, "batches": batches, "confidence": confidence,
     }
@@ -208,8 +210,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                   buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
                   duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
-                  dupthresh: int = 3, initial_ssthresh: float | None = None, rto: float | None = None,
-                  initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
+                  dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
+                  rto: float | None = None, initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
                   channel_clock: str = "time", batches: int = 20, confidence: float = 0.95,
                   progress: bool | Callable[[float], object] | None = None) -> LinkResult:
@@ -233,6 +235,7 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     wmax : receiver's advertised window [packets] (abouzeid: larger than w_p).
     dupthresh : duplicate-ACK threshold K.
     initial_ssthresh : initial Wth; default ``wmax``.
+    recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (see :func:`tcpfade.simulate`); off by default.
     rto : a fixed timeout [s] instead of RFC 6298.
     initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's parameters. The defaults are
         ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s maximum, tcpTick 0.01 s).
@@ -255,9 +258,10 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     """
     args = link_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                           mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
-                          seed=seed, wmax=wmax, dupthresh=dupthresh, initial_ssthresh=initial_ssthresh, rto=rto,
-                          initial_rto=initial_rto, min_rto=min_rto, max_rto=max_rto,
-                          clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack,
+                          seed=seed, wmax=wmax, dupthresh=dupthresh, initial_ssthresh=initial_ssthresh,
+                          recover_guard=recover_guard, rto=rto, initial_rto=initial_rto, min_rto=min_rto,
+                          max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
+                          delayed_ack=delayed_ack,
                           channel_clock=channel_clock, batches=batches, confidence=confidence)
     name, mu, t, size, buffer, channel = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                             "channel"))
@@ -267,7 +271,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     with reporting(progress, "simulated time") as report:
         raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"],
                                   args["delayed_ack"], args["wmax"], args["dupthresh"], args["initial_ssthresh"],
-                                  args["rto"], args["rfc6298"], spec, args["channel_clock"] == "packets", args["seed"],
+                                  args["recover_guard"], args["rto"], args["rfc6298"], spec,
+                                  args["channel_clock"] == "packets", args["seed"],
                                   report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)

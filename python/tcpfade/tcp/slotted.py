@@ -99,7 +99,7 @@ RULES: dict[str, v.Rule] = {
     "channel": v.Instance(SlotChannel, "must be a slot channel (GilbertElliott, Bernoulli, ThresholdFading, "
                                        "BitLevelFading or TraceChannel)"),
     "wmax": v.Integer(1, 2**30), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**40),
-    "slots": v.Integer(1), "seed": v.SEED, "initial_ssthresh": v.Optional(v.Real(1.0)),
+    "slots": v.Integer(1), "seed": v.SEED, "initial_ssthresh": v.Optional(v.Real(1.0)), "recover_guard": v.Flag(),
     "ack_loss": v.PROBABILITY, "ack_delay": v.Integer(0, 1 << 20), "batches": v.Integer(2, 1 << 20),
     "trace_slots": v.Integer(0, 1 << 28), "transmit_energy": v.Optional(v.ENERGY), "w_active": v.CIRCUIT_ENERGY,
     "w_idle": v.CIRCUIT_ENERGY, "confidence": v.CONFIDENCE,
@@ -112,7 +112,8 @@ TRACE_SLOT_BYTES = 96
 @v.checked(**RULES)
 def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
                          slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
-                         ack_loss: float = 0.0, ack_delay: int = 0, batches: int = 30, trace_slots: int = 0,
+                         recover_guard: bool = False, ack_loss: float = 0.0, ack_delay: int = 0, batches: int = 30,
+                         trace_slots: int = 0,
                          transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
                          confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without simulating: the same errors, raised the same way,
@@ -127,7 +128,8 @@ def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, 
     return {
         "variant": variant, "wmax": wmax, "dupthresh": dupthresh, "rto": rto, "slots": slots, "seed": seed,
         "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "ack_loss": ack_loss, "ack_delay": ack_delay, "batches": batches, "trace_slots": trace_slots,
+        "recover_guard": recover_guard, "ack_loss": ack_loss, "ack_delay": ack_delay, "batches": batches,
+        "trace_slots": trace_slots,
         "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle,
         "confidence": confidence,
     }
@@ -135,7 +137,8 @@ def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, 
 
 @v.checked(progress=v.PROGRESS)
 def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-             slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None, ack_loss: float = 0.0,
+             slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
+             recover_guard: bool = False, ack_loss: float = 0.0,
              ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
              w_active: float = 0.0, w_idle: float = 0.0, confidence: float = 0.95,
              progress: bool | Callable[[float], object] | None = None) -> SimulationResult:
@@ -151,6 +154,9 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     slots : length of the run [slots]; memory does not grow with it.
     seed : seed of the channel and of ACK losses.
     initial_ssthresh : initial Wth [packets]; default Wmax.
+    recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit on duplicate ACKs that do
+        not cover more than ``recover``, the highest packet sent when the last recovery or timeout began).
+        Off by default, as in the papers and the analyses; docs/models.md gives its measured effect.
     ack_loss, ack_delay : ACK loss probability and extra ACK delay [slots] (zorzi-rao footnotes 1-2).
     batches : batches for the batch-means confidence intervals.
     trace_slots : keep a per-slot trace of the first ``trace_slots`` slots (``result.trace``).
@@ -163,13 +169,14 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
         is raised here. Ctrl-C stops a run at once, with or without it.
     """
     a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
-                             initial_ssthresh=initial_ssthresh, ack_loss=ack_loss, ack_delay=ack_delay,
-                             batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,
+                             initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, ack_loss=ack_loss,
+                             ack_delay=ack_delay, batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,
                              w_active=w_active, w_idle=w_idle, confidence=confidence)
     name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto"], a["slots"], a["transmit_energy"]
     w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
     with reporting(progress, "slots") as report:
-        raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"], n,
+        raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"],
+                                     a["recover_guard"], n,
                                      a["ack_loss"], a["ack_delay"], a["batches"], a["trace_slots"], a["seed"], report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))

@@ -35,6 +35,11 @@ pub struct SenderConfig {
     pub rto: RtoPolicy,
     /// Initial slow-start threshold Wth (packets).
     pub initial_ssthresh: f64,
+    /// NewReno only: RFC 6582 §3.2 step 2 (a K-th duplicate ACK starts a fast retransmit only when the
+    /// cumulative ACK covers more than `recover`, the highest packet sent when the last recovery or
+    /// timeout began) and step 4 (`recover` set at each timeout). Off by default (BRIEF D10): the
+    /// NewReno of the papers and of the analyses has no guard.
+    pub recover_guard: bool,
 }
 
 impl SenderConfig {
@@ -46,7 +51,7 @@ impl SenderConfig {
         if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
             return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
         }
-        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh })
+        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh, recover_guard: false })
     }
 
     /// The same configuration with the timer estimated by RFC 6298 (checked).
@@ -54,6 +59,13 @@ impl SenderConfig {
         params.validate()?;
         self.rto = RtoPolicy::Rfc6298(params);
         Ok(self)
+    }
+
+    /// The same configuration with RFC 6582's `recover` guard on or off (see
+    /// [`SenderConfig::recover_guard`]); only NewReno uses it.
+    pub fn with_recover_guard(mut self, on: bool) -> Self {
+        self.recover_guard = on;
+        self
     }
 }
 
@@ -96,6 +108,9 @@ pub struct Sender {
     dupacks: u64,
     /// In fast recovery: the recovery point (`high` when it started; RFC 6582 "recover").
     recover: Option<u64>,
+    /// RFC 6582's `recover` kept after recovery ends and set at timeouts (one past the highest packet
+    /// sent then), for the step-2 guard; None before the first recovery or timeout.
+    guard: Option<u64>,
     /// A retransmission to send before anything else (fast retransmit, partial ACK).
     retransmit: Option<u64>,
     timer: Option<f64>,
@@ -118,6 +133,7 @@ impl Sender {
             high: 0,
             dupacks: 0,
             recover: None,
+            guard: None,
             retransmit: None,
             timer: None,
             rto: RtoEstimator::new(cfg.rto),
@@ -200,9 +216,23 @@ impl Sender {
         if self.recover.is_some() {
             // Each further duplicate ACK inflates W by one (D3).
             self.cwnd += 1.0;
-        } else if self.detection == LossDetection::DuplicateAcks && self.dupacks == self.cfg.dupthresh {
+        } else if self.detection == LossDetection::DuplicateAcks
+            && self.dupacks == self.cfg.dupthresh
+            && !self.guarded()
+        {
             self.fast_retransmit();
         }
+    }
+
+    /// RFC 6582 §3.2 step 2: with the guard on, duplicate ACKs whose cumulative ACK does not cover more
+    /// than `recover` (packets up to `guard` − 1) start no fast retransmit and leave ssthresh alone: they
+    /// may be echoes of packets sent twice by the last recovery or timeout.
+    fn guarded(&self) -> bool {
+        self.uses_guard() && self.guard.is_some_and(|guard| self.una <= guard)
+    }
+
+    fn uses_guard(&self) -> bool {
+        self.cfg.recover_guard && self.recovery == Recovery::FastRecoveryNewReno
     }
 
     fn fast_retransmit(&mut self) {
@@ -219,6 +249,7 @@ impl Sender {
                 self.cwnd = self.ssthresh + self.cfg.dupthresh as f64;
                 self.retransmit = Some(self.una);
                 self.recover = Some(self.high);
+                self.guard = Some(self.high);
             }
         }
     }
@@ -257,6 +288,10 @@ impl Sender {
         self.ssthresh = (self.cwnd / 2.0).ceil();
         self.cwnd = 1.0;
         self.recover = None;
+        if self.uses_guard() {
+            // RFC 6582 §3.2 step 4: recover = the highest sequence number sent.
+            self.guard = Some(self.high);
+        }
         self.retransmit = None;
         self.dupacks = 0;
         self.send_next = self.una;

@@ -163,6 +163,10 @@ pub struct LinkConfig {
 impl LinkConfig {
     /// Validate the driver's parameters.
     pub fn validate(&self) -> Result<()> {
+        if self.sender.variant == crate::tcp::Variant::Probing {
+            return Err(Error::invalid("variant", "probing", "the bulk link model carries data packets of one size \
+                only, not TCP-Probing's header-only probes; simulate it with simulate_transfer"));
+        }
         check::positive("rate", self.rate)?;
         check::non_negative("tau", self.tau)?;
         check::int_in("buffer", self.buffer, 0, 1 << 30)?;

@@ -3,14 +3,20 @@
 //! - [`slotted`]: one packet time per slot, ACKs at the end of the slot (zorzi-rao §3, BRIEF D1).
 //! - [`link`]: event by event over a link of rate μ with a DropTail buffer and a round-trip delay
 //!   (abouzeid §II-A), the channel evolving in continuous time.
+//! - [`transfer`]: a finite transfer from SYN to the last ACK over a shared link, byte by byte, with
+//!   TCP-Probing's probe segments (tsaoussidis-badr §4).
 //!
 //! Both report their progress to, and can be stopped by, a [`crate::watch::Watch`].
 
 pub mod link;
 pub mod slotted;
+pub mod transfer;
 
 pub use link::{
     run_link, run_link_watched, LinkChannel, LinkConfig, LinkCounts, LinkOutcome, PacketClocked, PerfectChannel,
     VisitStats, OUTCOMES,
+};
+pub use transfer::{
+    run_transfer, CycleRecord, FrameRecord, KindCount, Radio, SegmentKind, TransferConfig, TransferOutcome, KIND_NAMES,
 };
 pub use slotted::{run_slotted, run_slotted_watched, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

@@ -21,7 +21,7 @@ use crate::channel::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::rng::{stream, Stream};
-use crate::tcp::{Receiver, Sender, SenderConfig};
+use crate::tcp::{Receiver, Sender, SenderConfig, Variant};
 use crate::watch::Watch;
 use rand::Rng as _;
 use std::collections::VecDeque;
@@ -46,6 +46,11 @@ pub struct SlottedConfig {
 impl SlottedConfig {
     /// Validate the driver's own parameters.
     pub fn validate(&self) -> Result<()> {
+        if self.sender.variant == Variant::Probing {
+            return Err(Error::invalid("variant", "probing", "the slotted model has one packet size and no round-trip \
+                time to measure (every ACK returns within its slot), so TCP-Probing's header-only probes and its \
+                RTT-based decision do not exist in it; simulate it with simulate_transfer"));
+        }
         check::int_in("slots", self.slots, 1, u64::MAX / 2)?;
         check::probability("ack_loss", self.ack_loss)?;
         if self.ack_loss >= 1.0 {

@@ -10,13 +10,18 @@
 //! | Tahoe    | timeout or K dup ACKs     | W = 1, Wth = ⌈W/2⌉               | go-back-N from the first unacked  |
 //! | Reno     | timeout or K dup ACKs     | Wth = ⌈W/2⌉, W = Wth + K, +1/dup | fast recovery, ends on any new ACK |
 //! | NewReno  | timeout or K dup ACKs     | as Reno                          | fast recovery, ends on a full ACK; partial ACKs retransmit (RFC 6582) |
+//! | Probing  | timeout or K dup ACKs     | untouched during a probe cycle   | probe cycle, then Immediate Recovery or Slow Start (tsaoussidis-badr §3) |
 //!
 //! They are composed from a [`LossDetection`] and a [`Recovery`] rule over one [`Sender`].
 
+pub mod probing;
 pub mod receiver;
 pub mod rto;
 pub mod sender;
 
+pub use probing::{
+    ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger, RttRange,
+};
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sender::{Segment, Sender, SenderConfig, SenderCounters};
@@ -42,6 +47,9 @@ pub enum Recovery {
     /// Fast recovery that ends with the ACK of everything outstanding at its start; partial ACKs
     /// retransmit the next hole (NewReno, RFC 6582).
     FastRecoveryNewReno,
+    /// No retransmission: a probe cycle, then Immediate Recovery or Slow Start (TCP-Probing,
+    /// tsaoussidis-badr §3; [`probing`]).
+    ProbeCycle,
 }
 
 /// A TCP variant by name.
@@ -55,11 +63,13 @@ pub enum Variant {
     Reno,
     /// Reno with partial-ACK handling.
     NewReno,
+    /// Probe cycles instead of retransmissions (tsaoussidis-badr).
+    Probing,
 }
 
 impl Variant {
     /// The registry: every name accepted by [`Variant::from_name`], in order.
-    pub const NAMES: [&'static str; 4] = ["oldtahoe", "tahoe", "reno", "newreno"];
+    pub const NAMES: [&'static str; 5] = ["oldtahoe", "tahoe", "reno", "newreno", "probing"];
 
     /// Resolve a variant name (case-insensitive; `-` and `_` ignored); an unknown name is an error
     /// listing the known ones.
@@ -70,6 +80,7 @@ impl Variant {
             "tahoe" => Ok(Variant::Tahoe),
             "reno" => Ok(Variant::Reno),
             "newreno" => Ok(Variant::NewReno),
+            "probing" | "tcpprobing" => Ok(Variant::Probing),
             _ => Err(Error::invalid("variant", name, &format!("must be one of {}", Self::NAMES.join(", ")))),
         }
     }
@@ -93,6 +104,7 @@ impl Variant {
             Variant::OldTahoe | Variant::Tahoe => Recovery::GoBackN,
             Variant::Reno => Recovery::FastRecoveryReno,
             Variant::NewReno => Recovery::FastRecoveryNewReno,
+            Variant::Probing => Recovery::ProbeCycle,
         }
     }
 }
@@ -106,7 +118,8 @@ mod tests {
         assert_eq!(Variant::from_name("NewReno").unwrap(), Variant::NewReno);
         assert_eq!(Variant::from_name("old-tahoe").unwrap(), Variant::OldTahoe);
         let err = Variant::from_name("vegas").unwrap_err().to_string();
-        assert_eq!(err, "variant = vegas is not allowed: must be one of oldtahoe, tahoe, reno, newreno");
+        assert_eq!(err, "variant = vegas is not allowed: must be one of oldtahoe, tahoe, reno, newreno, probing");
+        assert_eq!(Variant::from_name("TCP-Probing").unwrap(), Variant::Probing);
         for name in Variant::NAMES {
             assert_eq!(Variant::from_name(name).unwrap().name(), name);
         }

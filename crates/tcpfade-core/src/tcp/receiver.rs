@@ -1,6 +1,8 @@
 //! The TCP receiver, common to every variant (zorzi-rao §2): accepts packets out of order, delivers
 //! them in order, and answers every correct packet with a cumulative ACK carrying the next
-//! expected sequence number.
+//! expected sequence number. With TCP-Probing it also answers probes (tsaoussidis-badr §3.1).
+
+use super::probing::{ProbeKind, ProbeSegment};
 
 /// Receiver state. Sequence numbers start at 0.
 #[derive(Debug, Clone)]
@@ -9,6 +11,8 @@ pub struct Receiver {
     /// Out-of-order packets held, as a ring indexed by sequence number.
     held: Vec<bool>,
     mask: u64,
+    /// In a probe exchange (between PROBE1 and PR2_ACK); false is tsaoussidis-badr's ESTAB state.
+    probing: bool,
 }
 
 impl Receiver {
@@ -16,7 +20,7 @@ impl Receiver {
     /// `expected + wmax - 1` outstanding, so a ring of that size holds every out-of-order packet.
     pub fn new(wmax: u64) -> Self {
         let size = (wmax.max(1) + 1).next_power_of_two();
-        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1 }
+        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1, probing: false }
     }
 
     /// A correct packet `seq` arrived; returns the cumulative ACK (next expected sequence number).
@@ -33,6 +37,30 @@ impl Receiver {
             self.held[(seq & self.mask) as usize] = true;
         }
         self.expected
+    }
+
+    /// A probe arrived: the answer to send at once, with the probe's id (tsaoussidis-badr §3.1).
+    /// PR2_ACK returns the receiver to normal operation; a PROBE1 after it (its PR2_ACK lost and the
+    /// sender's probe timer expired) is answered as the start of a new exchange. Probe answers are
+    /// never answered.
+    pub fn on_probe(&mut self, probe: ProbeSegment) -> Option<ProbeSegment> {
+        let kind = match probe.kind {
+            ProbeKind::Probe1 => {
+                self.probing = true;
+                ProbeKind::Pr1Ack
+            }
+            ProbeKind::Probe2 => {
+                self.probing = false;
+                ProbeKind::Pr2Ack
+            }
+            ProbeKind::Pr1Ack | ProbeKind::Pr2Ack => return None,
+        };
+        Some(ProbeSegment { kind, id: probe.id })
+    }
+
+    /// Whether the receiver is inside a probe exchange (PROBE1 answered, PROBE2 not yet).
+    pub fn in_probe_exchange(&self) -> bool {
+        self.probing
     }
 
     /// Packets delivered in order to the user so far (each exactly once, BRIEF D4): everything

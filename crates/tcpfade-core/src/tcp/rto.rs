@@ -131,6 +131,12 @@ impl RtoEstimator {
         }
     }
 
+    /// End any backoff without a sample: for a round trip that was unambiguous but not a data segment's
+    /// (a TCP-Probing exchange), which shows the path works but must not enter SRTT.
+    pub fn end_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
     /// Smoothed RTT, once there is a sample.
     pub fn srtt(&self) -> Option<f64> {
         self.srtt

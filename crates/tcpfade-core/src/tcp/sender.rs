@@ -16,7 +16,16 @@
 //! [`RtoEstimator`]: fixed (slotted model) or RFC 6298 with backoff (event-driven model). RTT samples
 //! time one segment at a time (as BSD and ns-2 do); by Karn's rule a segment that is sent again, or
 //! outstanding at a timeout, gives no sample.
+//!
+//! TCP-Probing (tsaoussidis-badr §3) composes the same window and timer with a probe cycle
+//! ([`super::probing`]): where the others retransmit, it holds data back and sends header-only probes
+//! ([`Sender::poll_probe`], [`Sender::on_probe_ack`], [`Sender::probe_deadline`] /
+//! [`Sender::on_probe_timeout`]); the driver hands the two probe RTTs to a
+//! [`super::ProbeDecision`] and ends the cycle with [`Sender::end_probe_cycle`].
+//!
+//! A finite transfer ([`SenderConfig::with_segments`]) sends sequence numbers 0 … n − 1 only.
 
+use super::probing::{ProbeCounters, ProbeCycle, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger, Stage};
 use super::rto::{RtoEstimator, RtoPolicy};
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
@@ -40,6 +49,8 @@ pub struct SenderConfig {
     /// timeout began) and step 4 (`recover` set at each timeout). Off by default (BRIEF D10): the
     /// NewReno of the papers and of the analyses has no guard.
     pub recover_guard: bool,
+    /// A finite transfer of this many segments (sequence numbers 0 … n − 1); None: always data to send.
+    pub segments: Option<u64>,
 }
 
 impl SenderConfig {
@@ -51,7 +62,7 @@ impl SenderConfig {
         if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
             return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
         }
-        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh, recover_guard: false })
+        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh, recover_guard: false, segments: None })
     }
 
     /// The same configuration with the timer estimated by RFC 6298 (checked).
@@ -66,6 +77,13 @@ impl SenderConfig {
     pub fn with_recover_guard(mut self, on: bool) -> Self {
         self.recover_guard = on;
         self
+    }
+
+    /// The same configuration for a finite transfer of `segments` segments (checked: at least one).
+    pub fn with_segments(mut self, segments: u64) -> Result<Self> {
+        check::int_in("segments", segments, 1, 1 << 50)?;
+        self.segments = Some(segments);
+        Ok(self)
     }
 }
 
@@ -118,6 +136,12 @@ pub struct Sender {
     /// The segment being timed for an RTT sample, and when it was sent.
     timed: Option<(u64, f64)>,
     counters: SenderCounters,
+    /// TCP-Probing: the cycle in progress, the next exchange id, the smallest RTT measured (data and
+    /// probes: "best RTT", tsaoussidis-badr §3.1) and the cycles' counts.
+    probe: Option<ProbeCycle>,
+    next_probe_id: u32,
+    best_rtt: Option<f64>,
+    probe_counters: ProbeCounters,
 }
 
 impl Sender {
@@ -139,15 +163,22 @@ impl Sender {
             rto: RtoEstimator::new(cfg.rto),
             timed: None,
             counters: SenderCounters::default(),
+            probe: None,
+            next_probe_id: 1,
+            best_rtt: None,
+            probe_counters: ProbeCounters::default(),
             cfg,
         }
     }
 
     /// The packet to send now, if the window allows one (at most one per call).
     pub fn poll_transmit(&mut self, now: f64) -> Option<Segment> {
+        if self.probe.is_some() {
+            return None; // data is held back during a probe cycle (tsaoussidis-badr §3)
+        }
         let seq = match self.retransmit.take() {
             Some(seq) => seq,
-            None if self.send_next < self.una + self.usable_window() => {
+            None if self.send_next < self.una + self.usable_window() && self.send_next < self.limit() => {
                 self.send_next += 1;
                 self.send_next - 1
             }
@@ -175,6 +206,7 @@ impl Sender {
             if let Some((seq, sent)) = self.timed.filter(|&(seq, _)| ack > seq) {
                 debug_assert!(seq >= self.una);
                 self.rto.on_sample(now - sent);
+                self.note_rtt(now - sent);
                 self.timed = None;
             }
             self.una = ack;
@@ -189,10 +221,11 @@ impl Sender {
                 }
                 Some(recover) => self.on_ack_in_recovery(ack, acked, recover),
             }
-            // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
-            self.timer = (self.una < self.high).then_some(now + self.rto.rto());
+            // D2: restarted by an ACK of new data, stopped when nothing is outstanding; a probe cycle
+            // has its own timer.
+            self.timer = (self.una < self.high && self.probe.is_none()).then_some(now + self.rto.rto());
         } else if ack == self.una && self.una < self.high {
-            self.on_duplicate_ack();
+            self.on_duplicate_ack(now);
         }
     }
 
@@ -207,20 +240,29 @@ impl Sender {
                 self.retransmit = Some(self.una);
                 self.cwnd = (self.cwnd - acked as f64 + 1.0).max(1.0);
             }
-            Recovery::GoBackN => unreachable!("go-back-N never enters fast recovery"),
+            Recovery::GoBackN | Recovery::ProbeCycle => unreachable!("only Reno and NewReno enter fast recovery"),
         }
     }
 
-    fn on_duplicate_ack(&mut self) {
+    fn on_duplicate_ack(&mut self, now: f64) {
         self.dupacks += 1;
-        if self.recover.is_some() {
+        if let Some(cycle) = self.probe.as_mut() {
+            // Counted in a dupack-triggered cycle, ignored in a timeout-triggered one (§3.1).
+            if cycle.trigger == ProbeTrigger::DuplicateAcks {
+                cycle.dupacks += 1;
+            }
+        } else if self.recover.is_some() {
             // Each further duplicate ACK inflates W by one (D3).
             self.cwnd += 1.0;
         } else if self.detection == LossDetection::DuplicateAcks
             && self.dupacks == self.cfg.dupthresh
             && !self.guarded()
         {
-            self.fast_retransmit();
+            if self.recovery == Recovery::ProbeCycle {
+                self.start_probe_cycle(now, ProbeTrigger::DuplicateAcks);
+            } else {
+                self.fast_retransmit();
+            }
         }
     }
 
@@ -245,6 +287,7 @@ impl Sender {
                 self.send_next = self.una;
                 self.retransmit = None;
             }
+            Recovery::ProbeCycle => unreachable!("TCP-Probing probes instead of retransmitting"),
             Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno => {
                 self.cwnd = self.ssthresh + self.cfg.dupthresh as f64;
                 self.retransmit = Some(self.una);
@@ -281,10 +324,18 @@ impl Sender {
 
     /// The timer expired at `now`: Wth = ⌈W/2⌉, W = 1, resend from the first unacknowledged
     /// packet (zorzi-rao §2 rule 3). The RTO backs off (RFC 6298; a fixed RTO does not: BRIEF D2).
-    pub fn on_timeout(&mut self, _now: f64) {
+    pub fn on_timeout(&mut self, now: f64) {
         self.counters.timeouts += 1;
         self.rto.on_timeout();
         self.timed = None;
+        if self.recovery == Recovery::ProbeCycle {
+            // tsaoussidis-badr §3 item 1: a probe cycle instead of retransmitting; W and Wth wait for
+            // its outcome.
+            self.timer = None;
+            self.dupacks = 0;
+            self.start_probe_cycle(now, ProbeTrigger::Timeout);
+            return;
+        }
         self.ssthresh = (self.cwnd / 2.0).ceil();
         self.cwnd = 1.0;
         self.recover = None;
@@ -300,7 +351,185 @@ impl Sender {
 
     /// Whether [`Sender::poll_transmit`] would send something now.
     pub fn can_send(&self) -> bool {
-        self.retransmit.is_some() || self.send_next < self.una + self.usable_window()
+        self.probe.is_none()
+            && (self.retransmit.is_some()
+                || (self.send_next < self.una + self.usable_window() && self.send_next < self.limit()))
+    }
+
+    /// One past the last sequence number of the transfer (u64::MAX for a bulk transfer).
+    #[inline]
+    fn limit(&self) -> u64 {
+        self.cfg.segments.unwrap_or(u64::MAX)
+    }
+
+    /// Whether a finite transfer has every segment acknowledged.
+    pub fn is_done(&self) -> bool {
+        self.cfg.segments.is_some_and(|n| self.una >= n)
+    }
+
+    /// An RTT measured outside the data path (a SYN's, say): it updates the estimator (RFC 6298 §2
+    /// allows it) and best RTT.
+    pub fn on_rtt_sample(&mut self, rtt: f64) {
+        self.rto.on_sample(rtt);
+        self.note_rtt(rtt);
+    }
+
+    fn note_rtt(&mut self, rtt: f64) {
+        self.best_rtt = Some(self.best_rtt.map_or(rtt, |b| b.min(rtt)));
+    }
+
+    // -- TCP-Probing (tsaoussidis-badr §3, §3.1) --
+
+    fn start_probe_cycle(&mut self, now: f64, trigger: ProbeTrigger) {
+        match trigger {
+            ProbeTrigger::Timeout => self.probe_counters.cycles_after_timeout += 1,
+            ProbeTrigger::DuplicateAcks => self.probe_counters.cycles_after_dupacks += 1,
+        }
+        // The probe timer is the RTT estimate current when the cycle starts (§3.1); before any sample
+        // there is none, and the RTO stands in for it.
+        let last_rtt = self.rto.srtt().unwrap_or_else(|| self.rto.rto());
+        let dupacks = if trigger == ProbeTrigger::DuplicateAcks { self.dupacks } else { 0 };
+        self.timer = None;
+        self.retransmit = None;
+        self.probe = Some(ProbeCycle::new(trigger, self.take_probe_id(), now, last_rtt, dupacks));
+    }
+
+    fn take_probe_id(&mut self) -> u32 {
+        let id = self.next_probe_id;
+        self.next_probe_id = self.next_probe_id.wrapping_add(1);
+        id
+    }
+
+    /// The probe to send now, if a cycle has one waiting (PROBE1 or PROBE2); the probe and
+    /// measurement timers start with it.
+    pub fn poll_probe(&mut self, now: f64) -> Option<ProbeSegment> {
+        let cycle = self.probe.as_mut()?;
+        if !cycle.pending {
+            return None;
+        }
+        let kind = match cycle.stage {
+            Stage::Probe1 => ProbeKind::Probe1,
+            Stage::Probe2 => ProbeKind::Probe2,
+            Stage::Decide => return None,
+        };
+        cycle.pending = false;
+        cycle.sent_at = now;
+        cycle.deadline = Some(now + cycle.last_rtt);
+        self.probe_counters.probes_sent += 1;
+        Some(ProbeSegment { kind, id: cycle.id })
+    }
+
+    /// A probe answer arrived. Answers of another exchange (an earlier id) are ignored. Returns the
+    /// cycle's measurements once PR2_ACK of the current exchange is in: the driver then decides and
+    /// calls [`Sender::end_probe_cycle`].
+    pub fn on_probe_ack(&mut self, now: f64, answer: ProbeSegment) -> Option<ProbeMeasurement> {
+        let cycle = self.probe.as_mut()?;
+        if answer.id != cycle.id || cycle.pending {
+            return None;
+        }
+        let rtt = now - cycle.sent_at;
+        match (answer.kind, cycle.stage) {
+            (ProbeKind::Pr1Ack, Stage::Probe1) => {
+                cycle.rtt1 = rtt;
+                cycle.stage = Stage::Probe2;
+                cycle.pending = true;
+                cycle.deadline = None;
+                self.note_rtt(rtt);
+                None
+            }
+            (ProbeKind::Pr2Ack, Stage::Probe2) => {
+                cycle.rtt2 = rtt;
+                cycle.stage = Stage::Decide;
+                cycle.deadline = None;
+                let c = *cycle;
+                self.note_rtt(rtt);
+                Some(ProbeMeasurement {
+                    trigger: c.trigger,
+                    rtt1: c.rtt1,
+                    rtt2: c.rtt2,
+                    best_rtt: self.best_rtt.expect("just noted"),
+                    last_rtt: c.last_rtt,
+                    dupacks: c.dupacks,
+                    exchanges: c.exchanges,
+                    duration: now - c.started,
+                    cwnd: self.cwnd,
+                    ssthresh: self.ssthresh,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// When the probe timer expires, if a probe is out.
+    pub fn probe_deadline(&self) -> Option<f64> {
+        self.probe.and_then(|c| c.deadline)
+    }
+
+    /// The probe timer expired: a probe or its answer was lost. The exchange restarts from PROBE1
+    /// with a new id (§3.1).
+    pub fn on_probe_timeout(&mut self, _now: f64) {
+        let id = self.take_probe_id();
+        if let Some(cycle) = self.probe.as_mut() {
+            cycle.id = id;
+            cycle.stage = Stage::Probe1;
+            cycle.pending = true;
+            cycle.deadline = None;
+            cycle.exchanges += 1;
+            self.probe_counters.restarts += 1;
+        }
+    }
+
+    /// End the cycle whose measurements [`Sender::on_probe_ack`] returned (§3). Immediate Recovery: W
+    /// and Wth untouched, and the sender "picks up from the point where" the loss was detected: the
+    /// first unacknowledged segment is sent again, then new data; after a dupack-triggered cycle W is
+    /// inflated by the duplicate ACKs counted (the receiver's window still caps it). Slow Start: Wth = ⌈W/2⌉, W = 1, go back to the first unacknowledged segment. Either
+    /// way the RTO's backoff ends.
+    pub fn end_probe_cycle(&mut self, outcome: ProbeOutcome) {
+        let Some(cycle) = self.probe.take() else { return };
+        debug_assert_eq!(cycle.stage, Stage::Decide);
+        // The exchange's id makes its round trip unambiguous, so, as a valid sample would (Karn), it
+        // ends the timer's backoff; a header-only round trip is not a data segment's, so it leaves SRTT.
+        self.rto.end_backoff();
+        match outcome {
+            ProbeOutcome::ImmediateRecovery => {
+                self.probe_counters.immediate_recoveries += 1;
+                self.cwnd = (self.cwnd + cycle.dupacks as f64).min(self.cfg.wmax as f64);
+                self.retransmit = (self.una < self.high).then_some(self.una);
+            }
+            ProbeOutcome::SlowStart => {
+                self.probe_counters.slow_starts += 1;
+                self.ssthresh = (self.cwnd / 2.0).ceil();
+                self.cwnd = 1.0;
+                self.send_next = self.una;
+                self.retransmit = None;
+            }
+        }
+        self.dupacks = 0;
+    }
+
+    /// Whether a probe cycle is in progress.
+    pub fn in_probe_cycle(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    /// The smallest RTT measured so far (data and probes).
+    pub fn best_rtt(&self) -> Option<f64> {
+        self.best_rtt
+    }
+
+    /// Counts of the probe cycles.
+    pub fn probe_counters(&self) -> ProbeCounters {
+        self.probe_counters
+    }
+
+    /// Next sequence number to send in order.
+    pub fn send_next(&self) -> u64 {
+        self.send_next
+    }
+
+    /// One past the highest sequence number sent.
+    pub fn high(&self) -> u64 {
+        self.high
     }
 
     /// Whether the sender is streaming with nothing outstanding and nothing pending: then every

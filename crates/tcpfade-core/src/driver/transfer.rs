@@ -1,0 +1,520 @@
+//! A finite transfer from connection set-up to tear-down (tsaoussidis-badr §4): `size` bytes in
+//! segments of at most MSS bytes between two hosts on one link, every segment exposed to the channel.
+//!
+//! **Link.** One shared, half-duplex medium of `rate` bits/s (a wireless channel: one frame at a time,
+//! in the order the hosts hand them over), then a one-way propagation delay. A frame of b bytes holds it
+//! for 8b/rate seconds. So a host's radio never transmits and receives at once, and its energy splits
+//! exactly into transmit, receive and idle time.
+//!
+//! **Losses** (VDELDROP, tsaoussidis-badr §4): the channel decides each segment's fate, with the drop
+//! rate of the state it meets. Where: between TCP and IP of the sending host (`loss_on_air = false`, the
+//! paper's set-up: the segment counts as sent by TCP but never occupies the link), or on the link
+//! (`loss_on_air = true`: it is transmitted, costs both radios their energy, and arrives corrupted).
+//! Which segments: the sender's always; the receiver's (ACKs, probe answers, SYN-ACK, FIN-ACK) too
+//! when `drop_acks` (VDELDROP on both hosts). One channel for both hosts: the on/off phases are the
+//! link's, each segment dropped independently within them.
+//!
+//! **Connection.** SYN → SYN-ACK → ACK (the SYN and SYN-ACK carry the 4-byte MSS option; a lost SYN or
+//! SYN-ACK is recovered by the SYN's timer, the initial RTO doubling per retry; the SYN's RTT seeds the
+//! estimator, RFC 6298 §2). Data segments 0 … n − 1, then the FIN as segment n (header only, sent and
+//! recovered like data). The receiver answers an in-order FIN at once with a FIN-ACK (its ACK and its own
+//! FIN in one segment) and retransmits it on its own timer until the sender's last ACK arrives: that
+//! arrival ends the connection and its time.
+//!
+//! **ACKs.** One per segment, or delayed (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an in-order segment is
+//! ACKed with the next one or when the delay runs out; a segment out of order, an old one, or one that
+//! fills a hole is ACKed at once.
+//!
+//! Events are few and ordered, so as in [`super::link`] there is no general event queue: frames arrive
+//! in the order they left (one FIFO medium, one delay), and each timer is one deadline. At equal times:
+//! an arrival, then the receiver's timers (delayed ACK, FIN-ACK), then the sender's (SYN, probe, RTO);
+//! after each event the sender sends whatever it may.
+
+use super::link::LinkChannel;
+use crate::check;
+use crate::error::{Error, Result};
+use crate::tcp::{ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, Receiver, Sender, SenderConfig};
+use crate::watch::Watch;
+use std::collections::VecDeque;
+
+/// Kinds of segment counted in a transfer's byte accounting, in the order of [`KIND_NAMES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum SegmentKind {
+    /// SYN (sender).
+    Syn,
+    /// SYN-ACK (receiver).
+    SynAck,
+    /// The ACK that completes the handshake (sender).
+    HandshakeAck,
+    /// A data segment sent for the first time.
+    Data,
+    /// A data segment sent again.
+    Retransmission,
+    /// The sender's FIN (first or again).
+    Fin,
+    /// The receiver's ACKs of data.
+    Ack,
+    /// PROBE1 and PROBE2 (sender).
+    Probe,
+    /// PR1_ACK and PR2_ACK (receiver).
+    ProbeAnswer,
+    /// The receiver's FIN with the ACK of the sender's FIN.
+    FinAck,
+    /// The sender's ACK of the receiver's FIN.
+    FinalAck,
+}
+
+/// Names of [`SegmentKind`], in order.
+pub const KIND_NAMES: [&str; 11] =
+    ["syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ack", "probe", "probe_answer", "fin_ack", "final_ack"];
+
+/// Segments, bytes and drops of one kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KindCount {
+    /// Segments handed by TCP to IP.
+    pub segments: u64,
+    /// Their bytes (headers and payload).
+    pub bytes: u64,
+    /// Segments the channel dropped.
+    pub dropped: u64,
+}
+
+/// One host's radio: time and traffic transmitted and received.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Radio {
+    /// Time transmitting [s].
+    pub tx_time: f64,
+    /// Time receiving [s] (frames corrupted on the air included).
+    pub rx_time: f64,
+    /// Frames transmitted.
+    pub tx_frames: u64,
+    /// Bytes transmitted.
+    pub tx_bytes: u64,
+    /// Frames received.
+    pub rx_frames: u64,
+    /// Bytes received.
+    pub rx_bytes: u64,
+}
+
+/// A probe cycle that ended: its measurements, when it started, and the decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CycleRecord {
+    /// When PR2_ACK arrived [s].
+    pub end: f64,
+    /// The measurements the decision saw.
+    pub measurement: ProbeMeasurement,
+    /// Immediate Recovery or Slow Start.
+    pub outcome: ProbeOutcome,
+}
+
+/// A frame as the frame log records it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameRecord {
+    /// When TCP handed it to IP [s].
+    pub time: f64,
+    /// 0 sender, 1 receiver.
+    pub from: u8,
+    /// Its kind.
+    pub kind: SegmentKind,
+    /// Sequence number (data, FIN), cumulative ACK (ACK, FIN-ACK), probe id (probes), else 0.
+    pub number: u64,
+    /// Bytes.
+    pub bytes: u64,
+    /// Dropped by the channel.
+    pub dropped: bool,
+}
+
+/// Parameters of a transfer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TransferConfig {
+    /// The sender (variant, receiver window Wmax in segments, K, RTO policy, initial ssthresh).
+    pub sender: SenderConfig,
+    /// Bytes the application delivers.
+    pub size: u64,
+    /// Maximum segment size (payload bytes).
+    pub mss: u64,
+    /// Header bytes of every segment.
+    pub header_bytes: u64,
+    /// Option bytes a SYN and a SYN-ACK add (MSS option: 4).
+    pub syn_option_bytes: u64,
+    /// Option bytes a probe segment adds (type, length, id: tsaoussidis-badr §3.1).
+    pub probe_option_bytes: u64,
+    /// Link rate [bit/s].
+    pub rate: f64,
+    /// One-way propagation delay [s].
+    pub delay: f64,
+    /// Delayed-ACK timeout [s]; None: an ACK per segment.
+    pub delayed_ack: Option<f64>,
+    /// The channel drops the receiver's segments too (VDELDROP on both hosts).
+    pub drop_acks: bool,
+    /// Dropped segments occupy the link (lost on the air) instead of vanishing between TCP and IP.
+    pub loss_on_air: bool,
+    /// Simulated time after which an unfinished transfer stops [s].
+    pub time_limit: f64,
+    /// Keep a log of every frame.
+    pub record_frames: bool,
+}
+
+impl TransferConfig {
+    /// Validate the parameters.
+    pub fn validate(&self) -> Result<()> {
+        check::int_in("size_bytes", self.size, 1, 1 << 50)?;
+        check::int_in("mss", self.mss, 1, 1 << 30)?;
+        check::int_in("header_bytes", self.header_bytes, 0, 1 << 20)?;
+        check::int_in("syn_option_bytes", self.syn_option_bytes, 0, 40)?;
+        check::int_in("probe_option_bytes", self.probe_option_bytes, 0, 40)?;
+        check::positive("rate", self.rate)?;
+        check::non_negative("delay", self.delay)?;
+        check::positive("time_limit", self.time_limit)?;
+        if let Some(d) = self.delayed_ack {
+            check::positive("delayed_ack", d)?;
+        }
+        if !matches!(self.sender.rto, crate::tcp::RtoPolicy::Rfc6298(_)) {
+            return Err(Error::invalid("rto", "fixed", "a transfer's timer follows RFC 6298"));
+        }
+        Ok(())
+    }
+
+    /// Data segments n = ⌈size / MSS⌉.
+    pub fn data_segments(&self) -> u64 {
+        self.size.div_ceil(self.mss)
+    }
+}
+
+/// What a transfer did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransferOutcome {
+    /// The receiver got the sender's last ACK before the time limit.
+    pub completed: bool,
+    /// Time from the first SYN to the end of the connection (or to the time limit) [s].
+    pub time: f64,
+    /// Bytes delivered in order to the receiving application.
+    pub delivered: u64,
+    /// Counts by kind, in the order of [`KIND_NAMES`].
+    pub by_kind: [KindCount; 11],
+    /// Sender, then receiver.
+    pub radios: [Radio; 2],
+    /// SYNs sent again.
+    pub syn_retransmissions: u64,
+    /// The sender's counters.
+    pub sender: crate::tcp::SenderCounters,
+    /// The probe cycles' counters.
+    pub probes: crate::tcp::ProbeCounters,
+    /// Every probe cycle that ended, in order.
+    pub cycles: Vec<CycleRecord>,
+    /// The frame log, when asked for.
+    pub frames: Vec<FrameRecord>,
+    /// The smoothed RTT at the end (if any sample was taken) [s].
+    pub srtt: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Frame {
+    Syn,
+    SynAck,
+    HandshakeAck,
+    Data { seq: u64, retransmission: bool },
+    Ack(u64),
+    Probe(ProbeSegment),
+    FinAck,
+    FinalAck,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Connecting,
+    Established,
+    /// The sender's FIN is acknowledged; it answers FIN-ACKs with the final ACK.
+    TimeWait,
+}
+
+struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
+    cfg: &'a TransferConfig,
+    channel: C,
+    decision: &'a mut D,
+    sender: Sender,
+    receiver: Receiver,
+    n: u64,
+    now: f64,
+    phase: Phase,
+    medium_free: f64,
+    /// (arrival, to receiver?, frame, corrupted on the air)
+    in_flight: VecDeque<(f64, bool, Frame, bool)>,
+    syn_sent: Option<f64>,
+    syn_deadline: Option<f64>,
+    syn_tries: u32,
+    delack_deadline: Option<f64>,
+    finack_deadline: Option<f64>,
+    finack_tries: u32,
+    out: TransferOutcome,
+}
+
+impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
+    fn bytes(&self, frame: Frame) -> u64 {
+        let h = self.cfg.header_bytes;
+        match frame {
+            Frame::Syn | Frame::SynAck => h + self.cfg.syn_option_bytes,
+            Frame::Data { seq, .. } if seq < self.n => h + (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss),
+            Frame::Probe(_) => h + self.cfg.probe_option_bytes,
+            _ => h,
+        }
+    }
+
+    fn kind(&self, frame: Frame, from_receiver: bool) -> (SegmentKind, u64) {
+        match frame {
+            Frame::Syn => (SegmentKind::Syn, 0),
+            Frame::SynAck => (SegmentKind::SynAck, 0),
+            Frame::HandshakeAck => (SegmentKind::HandshakeAck, 0),
+            Frame::Data { seq, .. } if seq == self.n => (SegmentKind::Fin, seq),
+            Frame::Data { seq, retransmission: false } => (SegmentKind::Data, seq),
+            Frame::Data { seq, retransmission: true } => (SegmentKind::Retransmission, seq),
+            Frame::Ack(ack) => (SegmentKind::Ack, ack),
+            Frame::Probe(p) if from_receiver => (SegmentKind::ProbeAnswer, u64::from(p.id)),
+            Frame::Probe(p) => (SegmentKind::Probe, u64::from(p.id)),
+            Frame::FinAck => (SegmentKind::FinAck, self.n + 1),
+            Frame::FinalAck => (SegmentKind::FinalAck, 0),
+        }
+    }
+
+    /// TCP of one host hands `frame` to IP now.
+    fn send(&mut self, frame: Frame, from_receiver: bool) -> Result<()> {
+        let bytes = self.bytes(frame);
+        let (kind, number) = self.kind(frame, from_receiver);
+        let exposed = !from_receiver || self.cfg.drop_acks;
+        let duration = bytes as f64 * 8.0 / self.cfg.rate;
+        let start = self.now.max(self.medium_free);
+        let dropped = exposed && {
+            let at = if self.cfg.loss_on_air { start } else { self.now };
+            self.channel.lost(at, duration)?
+        };
+        let count = &mut self.out.by_kind[kind as usize];
+        count.segments += 1;
+        count.bytes += bytes;
+        count.dropped += u64::from(dropped);
+        if self.cfg.record_frames {
+            self.out.frames.push(FrameRecord { time: self.now, from: u8::from(from_receiver), kind, number, bytes, dropped });
+        }
+        if dropped && !self.cfg.loss_on_air {
+            return Ok(()); // VDELDROP between TCP and IP: it never reaches the link
+        }
+        self.medium_free = start + duration;
+        let radio = &mut self.out.radios[usize::from(from_receiver)];
+        radio.tx_time += duration;
+        radio.tx_frames += 1;
+        radio.tx_bytes += bytes;
+        self.in_flight.push_back((start + duration + self.cfg.delay, !from_receiver, frame, dropped));
+        Ok(())
+    }
+
+    /// The sender sends whatever it may now: the SYN at the start, then probes and data.
+    fn pump(&mut self) -> Result<()> {
+        match self.phase {
+            Phase::Connecting if self.syn_sent.is_none() => {
+                self.syn_sent = Some(self.now);
+                self.syn_deadline = Some(self.now + self.sender.rto_estimator().rto());
+                self.send(Frame::Syn, false)
+            }
+            Phase::Established => loop {
+                if let Some(probe) = self.sender.poll_probe(self.now) {
+                    self.send(Frame::Probe(probe), false)?;
+                } else if let Some(seg) = self.sender.poll_transmit(self.now) {
+                    self.send(Frame::Data { seq: seg.seq, retransmission: seg.retransmission }, false)?;
+                } else {
+                    return Ok(());
+                }
+            },
+            _ => Ok(()),
+        }
+    }
+
+    fn arrive_at_receiver(&mut self, frame: Frame) -> Result<bool> {
+        match frame {
+            Frame::Syn => self.send(Frame::SynAck, true)?,
+            Frame::Data { seq, .. } => {
+                let before = self.receiver.expected();
+                let ack = self.receiver.on_segment(seq);
+                if ack > self.n {
+                    // The FIN, in order: everything is delivered. ACK it and close at once.
+                    self.delack_deadline = None;
+                    self.finack_tries = 0;
+                    self.finack_deadline = Some(self.now + self.fin_timeout());
+                    self.send(Frame::FinAck, true)?;
+                } else if seq != before || ack > seq + 1 || self.cfg.delayed_ack.is_none() || self.delack_deadline.is_some() {
+                    // Out of order, old, filling a hole, no delayed ACKs, or the second in-order one.
+                    self.delack_deadline = None;
+                    self.send(Frame::Ack(ack), true)?;
+                } else {
+                    self.delack_deadline = Some(self.now + self.cfg.delayed_ack.expect("checked"));
+                }
+            }
+            Frame::Probe(probe) => {
+                if let Some(answer) = self.receiver.on_probe(probe) {
+                    self.send(Frame::Probe(answer), true)?;
+                }
+            }
+            Frame::FinalAck => return Ok(true),
+            Frame::HandshakeAck | Frame::SynAck | Frame::Ack(_) | Frame::FinAck => {}
+        }
+        Ok(false)
+    }
+
+    fn arrive_at_sender(&mut self, frame: Frame) -> Result<()> {
+        match frame {
+            Frame::SynAck => {
+                if self.phase == Phase::Connecting {
+                    if self.syn_tries == 0 {
+                        self.sender.on_rtt_sample(self.now - self.syn_sent.expect("sent"));
+                    }
+                    self.syn_deadline = None;
+                    self.phase = Phase::Established;
+                }
+                if self.phase == Phase::Established {
+                    self.send(Frame::HandshakeAck, false)?;
+                }
+            }
+            Frame::Ack(ack) => self.sender.on_ack(self.now, ack),
+            Frame::Probe(answer) => {
+                if let Some(m) = self.sender.on_probe_ack(self.now, answer) {
+                    let outcome = if self.decision.immediate_recovery(&m)? {
+                        ProbeOutcome::ImmediateRecovery
+                    } else {
+                        ProbeOutcome::SlowStart
+                    };
+                    self.sender.end_probe_cycle(outcome);
+                    self.out.cycles.push(CycleRecord { end: self.now, measurement: m, outcome });
+                }
+            }
+            Frame::FinAck => {
+                if self.phase == Phase::Established {
+                    self.sender.on_ack(self.now, self.n + 1);
+                    self.phase = Phase::TimeWait;
+                }
+                if self.phase == Phase::TimeWait {
+                    self.send(Frame::FinalAck, false)?;
+                }
+            }
+            Frame::Syn | Frame::HandshakeAck | Frame::Data { .. } | Frame::FinalAck => {}
+        }
+        Ok(())
+    }
+
+    /// The receiver's FIN-ACK timer: the initial RTO, doubled per retry (it keeps no RTT estimate).
+    fn fin_timeout(&self) -> f64 {
+        self.backed_off(self.finack_tries)
+    }
+
+    fn backed_off(&self, tries: u32) -> f64 {
+        let crate::tcp::RtoPolicy::Rfc6298(p) = self.sender.config().rto else { unreachable!("checked") };
+        (p.initial.clamp(p.min, p.max) * f64::from(1u32 << tries.min(p.max_backoff.ilog2()))).min(p.max)
+    }
+
+    fn run(&mut self, watch: &mut Watch) -> Result<()> {
+        loop {
+            self.pump()?;
+            let arrival = self.in_flight.front().map_or(f64::INFINITY, |f| f.0);
+            let delack = self.delack_deadline.unwrap_or(f64::INFINITY);
+            let finack = self.finack_deadline.unwrap_or(f64::INFINITY);
+            let syn = self.syn_deadline.unwrap_or(f64::INFINITY);
+            let probe = self.sender.probe_deadline().unwrap_or(f64::INFINITY);
+            let rto = if self.phase == Phase::Established { self.sender.timer_deadline() } else { None }
+                .unwrap_or(f64::INFINITY);
+            let next = arrival.min(delack).min(finack).min(syn).min(probe).min(rto);
+            if next > self.cfg.time_limit {
+                self.now = self.cfg.time_limit;
+                return Ok(());
+            }
+            if !next.is_finite() {
+                unreachable!("a transfer always has a frame in flight or a timer running until it ends");
+            }
+            self.now = next;
+            if arrival == next {
+                let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
+                let bytes = self.bytes(frame);
+                let radio = &mut self.out.radios[usize::from(to_receiver)];
+                radio.rx_time += bytes as f64 * 8.0 / self.cfg.rate;
+                radio.rx_frames += 1;
+                radio.rx_bytes += bytes;
+                if !corrupted {
+                    if to_receiver {
+                        if self.arrive_at_receiver(frame)? {
+                            self.out.completed = true;
+                            return Ok(());
+                        }
+                    } else {
+                        self.arrive_at_sender(frame)?;
+                    }
+                }
+            } else if delack == next {
+                self.delack_deadline = None;
+                self.send(Frame::Ack(self.receiver.expected()), true)?;
+            } else if finack == next {
+                self.finack_tries += 1;
+                self.finack_deadline = Some(self.now + self.fin_timeout());
+                self.send(Frame::FinAck, true)?;
+            } else if syn == next {
+                self.syn_tries += 1;
+                self.syn_deadline = Some(self.now + self.backed_off(self.syn_tries));
+                self.out.syn_retransmissions += 1;
+                self.send(Frame::Syn, false)?;
+            } else if probe == next {
+                self.sender.on_probe_timeout(self.now);
+            } else {
+                self.sender.on_timeout(self.now);
+            }
+            let (una, n) = (self.sender.una(), self.n);
+            watch.tick(|| (una as f64 / (n + 1) as f64).max(self.now / self.cfg.time_limit))?;
+        }
+    }
+}
+
+/// Run a transfer over `channel`, ending probe cycles with `decision` (used by TCP-Probing only).
+pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
+    cfg: &TransferConfig,
+    channel: C,
+    decision: &mut D,
+    watch: &mut Watch,
+) -> Result<TransferOutcome> {
+    cfg.validate()?;
+    let n = cfg.data_segments();
+    let sender_cfg = cfg.sender.with_segments(n + 1)?; // the FIN is segment n
+    let mut run = Run {
+        cfg,
+        channel,
+        decision,
+        sender: Sender::new(sender_cfg),
+        receiver: Receiver::new(cfg.sender.wmax),
+        n,
+        now: 0.0,
+        phase: Phase::Connecting,
+        medium_free: 0.0,
+        in_flight: VecDeque::new(),
+        syn_sent: None,
+        syn_deadline: None,
+        syn_tries: 0,
+        delack_deadline: None,
+        finack_deadline: None,
+        finack_tries: 0,
+        out: TransferOutcome {
+            completed: false,
+            time: 0.0,
+            delivered: 0,
+            by_kind: [KindCount::default(); 11],
+            radios: [Radio::default(); 2],
+            syn_retransmissions: 0,
+            sender: Default::default(),
+            probes: Default::default(),
+            cycles: Vec::new(),
+            frames: Vec::new(),
+            srtt: None,
+        },
+    };
+    run.run(watch)?;
+    let mut out = run.out;
+    out.time = run.now;
+    out.delivered = (run.receiver.expected().min(n) * cfg.mss).min(cfg.size);
+    out.sender = run.sender.counters();
+    out.probes = run.sender.probe_counters();
+    out.srtt = run.sender.rto_estimator().srtt();
+    Ok(out)
+}

@@ -1,0 +1,217 @@
+//! TCP-Probing's probe cycle (tsaoussidis-badr §3, §3.1): the parts the sender composes with its
+//! window and timer when the variant is [`super::Variant::Probing`].
+//!
+//! A cycle starts on a timeout or on the K-th duplicate ACK instead of a retransmission. Data is held
+//! back; the sender sends PROBE1, the receiver answers PR1_ACK at once, the sender sends PROBE2, the
+//! receiver answers PR2_ACK (header-only segments whose option carries an exchange id). The probe timer
+//! is the RTT estimate current when the cycle starts; when it expires (a probe or its answer lost) the
+//! exchange restarts from PROBE1 with a new id. The two probe RTTs then go to a [`ProbeDecision`]:
+//! Immediate Recovery (window and threshold untouched) or Slow Start.
+//!
+//! The decision is a pluggable part because the paper invites better rules (§3.1, §5); the paper's is
+//! [`RttRange`].
+
+/// The four probe segments' kinds (tsaoussidis-badr §3.1: the option's *type* field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeKind {
+    /// Sender → receiver, opens an exchange.
+    Probe1,
+    /// Receiver → sender, answers PROBE1.
+    Pr1Ack,
+    /// Sender → receiver, after PR1_ACK.
+    Probe2,
+    /// Receiver → sender, answers PROBE2 and ends the exchange.
+    Pr2Ack,
+}
+
+/// A header-only probe segment: its kind and the exchange id it carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbeSegment {
+    /// PROBE1, PR1_ACK, PROBE2 or PR2_ACK.
+    pub kind: ProbeKind,
+    /// The exchange's id number (§3.1: one id per full PROBE1 … PR2_ACK exchange).
+    pub id: u32,
+}
+
+/// What started a cycle (§3 items 1 and 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeTrigger {
+    /// The retransmission timer expired; duplicate ACKs are ignored during the cycle.
+    Timeout,
+    /// The K-th duplicate ACK; duplicate ACKs are counted during the cycle.
+    DuplicateAcks,
+}
+
+/// How a cycle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeOutcome {
+    /// Window and threshold untouched; resume where the loss happened (§3).
+    ImmediateRecovery,
+    /// Wth = ⌈W/2⌉, W = 1, go back to the first unacknowledged segment (§3).
+    SlowStart,
+}
+
+/// What the decision rule sees at the end of a cycle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProbeMeasurement {
+    /// What started the cycle.
+    pub trigger: ProbeTrigger,
+    /// RTT of PROBE1 / PR1_ACK of the exchange that completed [s].
+    pub rtt1: f64,
+    /// RTT of PROBE2 / PR2_ACK [s].
+    pub rtt2: f64,
+    /// The smallest RTT measured in the connection so far, data and probes, this cycle's included.
+    pub best_rtt: f64,
+    /// The RTT estimate (SRTT) current when the cycle started: "last RTT" (§3.1).
+    pub last_rtt: f64,
+    /// Duplicate ACKs counted (dupack-triggered cycles: the K that started it and all later ones).
+    pub dupacks: u64,
+    /// Exchanges started in this cycle (1 + restarts after a lost probe or answer).
+    pub exchanges: u64,
+    /// Time from the start of the cycle to PR2_ACK [s].
+    pub duration: f64,
+    /// Congestion window W and threshold Wth when the cycle ends.
+    pub cwnd: f64,
+    /// Slow-start threshold Wth.
+    pub ssthresh: f64,
+}
+
+/// The decision at the end of a probe cycle: Immediate Recovery (true) or Slow Start (false).
+pub trait ProbeDecision {
+    /// Decide from the cycle's measurements.
+    fn immediate_recovery(&mut self, m: &ProbeMeasurement) -> crate::error::Result<bool>;
+}
+
+/// The paper's rule (§3.1), with its bounds exposed: Immediate Recovery when both probe RTTs lie in
+/// [`low` · best RTT, `high` · last RTT]. `low = high = 1` is the paper's [best RTT, last RTT].
+///
+/// Since best RTT includes the cycle's own RTTs, the lower bound binds only with `low > 1`; the rule
+/// is then §5's reading, "both probe-cycle RTTs less than the last estimated RTT".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RttRange {
+    /// Factor on best RTT for the lower bound.
+    pub low: f64,
+    /// Factor on last RTT for the upper bound.
+    pub high: f64,
+}
+
+impl Default for RttRange {
+    fn default() -> Self {
+        RttRange { low: 1.0, high: 1.0 }
+    }
+}
+
+impl RttRange {
+    /// Validated bounds: finite, positive, `low` ≤ `high` not required (an empty range always slow-starts).
+    pub fn new(low: f64, high: f64) -> crate::error::Result<Self> {
+        crate::check::positive("probe_low", low)?;
+        crate::check::positive("probe_high", high)?;
+        Ok(RttRange { low, high })
+    }
+}
+
+impl ProbeDecision for RttRange {
+    fn immediate_recovery(&mut self, m: &ProbeMeasurement) -> crate::error::Result<bool> {
+        let (lo, hi) = (self.low * m.best_rtt, self.high * m.last_rtt);
+        Ok([m.rtt1, m.rtt2].iter().all(|&rtt| lo <= rtt && rtt <= hi))
+    }
+}
+
+/// Counts of a sender's probe cycles.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProbeCounters {
+    /// Cycles started by a timeout.
+    pub cycles_after_timeout: u64,
+    /// Cycles started by the K-th duplicate ACK.
+    pub cycles_after_dupacks: u64,
+    /// Cycles that ended in Immediate Recovery.
+    pub immediate_recoveries: u64,
+    /// Cycles that ended in Slow Start.
+    pub slow_starts: u64,
+    /// PROBE1 and PROBE2 segments sent.
+    pub probes_sent: u64,
+    /// Exchanges restarted because the probe timer expired.
+    pub restarts: u64,
+}
+
+/// Where an exchange stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// PROBE1 to send, or sent and waiting for PR1_ACK.
+    Probe1,
+    /// PROBE2 to send, or sent and waiting for PR2_ACK.
+    Probe2,
+    /// PR2_ACK arrived: waiting for the decision.
+    Decide,
+}
+
+/// A probe cycle in progress.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ProbeCycle {
+    pub trigger: ProbeTrigger,
+    pub id: u32,
+    pub stage: Stage,
+    /// The current probe is still to be sent.
+    pub pending: bool,
+    /// When the current probe was sent (the measurement timer).
+    pub sent_at: f64,
+    /// When the probe timer expires (None: no probe out).
+    pub deadline: Option<f64>,
+    pub started: f64,
+    pub last_rtt: f64,
+    pub rtt1: f64,
+    pub rtt2: f64,
+    pub dupacks: u64,
+    pub exchanges: u64,
+}
+
+impl ProbeCycle {
+    pub fn new(trigger: ProbeTrigger, id: u32, now: f64, last_rtt: f64, dupacks: u64) -> Self {
+        ProbeCycle {
+            trigger,
+            id,
+            stage: Stage::Probe1,
+            pending: true,
+            sent_at: now,
+            deadline: None,
+            started: now,
+            last_rtt,
+            rtt1: f64::NAN,
+            rtt2: f64::NAN,
+            dupacks,
+            exchanges: 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(rtt1: f64, rtt2: f64) -> ProbeMeasurement {
+        ProbeMeasurement {
+            trigger: ProbeTrigger::Timeout,
+            rtt1,
+            rtt2,
+            best_rtt: rtt1.min(rtt2).min(0.05),
+            last_rtt: 0.2,
+            dupacks: 0,
+            exchanges: 1,
+            duration: rtt1 + rtt2,
+            cwnd: 8.0,
+            ssthresh: 16.0,
+        }
+    }
+
+    #[test]
+    fn the_papers_rule_takes_immediate_recovery_only_when_both_rtts_are_in_range() {
+        let mut rule = RttRange::default();
+        assert!(rule.immediate_recovery(&measurement(0.1, 0.2)).unwrap()); // last RTT itself is in range
+        assert!(!rule.immediate_recovery(&measurement(0.1, 0.21)).unwrap());
+        assert!(!rule.immediate_recovery(&measurement(0.3, 0.1)).unwrap());
+        let mut strict = RttRange::new(1.5, 1.0).unwrap(); // both >= 1.5 × best (0.05): 0.075
+        assert!(!strict.immediate_recovery(&measurement(0.06, 0.1)).unwrap());
+        assert!(strict.immediate_recovery(&measurement(0.08, 0.1)).unwrap());
+        assert!(RttRange::new(0.0, 1.0).is_err() && RttRange::new(1.0, f64::NAN).is_err());
+    }
+}

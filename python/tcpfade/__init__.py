@@ -27,12 +27,15 @@ from .channels import (
 )
 from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, LinkAnalysis, analyze, analyze_link
 from .errors import ParameterError, TcpfadeError
-from .tcp import VARIANTS, LinkResult, SimulationResult, simulate, simulate_link
+from .devices import Device
+from .tcp import (VARIANTS, LinkResult, SimulationResult, TransferResult, simulate, simulate_link, simulate_transfer,
+                  simulate_transfers)
 
 __all__ = [
     "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
-    "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis",
+    "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis", "simulate_transfer",
+    "simulate_transfers", "TransferResult", "Device",
 ]

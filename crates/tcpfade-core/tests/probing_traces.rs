@@ -45,11 +45,14 @@ fn timeout_cycle_with_a_lost_probe_restarts_with_a_new_id_and_takes_immediate_re
     assert!((s.probe_deadline().unwrap() - 0.5).abs() < 1e-12);
     s.on_probe_timeout(0.5);
     assert_eq!(s.poll_probe(0.5), Some(probe(ProbeKind::Probe1, 2)));
+    assert!((s.probe_deadline().unwrap() - 0.6).abs() < 1e-12); // a loss leaves the probe timer at 0.1
     // PR1_ACK of the new exchange at 0.52 (RTT 0.02): PROBE2 with the same id.
     assert!(s.on_probe_ack(0.52, probe(ProbeKind::Pr1Ack, 2)).is_none());
     assert_eq!(s.poll_probe(0.52), Some(probe(ProbeKind::Probe2, 2)));
-    // A late answer of the abandoned exchange changes nothing.
+    // A late answer of the abandoned exchange ends nothing, but shows the timer fired too early: it doubles
+    // to 0.2 for the next probe sent; PROBE2, already out, keeps its deadline 0.52 + 0.1.
     assert!(s.on_probe_ack(0.53, probe(ProbeKind::Pr1Ack, 1)).is_none());
+    assert!((s.probe_deadline().unwrap() - 0.62).abs() < 1e-12);
     // PR2_ACK at 0.55 (RTT 0.03): both RTTs in [best RTT 0.02, last RTT 0.1].
     let m = s.on_probe_ack(0.55, probe(ProbeKind::Pr2Ack, 2)).unwrap();
     assert_eq!((m.trigger, m.exchanges, m.dupacks), (ProbeTrigger::Timeout, 2, 0));

@@ -9,6 +9,7 @@ mod channels;
 mod errors;
 mod link;
 mod simulate;
+mod transfer;
 
 use pyo3::prelude::*;
 
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     channels::register(m)?;
     simulate::register(m)?;
     link::register(m)?;
+    transfer::register(m)?;
     Ok(())
 }

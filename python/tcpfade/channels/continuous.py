@@ -39,6 +39,15 @@ class ContinuousTwoState:
     loss_good: float = 0.0
     loss_bad: float = 1.0
 
+    @classmethod
+    @v.checked(mean_phase=MEAN_SOJOURN, drop_rate=v.PROBABILITY, mean_off=v.Optional(MEAN_SOJOURN))
+    def on_off(cls, mean_phase: float, drop_rate: float, mean_off: float | None = None) -> ContinuousTwoState:
+        """VDELDROP's on/off error phases (tsaoussidis-badr §4): "Off" (good) and "On" (bad) sojourns of mean
+        ``mean_off`` (default ``mean_phase``) and ``mean_phase`` seconds; no drops in the Off phase, a share
+        ``drop_rate`` of the segments dropped in the On phase, each judged by the phase it starts in."""
+        return cls(mean_good=mean_phase if mean_off is None else mean_off, mean_bad=mean_phase,
+                   loss_rule="vdeldrop", loss_good=0.0, loss_bad=drop_rate)
+
     @property
     def bad_fraction(self) -> float:
         """Long-run fraction of time in the bad state, f = E[Y] / (E[X] + E[Y]) (abouzeid eq. (1))."""

@@ -2,11 +2,11 @@
 
 Each figure of the papers that tcpfade reproduces is a :class:`~tcpfade.reproduce.registry.Figure` in
 :data:`FIGURES`, with the paper's parameters, a plot in the paper's style and the paper's claims as
-automated checks (:mod:`.chockalingam`, :mod:`.zorzi_rao`, :mod:`.abouzeid`); :mod:`.report` writes the HTML
+automated checks (:mod:`.chockalingam`, :mod:`.zorzi_rao`, :mod:`.abouzeid`, :mod:`.tsaoussidis`); :mod:`.report` writes the HTML
 report.
 """
 
-from . import abouzeid, chockalingam, zorzi_rao  # noqa: F401  (they register their figures)
+from . import abouzeid, chockalingam, tsaoussidis, zorzi_rao  # noqa: F401  (they register their figures)
 from .registry import FIGURES, Claim, Figure, FigureResult, Settings, Verdict, reproduce
 
 __all__ = ["FIGURES", "Claim", "Figure", "FigureResult", "Settings", "Verdict", "reproduce"]

@@ -5,7 +5,14 @@
 //! back; the sender sends PROBE1, the receiver answers PR1_ACK at once, the sender sends PROBE2, the
 //! receiver answers PR2_ACK (header-only segments whose option carries an exchange id). The probe timer
 //! is the RTT estimate current when the cycle starts; when it expires (a probe or its answer lost) the
-//! exchange restarts from PROBE1 with a new id. The two probe RTTs then go to a [`ProbeDecision`]:
+//! exchange restarts from PROBE1 with a new id.
+//!
+//! Two choices of ours keep the timer from firing forever before any answer can arrive (the paper does
+//! not say): it is never shorter than the clock granularity G (no timer fires within a tick), and when
+//! an answer of an abandoned exchange of the same cycle arrives (proof that the timer fired before the
+//! round trip was over, not after a loss) it doubles, up to the maximum RTO. Without them a last RTT
+//! measured on small segments (a SYN's) can be shorter than a probe's round trip, and the cycle never
+//! ends; losses alone leave the timer alone, so a long error phase is probed at the paper's pace. The two probe RTTs then go to a [`ProbeDecision`]:
 //! Immediate Recovery (window and threshold untouched) or Slow Start.
 //!
 //! The decision is a pluggable part because the paper invites better rules (§3.1, §5); the paper's is
@@ -150,6 +157,8 @@ pub(crate) enum Stage {
 pub(crate) struct ProbeCycle {
     pub trigger: ProbeTrigger,
     pub id: u32,
+    /// The id of the cycle's first exchange (answers with ids from it up to `id` belong to this cycle).
+    pub first_id: u32,
     pub stage: Stage,
     /// The current probe is still to be sent.
     pub pending: bool,
@@ -159,6 +168,8 @@ pub(crate) struct ProbeCycle {
     pub deadline: Option<f64>,
     pub started: f64,
     pub last_rtt: f64,
+    /// The probe timer's value: last RTT (at least one clock tick), doubled at each restart.
+    pub timeout: f64,
     pub rtt1: f64,
     pub rtt2: f64,
     pub dupacks: u64,
@@ -166,16 +177,18 @@ pub(crate) struct ProbeCycle {
 }
 
 impl ProbeCycle {
-    pub fn new(trigger: ProbeTrigger, id: u32, now: f64, last_rtt: f64, dupacks: u64) -> Self {
+    pub fn new(trigger: ProbeTrigger, id: u32, now: f64, last_rtt: f64, timeout: f64, dupacks: u64) -> Self {
         ProbeCycle {
             trigger,
             id,
+            first_id: id,
             stage: Stage::Probe1,
             pending: true,
             sent_at: now,
             deadline: None,
             started: now,
             last_rtt,
+            timeout,
             rtt1: f64::NAN,
             rtt2: f64::NAN,
             dupacks,

@@ -388,10 +388,14 @@ impl Sender {
         // The probe timer is the RTT estimate current when the cycle starts (§3.1); before any sample
         // there is none, and the RTO stands in for it.
         let last_rtt = self.rto.srtt().unwrap_or_else(|| self.rto.rto());
+        let timeout = match self.cfg.rto {
+            RtoPolicy::Rfc6298(p) => last_rtt.max(p.granularity),
+            RtoPolicy::Fixed(_) => last_rtt,
+        };
         let dupacks = if trigger == ProbeTrigger::DuplicateAcks { self.dupacks } else { 0 };
         self.timer = None;
         self.retransmit = None;
-        self.probe = Some(ProbeCycle::new(trigger, self.take_probe_id(), now, last_rtt, dupacks));
+        self.probe = Some(ProbeCycle::new(trigger, self.take_probe_id(), now, last_rtt, timeout, dupacks));
     }
 
     fn take_probe_id(&mut self) -> u32 {
@@ -414,7 +418,7 @@ impl Sender {
         };
         cycle.pending = false;
         cycle.sent_at = now;
-        cycle.deadline = Some(now + cycle.last_rtt);
+        cycle.deadline = Some(now + cycle.timeout);
         self.probe_counters.probes_sent += 1;
         Some(ProbeSegment { kind, id: cycle.id })
     }
@@ -423,8 +427,20 @@ impl Sender {
     /// cycle's measurements once PR2_ACK of the current exchange is in: the driver then decides and
     /// calls [`Sender::end_probe_cycle`].
     pub fn on_probe_ack(&mut self, now: f64, answer: ProbeSegment) -> Option<ProbeMeasurement> {
+        let ceiling = match self.cfg.rto {
+            RtoPolicy::Rfc6298(p) => p.max,
+            RtoPolicy::Fixed(rto) => rto,
+        };
         let cycle = self.probe.as_mut()?;
-        if answer.id != cycle.id || cycle.pending {
+        if answer.id != cycle.id {
+            // An answer of an exchange this cycle abandoned: its timer fired before the round trip was
+            // over. Double it (up to the maximum RTO) so that the cycle can end (see [`super::probing`]).
+            if answer.id.wrapping_sub(cycle.first_id) < cycle.id.wrapping_sub(cycle.first_id) {
+                cycle.timeout = (2.0 * cycle.timeout).min(ceiling.max(cycle.timeout));
+            }
+            return None;
+        }
+        if cycle.pending {
             return None;
         }
         let rtt = now - cycle.sent_at;

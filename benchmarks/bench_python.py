@@ -95,6 +95,28 @@ def bench_link() -> None:
               f"({sent / sim / 1e6:4.1f} M packets/s): analysis {sim / t:,.1f}x faster")
 
 
+def bench_transfer() -> None:
+    """tsaoussidis-badr Table 1's workload: 5,242,880-byte transfers per second, and the whole table (2 phase
+    lengths × 7 drop rates × 4 variants × 20 replications, plus the ablation) as `tcpfade reproduce` computes it."""
+    from tcpfade.reproduce import FIGURES
+    from tcpfade.reproduce.registry import Settings
+
+    for label, channel, variant in [("no loss, reno", None, "reno"),
+                                    ("10-s phases 33%, reno", tcpfade.ContinuousTwoState.on_off(10.0, 1 / 3), "reno"),
+                                    ("10-s phases 33%, probing", tcpfade.ContinuousTwoState.on_off(10.0, 1 / 3),
+                                     "probing")]:
+        n = 50
+        t = best_of(lambda: [tcpfade.simulate_transfer(variant, channel, seed=s) for s in range(n)])
+        print(f"transfer {label:<30} {n / t:8.0f} transfers/s")
+    compute = FIGURES["tsaoussidis-table1"].compute.__wrapped__ if hasattr(
+        FIGURES["tsaoussidis-table1"].compute, "__wrapped__") else FIGURES["tsaoussidis-table1"].compute
+    start = time.perf_counter()
+    data = compute(Settings(quick=True, seed=1), lambda _m: None)
+    t = time.perf_counter() - start
+    transfers = int(data.replications.sum())
+    print(f"tsaoussidis Table 1 ({transfers} transfers)           {t:8.2f} s ({transfers / t:,.0f} transfers/s)")
+
+
 def bench_sweep() -> None:
     """Points per second of a sweep against the number of workers, each run on a fresh store."""
     import os
@@ -150,6 +172,8 @@ def main() -> None:
         bench_sweep()
     if only in (None, "link"):
         bench_link()
+    if only in (None, "transfer"):
+        bench_transfer()
     if only is not None:
         return
     n = 20_000_000

@@ -103,6 +103,14 @@ def check_result(target: str, result: Any) -> str | None:
         problems += [_unit("throughput.pessimistic", b.pessimistic), _unit("throughput.optimistic", b.optimistic)]
         if not all(math.isfinite(x) for x in (result.load.pessimistic, result.energy_efficiency.optimistic)):
             problems.append(f"load/energy efficiency not finite: {result.load}, {result.energy_efficiency}")
+    elif isinstance(result, tcpfade.TransferResult):
+        for m in ("connection_time", "goodput_bps", "overhead_percent", "energy_joules"):
+            if not (math.isfinite(getattr(result, m)) and getattr(result, m) >= 0):
+                problems.append(f"{m} = {getattr(result, m)!r}")
+        if result.completed and result.delivered_bytes != result.size_bytes:
+            problems.append(f"completed with {result.delivered_bytes} of {result.size_bytes} bytes delivered")
+        if result.delivered_bytes > result.size_bytes or result.effort_bytes < result.delivered_bytes:
+            problems.append(f"delivered {result.delivered_bytes}, effort {result.effort_bytes}")
     elif isinstance(result, tcpfade.LinkAnalysis):
         problems.append(_unit("goodput", result.goodput))
     elif isinstance(result, (tcpfade.GilbertElliott, tcpfade.Bernoulli)):
@@ -136,7 +144,8 @@ def _targets() -> dict[str, Any]:
         "ThresholdFading": tcpfade.ThresholdFading, "BitLevelFading": tcpfade.BitLevelFading,
         "TraceChannel": tcpfade.TraceChannel, "TraceChannel.from_file": tcpfade.TraceChannel.from_file,
         "ContinuousTwoState": tcpfade.ContinuousTwoState, "simulate": tcpfade.simulate,
-        "simulate_link": tcpfade.simulate_link, "analyze": tcpfade.analyze, "analyze_link": tcpfade.analyze_link,
+        "simulate_link": tcpfade.simulate_link, "simulate_transfer": tcpfade.simulate_transfer,
+        "ContinuousTwoState.on_off": tcpfade.ContinuousTwoState.on_off, "analyze": tcpfade.analyze, "analyze_link": tcpfade.analyze_link,
         "fading_gain": tcpfade.fading_gain, "fading_autocorrelation": tcpfade.fading_autocorrelation,
         "bit_level_error_rate": tcpfade.bit_level_error_rate, "fit_markov": tcpfade.fit_markov,
         "marcum_q": tcpfade.marcum_q, "markov_from_fading": tcpfade.markov_from_fading,

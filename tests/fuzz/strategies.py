@@ -100,7 +100,7 @@ def api_case(draw):
     target = draw(st.sampled_from([
         "channel", "fading", "trace", "simulate", "simulate", "simulate_link", "simulate_link", "analyze", "analyze",
         "analyze_link", "analyze_link", "continuous", "fading_gain", "autocorrelation", "bit_level", "fit", "marcum",
-        "markov_from_fading", "margins", "threshold", "bitlevel_channel"]))
+        "markov_from_fading", "margins", "threshold", "bitlevel_channel", "transfer", "transfer"]))
     if target == "channel":
         recipe = draw(markov_channel())
         return recipe[1], recipe[2], recipe[3]
@@ -139,6 +139,21 @@ def api_case(draw):
                            delayed_ack=mixed(pos(1e-3, 0.5)), channel_clock=st.sampled_from(["time", "packets", "x"]),
                            batches=mixed(count(2, 50)), confidence=mixed(prob()),
                            packet_bytes=mixed(count(1, 10_000)), initial_ssthresh=mixed(pos(1, 100))))}
+    if target == "transfer":
+        channel = draw(st.one_of(st.none(), HOSTILE, st.builds(lambda m, r: build("ContinuousTwoState.on_off", mean_phase=m, drop_rate=r),
+                                                               mixed(pos(1e-2, 20)), mixed(prob()))))
+        return "simulate_transfer", (draw(st.sampled_from(["probing", "reno", "tahoe", "newreno", "x"])), channel), {
+            "seed": draw(mixed(SEED)), "size_bytes": draw(mixed(count(1, 300_000))), "time_limit": draw(
+                mixed(pos(1, 2000))),
+            **draw(options(mss=mixed(count(1, 9000)), header_bytes=mixed(count(0, 60)), mtu=mixed(count(1, 70_000)),
+                           rate_bps=mixed(pos(1e3, 1e8)), delay=mixed(pos(0, 1)), delayed_ack=mixed(pos(1e-3, 1)),
+                           drop_acks=st.one_of(st.booleans(), HOSTILE), loss_on_air=st.booleans(),
+                           rwnd_bytes=mixed(count(1, 1 << 20)), dupthresh=mixed(count(1, 8)),
+                           min_rto=mixed(pos(1e-3, 2)), max_rto=mixed(pos(1, 100)), initial_rto=mixed(pos(1e-3, 3)),
+                           clock_granularity=mixed(pos(0, 0.5)), probe_low=mixed(pos(0.1, 3)),
+                           probe_high=mixed(pos(0.1, 3)), device=st.sampled_from(["wavelan", "3g-dch",
+                                                                                  "802.11-linear", "x", 3]),
+                           record_frames=st.booleans()))}
     if target == "analyze":
         return "analyze", (draw(VARIANT), draw(st.one_of(markov_channel(), slot_channel()))), draw(options(
             wmax=mixed(count(1, 30)), dupthresh=mixed(count(1, 8)), rto=mixed(count(1, 3000)),

@@ -17,6 +17,7 @@ from .channel import channel
 from .link import analyze_link, simulate_link
 from .reproduce import reproduce
 from .simulate import simulate
+from .transfer import transfer
 from .sweep import plot, sweep
 
 
@@ -29,6 +30,7 @@ def cli() -> None:
 cli.add_command(channel)
 cli.add_command(simulate)
 cli.add_command(simulate_link)
+cli.add_command(transfer)
 cli.add_command(analyze_link)
 cli.add_command(analyze)
 cli.add_command(reproduce)

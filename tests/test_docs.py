@@ -32,7 +32,7 @@ def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep, tcpfade.analyze_link,
-                                 tcpfade.simulate_link])
+                                 tcpfade.simulate_link, tcpfade.simulate_transfer])
 def test_docstring_examples(obj):
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -121,6 +121,23 @@ def test_link_models_store_the_direct_calls(tmp_path):
                                                   model=model).goodput
 
 
+def test_transfers_sweep_over_on_off_phases(tmp_path):
+    # tsaoussidis-badr's set-up as a sweep: a row is the direct simulate_transfer call with the point's seed.
+    e = Experiment.from_dict({"sweep": {"model": "simulate_transfer", "replications": 2},
+                              "fixed": {"mean_phase": 10.0, "size_bytes": 500_000},
+                              "axes": {"drop_rate": [0.0, 0.33], "variant": ["reno", "probing"]},
+                              "output": {"store": str(tmp_path / "t.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 8
+    for row in rows:
+        p = row["params"]
+        r = tcpfade.simulate_transfer(p["variant"], tcpfade.ContinuousTwoState.on_off(10.0, p["drop_rate"]),
+                                      size_bytes=500_000, seed=row["seed"])
+        assert row["metrics"]["connection_time"] == r.connection_time
+        assert row["metrics"]["overhead_percent"] == r.overhead_percent
+
+
 @pytest.mark.parametrize("text, line, field", [
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = "24"\n', 4, "fixed.wmax"),            # wrong type
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmx = 24\n', 4, "fixed.wmx"),                # unknown key

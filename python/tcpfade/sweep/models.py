@@ -19,7 +19,8 @@ from ..analysis.link import analyze_link, link_analysis_arguments
 from ..analysis.result import METRICS as ANALYSIS_METRICS
 from ..channels.continuous import ContinuousTwoState
 from ..channels.markov import Bernoulli, GilbertElliott
-from ..tcp import simulate, simulate_link
+from ..tcp import simulate, simulate_link, simulate_transfer
+from ..tcp.transfer import TRANSFER_METRICS, transfer_arguments
 from ..tcp.link import LINK_METRICS, link_arguments
 from ..tcp.slotted import METRICS as SIMULATION_METRICS
 from ..tcp.slotted import simulation_arguments
@@ -28,6 +29,7 @@ from ..tcp.slotted import simulation_arguments
 CHANNEL_PARAMETERS: dict[str, type] = {
     "channel": str, "error_rate": float, "fdt": float, "fading_margin_db": float, "p": float, "q": float,
     "mean_burst": float, "loss_good": float, "loss_bad": float, "mean_good": float, "mean_bad": float,
+    "mean_phase": float, "drop_rate": float,
 }
 
 #: The link's parameters, shared by simulate_link and analyze_link (abouzeid §II).
@@ -45,6 +47,11 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                       "initial_ssthresh": float, "recover_guard": bool, "rto": float, "initial_rto": float,
                       "delayed_ack": float, "channel_clock": str, "batches": int, "confidence": float},
     "analyze_link": {**_LINK, "model": str},
+    "simulate_transfer": {"variant": str, "size_bytes": int, "mss": int, "header_bytes": int, "rate_bps": float,
+                          "delay": float, "delayed_ack": float, "drop_acks": bool, "loss_on_air": bool,
+                          "rwnd_bytes": int, "dupthresh": int, "initial_rto": float, "min_rto": float,
+                          "max_rto": float, "clock_granularity": float, "probe_low": float, "probe_high": float,
+                          "time_limit": float, "device": str},
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.
@@ -54,6 +61,7 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "burst": (frozenset({"error_rate", "mean_burst"}), frozenset({"error_rate", "mean_burst"})),
     "bernoulli": (frozenset({"error_rate"}), frozenset({"error_rate"})),
     "continuous": (frozenset({"mean_good", "mean_bad"}), frozenset({"mean_good", "mean_bad"})),
+    "on_off": (frozenset({"mean_phase", "drop_rate"}), frozenset({"mean_phase", "drop_rate"})),
 }
 
 MODELS = tuple(MODEL_PARAMETERS)
@@ -68,7 +76,8 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     """The channel of a point: for the slotted models ``channel`` = "fading" (the default: zorzi-rao eqs.
     (2)-(5) from ``fdt`` and ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional
     ``loss_good``, ``loss_bad``), "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``); for
-    the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III)."""
+    the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III); for transfers "on_off"
+    (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4)."""
     kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
     needed, allowed = CHANNEL_KINDS[kind]
@@ -97,6 +106,8 @@ def _channel(kind: str, items: tuple[tuple[str, Any], ...]):
         return GilbertElliott.from_burst(p["error_rate"], p["mean_burst"])
     if kind == "continuous":
         return ContinuousTwoState(mean_good=p["mean_good"], mean_bad=p["mean_bad"])
+    if kind == "on_off":
+        return ContinuousTwoState.on_off(p["mean_phase"], p["drop_rate"])
     return Bernoulli(p["error_rate"])
 
 
@@ -138,6 +149,14 @@ def _run_analyze_link(variant, channel, seed, kwargs):
     return metrics, {}
 
 
+def _run_simulate_transfer(variant, channel, seed, kwargs):
+    r = simulate_transfer(variant, channel, seed=seed, **kwargs)
+    metrics = {m: float(getattr(r, m)) for m in TRANSFER_METRICS}
+    metrics.update(completed=float(r.completed), immediate_recoveries=float(r.immediate_recoveries),
+                   slow_starts=float(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules))
+    return metrics, {}
+
+
 @dataclass(frozen=True)
 class _Model:
     """How a sweep runs a model: the channel kinds it takes (the first the default), its default variant,
@@ -161,6 +180,9 @@ _MODELS = {
     "analyze_link": _Model(("continuous",), "reno",
                            lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
                            _run_analyze_link),
+    "simulate_transfer": _Model(("on_off", "continuous"), "probing",
+                                lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
+                                _run_simulate_transfer),
 }
 
 

@@ -111,6 +111,8 @@ def check_result(target: str, result: Any) -> str | None:
             problems.append(f"completed with {result.delivered_bytes} of {result.size_bytes} bytes delivered")
         if result.delivered_bytes > result.size_bytes or result.effort_bytes < result.delivered_bytes:
             problems.append(f"delivered {result.delivered_bytes}, effort {result.effort_bytes}")
+    elif type(result).__name__ == "BlockErrorRate":
+        problems.append(_interval("bler", result.rate, (result.low, result.high), 0.0, 1.0))
     elif isinstance(result, tcpfade.LinkAnalysis):
         problems.append(_unit("goodput", result.goodput))
     elif isinstance(result, (tcpfade.GilbertElliott, tcpfade.Bernoulli)):
@@ -135,6 +137,7 @@ def check_result(target: str, result: Any) -> str | None:
 
 def _targets() -> dict[str, Any]:
     import tcpfade
+    from tcpfade import wcdma
     from tcpfade.channels import fading
 
     ge = tcpfade.GilbertElliott
@@ -145,7 +148,9 @@ def _targets() -> dict[str, Any]:
         "TraceChannel": tcpfade.TraceChannel, "TraceChannel.from_file": tcpfade.TraceChannel.from_file,
         "ContinuousTwoState": tcpfade.ContinuousTwoState, "simulate": tcpfade.simulate,
         "simulate_link": tcpfade.simulate_link, "simulate_transfer": tcpfade.simulate_transfer,
-        "ContinuousTwoState.on_off": tcpfade.ContinuousTwoState.on_off, "analyze": tcpfade.analyze, "analyze_link": tcpfade.analyze_link,
+        "ContinuousTwoState.on_off": tcpfade.ContinuousTwoState.on_off, "analyze": tcpfade.analyze,
+        "block_error_rate": wcdma.block_error_rate, "viterbi_decode": wcdma.viterbi_decode,
+        "conv_encode": wcdma.conv_encode, "analyze_link": tcpfade.analyze_link,
         "fading_gain": tcpfade.fading_gain, "fading_autocorrelation": tcpfade.fading_autocorrelation,
         "bit_level_error_rate": tcpfade.bit_level_error_rate, "fit_markov": tcpfade.fit_markov,
         "marcum_q": tcpfade.marcum_q, "markov_from_fading": tcpfade.markov_from_fading,

@@ -100,7 +100,7 @@ def api_case(draw):
     target = draw(st.sampled_from([
         "channel", "fading", "trace", "simulate", "simulate", "simulate_link", "simulate_link", "analyze", "analyze",
         "analyze_link", "analyze_link", "continuous", "fading_gain", "autocorrelation", "bit_level", "fit", "marcum",
-        "markov_from_fading", "margins", "threshold", "bitlevel_channel", "transfer", "transfer"]))
+        "markov_from_fading", "margins", "threshold", "bitlevel_channel", "transfer", "transfer", "coding"]))
     if target == "channel":
         recipe = draw(markov_channel())
         return recipe[1], recipe[2], recipe[3]
@@ -154,6 +154,20 @@ def api_case(draw):
                            probe_high=mixed(pos(0.1, 3)), device=st.sampled_from(["wavelan", "3g-dch",
                                                                                   "802.11-linear", "x", 3]),
                            record_frames=st.booleans()))}
+    if target == "coding":
+        which = draw(st.sampled_from(["block_error_rate", "viterbi_decode", "conv_encode"]))
+        if which == "block_error_rate":
+            return which, (draw(st.one_of(mixed(st.floats(-20, 20)), st.lists(st.floats(-20, 20), max_size=40),
+                                          HOSTILE)),), {
+                "seed": draw(mixed(SEED)), "blocks": draw(mixed(count(1, 20))),
+                **draw(options(tti_frames=mixed(st.sampled_from([1, 2, 3, 4, 8])), confidence=mixed(prob())))}
+        if which == "viterbi_decode":
+            n = draw(mixed(count(1, 40)))
+            size = 2 * (n + 8) if isinstance(n, int) and 0 < n < 100 else 4
+            return which, (draw(st.one_of(st.lists(st.floats(-10, 10), min_size=size, max_size=size),
+                                          st.lists(NUMBER, max_size=5), HOSTILE)), n), {}
+        return which, (draw(st.one_of(st.lists(st.integers(0, 1), max_size=50), st.lists(NUMBER, max_size=5),
+                                      HOSTILE)),), {}
     if target == "analyze":
         return "analyze", (draw(VARIANT), draw(st.one_of(markov_channel(), slot_channel()))), draw(options(
             wmax=mixed(count(1, 30)), dupthresh=mixed(count(1, 8)), rto=mixed(count(1, 3000)),

@@ -7,8 +7,12 @@
 //! Modules, one per concern:
 //! - [`channel`]: slot-clocked packet-error channels (Bernoulli, Gilbert-Elliott, Jakes fading with
 //!   the threshold and bit-level error models, traces) and the continuous-time two-state channel.
-//! - [`tcp`]: the TCP sender and receiver as sans-IO state machines (OldTahoe, Tahoe, Reno, NewReno).
-//! - [`driver`]: simulation drivers that own time and the link (the slotted and the event-driven one).
+//! - [`tcp`]: the TCP sender and receiver as sans-IO state machines (OldTahoe, Tahoe, Reno, NewReno,
+//!   TCP-Probing).
+//! - [`driver`]: simulation drivers that own time and the link (the slotted one, the event-driven one,
+//!   finite transfers).
+//! - [`coding`]: the UMTS channel code (TS 25.212's rate-1/2 convolutional code and its Viterbi decoder,
+//!   the interleavers, rate matching) that the WCDMA block-error mapping is calibrated against.
 //! - [`watch`]: how a caller follows a long run (the fraction done) and stops it.
 //! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
 //! - [`analysis`]: numerical kernels of the renewal-reward analysis (the exact phase 2 of Reno and
@@ -21,6 +25,7 @@
 pub mod analysis;
 pub mod channel;
 pub mod check;
+pub mod coding;
 pub mod driver;
 pub mod error;
 pub mod metrics;

@@ -6,6 +6,7 @@
 
 mod analysis;
 mod channels;
+mod coding;
 mod errors;
 mod link;
 mod simulate;
@@ -18,6 +19,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     analysis::register(m)?;
     channels::register(m)?;
+    coding::register(m)?;
     simulate::register(m)?;
     link::register(m)?;
     transfer::register(m)?;

@@ -80,7 +80,7 @@ impl BlockChain {
         let times = repetition_pattern(coded, total - coded)?;
         let mut source = Vec::with_capacity(total);
         for (i, &t) in times.iter().enumerate() {
-            source.extend(std::iter::repeat_n(i, t as usize));
+            source.extend(std::iter::repeat(i).take(t as usize));
         }
         // First interleaver over the TTI, then frame f is the f-th block of bits_per_frame bits, each through
         // the second interleaver; bit j of a frame (after it) goes out in slot j / (bits per slot).

@@ -102,3 +102,92 @@ def test_deeper_interleaving_helps_when_one_frame_is_faded():
     sir = np.r_[np.full(15, -10.0), np.full(15, 5.0)]
     assert wcdma.block_error_rate(sir, tti_frames=2, blocks=200, seed=4).errors <= 2
     assert wcdma.block_error_rate(-10.0, tti_frames=1, blocks=50, seed=4).errors == 50
+
+
+# -- the block-error mapping against the decoder ---------------------------------------------------------------
+
+def _fresh_strings(k, count, seed):
+    """Fading SIR strings the calibration never saw (another seed), each shifted so that the mapping predicts a
+    block error rate spread over (0.1, 0.9)."""
+    from scipy import optimize, special
+
+    from tcpfade.wcdma import mapping
+
+    m = mapping.mapping_for(k)
+    rng = np.random.default_rng(seed)
+    shapes = mapping._fading_strings(15 * k, count, rng, seed)
+    out = []
+    for shape in shapes:
+        target = special.logit(rng.uniform(0.1, 0.9))
+        mean = optimize.brentq(lambda x: special.logit(m.block_error_probability((shape + x)[None, :])[0]) - target,
+                               -30, 40)
+        out.append(shape + mean)
+    return m, np.array(out)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_mapping_predicts_the_decoder_on_strings_it_was_not_fitted_on(k):
+    from scipy import special
+
+    m, strings = _fresh_strings(k, 12, seed=900 + k)
+    n = 400
+    z, z_mean_sir = [], []
+    for i, s in enumerate(strings):
+        errors = wcdma.block_error_rate(s, tti_frames=k, blocks=n, seed=7000 + i).errors
+        p_hat = (errors + 0.5) / (n + 1)
+        var = 1 / (n * p_hat * (1 - p_hat))                  # the variance of logit(p̂)
+        pred = m.block_error_probability(s[None, :])[0]
+        z.append((special.logit(p_hat) - special.logit(pred)) / np.sqrt(var + m.delta ** 2))
+        # The naive mapping: the AWGN curve at the string's mean SIR in dB.
+        naive = np.clip(m.awgn_bler(np.mean(s)), 1e-12, 1 - 1e-12)
+        z_mean_sir.append((special.logit(p_hat) - special.logit(naive)) / np.sqrt(var + m.delta ** 2))
+    z = np.array(z)
+    # Each standardized residual within 3.5 (P(|N(0,1)| > 3.5) = 5e-4 per string), and no systematic bias:
+    # their mean within 3.5 / sqrt(12).
+    assert np.all(np.abs(z) < 3.5), z.round(2)
+    assert abs(z.mean()) < 3.5 / np.sqrt(len(z)), z.round(2)
+    # The effective SIR matters: the mean-SIR mapping misses by far more on the same strings.
+    assert np.mean(np.square(z_mean_sir)) > 4 * np.mean(np.square(z))
+
+
+def test_mapping_on_a_constant_string_is_the_awgn_curve_and_checks_input():
+    from tcpfade.wcdma import mapping
+
+    m = mapping.mapping_for(1)
+    assert m.effective_sir_db(np.full((1, 15), -1.7))[0] == pytest.approx(-1.7, abs=1e-12)
+    p = mapping.block_error_probability(np.full(30, -1.7))
+    assert p.shape == (2,) and p[0] == pytest.approx(m.awgn_bler(-1.7))
+    # A deeper fade anywhere in the TTI can only hurt.
+    s = np.full(15, -1.0)
+    worse = s.copy()
+    worse[3] = -15.0
+    assert m.block_error_probability(worse[None])[0] > m.block_error_probability(s[None])[0]
+    with pytest.raises(tcpfade.ParameterError, match="must hold whole TTIs of 15 slots"):
+        mapping.block_error_probability(np.zeros(14))
+    with pytest.raises(tcpfade.ParameterError, match="tti_frames = 3"):
+        mapping.block_error_probability(np.zeros(45), tti_frames=3)
+
+
+def test_calibrate_command_writes_a_usable_table(tmp_path):
+    """A tiny calibration through the command line: the table has every TTI length, a positive β, a decreasing
+    AWGN curve, and the mapping reads it back."""
+    import json
+
+    from click.testing import CliRunner
+
+    from tcpfade.cli import cli
+    from tcpfade.wcdma import mapping
+
+    out = tmp_path / "cal.json"
+    result = CliRunner().invoke(cli, ["wcdma", "calibrate", "--blocks", "60", "--strings", "6", "--string-blocks",
+                                      "30", "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    table = json.loads(out.read_text())
+    assert sorted(table["tti"]) == ["1", "2", "4", "8"]
+    for k, entry in table["tti"].items():
+        m = mapping.mapping_for(int(k), path=out)
+        assert m.beta > 0 and m.delta >= 0
+        assert np.all(np.diff(m.awgn_bler(np.linspace(-6, 4, 50))) <= 0)
+    # A file in a directory that does not exist is refused before any work.
+    bad = CliRunner().invoke(cli, ["wcdma", "calibrate", "--out", str(tmp_path / "missing" / "cal.json")])
+    assert bad.exit_code == 2 and "--out" in bad.output

@@ -234,8 +234,10 @@ def _option_values(name: str) -> st.SearchStrategy:
     return st.sampled_from(plausible + generic) if plausible else st.sampled_from(generic)
 
 
-#: Commands that run long or touch the network by design, left out of the quick profile's generator.
-SLOW_COMMANDS = {("reproduce",), ("channel", "fit-vs-analysis"), ("channel", "error-vs-snr"), ("channel", "table1")}
+#: Commands that run long or touch the network by design (a calibration takes minutes), left out of the quick
+#: profile's generator.
+SLOW_COMMANDS = {("reproduce",), ("channel", "fit-vs-analysis"), ("channel", "error-vs-snr"), ("channel", "table1"),
+                 ("wcdma", "calibrate")}
 
 
 @st.composite

@@ -13,6 +13,7 @@
 //!   finite transfers).
 //! - [`coding`]: the UMTS channel code (TS 25.212's rate-1/2 convolutional code and its Viterbi decoder,
 //!   the interleavers, rate matching) that the WCDMA block-error mapping is calibrated against.
+//! - [`wcdma`]: the multicell WCDMA uplink (layout, RAKE over Jakes-faded rays, closed-loop power control).
 //! - [`watch`]: how a caller follows a long run (the fraction done) and stops it.
 //! - [`metrics`]: statistics of error traces (error rate, transition counts, burst lengths).
 //! - [`analysis`]: numerical kernels of the renewal-reward analysis (the exact phase 2 of Reno and
@@ -32,5 +33,6 @@ pub mod metrics;
 pub mod rng;
 pub mod tcp;
 pub mod watch;
+pub mod wcdma;
 
 pub use error::{Error, Result};

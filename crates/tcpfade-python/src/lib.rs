@@ -11,6 +11,7 @@ mod errors;
 mod link;
 mod simulate;
 mod transfer;
+mod wcdma;
 
 use pyo3::prelude::*;
 
@@ -23,5 +24,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     simulate::register(m)?;
     link::register(m)?;
     transfer::register(m)?;
+    wcdma::register(m)?;
     Ok(())
 }

@@ -18,6 +18,7 @@ from .link import analyze_link, simulate_link
 from .reproduce import reproduce
 from .simulate import simulate
 from .transfer import transfer
+from .wcdma import wcdma
 from .sweep import plot, sweep
 
 
@@ -31,6 +32,7 @@ cli.add_command(channel)
 cli.add_command(simulate)
 cli.add_command(simulate_link)
 cli.add_command(transfer)
+cli.add_command(wcdma)
 cli.add_command(analyze_link)
 cli.add_command(analyze)
 cli.add_command(reproduce)

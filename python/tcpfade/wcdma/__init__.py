@@ -1,7 +1,11 @@
 """The WCDMA uplink of zorzi-rossi-mazzini: the channel code and the block errors it turns a SIR string into
-(:mod:`.coding`). The system simulator, the effective-SINR mapping and TCP over radio blocks are to come (see
-the issue tracker)."""
+(:mod:`.coding`), the effective-SINR mapping calibrated against it (:mod:`.mapping`), and the multicell uplink
+with power control that produces the SIR traces (:mod:`.system`). TCP over radio blocks is to come (see the
+issue tracker)."""
 
 from .coding import BlockErrorRate, FORMAT, awgn_curve, block_error_rate, conv_encode, viterbi_decode
+from .mapping import Mapping, block_error_probability, mapping_for
+from .system import RAY_PROFILES, SystemResult, simulate_system
 
-__all__ = ["BlockErrorRate", "FORMAT", "awgn_curve", "block_error_rate", "conv_encode", "viterbi_decode"]
+__all__ = ["BlockErrorRate", "FORMAT", "awgn_curve", "block_error_rate", "conv_encode", "viterbi_decode", "Mapping",
+           "block_error_probability", "mapping_for", "RAY_PROFILES", "SystemResult", "simulate_system"]

@@ -68,7 +68,7 @@ def viterbi_decode(llr, info_bits: int) -> np.ndarray:
     return _core.viterbi_decode(np.ascontiguousarray(llr, dtype=np.float32), info_bits)
 
 
-@v.checked(sir_db=v.Array(low=-50.0, high=60.0), tti_frames=v.Integer(1, 8), blocks=v.Integer(1, 1 << 40),
+@v.checked(sir_db=v.Array(low=-150.0, high=150.0), tti_frames=v.Integer(1, 8), blocks=v.Integer(1, 1 << 40),
            seed=v.SEED, confidence=v.CONFIDENCE, progress=v.PROGRESS)
 def block_error_rate(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: int, confidence: float = 0.95,
                      progress: bool | Callable[[float], object] | None = None) -> BlockErrorRate:
@@ -95,7 +95,7 @@ def block_error_rate(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: i
     return BlockErrorRate(errors, blocks, errors / blocks, low, high, confidence)
 
 
-@v.checked(sir_db=v.Array(low=-50.0, high=60.0, min_size=1), tti_frames=v.Integer(1, 8),
+@v.checked(sir_db=v.Array(low=-150.0, high=150.0, min_size=1), tti_frames=v.Integer(1, 8),
            blocks=v.Integer(1, 1 << 40), seed=v.SEED, confidence=v.CONFIDENCE)
 def awgn_curve(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: int, confidence: float = 0.95) -> pd.DataFrame:
     """The block error rate at a constant SIR (every slot alike: the AWGN channel), one row per SIR."""

@@ -74,7 +74,7 @@ def _table(path: str) -> dict[str, Any]:
         raise v.fail("calibration", path, f"cannot be read ({exc}); run `tcpfade wcdma calibrate`") from None
 
 
-def mapping(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
+def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
     """The calibrated mapping for a TTI of ``tti_frames`` frames (from ``path``, default the shipped table)."""
     tti_frames = _tti(v.integer("tti_frames", tti_frames, 1, 8))
     table = _table(str(path or CALIBRATION_FILE))
@@ -84,11 +84,11 @@ def mapping(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
     return Mapping(tti_frames, float(entry["beta"]), tuple(entry["awgn"]), float(entry["delta"]))
 
 
-@v.checked(sir_db=v.Array(low=-60.0, high=60.0, min_size=1), tti_frames=v.Integer(1, 8))
+@v.checked(sir_db=v.Array(low=-150.0, high=150.0, min_size=1), tti_frames=v.Integer(1, 8))
 def block_error_probability(sir_db, *, tti_frames: int = 1) -> np.ndarray:
     """The probability that each TTI's transport block is wrong, from its per-slot SIRs [dB]: a 1-D array is
     split into consecutive TTIs of 15·``tti_frames`` slots (its length a multiple of that)."""
-    m = mapping(tti_frames)
+    m = mapping_for(tti_frames)
     sir = np.asarray(sir_db, dtype=float)
     slots = FORMAT["slots_per_frame"] * m.tti_frames
     if sir.size % slots:
@@ -187,9 +187,12 @@ def calibrate(*, tti_frames: tuple[int, ...] = TTI_FRAMES, blocks: int = 2000, s
                                 "grid_db": grid.tolist(), "grid_errors": errors.tolist(),
                                 "string_mean_db": [float(x) for x in means], "string_errors": counts.tolist(),
                                 "rms_logit_residual": float(np.sqrt(np.mean(residual ** 2)))}
-    out = Path(path or CALIBRATION_FILE)
+        _write(table, Path(path or CALIBRATION_FILE))   # after each TTI length: a failure later loses nothing
+    return table
+
+
+def _write(table: dict[str, Any], out: Path) -> None:
     tmp = out.with_name(out.name + ".part")
     tmp.write_text(json.dumps(table, indent=1))
     tmp.replace(out)
     _table.cache_clear()
-    return table

@@ -1,0 +1,59 @@
+//! The WCDMA uplink system simulation of `tcpfade._core` (see tcpfade_core::wcdma).
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tcpfade_core::wcdma::{run_system, RayProfile, SystemConfig};
+
+fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'py, PyAny>> {
+    let cols = if rows == 0 { 0 } else { data.len() / rows };
+    PyArray1::from_vec(py, data).reshape([rows, cols]).map(|a| a.into_any())
+}
+
+/// Run the uplink. `run` = (users, doppler_hz, target_sir_db, step_db, slots, fading); `layout` =
+/// (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db); `radio` = (spreading_factor,
+/// noise_dbw, max_power_dbw, power_range_db, oscillators); `rays` a profile name or powers in dB. Returns a
+/// dict of arrays.
+#[pyfunction]
+fn simulate_system<'py>(
+    py: Python<'py>,
+    run: (usize, f64, f64, f64, u64, bool),
+    layout: (usize, f64, f64, f64, f64),
+    radio: (f64, f64, f64, f64, u64),
+    rays: &Bound<'py, PyAny>,
+    seed: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rays = match rays.extract::<String>() {
+        Ok(name) => RayProfile::from_name(&name).map_err(crate::errors::to_py)?,
+        Err(_) => RayProfile::Custom(rays.extract::<Vec<f64>>()?),
+    };
+    let (users, doppler_hz, target_sir_db, step_db, slots, fading) = run;
+    let (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db) = layout;
+    let (spreading_factor, noise_dbw, max_power_dbw, power_range_db, oscillators) = radio;
+    let cfg = SystemConfig {
+        users, cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db, doppler_hz,
+        slot: 0.01 / 15.0, oscillators, rays, spreading_factor, noise_dbw, max_power_dbw, power_range_db, step_db,
+        target_sir_db, slots, fading,
+    };
+    let out = crate::errors::run_watched(py, progress, move |watch| run_system(&cfg, seed, watch))?;
+    let d = PyDict::new(py);
+    d.set_item("sir_db", array2(py, out.sir_db, users)?)?;
+    d.set_item("power_dbw", array2(py, out.power_dbw, users)?)?;
+    d.set_item("fading_db", array2(py, out.fading_db, users)?)?;
+    d.set_item("max_power_slots", out.max_power_slots.into_pyarray(py))?;
+    let l = out.layout;
+    d.set_item("serving", l.serving.iter().map(|&s| s as u64).collect::<Vec<_>>().into_pyarray(py))?;
+    let gain_db: Vec<f64> = l.gain.iter().zip(&l.serving).map(|(g, &s)| 10.0 * g[s].log10()).collect();
+    d.set_item("serving_gain_db", gain_db.into_pyarray(py))?;
+    let xs: Vec<f64> = l.users.iter().map(|p| p.0).collect();
+    let ys: Vec<f64> = l.users.iter().map(|p| p.1).collect();
+    d.set_item("x", PyArray1::from_vec(py, xs))?;
+    d.set_item("y", PyArray1::from_vec(py, ys))?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_system, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,136 @@
+"""The multicell WCDMA uplink (zorzi-rossi-mazzini §2.1, Table 1), simulated slot by slot in the Rust core
+(``crates/tcpfade-core/src/wcdma``): 25 hexagonal cells on a torus, users uniform over them, path loss A·r^−β
+and log-normal shadowing fixed per run, each user served by its best station, Jakes Rayleigh fading on each
+ray of its own link combined by a RAKE, and closed-loop power control every 0.667-ms slot.
+
+:func:`simulate_system` returns each user's SIR, transmit power and fading traces and a per-user summary;
+:meth:`SystemResult.block_error_probability` turns the SIR traces into block error probabilities with the
+calibrated mapping (:mod:`.mapping`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import _core
+from .. import _validate as v
+from .._watch import reporting
+from .coding import TTI_FRAMES
+
+#: Slot = power-control period [s] (15 a 10-ms frame).
+SLOT = 0.01 / 15
+#: Named ray profiles (ITU-R M.1225; the default is Vehicular A without its weakest tap: docs/models.md).
+RAY_PROFILES = ("vehicular-a-5", "vehicular-a", "pedestrian-a", "pedestrian-b")
+#: Bytes a user-slot of traces takes (three float32 traces).
+TRACE_BYTES = 12
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """Result of :func:`simulate_system`: traces are arrays of users × slots; summaries one value per user."""
+
+    users: int
+    doppler_hz: float
+    target_sir_db: float
+    step_db: float
+    duration: float
+    seed: int
+    rays: Any
+    sir_db: np.ndarray = field(repr=False)
+    power_dbw: np.ndarray = field(repr=False)
+    fading_db: np.ndarray = field(repr=False)
+    max_power_seconds: np.ndarray = field(repr=False)
+    serving: np.ndarray = field(repr=False)
+    serving_gain_db: np.ndarray = field(repr=False)
+    position: np.ndarray = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per user: serving cell, mean path gain to it, position, SIR (mean and spread), mean transmit
+        power, and the time spent at the maximum power."""
+        return pd.DataFrame({
+            "user": np.arange(self.users), "serving_cell": self.serving, "serving_gain_db": self.serving_gain_db,
+            "x_m": self.position[:, 0], "y_m": self.position[:, 1],
+            "mean_sir_db": self.sir_db.mean(axis=1), "sir_std_db": self.sir_db.std(axis=1),
+            "mean_power_dbw": self.power_dbw.mean(axis=1),
+            "mean_power_w": (10 ** (self.power_dbw.astype(float) / 10)).mean(axis=1),
+            "max_power_seconds": self.max_power_seconds,
+            "share_at_max_power": self.max_power_seconds / self.duration,
+        })
+
+    def block_error_probability(self, tti_frames: int = 1) -> np.ndarray:
+        """Each user's block error probability per TTI (users × TTIs) from its SIR trace, by the calibrated
+        effective-SINR mapping; a last incomplete TTI is dropped."""
+        from .mapping import mapping_for
+
+        m = mapping_for(tti_frames)
+        slots = 15 * m.tti_frames
+        n = self.sir_db.shape[1] // slots
+        if n == 0:
+            raise v.fail("tti_frames", tti_frames, f"needs at least {slots} slots; the run has "
+                                                   f"{self.sir_db.shape[1]}")
+        strings = self.sir_db[:, :n * slots].astype(float).reshape(self.users, n, slots)
+        return m.block_error_probability(strings)
+
+
+@v.checked(users=v.Integer(1, 100_000), doppler_hz=v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, "
+                                                                         "1e4] (Hz)"),
+           target_sir_db=v.Real(-50.0, 50.0), step_db=v.Real(0.0, 20.0), duration=v.POSITIVE, seed=v.SEED,
+           rays=v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"),
+           cells_per_side=v.Integer(1, 50), cell_side=v.Real(1.0, 1e6), path_loss_db=v.Real(-300.0, 300.0),
+           path_loss_exponent=v.Real(0.1, 10.0), shadowing_db=v.Real(0.0, 30.0), spreading_factor=v.Real(1.0, 1e6),
+           noise_dbw=v.Real(-300.0, 100.0), max_power_dbw=v.Real(-300.0, 100.0), power_range_db=v.Real(0.0, 300.0),
+           oscillators=v.Integer(1, 64), fading=v.Flag(), progress=v.PROGRESS)
+def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: float = 5.5, step_db: float = 0.5,
+                    duration: float = 10.0, seed: int, rays: str | list[float] = "vehicular-a-5",
+                    cells_per_side: int = 5, cell_side: float = 200.0, path_loss_db: float = -30.0,
+                    path_loss_exponent: float = 3.5, shadowing_db: float = 4.0, spreading_factor: float = 16.0,
+                    noise_dbw: float = -132.0, max_power_dbw: float = -16.0, power_range_db: float = 80.0,
+                    oscillators: int = 8, fading: bool = True,
+                    progress: bool | Callable[[float], object] | None = None) -> SystemResult:
+    """Simulate the uplink for ``duration`` seconds (Table 1's parameters by default).
+
+    Parameters
+    ----------
+    users : N_u, placed uniformly over the 25 cells.
+    doppler_hz : f_d of every user's Rayleigh fading [Hz].
+    target_sir_db, step_db : the power control's target t and step Δ (the paper's "SIR_th = t + Δ dB").
+    duration : simulated time [s] (1500 slots a second).
+    seed : seed of the placement, the shadowing and the fading.
+    rays : "vehicular-a-5" (default), "vehicular-a", "pedestrian-a", "pedestrian-b", or powers in dB.
+    cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db : the layout (5, 200 m, A = −30 dB,
+        β = 3.5, σ = 4 dB).
+    spreading_factor, noise_dbw : the SIR after despreading is SF times the received C/I (16; −132 dBW).
+    max_power_dbw, power_range_db : the transmit power within [max − range, max] (−16 dBW, 80 dB).
+    oscillators : Jakes oscillators N0 (8).
+    fading : False for no fast fading (every ray at its mean power).
+    progress : True for a progress bar, or a callable that gets the fraction done.
+    """
+    if isinstance(rays, str) and rays not in RAY_PROFILES:
+        raise v.fail("rays", rays, f"must be one of {', '.join(RAY_PROFILES)} or a list of powers in dB")
+    if not isinstance(rays, str):
+        rays = [float(v.Real(-100.0, 100.0).check("rays", x)) for x in rays]
+        if not 1 <= len(rays) <= 32:
+            raise v.fail("rays", rays, "must hold 1 to 32 powers in dB")
+    slots = int(round(duration / SLOT))
+    if slots < 1:
+        raise v.fail("duration", duration, f"must last one slot at least ({SLOT * 1e3:.3f} ms)")
+    v.memory("duration", duration, float(users) * slots * TRACE_BYTES, f"traces of {users} users over {slots} slots")
+    v.work("duration", duration, float(users) * slots, "events", f"{slots} slots of {users} users")
+    with reporting(progress, "slots") as report:
+        raw = _core.simulate_system((users, doppler_hz, target_sir_db, step_db, slots, fading),
+                                    (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db),
+                                    (spreading_factor, noise_dbw, max_power_dbw, power_range_db, oscillators),
+                                    rays, seed, report)
+    return SystemResult(
+        users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db, duration=slots * SLOT,
+        seed=seed, rays=rays, sir_db=raw["sir_db"], power_dbw=raw["power_dbw"], fading_db=raw["fading_db"],
+        max_power_seconds=raw["max_power_slots"] * SLOT, serving=raw["serving"],
+        serving_gain_db=raw["serving_gain_db"], position=np.column_stack([raw["x"], raw["y"]]))
+
+
+__all__ = ["SystemResult", "simulate_system", "RAY_PROFILES", "SLOT", "TTI_FRAMES"]

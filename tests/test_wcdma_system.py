@@ -1,0 +1,62 @@
+"""The WCDMA uplink (zorzi-rossi-mazzini §2.1): power control on its own, the traces and their summaries, and the
+SIR traces turned into block error probabilities. The layout and the loop are hand-checked in
+crates/tcpfade-core/src/wcdma."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import tcpfade
+from tcpfade import wcdma
+
+
+def test_one_user_alone_without_fading_settles_within_a_step_of_the_target():
+    r = wcdma.simulate_system(users=1, duration=2.0, fading=False, target_sir_db=4.0, seed=1)
+    sir = r.sir_db[0].astype(float)
+    settled = np.argmax(sir <= 4.0 + 0.5)
+    assert np.all(np.abs(sir[settled:] - 4.0) <= 0.5 + 1e-4)
+    # Every step down took 0.5 dB off the power, from the maximum.
+    assert r.power_dbw[0, 0] == -16.0 and r.power_dbw[0, 1] == -16.5
+
+
+def test_a_zero_step_loop_does_nothing():
+    r = wcdma.simulate_system(users=20, duration=1.0, step_db=0.0, seed=2)
+    assert np.all(r.power_dbw == -16.0) and np.all(r.to_frame().share_at_max_power == 1.0)
+
+
+def test_traces_summaries_and_reproducibility():
+    a = wcdma.simulate_system(users=30, duration=2.0, seed=3)
+    b = wcdma.simulate_system(users=30, duration=2.0, seed=3)
+    c = wcdma.simulate_system(users=30, duration=2.0, seed=4)
+    assert a.sir_db.shape == a.power_dbw.shape == a.fading_db.shape == (30, 3000)
+    assert np.array_equal(a.sir_db, b.sir_db) and not np.array_equal(a.sir_db, c.sir_db)
+    assert np.all((a.power_dbw >= -96.0) & (a.power_dbw <= -16.0))
+    f = a.to_frame()
+    assert len(f) == 30 and set(f.serving_cell) <= set(range(25))
+    # Time at maximum power, as the summary reports it, is the share of slots whose power is the maximum.
+    at_max = (a.power_dbw == -16.0).mean(axis=1)
+    assert np.allclose(f.share_at_max_power, at_max, atol=1 / 3000 + 1e-12)
+    # The mean of the combined RAKE gain is the rays' total power, 1 (0 dB), over users and time.
+    assert abs(np.log10((10 ** (a.fading_db.astype(float) / 10)).mean()) * 10) < 0.3
+
+
+def test_block_error_probability_follows_the_sir():
+    r = wcdma.simulate_system(users=60, duration=2.0, seed=5)
+    p = r.block_error_probability(1)
+    assert p.shape == (60, 200) and np.all((p >= 0) & (p <= 1))
+    rho = stats.spearmanr(r.sir_db.mean(axis=1), p.mean(axis=1)).statistic
+    assert rho < -0.8, rho
+    with pytest.raises(tcpfade.ParameterError, match="tti_frames = 3"):
+        r.block_error_probability(3)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(doppler_hz=-1.0), "doppler_hz = -1"), (dict(users=0), "users = 0"),
+    (dict(rays="typical-urban"), "rays = 'typical-urban' is not allowed"), (dict(duration=1e-5), "duration"),
+    (dict(rays=[]), "rays"), (dict(duration=1e9), "duration = 1000000000.0 is not allowed: traces of 90 users"),
+])
+def test_bad_input_is_refused(kwargs, needle):
+    with pytest.raises(tcpfade.ParameterError, match=needle):
+        wcdma.simulate_system(**{"seed": 1, **kwargs})

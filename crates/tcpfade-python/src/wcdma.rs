@@ -6,7 +6,7 @@ use pyo3::types::PyDict;
 use tcpfade_core::wcdma::{run_system, RayProfile, SystemConfig};
 
 fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'py, PyAny>> {
-    let cols = if rows == 0 { 0 } else { data.len() / rows };
+    let cols = data.len().checked_div(rows).unwrap_or(0);
     PyArray1::from_vec(py, data).reshape([rows, cols]).map(|a| a.into_any())
 }
 

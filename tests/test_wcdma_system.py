@@ -60,3 +60,51 @@ def test_block_error_probability_follows_the_sir():
 def test_bad_input_is_refused(kwargs, needle):
     with pytest.raises(tcpfade.ParameterError, match=needle):
         wcdma.simulate_system(**{"seed": 1, **kwargs})
+
+
+# -- TCP over the radio bearer ------------------------------------------------------------------------------------
+
+def test_a_clean_bearer_carries_the_payload_share_of_its_rate():
+    # No block errors: the link is always busy after the first round trips, so S → 472/512 (headers are
+    # overhead, eq. (1)); a constant 10 mW while sending gives ATP = 10 mW × the busy share.
+    seconds = 60
+    r = wcdma.tcp_over_blocks(np.zeros(100 * seconds, dtype=np.uint8), power_dbw=np.full(1500 * seconds, -20.0))
+    assert r.timeouts == 0 and r.throughput <= 472 / 512
+    assert r.throughput == pytest.approx(472 / 512, rel=0.01)
+    assert r.atp == pytest.approx(0.01 * r.delivered * 4096 / 103_400 / r.duration, rel=1e-6)
+    assert r.ace == pytest.approx(r.atp / (r.throughput * 103_400))
+
+
+def test_a_dead_bearer_delivers_nothing_and_losses_follow_the_blocks():
+    dead = wcdma.tcp_over_blocks(np.ones(3000, dtype=np.uint8))
+    assert dead.delivered == 0 and dead.throughput == 0.0 and dead.timeouts > 0 and dead.block_error_rate == 1.0
+    # Every fifth block wrong: a 39.6-ms packet overlaps 4 or 5 blocks, so almost every packet meets one.
+    periodic = np.zeros(6000, dtype=np.uint8)
+    periodic[::5] = 1
+    r = wcdma.tcp_over_blocks(periodic)
+    assert r.block_error_rate == pytest.approx(0.2) and r.throughput < 0.05
+    # Bursts: 1 s of errors every 10 s (10% of blocks) leave most packets through.
+    bursty = np.zeros(6000, dtype=np.uint8)
+    for start in range(0, 6000, 1000):
+        bursty[start:start + 100] = 1
+    b = wcdma.tcp_over_blocks(bursty)
+    assert b.block_error_rate == pytest.approx(0.1) and b.throughput > 0.5
+
+
+def test_the_whole_chain_gives_a_row_per_user_and_throughput_falls_with_the_error_rate():
+    w = wcdma.simulate(users=40, duration=20.0, seed=6)
+    f = w.to_frame()
+    assert len(f) == 40 and {"throughput", "block_error_rate", "atp", "ace", "mean_sir_db"} <= set(f.columns)
+    assert np.all((f.throughput >= 0) & (f.throughput <= 472 / 512))
+    # Users with negligible block errors all get the clean bearer's throughput; every user with P_e above 1%
+    # gets less than any of them (many tie at the top, so a rank correlation would mostly measure ties).
+    clean, lossy = f[f.block_error_rate < 1e-6], f[f.block_error_rate > 0.01]
+    assert len(clean) > 10 and len(lossy) >= 1
+    assert np.allclose(clean.throughput, clean.throughput.iloc[0]) and lossy.throughput.max() < clean.throughput.min()
+    again = wcdma.simulate(users=40, duration=20.0, seed=6).to_frame()
+    pd_equal = np.allclose(f.throughput, again.throughput) and np.allclose(f.atp, again.atp)
+    assert pd_equal
+    with pytest.raises(tcpfade.ParameterError, match="tti_frames = 3"):
+        wcdma.simulate(users=5, duration=5.0, tti_frames=3, seed=1)
+    with pytest.raises(tcpfade.ParameterError, match="block_errors"):
+        wcdma.tcp_over_blocks(np.array([0, 2, 1]))

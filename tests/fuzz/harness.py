@@ -111,6 +111,12 @@ def check_result(target: str, result: Any) -> str | None:
             problems.append(f"completed with {result.delivered_bytes} of {result.size_bytes} bytes delivered")
         if result.delivered_bytes > result.size_bytes or result.effort_bytes < result.delivered_bytes:
             problems.append(f"delivered {result.delivered_bytes}, effort {result.effort_bytes}")
+    elif type(result).__name__ == "BearerResult":
+        problems.append(_unit("throughput", result.throughput))
+        problems.append(_interval("throughput", result.throughput, result.throughput_ci, 0.0, 1.0))
+    elif type(result).__name__ == "SystemResult":
+        if not np.all(np.isfinite(result.sir_db)):
+            problems.append("a non-finite SIR")
     elif type(result).__name__ == "BlockErrorRate":
         problems.append(_interval("bler", result.rate, (result.low, result.high), 0.0, 1.0))
     elif isinstance(result, tcpfade.LinkAnalysis):
@@ -150,7 +156,9 @@ def _targets() -> dict[str, Any]:
         "simulate_link": tcpfade.simulate_link, "simulate_transfer": tcpfade.simulate_transfer,
         "ContinuousTwoState.on_off": tcpfade.ContinuousTwoState.on_off, "analyze": tcpfade.analyze,
         "block_error_rate": wcdma.block_error_rate, "viterbi_decode": wcdma.viterbi_decode,
-        "conv_encode": wcdma.conv_encode, "analyze_link": tcpfade.analyze_link,
+        "conv_encode": wcdma.conv_encode,
+        "simulate_system": wcdma.simulate_system, "tcp_over_blocks": wcdma.tcp_over_blocks,
+        "wcdma.simulate": wcdma.simulate, "analyze_link": tcpfade.analyze_link,
         "fading_gain": tcpfade.fading_gain, "fading_autocorrelation": tcpfade.fading_autocorrelation,
         "bit_level_error_rate": tcpfade.bit_level_error_rate, "fit_markov": tcpfade.fit_markov,
         "marcum_q": tcpfade.marcum_q, "markov_from_fading": tcpfade.markov_from_fading,

@@ -55,5 +55,53 @@ fn simulate_system<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_system, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_over_bearer, m)?)?;
     Ok(())
+}
+
+/// TCP over a radio bearer: `errors` one flag per TTI of `tti` s, `power_w` the transmit power per slot (may be
+/// empty), `link` = (packet rate [packets/s], return delay τ [s], duration [s], batches), `tcp` = (variant, wmax,
+/// dupthresh), `rfc6298` = (initial, min, max, granularity, max_backoff). Returns the link's totals and batches
+/// (fields as simulate_link's), the energy while sending [J] and the busy time [s].
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn tcp_over_bearer<'py>(
+    py: Python<'py>,
+    errors: Vec<bool>,
+    tti: f64,
+    power_w: Vec<f64>,
+    slot: f64,
+    link: (f64, f64, f64, u64),
+    tcp: (String, u64, u64),
+    rfc6298: (f64, f64, f64, f64, u32),
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use tcpfade_core::driver::{run_link_watched, LinkConfig};
+    use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+    use tcpfade_core::wcdma::RadioBearer;
+
+    let (rate, tau, duration, batches) = link;
+    let (variant, wmax, dupthresh) = tcp;
+    let variant = Variant::from_name(&variant).map_err(crate::errors::to_py)?;
+    let (initial, min, max, granularity, max_backoff) = rfc6298;
+    let (outcome, energy, busy) = crate::errors::run_watched(py, progress, move |watch| {
+        let sender = SenderConfig::new(variant, wmax, dupthresh, 1.0, wmax as f64)?
+            .with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?;
+        let cfg = LinkConfig { sender, rate, tau, buffer: wmax, duration, warmup: 0.0, batches, delayed_ack: None };
+        let mut bearer = RadioBearer::new(errors, tti, power_w, slot)?;
+        let outcome = run_link_watched(&cfg, &mut bearer, watch)?;
+        Ok((outcome, bearer.energy, bearer.busy))
+    })?;
+    let d = PyDict::new(py);
+    let row = |c: &tcpfade_core::driver::LinkCounts| {
+        vec![c.time, c.delivered as f64, c.sent as f64, c.received as f64, c.channel_losses as f64, c.timeouts as f64,
+             c.fast_retransmits as f64]
+    };
+    d.set_item("fields", vec!["time", "delivered", "sent", "received", "channel_losses", "timeouts",
+                              "fast_retransmits"])?;
+    d.set_item("totals", row(&outcome.totals))?;
+    d.set_item("batches", outcome.batches.iter().map(row).collect::<Vec<_>>())?;
+    d.set_item("energy", energy)?;
+    d.set_item("busy", busy)?;
+    Ok(d)
 }

@@ -6,11 +6,14 @@
 //! - [`layout`]: the cells, the torus and the users' path gains.
 //! - [`power_control`]: the closed loop of one link.
 //! - [`system`]: the simulation, slot by slot, and its traces.
+//! - [`bearer`]: a block error sequence as TCP's link (with the transmit energy while TCP sends).
 
+pub mod bearer;
 pub mod layout;
 pub mod power_control;
 pub mod system;
 
+pub use bearer::RadioBearer;
 pub use layout::Layout;
 pub use power_control::PowerControl;
 pub use system::{run_system, RayProfile, SystemConfig, SystemOutcome};

@@ -1,0 +1,151 @@
+"""TCP over the WCDMA radio bearer (zorzi-rossi-mazzini §2.3), and the whole chain: system simulation → SIR
+traces → block error probabilities (the calibrated mapping) → a block error sequence by a coin flip per TTI → TCP
+NewReno over the bearer, with its throughput, block error rate and energy per user.
+
+The bearer (the paper's figures): a block of 1034 bits at the IP level every 10-ms frame, 103.4 kb/s; with a TTI
+of k frames, one block of k·1034 bits every k·10 ms. IP packets of 512 bytes (MTU) with 40 bytes of TCP/IP
+header, sent back to back over the bearer (``crates/tcpfade-core/src/wcdma/bearer.rs``); a packet is lost when
+any block it overlaps is wrong; ACKs (one per packet) come back after ``ack_delay`` without errors. Metrics (eqs.
+(1)-(2)): S = correct information bits per second / 103.4 kb/s (payload only: at most 472/512 = 0.92); P_e the
+mean block error probability; ATP the transmit power averaged over the whole run, counted only while TCP sends;
+ACE = ATP / (S · CBR), joules per correct bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import _core
+from .. import _validate as v
+from .._watch import reporting
+from ..tcp.metrics import batch_interval
+from .system import SLOT, simulate_system
+
+#: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
+BITS_PER_FRAME = 1034
+CBR = 103_400.0
+MTU_BYTES = 512
+HEADER_BYTES = 40
+
+
+@dataclass(frozen=True)
+class BearerResult:
+    """TCP over one bearer: S (``throughput``) with its batch-means interval, the block error rate P_e, ATP [W],
+    ACE [J/bit], and the counts."""
+
+    throughput: float
+    throughput_ci: tuple[float, float]
+    block_error_rate: float
+    atp: float
+    ace: float
+    delivered: int
+    sent: int
+    timeouts: int
+    fast_retransmits: int
+    duration: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a flat dict (the interval as ``throughput_ci_low``/``_high``)."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "throughput_ci"}
+        d["throughput_ci_low"], d["throughput_ci_high"] = self.throughput_ci
+        return d
+
+
+@v.checked(block_errors=v.Array(low=0, high=1, min_size=1), tti_frames=v.Integer(1, 8),
+           power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=v.Choice(("newreno", "reno", "tahoe",
+                                                                                    "oldtahoe"), loose=True),
+           ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
+           initial_rto=v.Real(1e-3, 1e3), min_rto=v.Real(1e-3, 1e3), max_rto=v.Real(1e-3, 1e4),
+           clock_granularity=v.Real(0.0, 10.0), batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
+           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0)), progress=v.PROGRESS)
+def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, variant: str = "newreno",
+                    ack_delay: float = 0.05, wmax: int = 128, dupthresh: int = 3, initial_rto: float = 3.0,
+                    min_rto: float = 1.0, max_rto: float = 64.0, clock_granularity: float = 0.01, batches: int = 20,
+                    confidence: float = 0.95, block_error_probability=None,
+                    progress: bool | Callable[[float], object] | None = None) -> BearerResult:
+    """TCP over a block error sequence (one 0/1 per TTI of ``tti_frames`` frames), with the transmit power of
+    every 0.667-ms slot (``power_dbw``, optional) for ATP and ACE; P_e is the mean of ``block_error_probability``
+    when given, else of the sequence. The timer is RFC 6298's (1 s minimum); ``wmax`` = 128 packets is a 64-KB
+    receiver window."""
+    errors = np.asarray(block_errors, dtype=float)
+    if not np.all((errors == 0) | (errors == 1)):
+        raise v.fail("block_errors", block_errors, "must hold only 0s and 1s (one per TTI)")
+    tti = 0.01 * tti_frames
+    rate = CBR / (MTU_BYTES * 8)
+    duration = errors.size * tti - 2.0 / rate
+    if duration <= 20.0 / rate * batches / 10:
+        raise v.fail("block_errors", f"a sequence of {errors.size} blocks",
+                     f"is too short: {errors.size * tti:g} s hold fewer than {2 * batches} packets for the "
+                     f"{batches} batches of the interval")
+    power_w = [] if power_dbw is None else list(10 ** (np.asarray(power_dbw, dtype=float) / 10))
+    if power_dbw is not None and len(power_w) * SLOT < errors.size * tti - 1e-9:
+        raise v.fail("power_dbw", f"an array of {len(power_w)} slots",
+                     f"must cover the {errors.size * tti:g} s of the block sequence")
+    with reporting(progress, "simulated time") as report:
+        raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, (rate, ack_delay, duration, batches),
+                                    (variant, wmax, dupthresh),
+                                    (initial_rto, min_rto, max_rto, clock_granularity, 64), report)
+    fields = raw["fields"]
+    totals = dict(zip(fields, raw["totals"]))
+    per_batch = np.asarray(raw["batches"], dtype=float)
+    payload = (MTU_BYTES - HEADER_BYTES) * 8
+    s = totals["delivered"] * payload / (totals["time"] * CBR)
+    s_batches = per_batch[:, fields.index("delivered")] * payload / (per_batch[:, fields.index("time")] * CBR)
+    ci = batch_interval(s, s_batches, confidence, (0.0, payload / (MTU_BYTES * 8)))
+    atp = raw["energy"] / totals["time"] if power_dbw is not None else float("nan")
+    pe = float(np.mean(block_error_probability)) if block_error_probability is not None else float(errors.mean())
+    if power_dbw is None:
+        ace = float("nan")          # no power trace: no energy figures
+    else:
+        ace = atp / (s * CBR) if s > 0 else float("inf")   # nothing delivered: every joule wasted
+    return BearerResult(throughput=s, throughput_ci=ci, block_error_rate=pe, atp=atp, ace=ace,
+                        delivered=int(totals["delivered"]), sent=int(totals["sent"]), timeouts=int(totals["timeouts"]),
+                        fast_retransmits=int(totals["fast_retransmits"]), duration=totals["time"])
+
+
+@dataclass(frozen=True)
+class WcdmaResult:
+    """Result of :func:`simulate`: one :class:`BearerResult` per user, the system run behind them, the block
+    error probabilities (users × TTIs) and the parameters."""
+
+    users: list[BearerResult] = field(repr=False)
+    system: Any = field(repr=False)
+    block_error_probability: np.ndarray = field(repr=False)
+    parameters: dict[str, Any]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per user: throughput (S) and its interval, block error rate P_e, ATP [W], ACE [J/bit], TCP's
+        counts, and the system's summary (serving cell, mean SIR, mean power, time at maximum power)."""
+        rows = pd.DataFrame([u.to_dict() for u in self.users])
+        return pd.concat([self.system.to_frame(), rows], axis=1)
+
+
+@v.checked(users=v.Integer(1, 10_000), doppler_hz=v.Real(1e-6, 1e4), tti_frames=v.Integer(1, 8),
+           target_sir_db=v.Real(-50.0, 50.0), step_db=v.Real(0.0, 20.0), duration=v.Real(1.0, 1e6), seed=v.SEED,
+           ack_delay=v.Real(0.0, 100.0), progress=v.PROGRESS)
+def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
+             step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05,
+             progress: bool | Callable[[float], object] | None = None, **system: Any) -> WcdmaResult:
+    """The whole chain of zorzi-rossi-mazzini for ``users`` users over ``duration`` seconds: the uplink with
+    power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
+    probabilities per TTI from each user's SIR trace, a block error sequence by a coin flip per TTI (seeded from
+    ``seed``), and TCP NewReno over each user's bearer. ``to_frame()`` has one row per user."""
+    from .coding import TTI_FRAMES
+
+    if tti_frames not in TTI_FRAMES:
+        raise v.fail("tti_frames", tti_frames, "must be 1, 2, 4 or 8 (a TTI of 10, 20, 40 or 80 ms)")
+    sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
+                                 duration=duration, seed=seed, progress=progress, **system)
+    bep = sys_result.block_error_probability(tti_frames)
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 2]))
+    bes = rng.random(bep.shape) < bep
+    per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=sys_result.power_dbw[u],
+                                ack_delay=ack_delay, block_error_probability=bep[u]) for u in range(users)]
+    params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
+              "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, **system}
+    return WcdmaResult(per_user, sys_result, bep, params)

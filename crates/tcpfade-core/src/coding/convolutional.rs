@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn noiseless_blocks_decode_exactly() {
-        let bits: Vec<u8> = (0..200u32).map(|i| ((i * 2654435761u32) >> 31) as u8).collect();
+        let bits: Vec<u8> = (0..200u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 31) as u8).collect();
         let coded = encode(&bits);
         let llr: Vec<f32> = coded.iter().map(|&c| if c == 0 { 1.0 } else { -1.0 }).collect();
         let mut decoder = Viterbi::new(bits.len());

@@ -1,0 +1,76 @@
+"""The universal throughput curve of zorzi-rossi-mazzini §3.4, eqs. (3)-(6): TCP throughput S as a function of a
+user's mean block error probability x = P_e, parameterized only by the Doppler frequency,
+
+    f(x) = S(0) · z / (z + 1),   z = 10^(α · ln(1 / (x̃ − x_s) − 1)),   x̃ = 1 + log10(x) / 3,
+    x_s = 1 / (A·f_d + B) − k,
+
+with the paper's A = 1.39, B = 2.78, k = 0.03, α = 1.3; and a fit of the same form to our own points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate as v
+
+#: The paper's parameters (§3.4).
+PAPER = {"A": 1.39, "B": 2.78, "k": 0.03, "alpha": 1.3}
+
+
+def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["A"], B: float = PAPER["B"],
+                    k: float = PAPER["k"], alpha: float = PAPER["alpha"]) -> np.ndarray | float:
+    """Eqs. (3)-(6) at block error probabilities ``pe`` (in (0, 1]) and Doppler ``doppler_hz``. Where the
+    logarithm of eq. (3) is undefined the curve takes its limits: S(0) below x̃ = x_s (errors too rare to
+    matter), 0 where 1/(x̃ − x_s) − 1 ≤ 0."""
+    x = np.atleast_1d(np.asarray(v.Array(low=0.0, high=1.0).check("pe", np.atleast_1d(pe)), dtype=float))
+    fd = v.Real(0.0, 1e4).check("doppler_hz", doppler_hz)
+    x_tilde = 1.0 + np.log10(np.maximum(x, 1e-300)) / 3.0
+    x_s = 1.0 / (A * fd + B) - k
+    gap = x_tilde - x_s
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = 1.0 / gap - 1.0
+        # 10^(α ln y) = y^(α ln 10); as z / (z + 1) = 1 / (1 + z^−1), computed without overflow.
+        log_z = alpha * np.log(np.where(y > 0, y, 1.0)) * np.log(10.0)
+        f = s0 / (1.0 + np.exp(-log_z))
+    out = np.where(gap <= 0, s0, np.where(y <= 0, 0.0, f))
+    return float(out.reshape(-1)[0]) if np.ndim(pe) == 0 else out
+
+
+@dataclass(frozen=True)
+class CurveFit:
+    """A fit of eqs. (3)-(6) to points: the parameters, their standard errors, the residuals' RMS and the
+    number of points."""
+
+    A: float
+    B: float
+    k: float
+    alpha: float
+    errors: dict[str, float]
+    rms_residual: float
+    points: int
+
+
+def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) -> CurveFit:
+    """Least-squares fit (scipy's ``curve_fit``) of A, B, k and α to points (P_e, S) at Dopplers ``doppler_hz``
+    (one per point, or one for all), starting from the paper's values."""
+    from scipy import optimize
+
+    x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)
+    s = np.asarray(v.Array(low=0.0, high=1.0).check("throughput", throughput), dtype=float)
+    fd = np.broadcast_to(np.asarray(doppler_hz, dtype=float), x.shape)
+    if s.shape != x.shape:
+        raise v.fail("throughput", f"an array of {s.size} values", f"must match pe ({x.size} values)")
+    keep = x > 0
+    x, s, fd = x[keep], s[keep], fd[keep]
+
+    def model(_i, A, B, k, alpha):
+        return np.array([universal_curve(xi, fi, s0=s0, A=A, B=B, k=k, alpha=alpha) for xi, fi in zip(x, fd)])
+
+    p0 = [PAPER["A"], PAPER["B"], PAPER["k"], PAPER["alpha"]]
+    params, cov = optimize.curve_fit(model, np.arange(x.size), s, p0=p0, maxfev=20_000)
+    residual = s - model(None, *params)
+    names = ("A", "B", "k", "alpha")
+    return CurveFit(*map(float, params), errors={n: float(np.sqrt(cov[i, i])) for i, n in enumerate(names)},
+                    rms_residual=float(np.sqrt(np.mean(residual ** 2))), points=int(x.size))

@@ -108,3 +108,15 @@ def test_the_whole_chain_gives_a_row_per_user_and_throughput_falls_with_the_erro
         wcdma.simulate(users=5, duration=5.0, tti_frames=3, seed=1)
     with pytest.raises(tcpfade.ParameterError, match="block_errors"):
         wcdma.tcp_over_blocks(np.array([0, 2, 1]))
+
+
+def test_the_command_line_runs_the_chain_and_refuses_bad_input(tmp_path, capsys):
+    import pandas as pd
+
+    from tcpfade.cli import main
+
+    out = tmp_path / "users.csv"
+    assert main(["wcdma", "simulate", "--users", "10", "--duration", "5", "--seed", "1", "--csv", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 10 and "throughput S" in capsys.readouterr().out
+    assert main(["wcdma", "simulate", "--users", "10", "--tti-frames", "3", "--seed", "1"]) == 2
+    assert "--tti-frames = 3 is not allowed" in capsys.readouterr().err

@@ -96,3 +96,36 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
                  "mean power [dBW] (10/50/90%)": " / ".join(f"{x:.1f}" for x in q.mean_power_dbw),
                  "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_probability),
                  "users at max power > half the time": int((frame.share_at_max_power > 0.5).sum())})
+
+
+@wcdma.command("simulate")
+@click.option("--users", type=int, default=90, show_default=True, help="Users N_u over the 25 cells.")
+@click.option("--doppler-hz", type=float, default=6.0, show_default=True, help="Doppler frequency f_d [Hz].")
+@click.option("--tti-frames", type=int, default=1, show_default=True, help="Interleaving depth: 1, 2, 4 or 8 frames.")
+@click.option("--target-sir-db", type=float, default=5.5, show_default=True, help="Power control target t [dB].")
+@click.option("--step-db", type=float, default=0.5, show_default=True, help="Power control step Δ [dB].")
+@click.option("--duration", type=float, default=60.0, show_default=True, help="Simulated time [s].")
+@click.option("--ack-delay", type=float, default=0.05, show_default=True, help="Return path delay of the ACKs [s].")
+@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Write one row per user as CSV.")
+def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, seed, csv_path) -> None:
+    """The whole chain: uplink with power control, block errors, TCP NewReno over each user's bearer.
+
+    \b
+    Example:
+      tcpfade wcdma simulate --users 90 --doppler-hz 6 --duration 60 --seed 1 --csv users.csv
+    """
+    from ..wcdma import simulate
+
+    w = simulate(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
+                 step_db=step_db, duration=duration, ack_delay=ack_delay, seed=seed)
+    frame = w.to_frame()
+    if csv_path:
+        frame.to_csv(csv_path, index=False)
+        wrote(csv_path)
+    q = frame.quantile([0.1, 0.5, 0.9], numeric_only=True)
+    print_table({"users": users, "simulated [s]": f"{duration:g}",
+                 "throughput S (10/50/90%)": " / ".join(f"{x:.3f}" for x in q.throughput),
+                 "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_rate),
+                 "ATP [W] (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.atp),
+                 "users with S < 0.1": int((frame.throughput < 0.1).sum())})

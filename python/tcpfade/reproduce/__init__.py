@@ -6,7 +6,7 @@ automated checks (:mod:`.chockalingam`, :mod:`.zorzi_rao`, :mod:`.abouzeid`, :mo
 report.
 """
 
-from . import abouzeid, chockalingam, tsaoussidis, zorzi_rao  # noqa: F401  (they register their figures)
+from . import abouzeid, chockalingam, tsaoussidis, zorzi_rao, zorzi_rossi_mazzini  # noqa: F401  (they register)
 from .registry import FIGURES, Claim, Figure, FigureResult, Settings, Verdict, reproduce
 
 __all__ = ["FIGURES", "Claim", "Figure", "FigureResult", "Settings", "Verdict", "reproduce"]

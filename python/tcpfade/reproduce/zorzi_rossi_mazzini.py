@@ -131,38 +131,35 @@ def _load_unfair(data: pd.DataFrame) -> Verdict:
     return Verdict(ok, "share of users with S < 0.5: " + ", ".join(f"{n} users: {v:.2f}" for n, v in bad.items()))
 
 
-register(Figure(
-    id="zorzi-rossi-mazzini-fig1", paper=PAPER, label="Fig. 1",
-    caption="TCP throughput against the average block error probability, one point per user (N_u = 90, TTI = 1, "
-            "SIR_th = 5.5 + 0.5 dB) for f_d = 2, 6, 20, 40 Hz; dashed: eqs. (3)-(6) with the paper's parameters.",
-    compute=_fig1, draw=lambda d, fig: _scatter(d, fig, "doppler_hz", "f_d = {:g} Hz", DOPPLERS),
-    claims=(
-        Claim("For a given Doppler the users lie along one curve (here: within an RMS of 0.12 of a fit of eqs. "
-              "(3)-(6) to them).", "§3.1, Fig. 1", _one_curve("doppler_hz", common=False)),
-        Claim("Slower fading gives a higher throughput at the same P_e.", "§3.1, Fig. 1", _slower_is_better),
-    ),
-))
+def _scatter_figure(number: str, label: str, caption: str, compute, by: str, fmt: str, dopplers, *claims: Claim):
+    """Register a figure of users (P_e, S) grouped by ``by``, with eqs. (3)-(6) dashed at ``dopplers``."""
+    register(Figure(id=f"zorzi-rossi-mazzini-{number}", paper=PAPER, label=label, caption=caption, compute=compute,
+                    draw=lambda d, fig: _scatter(d, fig, by, fmt, dopplers), claims=claims))
 
-register(Figure(
-    id="zorzi-rossi-mazzini-fig2", paper=PAPER, label="Fig. 2",
-    caption="TCP throughput against the average block error probability for inter-frame interleaving over 1, 2, 4 "
-            "and 8 frames (N_u = 90, f_d = 6 Hz, SIR_th = 5.5 + 0.5 dB), the same system run for every depth.",
-    compute=_fig2, draw=lambda d, fig: _scatter(d, fig, "tti_frames", "TTI = {} frame(s)", (6.0,)),
-    claims=(
-        Claim("Deeper interleaving is beneficial (here: the users' mean throughput is higher with 8 frames than "
-              "with 1).", "§3.2, Fig. 2", _deeper_is_better),
-    ),
-))
 
-register(Figure(
-    id="zorzi-rossi-mazzini-fig4", paper=PAPER, label="Figs. 3-4",
-    caption="TCP throughput against the average block error probability for 80, 90 and 100 users (f_d = 6 Hz, "
-            "TTI = 1, SIR_th = 5.5 + 0.5 dB); dashed: eqs. (3)-(6) at 6 Hz.",
-    compute=_fig4, draw=lambda d, fig: _scatter(d, fig, "users", "N_u = {}", (6.0,)),
-    claims=(
-        Claim("The curve is relatively insensitive to the load (here: every load's users within an RMS of 0.12 of "
-              "one fit of eqs. (3)-(6) to all of them).", "§3.3, Fig. 4", _one_curve("users", common=True)),
-        Claim("More users make the system less fair: more disadvantaged users (here: the share with S < 0.5 does not "
-              "fall from 80 to 100 users).", "§3.3, Fig. 3", _load_unfair),
-    ),
-))
+_scatter_figure(
+    "fig1", "Fig. 1",
+    "TCP throughput against the average block error probability, one point per user (N_u = 90, TTI = 1, "
+    "SIR_th = 5.5 + 0.5 dB) for f_d = 2, 6, 20, 40 Hz; dashed: eqs. (3)-(6) with the paper's parameters.",
+    _fig1, "doppler_hz", "f_d = {:g} Hz", DOPPLERS,
+    Claim("For a given Doppler the users lie along one curve (here: within an RMS of 0.12 of a fit of eqs. "
+          "(3)-(6) to them).", "§3.1, Fig. 1", _one_curve("doppler_hz", common=False)),
+    Claim("Slower fading gives a higher throughput at the same P_e.", "§3.1, Fig. 1", _slower_is_better))
+
+_scatter_figure(
+    "fig2", "Fig. 2",
+    "TCP throughput against the average block error probability for inter-frame interleaving over 1, 2, 4 "
+    "and 8 frames (N_u = 90, f_d = 6 Hz, SIR_th = 5.5 + 0.5 dB), the same system run for every depth.",
+    _fig2, "tti_frames", "TTI = {} frame(s)", (6.0,),
+    Claim("Deeper interleaving is beneficial (here: the users' mean throughput is higher with 8 frames than "
+          "with 1).", "§3.2, Fig. 2", _deeper_is_better))
+
+_scatter_figure(
+    "fig4", "Figs. 3-4",
+    "TCP throughput against the average block error probability for 80, 90 and 100 users (f_d = 6 Hz, "
+    "TTI = 1, SIR_th = 5.5 + 0.5 dB); dashed: eqs. (3)-(6) at 6 Hz.",
+    _fig4, "users", "N_u = {}", (6.0,),
+    Claim("The curve is relatively insensitive to the load (here: every load's users within an RMS of 0.12 of "
+          "one fit of eqs. (3)-(6) to all of them).", "§3.3, Fig. 4", _one_curve("users", common=True)),
+    Claim("More users make the system less fair: more disadvantaged users (here: the share with S < 0.5 does not "
+          "fall from 80 to 100 users).", "§3.3, Fig. 3", _load_unfair))

@@ -138,6 +138,27 @@ def test_transfers_sweep_over_on_off_phases(tmp_path):
         assert row["metrics"]["overhead_percent"] == r.overhead_percent
 
 
+def test_wcdma_sweeps_store_the_chains_summary(tmp_path):
+    # zorzi-rossi-mazzini's chain as a sweep: a row summarizes the users of the direct call with the point's seed.
+    e = Experiment.from_dict({"sweep": {"model": "wcdma"},
+                              "fixed": {"users": 12, "duration": 5.0},
+                              "axes": {"doppler_hz": [2.0, 40.0]},
+                              "output": {"store": str(tmp_path / "w.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 2
+    for row in rows:
+        from tcpfade import wcdma
+
+        f = wcdma.simulate(users=12, duration=5.0, doppler_hz=row["params"]["doppler_hz"],
+                           seed=row["seed"]).to_frame()
+        assert row["metrics"]["mean_throughput"] == pytest.approx(f.throughput.mean(), rel=1e-12)
+    # A point the chain would refuse is refused when the experiment loads, naming the field.
+    with pytest.raises(ExperimentError, match="fixed.tti_frames: tti_frames = 3 is not allowed"):
+        Experiment.from_dict({"sweep": {"model": "wcdma"}, "fixed": {"users": 12, "tti_frames": 3},
+                              "output": {"store": str(tmp_path / "b.sqlite")}})
+
+
 @pytest.mark.parametrize("text, line, field", [
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmax = "24"\n', 4, "fixed.wmax"),            # wrong type
     ('[sweep]\nmodel = "simulate"\n[fixed]\nwmx = 24\n', 4, "fixed.wmx"),                # unknown key

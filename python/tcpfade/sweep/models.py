@@ -52,6 +52,8 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                           "rwnd_bytes": int, "dupthresh": int, "initial_rto": float, "min_rto": float,
                           "max_rto": float, "clock_granularity": float, "probe_low": float, "probe_high": float,
                           "time_limit": float, "device": str},
+    "wcdma": {"users": int, "doppler_hz": float, "tti_frames": int, "target_sir_db": float, "step_db": float,
+              "duration": float, "ack_delay": float, "rays": str},
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.
@@ -62,6 +64,7 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "bernoulli": (frozenset({"error_rate"}), frozenset({"error_rate"})),
     "continuous": (frozenset({"mean_good", "mean_bad"}), frozenset({"mean_good", "mean_bad"})),
     "on_off": (frozenset({"mean_phase", "drop_rate"}), frozenset({"mean_phase", "drop_rate"})),
+    "none": (frozenset(), frozenset()),   # the WCDMA chain makes its own channel
 }
 
 MODELS = tuple(MODEL_PARAMETERS)
@@ -108,6 +111,8 @@ def _channel(kind: str, items: tuple[tuple[str, Any], ...]):
         return ContinuousTwoState(mean_good=p["mean_good"], mean_bad=p["mean_bad"])
     if kind == "on_off":
         return ContinuousTwoState.on_off(p["mean_phase"], p["drop_rate"])
+    if kind == "none":
+        return None
     return Bernoulli(p["error_rate"])
 
 
@@ -157,6 +162,29 @@ def _run_simulate_transfer(variant, channel, seed, kwargs):
     return metrics, {}
 
 
+def _run_wcdma(variant, channel, seed, kwargs):
+    """One run of the WCDMA chain, summarized over its users (the per-user table is the direct call's)."""
+    from ..wcdma import simulate as simulate_wcdma
+
+    import numpy as np
+
+    f = simulate_wcdma(seed=seed, **kwargs).to_frame()
+    finite = f.ace[np.isfinite(f.ace)]
+    metrics = {"mean_throughput": float(f.throughput.mean()), "median_throughput": float(f.throughput.median()),
+               "share_below_half": float((f.throughput < 0.5).mean()),
+               "mean_block_error_rate": float(f.block_error_rate.mean()),
+               "median_block_error_rate": float(f.block_error_rate.median()), "mean_atp": float(f.atp.mean()),
+               "median_ace": float(finite.median()) if len(finite) else float("inf"),
+               "share_at_max_power": float(f.share_at_max_power.mean())}
+    return metrics, {}
+
+
+def _check_wcdma(variant, channel, kwargs):
+    from ..wcdma.tcp import wcdma_arguments
+
+    wcdma_arguments(seed=0, **kwargs)
+
+
 @dataclass(frozen=True)
 class _Model:
     """How a sweep runs a model: the channel kinds it takes (the first the default), its default variant,
@@ -183,6 +211,7 @@ _MODELS = {
     "simulate_transfer": _Model(("on_off", "continuous"), "probing",
                                 lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
                                 _run_simulate_transfer),
+    "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),
 }
 
 

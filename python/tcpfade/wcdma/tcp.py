@@ -125,9 +125,35 @@ class WcdmaResult:
         return pd.concat([self.system.to_frame(), rows], axis=1)
 
 
-@v.checked(users=v.Integer(1, 10_000), doppler_hz=v.Real(1e-6, 1e4), tti_frames=v.Integer(1, 8),
-           target_sir_db=v.Real(-50.0, 50.0), step_db=v.Real(0.0, 20.0), duration=v.Real(1.0, 1e6), seed=v.SEED,
-           ack_delay=v.Real(0.0, 100.0), progress=v.PROGRESS)
+#: What :func:`simulate` accepts (its system keywords are checked by :func:`~tcpfade.wcdma.simulate_system`).
+RULES: dict[str, v.Rule] = {
+    "users": v.Integer(1, 10_000), "doppler_hz": v.Real(1e-6, 1e4), "tti_frames": v.Integer(1, 8),
+    "target_sir_db": v.Real(-50.0, 50.0), "step_db": v.Real(0.0, 20.0), "duration": v.Real(1.0, 1e6),
+    "seed": v.SEED, "ack_delay": v.Real(0.0, 100.0),
+    "rays": v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"),
+}
+
+
+@v.checked(**RULES)
+def wcdma_arguments(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
+                    step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05,
+                    rays: str | list[float] = "vehicular-a-5") -> dict[str, Any]:
+    """Check the arguments of :func:`simulate` without running it (a sweep checks every point with it)."""
+    from .coding import TTI_FRAMES
+    from .system import RAY_PROFILES, TRACE_BYTES
+
+    if tti_frames not in TTI_FRAMES:
+        raise v.fail("tti_frames", tti_frames, "must be 1, 2, 4 or 8 (a TTI of 10, 20, 40 or 80 ms)")
+    if isinstance(rays, str) and rays not in RAY_PROFILES:
+        raise v.fail("rays", rays, f"must be one of {', '.join(RAY_PROFILES)} or a list of powers in dB")
+    slots = duration / SLOT
+    v.memory("duration", duration, users * slots * TRACE_BYTES, f"traces of {users} users over {slots:.0f} slots")
+    v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")
+    return {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
+            "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, "rays": rays}
+
+
+@v.checked(progress=v.PROGRESS)
 def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
              step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05,
              progress: bool | Callable[[float], object] | None = None, **system: Any) -> WcdmaResult:
@@ -135,10 +161,9 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
     probabilities per TTI from each user's SIR trace, a block error sequence by a coin flip per TTI (seeded from
     ``seed``), and TCP NewReno over each user's bearer. ``to_frame()`` has one row per user."""
-    from .coding import TTI_FRAMES
-
-    if tti_frames not in TTI_FRAMES:
-        raise v.fail("tti_frames", tti_frames, "must be 1, 2, 4 or 8 (a TTI of 10, 20, 40 or 80 ms)")
+    wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
+                    step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay,
+                    **({"rays": system["rays"]} if "rays" in system else {}))
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
                                  duration=duration, seed=seed, progress=progress, **system)
     bep = sys_result.block_error_probability(tti_frames)

@@ -10,7 +10,7 @@ use tcpfade_core::error::Error;
 use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
 
 /// Names of the columns of the per-batch count matrix, in order.
-const LINK_FIELDS: [&str; 11] = [
+pub(crate) const LINK_FIELDS: [&str; 11] = [
     "time",
     "delivered",
     "sent",
@@ -24,7 +24,7 @@ const LINK_FIELDS: [&str; 11] = [
     "busy",
 ];
 
-fn link_row(c: &LinkCounts) -> Vec<f64> {
+pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
     vec![
         c.time,
         c.delivered as f64,

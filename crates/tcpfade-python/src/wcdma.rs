@@ -62,7 +62,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// TCP over a radio bearer: `errors` one flag per TTI of `tti` s, `power_w` the transmit power per slot (may be
 /// empty), `link` = (packet rate [packets/s], return delay τ [s], duration [s], batches), `tcp` = (variant, wmax,
 /// dupthresh), `rfc6298` = (initial, min, max, granularity, max_backoff). Returns the link's totals and batches
-/// (fields as simulate_link's), the energy while sending [J] and the busy time [s].
+/// (simulate_link's fields), the energy while sending [J] and the busy time [s].
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn tcp_over_bearer<'py>(
@@ -92,15 +92,12 @@ fn tcp_over_bearer<'py>(
         let outcome = run_link_watched(&cfg, &mut bearer, watch)?;
         Ok((outcome, bearer.energy, bearer.busy))
     })?;
+    use crate::link::{link_row, LINK_FIELDS};
+
     let d = PyDict::new(py);
-    let row = |c: &tcpfade_core::driver::LinkCounts| {
-        vec![c.time, c.delivered as f64, c.sent as f64, c.received as f64, c.channel_losses as f64, c.timeouts as f64,
-             c.fast_retransmits as f64]
-    };
-    d.set_item("fields", vec!["time", "delivered", "sent", "received", "channel_losses", "timeouts",
-                              "fast_retransmits"])?;
-    d.set_item("totals", row(&outcome.totals))?;
-    d.set_item("batches", outcome.batches.iter().map(row).collect::<Vec<_>>())?;
+    d.set_item("fields", LINK_FIELDS.to_vec())?;
+    d.set_item("totals", link_row(&outcome.totals))?;
+    d.set_item("batches", outcome.batches.iter().map(link_row).collect::<Vec<_>>())?;
     d.set_item("energy", energy)?;
     d.set_item("busy", busy)?;
     Ok(d)

@@ -9,7 +9,8 @@ import numpy as np
 
 from ..channels.continuous import ContinuousTwoState
 from ..devices import PRESETS
-from ..tcp.transfer import MSS, RATE_BPS, SIZE_BYTES, interval, simulate_transfer
+from ..tcp.metrics import batch_interval
+from ..tcp.transfer import MSS, RATE_BPS, SIZE_BYTES, simulate_transfer
 from .options import COUNT, OUTPUT_FILE, SEED_HELP, print_table, progress_bar, wrote
 
 VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
@@ -79,8 +80,10 @@ def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps,
     for name, unit in (("connection_time", "s"), ("goodput_bps", "bit/s"), ("overhead_percent", "%"),
                        ("energy_joules", "J"), ("joules_per_bit", "J/bit"), ("retransmissions", ""),
                        ("timeouts", ""), ("probe_cycles", ""), ("immediate_recoveries", ""), ("slow_starts", "")):
-        mean, half = interval(rows[name].to_numpy(dtype=float))
-        shown = f"{mean:.6g}" + (f" ± {half:.3g}" if len(rows) > 1 else "")
+        values = rows[name].to_numpy(dtype=float)
+        mean = float(values.mean())
+        low, high = batch_interval(mean, values, 0.95)
+        shown = f"{mean:.6g}" + (f" ± {(high - low) / 2:.3g}" if np.isfinite(high - low) else "")
         items[f"{name}" + (f" [{unit}]" if unit else "")] = shown
     print_table(items)
     if len(rows) > 1:

@@ -310,12 +310,3 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
                 report((i + 1) / len(points))
     return pd.DataFrame(rows)
 
-
-def interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
-    """The mean of independent replications and its Student-t interval half-width (0 for one value)."""
-    from scipy import stats
-
-    x = np.asarray(values, dtype=float)
-    if x.size < 2:
-        return float(x.mean()), 0.0
-    return float(x.mean()), float(stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))

@@ -7,7 +7,7 @@ point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the si
 point for the ratio; and sweeps: points per second against the number of workers (local processes and a
 Dask LocalCluster); and the link (abouzeid): analyze_link per point against simulate_link for the same point,
 the paper's own default run length (the paper reports ~100x in the analysis' favour). Run:
-python benchmarks/bench_python.py [--only analysis | --only sweep | --only link]
+python benchmarks/bench_python.py [--only analysis | --only sweep | --only link | --only transfer | --only wcdma]
 """
 
 from __future__ import annotations
@@ -117,6 +117,26 @@ def bench_transfer() -> None:
     print(f"tsaoussidis Table 1 ({transfers} transfers)           {t:8.2f} s ({transfers / t:,.0f} transfers/s)")
 
 
+def bench_wcdma() -> None:
+    """zorzi-rossi-mazzini: the uplink alone and the whole chain (uplink, block-error mapping, TCP per user) as
+    simulated seconds per wall-clock second for 90 users over 60 s, one core; and whole figures as
+    `tcpfade reproduce` computes them (one worker)."""
+    from tcpfade import wcdma
+    from tcpfade.reproduce import FIGURES
+    from tcpfade.reproduce.registry import Settings
+
+    seconds = 60.0
+    t = best_of(lambda: wcdma.simulate_system(users=90, duration=seconds, seed=1))
+    print(f"wcdma uplink, 90 users, 25 cells            {seconds / t:8.0f}x real time ({t:.2f} s for {seconds:g} s)")
+    t = best_of(lambda: wcdma.simulate(users=90, duration=seconds, seed=1))
+    print(f"wcdma whole chain, 90 users                 {seconds / t:8.0f}x real time ({t:.2f} s for {seconds:g} s)")
+    for figure in ("zorzi-rossi-mazzini-fig1", "zorzi-rossi-mazzini-fig7"):
+        start = time.perf_counter()
+        data = FIGURES[figure].compute(Settings(quick=True, seed=1, workers=1), lambda _m: None)
+        t = time.perf_counter() - start
+        print(f"{figure} ({len(data)} user points) {t:8.2f} s")
+
+
 def bench_sweep() -> None:
     """Points per second of a sweep against the number of workers, each run on a fresh store."""
     import os
@@ -174,6 +194,8 @@ def main() -> None:
         bench_link()
     if only in (None, "transfer"):
         bench_transfer()
+    if only in (None, "wcdma"):
+        bench_wcdma()
     if only is not None:
         return
     n = 20_000_000

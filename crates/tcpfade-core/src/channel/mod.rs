@@ -23,7 +23,7 @@ use rand::Rng as _;
 
 pub use continuous::{ContinuousLossRule, ContinuousTwoState};
 pub use fading_errors::{BitLevelChannel, Modulation, ThresholdChannel};
-pub use jakes::{FadingModel, FadingSpec, JakesFading};
+pub use jakes::{FadingModel, FadingSpec, JakesBank, JakesFading};
 pub use markov::GilbertElliott;
 pub use trace::TraceChannel;
 

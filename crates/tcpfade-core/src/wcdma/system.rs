@@ -15,7 +15,7 @@
 
 use super::layout::Layout;
 use super::power_control::PowerControl;
-use crate::channel::jakes::JakesFading;
+use crate::channel::jakes::{JakesBank, JakesFading};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::rng::{stream, Stream};
@@ -157,6 +157,40 @@ pub struct SystemOutcome {
     pub layout: Layout,
 }
 
+/// 10^(x/10) for the power control's levels, remembered: the loop moves on a grid of steps below the maximum,
+/// so a few hundred values serve a whole run and `powf` (a fifth of the run's time) is called once for each.
+/// An entry is used only when its key is the very same level (bit for bit), so the values are `powf`'s.
+struct LevelPowers {
+    top: f64,
+    step: f64,
+    keys: Vec<f64>,
+    values: Vec<f64>,
+}
+
+impl LevelPowers {
+    /// Levels from `top` down by `step` over `range` dB (no memory when the grid would be too fine).
+    fn new(top: f64, step: f64, range: f64) -> Self {
+        let levels = if step > 0.0 { (range / step).ceil() + 2.0 } else { 1.0 };
+        let n = if levels <= 65_536.0 { levels as usize } else { 0 };
+        LevelPowers { top, step: if step > 0.0 { step } else { 1.0 }, keys: vec![f64::NAN; n], values: vec![0.0; n] }
+    }
+
+    #[inline]
+    fn linear(&mut self, db: f64) -> f64 {
+        // The nearest level's index (a cast, not `round`, which is a libm call here).
+        let i = ((self.top - db) / self.step + 0.5) as isize;
+        if i >= 0 && (i as usize) < self.keys.len() {
+            let i = i as usize;
+            if self.keys[i].to_bits() != db.to_bits() {
+                (self.keys[i], self.values[i]) = (db, 10f64.powf(db / 10.0));
+            }
+            self.values[i]
+        } else {
+            10f64.powf(db / 10.0)
+        }
+    }
+}
+
 /// Simulate the uplink for `cfg.slots` slots (traces of every slot kept).
 pub fn run_system(cfg: &SystemConfig, seed: u64, watch: &mut Watch) -> Result<SystemOutcome> {
     check::int_in("slots", cfg.slots, 1, 1 << 40)?;
@@ -171,14 +205,17 @@ pub fn run_system(cfg: &SystemConfig, seed: u64, watch: &mut Watch) -> Result<Sy
                              cfg.shadowing_db, &mut rng)?;
     let (users, stations, slots) = (cfg.users, layout.stations.len(), cfg.slots as usize);
     let fdt = cfg.doppler_hz * cfg.slot;
-    let mut fading: Vec<Vec<JakesFading>> = (0..users)
-        .map(|u| {
-            (0..weights.len())
-                .map(|r| JakesFading::new(fdt, cfg.oscillators, 1, seed ^ (((u as u64) << 8 | r as u64) + 1)
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)))
-                .collect::<Result<Vec<_>>>()
+    // Simulator (u, r) at index u·rays + r, all advanced together.
+    let rays = weights.len();
+    let mut fading = JakesBank::new(&(0..users * rays)
+        .map(|k| {
+            let (u, r) = (k / rays, k % rays);
+            JakesFading::new(fdt, cfg.oscillators, 1, seed ^ (((u as u64) << 8 | r as u64) + 1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15))
         })
-        .collect::<Result<_>>()?;
+        .collect::<Result<Vec<_>>>()?)?;
+    let mut ray_power = vec![0.0; users * rays];
+    let mut levels = LevelPowers::new(cfg.max_power_dbw, cfg.step_db, cfg.power_range_db);
     let mut control: Vec<PowerControl> = (0..users)
         .map(|_| PowerControl::new(cfg.target_sir_db, cfg.step_db, cfg.max_power_dbw, cfg.power_range_db))
         .collect::<Result<_>>()?;
@@ -195,17 +232,23 @@ pub fn run_system(cfg: &SystemConfig, seed: u64, watch: &mut Watch) -> Result<Sy
     let mut f = vec![0.0; users];
     for t in 0..slots {
         received.fill(0.0);
+        if cfg.fading {
+            fading.next_powers(&mut ray_power);
+        }
         for u in 0..users {
-            power[u] = 10f64.powf(control[u].power_db / 10.0);
+            power[u] = levels.linear(control[u].power_db);
             f[u] = if cfg.fading {
-                fading[u].iter_mut().zip(&weights).map(|(h, w)| w * h.next_power()).sum::<f64>()
+                ray_power[u * rays..(u + 1) * rays].iter().zip(&weights).map(|(h, w)| w * h).sum::<f64>()
             } else {
                 1.0
             };
             let b = layout.serving[u];
             own[u] = power[u] * layout.gain[u][b] * f[u];
-            for (s, g) in layout.gain[u].iter().enumerate() {
-                received[s] += if s == b { own[u] } else { power[u] * g };
+            // Both sides computed, one kept: a select, not a branch, so the loop vectorizes.
+            let (p, o) = (power[u], own[u]);
+            for (s, (r, g)) in received.iter_mut().zip(&layout.gain[u]).enumerate() {
+                let other = p * g;
+                *r += if s == b { o } else { other };
             }
         }
         for u in 0..users {

@@ -168,6 +168,56 @@ def test_mapping_on_a_constant_string_is_the_awgn_curve_and_checks_input():
         mapping.block_error_probability(np.zeros(45), tti_frames=3)
 
 
+def test_distance_spectrum_is_the_trellis_search():
+    """The shipped A_d against the validation script's depth-first search of the trellis (written apart from the
+    package), for d up to 16 (the search to 22 takes two minutes)."""
+    import importlib.util
+    from pathlib import Path
+
+    from tcpfade.wcdma.coding import DISTANCE_SPECTRUM
+
+    path = Path(__file__).resolve().parents[1] / "validation" / "viterbi_union_bound.py"
+    spec = importlib.util.spec_from_file_location("viterbi_union_bound", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.spectrum(16) == {d: a for d, a in DISTANCE_SPECTRUM.items() if d <= 16}
+
+
+def test_awgn_tail_follows_the_union_bound_and_the_decoder():
+    """Above 0 dB the AWGN curve is the union bound scaled to meet the fitted cubic: continuous, decreasing, and
+    within the decoder's 95% interval at 0.5 and 1 dB (validation/viterbi_union_bound.csv: 20,000 and 60,000
+    blocks, seeds the calibration did not use), where the cubic alone gives 1e-5 at 1 dB."""
+    from pathlib import Path
+
+    import pandas as pd
+    from scipy import special
+
+    from tcpfade.wcdma import mapping
+    from tcpfade.wcdma.coding import union_bound
+
+    m = mapping.mapping_for(1)
+    x = np.linspace(-1.0, 8.0, 901)
+    y = m.awgn_bler(x)
+    assert np.all(np.diff(y) < 0)
+    assert m.awgn_bler(mapping.TAIL_FROM_DB + 1e-9) == pytest.approx(m.awgn_bler(mapping.TAIL_FROM_DB), rel=1e-6)
+    # The tail has the bound's slope: its ratio to the bound is constant.
+    ratio = y[x > 0.5] / union_bound(x[x > 0.5])
+    assert np.ptp(ratio) < 4e-5 * ratio.mean()
+    # The interpolated bound the mapping uses, against the sum itself off its grid points.
+    from tcpfade.wcdma.coding import union_bound_fast
+
+    z = np.linspace(-9.9993, 29.9991, 7001)
+    exact = union_bound(z)
+    keep = exact > 1e-290
+    assert np.max(np.abs(union_bound_fast(z, 1)[keep] / exact[keep] - 1)) < 2e-5
+    decoder = pd.read_csv(Path(__file__).resolve().parents[1] / "validation" / "viterbi_union_bound.csv")
+    for _, row in decoder[decoder.sir_db >= 0.5].iterrows():
+        assert row.bler_low <= m.awgn_bler(row.sir_db) <= row.bler_high, row.to_dict()
+        cubic = special.expit(np.polyval(m.awgn, row.sir_db))
+        if row.sir_db >= 1.0:
+            assert cubic < row.bler_low          # what the tail is for
+
+
 def test_calibrate_command_writes_a_usable_table(tmp_path):
     """A tiny calibration through the command line: the table has every TTI length, a positive β, a decreasing
     AWGN curve, and the mapping reads it back."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -93,6 +94,55 @@ def block_error_rate(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: i
                                     seed, report)
     low, high = _wilson(errors, blocks, confidence)
     return BlockErrorRate(errors, blocks, errors / blocks, low, high, confidence)
+
+
+#: A_d: the error events of the code (561, 753 octal) that leave the zero path and first return to it with output
+#: weight d (d_free = 12), from a depth-first search of the trellis (validation/viterbi_union_bound.py; the
+#: information weights B_d = 33, 281, 2179, 15035, 105166 for d = 12-20 are the published ones).
+DISTANCE_SPECTRUM = {12: 11, 14: 50, 16: 286, 18: 1630, 20: 9639, 22: 55152}
+
+
+@v.checked(sir_db=v.Array(low=-150.0, high=150.0), tti_frames=v.Integer(1, 8))
+def union_bound(sir_db, *, tti_frames: int = 1) -> np.ndarray:
+    """The union bound on the block error probability of the paper's transport format on the AWGN channel at SIR
+    ``sir_db`` (per coded symbol),
+
+        P_B ≲ L · Σ_d A_d · Σ_x Binomial(x; d, r) · Q(√(2 γ (d + x))),
+
+    L the block's information bits, x the coded bits of an event that rate matching sends twice (each with
+    probability r, the share of repeated bits). Tight where errors are single low-weight events (from about
+    0 dB: within 25% of the decoder), loose below; the terms stop at d = 22."""
+    return _union_bound(np.asarray(sir_db, dtype=float), _tti(tti_frames))
+
+
+def _union_bound(sir_db: np.ndarray, tti_frames: int) -> np.ndarray:
+    from scipy import stats
+
+    gamma = 10 ** (sir_db / 10)
+    info = FORMAT["block_bits"] * tti_frames + FORMAT["crc_bits"]
+    coded = 2 * (info + 8)
+    r = FORMAT["bits_per_frame"] * tti_frames / coded - 1.0
+    total = np.zeros_like(gamma)
+    for d, count in DISTANCE_SPECTRUM.items():
+        x = np.arange(d + 1)
+        pmf = stats.binom.pmf(x, d, r)
+        total += count * (pmf * stats.norm.sf(np.sqrt(2 * np.multiply.outer(gamma, d + x)))).sum(axis=-1)
+    return info * total
+
+
+@lru_cache(maxsize=None)
+def _log_union_bound_table(tti_frames: int) -> tuple[np.ndarray, np.ndarray]:
+    grid = np.linspace(-10.0, 30.0, 20_001)
+    return grid, np.log(np.maximum(_union_bound(grid, tti_frames), 1e-300))
+
+
+def union_bound_fast(sir_db: np.ndarray, tti_frames: int) -> np.ndarray:
+    """:func:`union_bound` for whole traces: the logarithm of the bound interpolated on a 0.002-dB grid from -10
+    to 30 dB (relative error below 2e-5, tested; beyond 30 dB the bound is under 1e-300, taken as 0)."""
+    grid, log_ub = _log_union_bound_table(tti_frames)
+    x = np.asarray(sir_db, dtype=float)
+    out = np.exp(np.interp(x, grid, log_ub))
+    return np.where(x > grid[-1], 0.0, out)
 
 
 @v.checked(sir_db=v.Array(low=-150.0, high=150.0, min_size=1), tti_frames=v.Integer(1, 8),

@@ -9,7 +9,9 @@ symbols at SIR γ_s (linear), are worth one AWGN SIR
 
 and the block error probability is the code's AWGN curve at γ_eff. Both parts are calibrated against the
 project's own Monte-Carlo Viterbi decoder (:mod:`.coding`), per TTI length: the AWGN curve as
-logit(BLER) = a cubic in γ_dB, fitted by binomial maximum likelihood to decoder counts on a grid; β by weighted
+logit(BLER) = a cubic in γ_dB, fitted by binomial maximum likelihood to decoder counts on a grid from -3.5 to
+1 dB, and above :data:`TAIL_FROM_DB` the code's union bound scaled to meet the cubic there (a cubic carried
+beyond its data falls far too fast: 1e-5 at 1 dB where the decoder gives 1e-4, 1e-53 at 5.5 dB); β by weighted
 least squares of logit(BLER) over fading SIR strings (Rayleigh, Jakes at several Dopplers, log-normal
 fluctuations). :func:`calibrate` recomputes the table (``tcpfade wcdma calibrate``); the package ships the table
 in ``calibration.json``, with the data it was fitted on and the mapping's own error δ (in logit units, beyond the
@@ -29,9 +31,13 @@ from typing import Any
 import numpy as np
 
 from .. import _validate as v
-from .coding import FORMAT, TTI_FRAMES, _tti, block_error_rate
+from .coding import FORMAT, TTI_FRAMES, _tti, block_error_rate, union_bound_fast
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
+#: Above this effective SIR [dB] the AWGN curve follows the union bound (scaled to be continuous): from here
+#: up the bound is within 25% of the decoder, and the calibration grid has few errors.
+TAIL_FROM_DB = 0.0
+
 #: Slot duration [s] (UTRA: 15 slots a 10-ms frame; one power-control period).
 SLOT_SECONDS = 0.01 / 15
 
@@ -56,10 +62,18 @@ class Mapping:
         return 10.0 * np.log10(np.maximum(eff, 1e-30))
 
     def awgn_bler(self, sir_db: np.ndarray) -> np.ndarray:
-        """The AWGN curve at ``sir_db``."""
+        """The AWGN curve at ``sir_db``: the fitted cubic up to :data:`TAIL_FROM_DB`, the scaled union bound
+        above."""
         from scipy import special
 
-        return special.expit(np.polyval(self.awgn, np.asarray(sir_db, dtype=float)))
+        x = np.asarray(sir_db, dtype=float)
+        out = special.expit(np.polyval(self.awgn, x))
+        high = x > TAIL_FROM_DB
+        if np.any(high):
+            at = float(special.expit(np.polyval(self.awgn, TAIL_FROM_DB)))
+            scale = at / union_bound_fast(np.array(TAIL_FROM_DB), self.tti_frames)
+            out = np.where(high, scale * union_bound_fast(np.where(high, x, TAIL_FROM_DB), self.tti_frames), out)
+        return out
 
     def block_error_probability(self, sir_db: np.ndarray) -> np.ndarray:
         """BLER of each TTI (a row of per-slot SIRs [dB])."""

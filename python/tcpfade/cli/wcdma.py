@@ -106,9 +106,11 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
 @click.option("--step-db", type=float, default=0.5, show_default=True, help="Power control step Δ [dB].")
 @click.option("--duration", type=float, default=60.0, show_default=True, help="Simulated time [s].")
 @click.option("--ack-delay", type=float, default=0.05, show_default=True, help="Return path delay of the ACKs [s].")
+@click.option("--min-rto", type=float, default=1.0, show_default=True, help="Floor of TCP's retransmission timer [s].")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
 @click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Write one row per user as CSV.")
-def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, seed, csv_path) -> None:
+def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, min_rto, seed,
+                   csv_path) -> None:
     """The whole chain: uplink with power control, block errors, TCP NewReno over each user's bearer.
 
     \b
@@ -118,7 +120,7 @@ def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, durati
     from ..wcdma import simulate
 
     w = simulate(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                 step_db=step_db, duration=duration, ack_delay=ack_delay, seed=seed)
+                 step_db=step_db, duration=duration, ack_delay=ack_delay, min_rto=min_rto, seed=seed)
     frame = w.to_frame()
     if csv_path:
         frame.to_csv(csv_path, index=False)

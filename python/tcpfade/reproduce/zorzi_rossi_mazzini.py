@@ -392,8 +392,8 @@ def _pe_minimum_is_s_maximum(data: pd.DataFrame) -> Verdict:
 
 _WHY_OPTIMUM = (
     "Our optimum lies near 1.5 dB, 2 dB below the paper's; the shape (S rising with the threshold, then falling "
-    "as users hit maximum power) is the paper's. Measured: the users' mean S is 0.484 at -0.5 dB, 0.901 at 0.5, "
-    "0.906 at 1.5, then falls to 0.530 at 5 dB while the time at maximum power rises from 0.3% to 54%. The "
+    "as users hit maximum power) is the paper's. Measured: the users' mean S is 0.484 at -0.5 dB, 0.896 at 0.5, "
+    "0.904 at 1.5, then falls to 0.530 at 5 dB while the time at maximum power rises from 0.3% to 54%. The "
     "block-error mapping, calibrated against a Viterbi decoder of the code, places the waterfall (BLER 0.5 to "
     "0.01) at a SIR of -2 to -0.5 dB per coded symbol (SF 16, 2400 symbols per 1050-bit block): once fading "
     "dips stop costing blocks (about 1.5 dB) a higher target only adds interference. The paper's users at "

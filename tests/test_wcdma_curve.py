@@ -42,3 +42,15 @@ def test_the_fit_recovers_the_parameters_of_points_drawn_from_the_curve():
     for name in ("A", "B", "k", "alpha"):
         assert abs(getattr(fit, name) - PAPER[name]) < 4 * fit.errors[name] + 1e-6, (name, fit)
     assert fit.rms_residual == pytest.approx(0.01, rel=0.25)
+
+
+def test_one_doppler_fits_k_and_alpha_and_holds_a_and_b():
+    """At a single Doppler only x_s = 1/(A f_d + B) − k is determined: A and B stay at the paper's values and k, α
+    are recovered from noisy points drawn with k = 0.05, α = 1.1 (within four standard errors)."""
+    rng = np.random.default_rng(3)
+    pe = 10 ** rng.uniform(-3, -0.2, 150)
+    s = np.clip(universal_curve(pe, 6.0, k=0.05, alpha=1.1) + rng.normal(0, 0.01, pe.size), 0, 1)
+    fit = fit_universal_curve(pe, s, 6.0)
+    assert fit.held == ("A", "B") and (fit.A, fit.B) == (1.39, 2.78) and fit.errors["A"] == 0.0
+    assert abs(fit.k - 0.05) < 4 * fit.errors["k"] and abs(fit.alpha - 1.1) < 4 * fit.errors["alpha"]
+    assert fit.rms_residual < 0.012

@@ -40,8 +40,8 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
 
 @dataclass(frozen=True)
 class CurveFit:
-    """A fit of eqs. (3)-(6) to points: the parameters, their standard errors, the residuals' RMS and the
-    number of points."""
+    """A fit of eqs. (3)-(6) to points: the parameters, their standard errors (0 for a parameter ``held`` at the
+    paper's value), the residuals' RMS and the number of points."""
 
     A: float
     B: float
@@ -50,11 +50,13 @@ class CurveFit:
     errors: dict[str, float]
     rms_residual: float
     points: int
+    held: tuple[str, ...] = ()
 
 
 def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) -> CurveFit:
     """Least-squares fit (scipy's ``curve_fit``) of A, B, k and α to points (P_e, S) at Dopplers ``doppler_hz``
-    (one per point, or one for all), starting from the paper's values."""
+    (one per point, or one for all), starting from the paper's values. Points of a single Doppler fix only
+    x_s = 1/(A·f_d + B) − k: A and B are then held at the paper's values and k and α fitted."""
     from scipy import optimize
 
     x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)
@@ -68,9 +70,16 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     def model(_i, A, B, k, alpha):
         return np.array([universal_curve(xi, fi, s0=s0, A=A, B=B, k=k, alpha=alpha) for xi, fi in zip(x, fd)])
 
-    p0 = [PAPER["A"], PAPER["B"], PAPER["k"], PAPER["alpha"]]
-    params, cov = optimize.curve_fit(model, np.arange(x.size), s, p0=p0, maxfev=20_000)
-    residual = s - model(None, *params)
     names = ("A", "B", "k", "alpha")
-    return CurveFit(*map(float, params), errors={n: float(np.sqrt(cov[i, i])) for i, n in enumerate(names)},
-                    rms_residual=float(np.sqrt(np.mean(residual ** 2))), points=int(x.size))
+    held = ("A", "B") if np.unique(fd).size == 1 else ()
+    free = [n for n in names if n not in held]
+
+    def partial(_i, *values):
+        return model(_i, **{**{n: PAPER[n] for n in held}, **dict(zip(free, values))})
+
+    fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=[PAPER[n] for n in free], maxfev=20_000)
+    params = {**{n: PAPER[n] for n in held}, **dict(zip(free, map(float, fitted)))}
+    residual = s - partial(None, *fitted)
+    errors = {n: 0.0 for n in held} | {n: float(np.sqrt(cov[i, i])) for i, n in enumerate(free)}
+    return CurveFit(**params, errors={n: errors[n] for n in names},
+                    rms_residual=float(np.sqrt(np.mean(residual ** 2))), points=int(x.size), held=held)

@@ -74,8 +74,8 @@ def _fig4(settings: Settings, progress) -> pd.DataFrame:
                                        for i, n in enumerate(LOADS)], progress)
 
 
-def _scatter(data: pd.DataFrame, fig, by: str, fmt: str, curve_dopplers) -> None:
-    ax = fig.add_subplot(1, 1, 1)
+def _scatter(data: pd.DataFrame, fig, by: str, fmt: str, curve_dopplers, ax=None) -> None:
+    ax = ax or fig.add_subplot(1, 1, 1)
     pe = np.logspace(-4, 0, 200)
     for i, (value, d) in enumerate(data.groupby(by)):
         x = np.clip(d.block_error_rate, 1e-4, 1)
@@ -84,7 +84,7 @@ def _scatter(data: pd.DataFrame, fig, by: str, fmt: str, curve_dopplers) -> None
         ax.plot(pe, universal_curve(pe, fd, s0=S0), "--", color=f"C{i}" if len(curve_dopplers) > 1 else "k",
                 linewidth=1, label=f"eqs. (3)-(6), f_d = {fd:g} Hz (the paper's A, B, k, α)")
     ax.set_xscale("log")
-    ax.set_xlabel("average block error probability P_e (users below 1e-4 drawn at 1e-4)")
+    ax.set_xlabel("average block error probability P_e (below 1e-4: at 1e-4)")
     ax.set_ylabel("TCP throughput S")
     ax.set_ylim(-0.02, 1.0)
     ax.grid(True, which="both", alpha=0.3)
@@ -149,10 +149,28 @@ def _load_unfair(data: pd.DataFrame) -> Verdict:
     return Verdict(ok, "share of users with S < 0.5: " + ", ".join(f"{n} users: {v:.2f}" for n, v in bad.items()))
 
 
-def _scatter_figure(number: str, label: str, caption: str, compute, by: str, fmt: str, dopplers, *claims: Claim):
+def _draw_fig3_4(data: pd.DataFrame, fig) -> None:
+    """Fig. 3 (each user's S at the abscissa of its run's load, jittered) beside Fig. 4 (the users against P_e)."""
+    fig.set_size_inches(10.0, 4.8)
+    left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    jitter = np.random.default_rng(0).uniform(-1.5, 1.5, len(data))     # drawing only, not data
+    for i, (n, d) in enumerate(data.groupby("users")):
+        left.plot(n + jitter[data.users.to_numpy() == n], d.throughput, "o", color=f"C{i}", markersize=3, alpha=0.6)
+    left.set_xticks(LOADS)
+    left.set_xlabel("number of users N_u")
+    left.set_ylabel("TCP throughput S")
+    left.set_ylim(-0.02, 1.0)
+    left.set_title("Fig. 3: every user's S against the load", fontsize=8)
+    left.grid(True, alpha=0.3)
+    _scatter(data, fig, "users", "N_u = {}", (6.0,), ax=right)
+    right.set_title("Fig. 4: the same users against P_e", fontsize=8)
+
+
+def _scatter_figure(number: str, label: str, caption: str, compute, by: str, fmt: str, dopplers, *claims: Claim,
+                    draw=None):
     """Register a figure of users (P_e, S) grouped by ``by``, with eqs. (3)-(6) dashed at ``dopplers``."""
     register(Figure(id=f"zorzi-rossi-mazzini-{number}", paper=PAPER, label=label, caption=caption, compute=compute,
-                    draw=lambda d, fig: _scatter(d, fig, by, fmt, dopplers), claims=claims))
+                    draw=draw or (lambda d, fig: _scatter(d, fig, by, fmt, dopplers)), claims=claims))
 
 
 _scatter_figure(
@@ -174,13 +192,14 @@ _scatter_figure(
 
 _scatter_figure(
     "fig4", "Figs. 3-4",
-    "TCP throughput against the average block error probability for 80, 90 and 100 users (f_d = 6 Hz, "
-    "TTI = 1, SIR_th = 5.5 + 0.5 dB); dashed: eqs. (3)-(6) at 6 Hz.",
+    "Left (Fig. 3): every user's throughput at the abscissa of its run's load (80, 90, 100 users; points "
+    "spread sideways to be seen). Right (Fig. 4): the same users against the average block error probability, "
+    "dashed: eqs. (3)-(6) at 6 Hz (f_d = 6 Hz, TTI = 1, SIR_th = 5.5 + 0.5 dB).",
     _fig4, "users", "N_u = {}", (6.0,),
     Claim("The curve is relatively insensitive to the load (here: every load's users within an RMS of 0.12 of "
           "one fit of eqs. (3)-(6) to all of them).", "§3.3, Fig. 4", _one_curve("users", common=True)),
     Claim("More users make the system less fair: more disadvantaged users (here: the share with S < 0.5 does not "
-          "fall from 80 to 100 users).", "§3.3, Fig. 3", _load_unfair))
+          "fall from 80 to 100 users).", "§3.3, Fig. 3", _load_unfair), draw=_draw_fig3_4)
 
 
 # Figs. 5-6: the curve's parameters, the paper's against a fit to our users.
@@ -212,9 +231,9 @@ def _draw_fig5(data: pd.DataFrame, fig) -> None:
         right.plot(pe, universal_curve(pe, fd, s0=S0, **ours), "--", color=f"C{i}", linewidth=1,
                    label=f"fitted curve, {fd:g} Hz")
     right.set_title("Fig. 6: N_u = 90, f_d = 6 and 40 Hz", fontsize=8)
-    for ax in (left, right):
+    for ax, what in ((left, "P_e"), (right, "P_e (users below 1e-4 drawn at 1e-4)")):
         ax.set_xscale("log")
-        ax.set_xlabel("P_e (users below 1e-4 drawn at 1e-4)")
+        ax.set_xlabel(what)
         ax.set_ylabel("TCP throughput S")
         ax.set_ylim(-0.02, 1.0)
         ax.grid(True, which="both", alpha=0.3)

@@ -7,7 +7,7 @@ point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the si
 point for the ratio; and sweeps: points per second against the number of workers (local processes and a
 Dask LocalCluster); and the link (abouzeid): analyze_link per point against simulate_link for the same point,
 the paper's own default run length (the paper reports ~100x in the analysis' favour). Run:
-python benchmarks/bench_python.py [--only analysis | --only sweep | --only link | --only transfer | --only wcdma]
+python benchmarks/bench_python.py [--only analysis | sweep | link | transfer | wcdma | startup]
 """
 
 from __future__ import annotations
@@ -117,6 +117,50 @@ def bench_transfer() -> None:
     print(f"tsaoussidis Table 1 ({transfers} transfers)           {t:8.2f} s ({transfers / t:,.0f} transfers/s)")
 
 
+def bench_startup() -> None:
+    """Start-up: `import tcpfade` and `tcpfade --help` in a fresh interpreter, and a small command end to end
+    (median of 5; the work in each command takes milliseconds, the rest is importing). With
+    TCPFADE_BENCH_OTHER=path (a directory holding another version's ``tcpfade`` package) the same commands run
+    against it too, for a before/after table in one run."""
+    import os
+    import statistics
+    import subprocess
+    import sys
+
+    def median_run(args) -> float:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run(args, check=True, capture_output=True)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+    cli = [sys.executable, "-c", "import sys; from tcpfade.cli import run; sys.argv[0] = 'tcpfade'; run()"]
+    other = os.environ.get("TCPFADE_BENCH_OTHER")
+
+    def timed(args) -> str:
+        here = f"{median_run(args):6.2f} s"
+        if not other:
+            return here
+        env = {**os.environ, "PYTHONPATH": other}
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run(args, check=True, capture_output=True, env=env)
+            times.append(time.perf_counter() - start)
+        return f"{here}  (other: {statistics.median(times):6.2f} s)"
+
+    for label, args in [("python -c 'import tcpfade'", [sys.executable, "-c", "import tcpfade"]),
+                        ("tcpfade --help", [*cli, "--help"]),
+                        ("tcpfade simulate (10^5 slots)", [*cli, "simulate", "--variant", "newreno", "--error-rate",
+                                                           "0.01", "--fdt", "0.01", "--slots", "100000", "--seed",
+                                                           "1"]),
+                        ("tcpfade analyze (one point)", [*cli, "analyze", "--variant", "newreno", "--error-rate",
+                                                         "0.01", "--fdt", "0.01"]),
+                        ("tcpfade transfer (one transfer)", [*cli, "transfer", "--variant", "reno", "--seed", "1"])]:
+        print(f"start-up {label:<36} {timed(args)}")
+
+
 def bench_wcdma() -> None:
     """zorzi-rossi-mazzini: the uplink alone and the whole chain (uplink, block-error mapping, TCP per user) as
     simulated seconds per wall-clock second for 90 users over 60 s, one core; and whole figures as
@@ -196,6 +240,8 @@ def main() -> None:
         bench_transfer()
     if only in (None, "wcdma"):
         bench_wcdma()
+    if only in (None, "startup"):
+        bench_startup()
     if only is not None:
         return
     n = 20_000_000

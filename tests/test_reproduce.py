@@ -9,17 +9,24 @@ import pytest
 import tcpfade
 from tcpfade.cli import main
 from tcpfade.reproduce import FIGURES, reproduce
+from tcpfade.reproduce.registry import paper_order
+
+ORDER = paper_order(FIGURES)
 
 
 @pytest.mark.parametrize("figure_id", sorted(FIGURES))
 def test_figure_reproduces_and_claims_hold(figure_id, tmp_path):
     result = reproduce(figure_id, tmp_path, quick=True, seed=1)
-    for suffix in ("csv", "png", "svg"):
+    for suffix in ("csv", "png", "svg", "pdf"):
         path = result.files[suffix]
         assert path.exists() and path.stat().st_size > 0 and path.suffix == f".{suffix}"
     data = pd.read_csv(result.files["csv"])
     assert len(data) == len(result.data) > 0
-    assert result.files["svg"].read_text().lstrip().startswith(("<?xml", "<svg"))
+    svg = result.files["svg"].read_text()
+    # Vector output with its text kept as text (not glyph outlines), no title or caption baked in.
+    assert svg.lstrip().startswith(("<?xml", "<svg")) and "<text" in svg
+    assert FIGURES[figure_id].caption[:40] not in svg
+    assert result.files["pdf"].read_bytes()[:5] == b"%PDF-"
     # Every claim of the paper about this figure is decided, and holds on our data (seeded, so exact),
     # except those where we found and explained a real difference: those must keep failing.
     for claim, verdict in result.verdicts:
@@ -100,17 +107,46 @@ def test_all_writes_a_self_contained_report(quick_report):
                 self.marks.append(attrs["class"])
 
     page = Page()
-    page.feed(quick_report.read_text())
-    assert page.sections == list(FIGURES)
+    text = quick_report.read_text()
+    page.feed(text)
+    # The summary first, then every claim in one table, then the figures in the papers' order.
+    assert page.sections == ["claims", *ORDER]
+    assert text.index("id='summary'") < text.index("id='claims'")
+    assert "83 claims: 68 agree, 15 differ with the difference explained, 0 differ unexplained, 0 undecided" in text
     for src in page.images:  # every figure embedded as a real PNG: the file stands alone
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
-    expected = [("disagrees" if c.known_disagreement else "agrees") for f in FIGURES.values() for c in f.claims]
-    assert page.marks == expected
+    expected = [("disagrees" if c.known_disagreement else "agrees") for f in ORDER for c in FIGURES[f].claims]
+    assert page.marks == expected + expected        # the summary table, then each figure's
+    for fid in ORDER[:3]:                           # links to each figure's files, next to the report
+        for kind in ("csv", "svg", "pdf"):
+            assert f"href='{fid}.{kind}'" in text and (quick_report.parent / f"{fid}.{kind}").exists()
     # The same verdicts as the Markdown table docs/validation.md is made from: a row per claim.
     rows = (quick_report.parent / "claims.md").read_text().splitlines()[2:]
-    assert [r.split(" | ")[0].lstrip("| ") for r in rows] == [f.id for f in FIGURES.values() for _ in f.claims]
+    assert [r.split(" | ")[0].lstrip("| ") for r in rows] == [f for f in ORDER for _ in FIGURES[f].claims]
     assert [("disagrees" if "disagrees" in r.split(" | ")[2] else "agrees") for r in rows] == expected
+
+
+def test_paper_order_numbers_figures_numerically():
+    order = paper_order(["zorzi-rao-fig10", "zorzi-rao-fig2", "chockalingam-fig4", "chockalingam-table1"])
+    assert order.index("zorzi-rao-fig2") < order.index("zorzi-rao-fig10")
+    assert order.index("chockalingam-table1") < order.index("chockalingam-fig4")
+
+
+def test_strict_fails_only_on_unexplained_disagreements(capsys, tmp_path, monkeypatch):
+    from tcpfade.reproduce.registry import Claim, Verdict
+
+    # A figure whose claims all hold or are explained: --strict passes and the summary line says so.
+    assert main(["reproduce", "chockalingam-table1", "--quick", "--strict", "--out", str(tmp_path)]) == 0
+    assert "differ unexplained" in capsys.readouterr().out
+    # The same figure with one claim turned into an unexplained disagreement: --strict exits 1 and names it.
+    figure = FIGURES["chockalingam-table1"]
+    broken = Claim("a claim that fails", "test", lambda _d: Verdict(False, "made to fail"))
+    monkeypatch.setitem(FIGURES, "chockalingam-table1", type(figure)(**{**figure.__dict__,
+                                                                     "claims": (*figure.claims, broken)}))
+    assert main(["reproduce", "chockalingam-table1", "--quick", "--out", str(tmp_path)]) == 0
+    assert main(["reproduce", "chockalingam-table1", "--quick", "--strict", "--out", str(tmp_path)]) == 1
+    assert "chockalingam-table1: a claim that fails" in capsys.readouterr().err
 
 
 def _headless_chromium():
@@ -148,15 +184,19 @@ def test_report_renders_every_figure_in_a_headless_browser(quick_report, tmp_pat
         sections = driver.execute_script("return Array.from(document.querySelectorAll('h2')).map(h => h.id)")
         verdict_cells = driver.execute_script(
             "return document.querySelectorAll('td.agrees, td.disagrees, td.undecided').length")
+        summary_top = driver.execute_script("return document.getElementById('summary').getBoundingClientRect().top")
+        first_figure_top = driver.execute_script(
+            "return document.getElementById(arguments[0]).getBoundingClientRect().top", ORDER[0])
         driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", sections[-1])
         shot = tmp_path / "report.png"
         assert driver.save_screenshot(str(shot))
     finally:
         driver.quit()
-    assert sections == list(FIGURES)
+    assert sections == ["claims", *ORDER]
+    assert summary_top < first_figure_top, (summary_top, first_figure_top)
     assert len(images) == len(FIGURES)
     for img in images:
         assert img["complete"] and img["width"] > 300 and img["height"] > 200 and img["shown"] > 300, img
-    assert verdict_cells == sum(len(f.claims) for f in FIGURES.values())
+    assert verdict_cells == 2 * sum(len(f.claims) for f in FIGURES.values())
     pixels = matplotlib.image.imread(shot)
     assert pixels.shape[0] > 500 and pixels[..., :3].std() > 0.05  # a page with a figure on it, not blank

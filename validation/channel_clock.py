@@ -15,7 +15,7 @@ import pandas as pd
 from tqdm import tqdm
 
 import tcpfade
-from tcpfade.plots._figure import plt, save
+from tcpfade.plots._figure import pyplot, save
 
 HERE = Path(__file__).resolve().parent
 MEAN_BAD = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
@@ -35,7 +35,7 @@ def main() -> None:
                      "duration": runs[0].duration})
     data = pd.DataFrame(rows)
     data.to_csv(HERE / "channel_clock.csv", index=False)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = pyplot().subplots(figsize=(7, 4.5))
     for i, f in enumerate((0.01, 0.10)):
         for clock, style in (("time", "-"), ("packets", "--")):
             d = data[(data.f == f) & (data.clock == clock)]

@@ -8,7 +8,6 @@ transition out of state i, the long-run ratio of two cumulated rewards is
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 
 class ReducibleChain(ArithmeticError):
@@ -46,6 +45,7 @@ def stationary_distribution(transition: np.ndarray) -> np.ndarray:
     (P - I with its last column set to 1) and handed to LAPACK as its transpose, in the one copy of P the solve
     overwrites: a transposed copy, then the solver's own, had cost a quarter of the time at 4000 states.
     """
+    import scipy.linalg
     n = transition.shape[0]
     system = np.array(transition, dtype=float, order="C", copy=True)
     system.flat[::n + 1] -= 1.0

@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
 
 from .. import _validate as v
 
@@ -59,6 +58,7 @@ def marcum_q(a, b):
     high-precision quadrature in the tests; exactly 0 or 1 where |a − b| > 39 (see below). Accepts scalars or
     arrays (a, b >= 0; within 39 of each other, at most 1e5).
     """
+    from scipy import special, stats
     arrays = []
     for name, value in (("a", a), ("b", b)):
         try:
@@ -99,6 +99,7 @@ def one_minus_j0(x: float) -> float:
     For x < 0.5 the alternating series 1 - J0(x) = sum_{k>=1} (-1)^(k+1) (x^2/4)^k / (k!)^2 is summed
     (12 terms are far below double precision there); otherwise scipy.special.j0 is used.
     """
+    from scipy import special
     if abs(x) >= 0.5:
         return 1.0 - float(special.j0(x))
     y = x * x / 4.0
@@ -155,6 +156,7 @@ def _leave_good(theta: float, rho: float, one_minus_rho: float) -> float:
 
     For z above 10⁹ the Bessel weights are a Gaussian of variance z and the sum is 1 − erfcx(c √(z/2)), c = −ln ρ.
     """
+    from scipy import special
     d = one_minus_rho * theta
     head = -math.expm1(-d * d / 2.0)
     z = rho * theta * theta

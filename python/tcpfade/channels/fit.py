@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .. import _core
 from .. import _validate as v
 from .markov import GilbertElliott
 from .trace import as_loss_array
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class MarkovFit:
 
     def burst_histogram(self) -> pd.DataFrame:
         """Observed bursts per length beside the count a geometric law with the same mean predicts."""
+        import pandas as pd
         lengths = np.array(sorted(self.burst_lengths), dtype=int)
         observed = np.array([self.burst_lengths[k] for k in lengths], dtype=float)
         q = self.q

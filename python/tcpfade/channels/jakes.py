@@ -11,17 +11,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import optimize, special
 
 from .. import _core
 from .. import _validate as v
 from .._watch import reporting
 from .base import SlotChannel
 from .fading import ERROR_RATE, FADING_MARGIN, FADING_MARGIN_DB, resolve_fading_margin
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Modulations of the bit-level model (bit error probability vs instantaneous SNR per bit).
 MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
@@ -92,6 +93,7 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     the discrete counterpart of J0(2π fD τ). Cisoids: J0(2π fD τ) itself (averaged over the random
     angles). See docs/models.md.
     """
+    from scipy import special
     model, n0 = _fading(fading_model, oscillators)
     v.memory("lag", f"an array of {lag.size}", 8.0 * lag.size * (n0 + 2), f"{lag.size} lags")
     if lag.size and float(np.max(np.abs(lag))) * fdt > 1e12:
@@ -228,6 +230,7 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops a run
     at once.
     """
+    import pandas as pd
     bits = packet_bits
     spp = _samples_per_packet(fdt, bits, samples_per_packet)
     n_batches = batches
@@ -255,6 +258,7 @@ def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
     Solved by Brent's method on :func:`bit_level_error_rate` (keyword arguments pass through), whose
     common random numbers make it a smooth, monotone function of the SNR.
     """
+    from scipy import optimize
     target = error_rate
 
     def gap(snr_db: float) -> float:

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .. import _validate as v
 from .fading import ERROR_RATE, FDT
 from .fit import fit_markov
 from .jakes import BitLevelFading, ThresholdFading, snr_for_error_rate
 from .markov import GilbertElliott
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The grid of chockalingam Table 1.
 TABLE1_FDT = (0.01, 0.08, 0.64)
@@ -31,6 +34,7 @@ ZORZI_RAO_FIT_FDT = (0.001, 0.008, 0.032, 0.128)
 def chockalingam_table1(fdts: Iterable[float] = TABLE1_FDT,
                         error_rates: Iterable[float] = TABLE1_ERROR_RATES) -> pd.DataFrame:
     """chockalingam Table 1 recomputed: fD·T, P_E, F (dB), p, q, mean burst (1 - q)^-1."""
+    import pandas as pd
     rows = []
     for fdt in fdts:
         for pe in error_rates:
@@ -64,6 +68,7 @@ def fit_versus_analysis(fdts: Iterable[float] = ZORZI_RAO_FIT_FDT, error_rates: 
     formula against each other. ``progress`` is an
     optional callable taking a short description, called after each point.
     """
+    import pandas as pd
     n = v.integer("slots", slots, 1000)
     fdts = [FDT.check("fdt", x) for x in fdts]
     error_rates = [ERROR_RATE.check("error_rate", x) for x in error_rates]

@@ -17,14 +17,17 @@ from .options import OUTPUT_DIR, SEED_HELP
 @click.option("--all", "run_all", is_flag=True,
               help="Every figure, an HTML report (report.html) and the claims as a Markdown table (claims.md).")
 @click.option("--out", "out_dir", type=OUTPUT_DIR, default="reproduce",
-              show_default=True, help="Directory for the CSV, PNG and SVG files.")
+              show_default=True, help="Directory for the CSV, PNG, SVG and PDF files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
 @click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
 @click.option("--workers", type=int, default=None,
               help="Threads running a figure's independent simulations at once (default: all cores); the data are "
                    "the same whatever the number.")
-def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers) -> None:
-    """Recompute published figures: data (CSV), plot (PNG, SVG) and a verdict on each claim of the paper.
+@click.option("--strict", is_flag=True,
+              help="Exit with status 1 when a claim disagrees without an explanation of the difference, or is "
+                   "undecided (the explained differences of docs/validation.md do not count).")
+def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers, strict) -> None:
+    """Recompute published figures: data (CSV), plot (PNG, SVG, PDF) and a verdict on each claim of the paper.
 
     \b
     Examples:
@@ -34,33 +37,46 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers) -> 
       tcpfade reproduce --all --quick          # every figure and results/report.html
     """
     from ..reproduce import FIGURES, reproduce as run
-    from ..reproduce.report import write_claims_table, write_report
+    from ..reproduce.registry import paper_order
+    from ..reproduce.report import summary, write_claims_table, write_report
 
     if list_only:
         for fid, fig in FIGURES.items():
             click.echo(f"{fid:<24} {fig.caption}")
         return
     if run_all:
-        figure_ids = tuple(FIGURES)
+        figure_ids = tuple(paper_order(FIGURES))
     if not figure_ids:
         raise v.fail("figure", "none given", "name one or more figures, or --all (tcpfade reproduce --list)")
     for fid in figure_ids:
         v.choice("figure", fid, tuple(FIGURES))
     results = []
-    for fid in figure_ids:
-        with tqdm(desc=fid, unit="run", leave=False, disable=None) as bar:
-            def progress(message: str) -> None:
-                bar.set_postfix_str(message, refresh=False)
-                bar.update(1)
-            result = run(fid, out_dir, quick=quick, seed=seed, progress=progress, workers=workers)
-        results.append(result)
-        click.echo(f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values()))
-        for claim, verdict in result.verdicts:
-            mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
-            click.echo(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")
-            if claim.known_disagreement:
-                click.echo(f"      why: {claim.known_disagreement}")
+    # Two bars: the figures (k of N, elapsed, an ETA from the figures done so far) and the current figure's runs.
+    with tqdm(total=len(figure_ids), desc="figures", unit="figure", disable=None, position=0) as overall:
+        for fid in figure_ids:
+            overall.set_postfix_str(fid)
+            with tqdm(desc=fid, unit="run", leave=False, disable=None, position=1) as bar:
+                def progress(message: str) -> None:
+                    bar.set_postfix_str(message, refresh=False)
+                    bar.update(1)
+                result = run(fid, out_dir, quick=quick, seed=seed, progress=progress, workers=workers)
+            results.append(result)
+            overall.update(1)
+            lines = [f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values())]
+            for claim, verdict in result.verdicts:
+                mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
+                lines.append(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")
+                if claim.known_disagreement:
+                    lines.append(f"      why: {claim.known_disagreement}")
+            overall.write("\n".join(lines))
+    click.echo(summary(results))
     if run_all:
         report = write_report(results, Path(out_dir) / "report.html", quick=quick, seed=seed)
         click.echo(f"report: {report}")
         click.echo(f"claims: {write_claims_table(results, Path(out_dir) / 'claims.md')}")
+    failing = [(r.figure.id, c.statement) for r in results for c, vd in r.verdicts
+               if vd.holds is None or (vd.holds is False and not c.known_disagreement)]
+    if strict and failing:
+        click.echo(f"--strict: {len(failing)} claim(s) disagree without an explanation or are undecided: "
+                   + "; ".join(f"{fid}: {s}" for fid, s in failing), err=True)
+        raise SystemExit(1)

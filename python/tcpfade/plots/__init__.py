@@ -1,4 +1,5 @@
-"""Publication plots (matplotlib, Agg backend: PNG, SVG or PDF by the file suffix)."""
+"""Publication plots (matplotlib; PNG, SVG or PDF by the file suffix; the Agg backend unless a backend is already
+in use)."""
 
 from ._figure import FORMATS
 from .channels import plot_error_vs_snr

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 #: Figure formats, chosen by the file suffix.
 FORMATS = (".png", ".svg", ".pdf")
+
+
+def pyplot():
+    """matplotlib's pyplot, imported on first use (it costs a quarter of a second, which every command would pay
+    otherwise). When nothing has imported pyplot yet the non-interactive Agg backend is chosen, so writing
+    files never needs a display or a GUI toolkit (and threads may draw); a notebook's or a script's own backend,
+    already in place, is left alone."""
+    if "matplotlib.pyplot" not in sys.modules:
+        import matplotlib
+
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def checked_path(path: str | Path) -> Path:
@@ -23,10 +33,20 @@ def checked_path(path: str | Path) -> Path:
     return out
 
 
-def save(fig, out: Path) -> Path:
-    """Save ``fig`` to a temporary name and rename it, so a crash never leaves half a file; close it."""
+#: How figures are written: PNG at 300 dpi; SVG and PDF as vectors whose text stays text (searchable, editable,
+#: in the document's font), not outlines.
+SAVE_STYLE = {"savefig.dpi": 300, "svg.fonttype": "none", "pdf.fonttype": 42}
+
+
+def save(fig, out: Path, *, close: bool = True) -> Path:
+    """Save ``fig`` to a temporary name and rename it, so a crash never leaves half a file; close it unless
+    ``close`` is False (to save it again in another format)."""
+    import matplotlib
+
     tmp = out.with_name(out.name + ".part" + out.suffix)
-    fig.savefig(tmp)
-    plt.close(fig)
+    with matplotlib.rc_context(SAVE_STYLE):
+        fig.savefig(tmp, format=out.suffix.lstrip(".").lower())
+    if close:
+        pyplot().close(fig)
     tmp.replace(out)
     return out

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from ._figure import checked_path, save
+from ._figure import checked_path, pyplot, save
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: int | None = None,
@@ -18,7 +20,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
     is written to ``path`` (PNG, SVG or PDF by suffix); the path is returned.
     """
     out = checked_path(path)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = pyplot().subplots(figsize=(6, 4.5))
     draw_error_vs_snr(table, ax)
     size = f", packet size {packet_bytes} bytes" if packet_bytes else ""
     ax.set_title(f"Packet error rate vs average SNR (Jakes, {modulation.upper()}{size})", fontsize=10)

@@ -9,7 +9,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import _validate as v
-from ._figure import checked_path, plt, save
+from ._figure import checked_path, pyplot, save
 
 
 def summarize(frame: pd.DataFrame, x: str, y: str, group: list[str]) -> pd.DataFrame:
@@ -41,7 +41,7 @@ def plot_results(frame: pd.DataFrame, path: str | Path, *, x: str, y: str, group
     out = checked_path(path)
     group = list(group or [])
     table = summarize(frame, x, y, group)
-    fig, ax = plt.subplots(figsize=(7.0, 4.5))
+    fig, ax = pyplot().subplots(figsize=(7.0, 4.5))
     curves = table.groupby(group, sort=True) if group else [((), table)]
     for i, (key, g) in enumerate(curves):
         key = key if isinstance(key, tuple) else (key,)

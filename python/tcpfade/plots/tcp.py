@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from ._figure import checked_path, save
+from ._figure import checked_path, pyplot, save
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def plot_slot_trace(trace: pd.DataFrame, path: str | Path, *, title: str = "") -> Path:
@@ -15,7 +17,7 @@ def plot_slot_trace(trace: pd.DataFrame, path: str | Path, *, title: str = "") -
     (top; 0 = idle, so ids are shown from 1 as in the paper; lost transmissions marked) and W, Wth
     (bottom)."""
     out = checked_path(path)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    fig, (top, bottom) = pyplot().subplots(2, 1, figsize=(8, 6), sharex=True)
     slot = trace["slot"].to_numpy() + 1
     packet_id = trace["seq"].fillna(-1).to_numpy(dtype=float) + 1
     top.step(slot, packet_id, where="mid", color="0.3", linewidth=1)

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import math
 import os
-import textwrap
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
 
 from .. import _validate as v
 from .._watch import stop_on
-from ..plots._figure import plt, save
+from ..plots._figure import pyplot, save
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -113,7 +116,7 @@ class Figure:
     label: str
     caption: str
     compute: Callable[[Settings, Callable[[str], None]], pd.DataFrame]
-    draw: Callable[[pd.DataFrame, plt.Figure], None]
+    draw: Callable[[pd.DataFrame, Figure], None]
     claims: tuple[Claim, ...] = ()
     notes: str = ""
 
@@ -133,6 +136,20 @@ class FigureResult:
 FIGURES: dict[str, Figure] = {}
 
 
+def paper_order(ids: Iterable[str]) -> list[str]:
+    """Figure ids in the order of the papers: papers as registered, then each paper's tables and figures by
+    number (``zorzi-rao-fig2`` before ``zorzi-rao-fig10``)."""
+    papers = list(dict.fromkeys(FIGURES[i].paper for i in FIGURES))
+
+    def key(figure_id: str):
+        figure = FIGURES[figure_id]
+        match = re.search(r"-(table|fig)(\d+)$", figure_id)
+        kind, number = (match.group(1), int(match.group(2))) if match else ("z", 0)
+        return papers.index(figure.paper), kind != "table", number, figure_id
+
+    return sorted(ids, key=key)
+
+
 def register(figure: Figure) -> Figure:
     """Add ``figure`` to :data:`FIGURES` (ids are unique)."""
     if figure.id in FIGURES:
@@ -143,8 +160,9 @@ def register(figure: Figure) -> Figure:
 
 def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False, seed: int = 1,
               progress: Callable[[str], None] | None = None, workers: int | None = None) -> FigureResult:
-    """Recompute one figure: write ``<id>.csv``, ``<id>.png`` and ``<id>.svg`` into ``out_dir`` and check
-    the paper's claims on the data. ``quick`` runs shorter simulations (wider confidence intervals);
+    """Recompute one figure: write ``<id>.csv``, ``<id>.png`` (300 dpi), ``<id>.svg`` and ``<id>.pdf`` into
+    ``out_dir`` and check the paper's claims on the data. The images carry no title or caption (a paper or the
+    report sets them: :attr:`Figure.caption`). ``quick`` runs shorter simulations (wider confidence intervals);
     ``workers`` threads (default: all cores) run its independent points at once, with the same data."""
     name = v.choice("figure", figure_id, tuple(FIGURES))
     threads = (os.cpu_count() or 1) if workers is None else v.integer("workers", workers, 1, 4096)
@@ -158,12 +176,10 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     tmp = files["csv"].with_name(files["csv"].name + ".part")
     data.to_csv(tmp, index=False)
     tmp.replace(files["csv"])
-    for suffix in ("png", "svg"):
-        fig = plt.figure(figsize=(7.0, 4.8))
-        figure.draw(data, fig)
-        fig.suptitle(f"{figure.paper} {figure.label} (tcpfade{', quick' if quick else ''})", fontsize=10)
-        fig.text(0.5, 0.005, textwrap.fill(figure.caption, 120), ha="center", va="bottom", fontsize=7)
-        fig.tight_layout(rect=(0, 0.07, 1, 1))
-        files[suffix] = save(fig, out / f"{name}.{suffix}")
+    fig = pyplot().figure(figsize=(7.0, 4.8))
+    figure.draw(data, fig)
+    fig.tight_layout()
+    for suffix in ("png", "svg", "pdf"):
+        files[suffix] = save(fig, out / f"{name}.{suffix}", close=suffix == "pdf")
     verdicts = [(claim, claim.check(data)) for claim in figure.claims]
     return FigureResult(figure, data, files, verdicts, time.perf_counter() - start)

@@ -27,31 +27,64 @@ td, th { border: 1px solid #ddd; padding: 0.3em 0.5em; vertical-align: top; text
 _MARK = {True: ("agrees", "agrees"), False: ("disagrees", "DISAGREES"), None: ("undecided", "undecided")}
 
 
-def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bool, seed: int) -> Path:
-    """Write the report to ``path`` (figures embedded as PNG data, so the file stands alone)."""
+def summary(results: Iterable[FigureResult]) -> str:
+    """One line: figures, claims, and how many agree, disagree with an explanation, disagree unexplained, are
+    undecided."""
     results = list(results)
-    verdicts = [vd for r in results for _, vd in r.verdicts]
-    counts = {k: sum(vd.holds is k for vd in verdicts) for k in (True, False, None)}
+    pairs = [(c, vd) for r in results for c, vd in r.verdicts]
+    agree = sum(vd.holds is True for _, vd in pairs)
+    explained = sum(vd.holds is False and bool(c.known_disagreement) for c, vd in pairs)
+    unexplained = sum(vd.holds is False and not c.known_disagreement for c, vd in pairs)
+    undecided = sum(vd.holds is None for _, vd in pairs)
+    return (f"{len(results)} figures, {len(pairs)} claims: {agree} agree, {explained} differ with the difference "
+            f"explained, {unexplained} differ unexplained, {undecided} undecided")
+
+
+def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bool, seed: int) -> Path:
+    """Write the report to ``path`` (figures embedded as PNG data, so the file stands alone): the run and a
+    summary line at the top, then every claim in one table linked to its figure, then the figures in the
+    papers' order, each with its caption, its claims and links to its CSV, SVG and PDF (beside the report)."""
+    from .registry import paper_order
+
+    by_id = {r.figure.id: r for r in results}
+    results = [by_id[i] for i in paper_order(by_id)]
+    out = Path(path)
+
+    def link(r: FigureResult, kind: str) -> str:
+        target = r.files[kind]
+        try:
+            href = target.resolve().relative_to(out.resolve().parent).as_posix()
+        except ValueError:
+            href = target.resolve().as_uri()
+        return f"<a href='{html.escape(href)}'>{kind.upper()}</a>"
+
+    claim_rows = []
+    for r in results:
+        for claim, vd in r.verdicts:
+            cls, word = _MARK[vd.holds]
+            word += " (explained)" if claim.known_disagreement and vd.holds is False else ""
+            claim_rows.append(f"<tr><td><a href='#{r.figure.id}'>{html.escape(r.figure.paper)} "
+                              f"{html.escape(r.figure.label)}</a></td><td>{html.escape(claim.statement)}</td>"
+                              f"<td class='{cls}'>{word}</td></tr>")
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         "<title>tcpfade: published figures reproduced</title>", f"<style>{_STYLE}</style></head><body>",
         "<h1>tcpfade: published figures reproduced</h1>",
-        f"<p>tcpfade {html.escape(__version__)}, {'quick' if quick else 'full'} run, seed {seed}, "
-        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}. "
-        f"{len(results)} figures, {len(verdicts)} claims: <span class='agrees'>{counts[True]} agree</span>, "
-        f"<span class='disagrees'>{counts[False]} disagree</span>, "
-        f"<span class='undecided'>{counts[None]} undecided</span>.</p>",
-        "<ul>" + "".join(f"<li><a href='#{r.figure.id}'>{html.escape(r.figure.paper)} "
-                         f"{html.escape(r.figure.label)}</a></li>" for r in results) + "</ul>",
+        f"<p id='summary'><b>{html.escape(summary(results))}.</b></p>",
+        f"<p class='notes'>tcpfade {html.escape(__version__)}, {'quick' if quick else 'full'} run, seed {seed}, "
+        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}.</p>",
+        "<h2 id='claims'>Claims</h2>",
+        "<table><tr><th>figure</th><th>the paper says</th><th>ours</th></tr>" + "".join(claim_rows) + "</table>",
     ]
     for r in results:
         fig = r.figure
         png = base64.b64encode(r.files["png"].read_bytes()).decode("ascii")
+        files = ", ".join(link(r, k) for k in ("csv", "svg", "pdf") if k in r.files)
         parts += [
             f"<h2 id='{fig.id}'>{html.escape(fig.paper)} {html.escape(fig.label)}</h2>",
-            f"<p class='caption'>{html.escape(fig.caption)}</p>",
             f"<img alt='{html.escape(fig.paper)} {html.escape(fig.label)}' src='data:image/png;base64,{png}'>",
-            f"<p class='notes'>Data: {html.escape(r.files['csv'].name)}; computed in {r.seconds:.1f} s."
+            f"<p class='caption'>{html.escape(fig.caption)}</p>",
+            f"<p class='notes'>Files: {files}; computed in {r.seconds:.1f} s."
             + (f" {html.escape(fig.notes)}" if fig.notes else "") + "</p>",
         ]
         if r.verdicts:
@@ -65,7 +98,6 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
             parts.append("<table><tr><th>the paper says</th><th>ours</th><th>evidence</th></tr>"
                          + "".join(rows) + "</table>")
     parts.append("</body></html>")
-    out = Path(path)
     tmp = out.with_name(out.name + ".part")
     tmp.write_text("\n".join(parts), encoding="utf-8")
     tmp.replace(out)
@@ -73,9 +105,12 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
 
 
 def write_claims_table(results: Iterable[FigureResult], path: str | Path) -> Path:
-    """Write every claim, our verdict and its evidence as a Markdown table to ``path``."""
+    """Write every claim, our verdict and its evidence as a Markdown table to ``path`` (papers' order)."""
+    from .registry import paper_order
+
+    by_id = {r.figure.id: r for r in results}
     rows = ["| figure | the paper says (paraphrased) | ours | evidence |", "| --- | --- | --- | --- |"]
-    for r in results:
+    for r in (by_id[i] for i in paper_order(by_id)):
         for claim, vd in r.verdicts:
             word = {True: "agrees", False: "**disagrees**", None: "undecided"}[vd.holds]
             if claim.known_disagreement:

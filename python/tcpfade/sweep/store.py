@@ -15,11 +15,13 @@ import time
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 
 from .. import _validate as v
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -129,6 +131,8 @@ class Store:
                 if name in row["intervals"]:
                     rec[f"{name}_low"], rec[f"{name}_high"] = row["intervals"][name]
             records.append(rec)
+        import pandas as pd
+
         return pd.DataFrame.from_records(records)
 
     def export(self, path: str | Path, experiment: str | None = None) -> Path:

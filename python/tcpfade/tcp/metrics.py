@@ -21,7 +21,6 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy import stats
 
 Counts = dict[str, np.ndarray]
 
@@ -60,11 +59,14 @@ def batch_interval(point: float, values: np.ndarray, confidence: float,
     metric's range ``bounds`` (a proportion's interval stays in [0, 1]). Truncating to where the true value must
     lie never lowers the coverage. (nan, nan) when the metric is undefined (no batch saw what it is conditioned
     on, e.g. the window at loss instants of a run without a loss)."""
+    # scipy.special's inverse Student t, not scipy.stats.t.ppf (the same function): scipy.stats takes half a
+    # second to import, which every command would pay.
+    from scipy import special
     finite = values[np.isfinite(values)]
     if finite.size < 2 or not math.isfinite(point):
         return (math.nan, math.nan)
     with np.errstate(all="ignore"):   # batch values of 1e308 overflow the spread: the interval is then unbounded
-        half = stats.t.ppf(0.5 + confidence / 2, finite.size - 1) * finite.std(ddof=1) / math.sqrt(finite.size)
+        half = special.stdtrit(finite.size - 1, 0.5 + confidence / 2) * finite.std(ddof=1) / math.sqrt(finite.size)
     if math.isnan(half):
         half = math.inf
     low, high = bounds

@@ -7,16 +7,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import _core
 from .. import _validate as v
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: TCP variants of the slotted simulator (the Rust core's registry).
 VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
@@ -168,6 +170,7 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
         fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it raises stops the run and
         is raised here. Ctrl-C stops a run at once, with or without it.
     """
+    import pandas as pd
     a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
                              initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, ack_loss=ack_loss,
                              ack_delay=ack_delay, batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,

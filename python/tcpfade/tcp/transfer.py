@@ -17,10 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import _core
 from .. import _validate as v
@@ -28,6 +27,9 @@ from .._watch import reporting
 from ..channels.continuous import ContinuousTwoState
 from ..devices import Device, device as resolve_device
 from .slotted import VARIANTS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The Table 1 workload (tsaoussidis-badr §4: "5-MByte (5,242,880 bytes) data sets").
 SIZE_BYTES = 5_242_880
@@ -123,10 +125,12 @@ class TransferResult:
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`to_dict` as a one-row DataFrame."""
+        import pandas as pd
         return pd.DataFrame([self.to_dict()])
 
     def segments(self) -> pd.DataFrame:
         """Segments, bytes and drops by kind of segment, one row per kind."""
+        import pandas as pd
         return pd.DataFrame([(k, *c) for k, c in self.by_kind.items()],
                             columns=["kind", "segments", "bytes", "dropped"]).set_index("kind")
 
@@ -248,6 +252,7 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
 
 
 def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
+    import pandas as pd
     size, time, dev = a["size_bytes"], raw["time"], a["device"]
     by_kind = {k: tuple(int(x) for x in raw["by_kind"][k]) for k in KINDS}
     effort = sum(c[1] for c in by_kind.values())
@@ -294,6 +299,7 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
                        **kwargs: Any) -> pd.DataFrame:
     """Several transfers as one DataFrame, a row per variant and seed (``seeds`` a count, from 1, or a list).
     Other keyword arguments go to :func:`simulate_transfer` unchanged."""
+    import pandas as pd
     names = [variants] if isinstance(variants, str) else list(variants)
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list, tuple, range)):
         raise v.fail("seeds", seeds, "must be a count or a list of seeds", kind=v.ParameterTypeError)

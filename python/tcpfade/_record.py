@@ -1,0 +1,86 @@
+"""What every result record of tcpfade shares: a flat ``to_dict()`` (one row of a table), ``to_frame()`` (that row,
+or one row per item for records of many users or points), a short ``repr`` and an HTML table for notebooks.
+
+One naming convention across the package: a metric ``m`` is a column ``m``; its interval is ``m_low`` and
+``m_high`` (a simulation's confidence interval at its stated confidence, or an analysis's pessimistic and
+optimistic bounds ordered by value), whatever the model, in results, sweeps' exports and the command line's
+``--json`` and ``--csv``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def interval_columns(name: str, interval: tuple[float, float]) -> dict[str, float]:
+    """``{name}_low`` and ``{name}_high`` of an interval or a pair of bounds (ordered by value; NaN stays)."""
+    a, b = float(interval[0]), float(interval[1])
+    if not (math.isnan(a) or math.isnan(b)) and a > b:
+        a, b = b, a
+    return {f"{name}_low": a, f"{name}_high": b}
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+class Record:
+    """Mixin of the result dataclasses (declared with ``repr=False``, so that this ``repr`` is theirs).
+
+    A subclass names in ``_headline`` the fields its short repr shows (its key parameters and metrics), and
+    may override :meth:`to_dict` (the default: every scalar field) and :meth:`to_frame`."""
+
+    _headline: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every scalar field as a flat dict (one row of a table)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if isinstance(getattr(self, f.name), (int, float, str, bool, type(None)))}
+
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`to_dict` as a one-row DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def _headline_items(self) -> list[tuple[str, str]]:
+        row = self.to_dict()
+        names = self._headline or tuple(row)[:6]
+        items = []
+        for name in names:
+            value = row.get(name, getattr(self, name, None))
+            text = _short(value)
+            if f"{name}_low" in row and f"{name}_high" in row:
+                text += f" [{_short(row[f'{name}_low'])}, {_short(row[f'{name}_high'])}]"
+            items.append((name, text))
+        return items
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{k}={v}" for k, v in self._headline_items()) + ")"
+
+    def _repr_html_(self) -> str:
+        """A two-column table: the headline first, then every other column of :meth:`to_dict`."""
+        row = self.to_dict()
+        head = self._headline_items()
+        shown = {k for k, _ in head} | {f"{k}_{s}" for k, _ in head for s in ("low", "high")}
+        rest = [(k, _short(v)) for k, v in row.items() if k not in shown]
+        cells = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                        for k, v in head)
+        more = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                       for k, v in rest)
+        details = (f"<details><summary>{len(rest)} more</summary><table>{more}</table></details>" if rest else "")
+        return (f"<div><b>{html.escape(type(self).__name__)}</b> "
+                "<span style='color:#666'>(brackets: the 95% interval, or the bounds of an analysis)</span>"
+                f"<table>{cells}</table>{details}</div>")

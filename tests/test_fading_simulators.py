@@ -124,7 +124,7 @@ def test_bit_level_slow_fading_matches_integral(snr_db, scale):
     row = table.iloc[0]
     expected = slow_fading_packet_error_rate(10 ** (snr_db / 10), 8192)
     # Widen the 95% batch-means interval to ~4 standard errors.
-    half = (row.ci_high - row.ci_low) / 2 * 4 / 1.96 * 1.05
+    half = (row.error_rate_high - row.error_rate_low) / 2 * 4 / 1.96 * 1.05
     assert abs(row.error_rate - expected) < half, (row.error_rate, expected, half)
 
 
@@ -137,7 +137,7 @@ def test_fast_fading_is_worse_at_equal_snr(snr_db):
             for fdt in (0.001, 0.016, 0.256)]
     fast = rows[2]
     for slow in rows[:2]:
-        assert fast.ci_low > slow.ci_high
+        assert fast.error_rate_low > slow.error_rate_high
 
 
 def test_bit_level_trace_error_rate_matches_mean_probability():

@@ -195,7 +195,7 @@ def test_every_option_is_described():
 
 def test_bit_level_interval_stays_in_unit_interval():
     t = tcpfade.bit_level_error_rate(0.01, [0.0, 60.0], packet_bits=64, packets=200, batches=2, seed=1)
-    assert np.all((0 <= t.ci_low) & (t.ci_low <= t.error_rate) & (t.error_rate <= t.ci_high) & (t.ci_high <= 1))
+    assert np.all((0 <= t.error_rate_low) & (t.error_rate_low <= t.error_rate) & (t.error_rate <= t.error_rate_high) & (t.error_rate_high <= 1))
 
 
 def test_round_off_stays_inside_the_ranges():
@@ -208,7 +208,7 @@ def test_round_off_stays_inside_the_ranges():
     assert 0 <= lo <= r.utilization <= hi <= 1
     t = tcpfade.bit_level_error_rate(0.01, [0.0, 10.0], packet_bits=64, packets=2000, batches=10, seed=1,
                                      confidence=1 - 1e-16)
-    assert np.all((0 <= t.ci_low) & (t.ci_low <= t.error_rate) & (t.error_rate <= t.ci_high) & (t.ci_high <= 1))
+    assert np.all((0 <= t.error_rate_low) & (t.error_rate_low <= t.error_rate) & (t.error_rate <= t.error_rate_high) & (t.error_rate_high <= 1))
 
 
 def test_marcum_q_at_large_arguments():

@@ -59,7 +59,7 @@ def test_cli_prints_the_metrics_and_json(capsys):
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8",
                  "--mean-bad", "0.2", "--duration", "200", "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert 0 < out["goodput"] < 1 and out["goodput_ci_low"] <= out["goodput"] <= out["goodput_ci_high"]
+    assert 0 < out["goodput"] < 1 and out["goodput_low"] <= out["goodput"] <= out["goodput_high"]
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--mean-good", "0.8", "--seed", "1"]) == 2
     assert "give both mean_good and mean_bad" in capsys.readouterr().err
 
@@ -81,7 +81,7 @@ def test_cli_options_reach_the_simulation(capsys):
         assert main(base + options) == 0
         out = json.loads(capsys.readouterr().out)
         expected = tcpfade.simulate_link("reno", **link, **kwargs)
-        assert (out["goodput"], out["goodput_ci_low"]) == (expected.goodput, expected.ci["goodput"][0]), options
+        assert (out["goodput"], out["goodput_low"]) == (expected.goodput, expected.ci["goodput"][0]), options
     plain = tcpfade.simulate_link("reno", **link, mean_good=0.8, mean_bad=0.2)
     assert all(tcpfade.simulate_link("reno", **link, **k).goodput != plain.goodput for _, k in cases)
     assert main(base + ["--max-backoff", "3"]) == 2

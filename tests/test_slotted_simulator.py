@@ -48,7 +48,7 @@ def test_result_shape_and_identities():
     for name, (lo, hi) in r.ci.items():
         assert lo <= getattr(r, name) <= hi, name
     d = r.to_dict()
-    assert d["throughput_ci_low"] == r.ci["throughput"][0] and d["variant"] == "newreno"
+    assert d["throughput_low"] == r.ci["throughput"][0] and d["variant"] == "newreno"
 
 
 def test_energy_with_circuit_consumption_and_eq18_bound():

@@ -73,7 +73,7 @@ def markdown(df: pd.DataFrame) -> str:
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in df.itertuples():
         out.append(f"| {r.variant} | {r.fdt} | {r.pe} | {r.wmax} | {r.K} | {r.T0} | "
-                   f"[{r.pessimistic:.4f}, {r.optimistic:.4f}] | {r.simulated:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}] | "
+                   f"[{r.analysis_low:.4f}, {r.analysis_high:.4f}] | {r.simulated:.4f} [{r.simulated_low:.4f}, {r.simulated_high:.4f}] | "
                    f"{'yes' if r.agrees else '**no**'} |")
     return "\n".join(out)
 

@@ -60,10 +60,12 @@ class Record:
         names = self._headline or tuple(row)[:6]
         items = []
         for name in names:
-            value = row.get(name, getattr(self, name, None))
-            text = _short(value)
-            if f"{name}_low" in row and f"{name}_high" in row:
-                text += f" [{_short(row[f'{name}_low'])}, {_short(row[f'{name}_high'])}]"
+            bracket = (f"[{_short(row[f'{name}_low'])}, {_short(row[f'{name}_high'])}]"
+                       if f"{name}_low" in row and f"{name}_high" in row else "")
+            if name in row:
+                text = (_short(row[name]) + " " + bracket).rstrip()
+            else:                       # an analysis's metric: its bounds are the value
+                text = bracket or _short(getattr(self, name, None))
             items.append((name, text))
         return items
 
@@ -82,5 +84,6 @@ class Record:
                        for k, v in rest)
         details = (f"<details><summary>{len(rest)} more</summary><table>{more}</table></details>" if rest else "")
         return (f"<div><b>{html.escape(type(self).__name__)}</b> "
-                "<span style='color:#666'>(brackets: the 95% interval, or the bounds of an analysis)</span>"
+                "<span style='color:#666'>(brackets: a simulation's interval at its confidence, 95% unless set; "
+                "an analysis's pessimistic and optimistic bounds, ordered by value)</span>"
                 f"<table>{cells}</table>{details}</div>")

@@ -129,7 +129,7 @@ def check_result(target: str, result: Any) -> str | None:
     elif isinstance(result, pd.DataFrame) and "error_rate" in result:
         for row in result.itertuples():
             problems.append(_unit("error_rate", float(row.error_rate)))
-            problems.append(_interval("error_rate", float(row.error_rate), (float(row.ci_low), float(row.ci_high)),
+            problems.append(_interval("error_rate", float(row.error_rate), (float(row.error_rate_low), float(row.error_rate_high)),
                                       0.0, 1.0))
     elif isinstance(result, np.ndarray) and result.dtype == np.uint8:
         if result.size and int(result.max()) > 1:

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate as v
+from .._record import Record
 from ..channels.continuous import ContinuousTwoState
 from ..tcp.link import RULES as LINK_RULES
 from ..tcp.link import link_buffer, link_channel
@@ -75,8 +76,8 @@ MODELS = ("refined", "paper")
 RECOVERIES = ("paper", "rounds")
 
 
-@dataclass(frozen=True)
-class LinkAnalysis:
+@dataclass(frozen=True, repr=False)
+class LinkAnalysis(Record):
     """Result of :func:`analyze_link`. ``goodput`` is normalized by μ (abouzeid eq. (19)); the arrays are
     indexed by the window w = 1..w_p (index w − 1)."""
 
@@ -110,6 +111,8 @@ class LinkAnalysis:
     effective_bad: np.ndarray = field(repr=False)
     reward_by_window: np.ndarray = field(repr=False)
     rto: np.ndarray = field(repr=False)
+
+    _headline = ("variant", "model", "goodput", "goodput_bps", "p_timeout", "max_window")
 
     @property
     def beta(self) -> float:

@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .._record import Record, interval_columns
+
 #: Metrics of :class:`AnalysisResult`, named as in :class:`tcpfade.SimulationResult`.
 METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "transmissions_per_delivered", "energy_efficiency",
            "energy_efficiency_full", "energy_efficiency_lower_bound", "timeouts_per_slot",
@@ -81,8 +83,8 @@ def metrics_from_rates(rates: dict[str, float], energy: float, w_active: float, 
     }
 
 
-@dataclass(frozen=True)
-class AnalysisResult:
+@dataclass(frozen=True, repr=False)
+class AnalysisResult(Record):
     """Result of :func:`tcpfade.analyze`: each metric a :class:`Bounds` (pessimistic, optimistic).
 
     Metric names and definitions are those of :class:`tcpfade.SimulationResult`
@@ -115,17 +117,21 @@ class AnalysisResult:
     mean_cycle: float
     channel: dict[str, Any] = field(repr=False)
 
+    _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "states")
+
     @property
     def bounds(self) -> dict[str, Bounds]:
         """Every metric by name."""
         return {name: getattr(self, name) for name in METRICS}
 
     def to_dict(self) -> dict[str, Any]:
-        """Parameters and metrics as a flat dict: ``<metric>_pessimistic``, ``<metric>_optimistic``."""
+        """Parameters and metrics as a flat dict: each metric's bounds as ``<metric>_low`` and ``<metric>_high``
+        (ordered by value: for throughput the pessimistic bound is the low one, for transmissions per delivered
+        packet the high one; :class:`Bounds` keeps which is which)."""
         out: dict[str, Any] = {k: getattr(self, k) for k in (
             "variant", "wmax", "dupthresh", "rto", "transmit_energy", "w_active", "w_idle", "states", "mean_cycle")}
         for name, value in self.bounds.items():
-            out[f"{name}_pessimistic"], out[f"{name}_optimistic"] = value
+            out.update(interval_columns(name, value))
         out.update({f"channel_{k}": val for k, val in self.channel.items()})
         return out
 
@@ -133,8 +139,9 @@ class AnalysisResult:
 def compare(analysis: AnalysisResult, simulation: Any) -> Any:
     """Analysis and simulation side by side: one row per metric, as a pandas DataFrame.
 
-    Columns: pessimistic, optimistic (the analysis), simulated, ci_low, ci_high (the simulation's
-    confidence interval) and ``agrees``: whether the interval overlaps [low, high] of the bounds.
+    Columns: analysis_low, analysis_high (the analysis's bounds, ordered by value), simulated,
+    simulated_low, simulated_high (the simulation's confidence interval) and ``agrees``: whether the interval
+    overlaps the bounds.
     The simulator counts every correct transmission in ``success_probability``, which is the
     analysis's optimistic count.
     """
@@ -146,6 +153,6 @@ def compare(analysis: AnalysisResult, simulation: Any) -> Any:
         value = getattr(simulation, name)
         lo, hi = simulation.ci.get(name, (value, value))
         agrees = bool(lo <= bounds.high and hi >= bounds.low) if math.isfinite(lo) and math.isfinite(hi) else None
-        rows.append({"metric": name, "pessimistic": bounds.pessimistic, "optimistic": bounds.optimistic,
-                     "simulated": value, "ci_low": lo, "ci_high": hi, "agrees": agrees})
+        rows.append({"metric": name, "analysis_low": bounds.low, "analysis_high": bounds.high,
+                     "simulated": value, "simulated_low": lo, "simulated_high": hi, "agrees": agrees})
     return pd.DataFrame(rows).set_index("metric")

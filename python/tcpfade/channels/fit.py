@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record
 from .markov import GilbertElliott
 from .trace import as_loss_array
 
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass(frozen=True)
-class MarkovFit:
+@dataclass(frozen=True, repr=False)
+class MarkovFit(Record):
     """Result of :func:`fit_markov`."""
 
     slots: int
@@ -43,6 +44,8 @@ class MarkovFit:
     q_counted: float
     #: Number of bursts of each length.
     burst_lengths: dict[int, int] = field(repr=False)
+
+    _headline = ("error_rate", "mean_burst", "p", "q", "slots")
 
     def channel(self) -> GilbertElliott:
         """The fitted :class:`GilbertElliott` channel (hybrid parameters)."""

@@ -248,7 +248,7 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     mean = rows.mean(axis=1)
     # the simulators' batch-means interval, truncated to [0, 1] where an error rate lies
     low, high = zip(*(batch_interval(float(m), row, confidence, (0.0, 1.0)) for m, row in zip(mean, rows)))
-    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "ci_low": low, "ci_high": high})
+    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "error_rate_low": low, "error_rate_high": high})
 
 
 @v.checked(error_rate=ERROR_RATE, fdt=SIM_FDT)

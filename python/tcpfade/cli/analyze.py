@@ -56,5 +56,8 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
     rows = {"variant": result.variant, "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
     for name in METRICS:
         b = getattr(result, name)
-        rows[name] = f"[{b.pessimistic:.6g}, {b.optimistic:.6g}]"
+        rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"
     print_table(rows)
+    click.echo("[a, b]: the analysis's bounds, from the pessimistic and the optimistic count of successes "
+               "(zorzi-rao §4.2), smaller first; not a confidence interval. Units as for tcpfade simulate: per slot; "
+               "energy efficiency in packets per unit of transmit energy.")

@@ -75,6 +75,9 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recov
     rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
                 energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
     print_table(rows)
+    click.echo(f"[a, b]: {result.confidence:.0%} confidence interval (batch means). Units: throughput, load, "
+               "successes, timeouts and fast retransmits per slot; energy efficiency in packets delivered per unit "
+               "of transmit energy (E per transmission); mean_cwnd_at_loss in packets.")
     if result.timeouts < FEW_TIMEOUTS:
         click.echo(f"note: {result.timeouts} timeouts in this run; with fewer than {FEW_TIMEOUTS} the intervals are "
                    "too narrow (82-87% coverage instead of 95%, docs/validation.md): run several seeds or a longer "

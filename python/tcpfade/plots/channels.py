@@ -16,7 +16,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: in
                       modulation: str = "bpsk") -> Path:
     """Average packet error rate against average SNR, one curve per fD·T (zorzi-rao Fig. 7).
 
-    ``table`` has columns ``fdt``, ``snr_db``, ``error_rate``, ``ci_low``, ``ci_high``. The figure
+    ``table`` has columns ``fdt``, ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``. The figure
     is written to ``path`` (PNG, SVG or PDF by suffix); the path is returned.
     """
     out = checked_path(path)
@@ -36,7 +36,7 @@ def draw_error_vs_snr(table: pd.DataFrame, ax) -> None:
         g = group.sort_values("snr_db")
         ax.semilogy(g["snr_db"], g["error_rate"], marker=marker, markersize=4, label=f"$f_D T$ = {fdt:g}")
         # The 95% band; its lower edge is clipped to the axis floor so it cannot stretch the scale.
-        ax.fill_between(g["snr_db"], g["ci_low"].clip(lower=floor), g["ci_high"], alpha=0.2)
+        ax.fill_between(g["snr_db"], g["error_rate_low"].clip(lower=floor), g["error_rate_high"], alpha=0.2)
     ax.set_ylim(bottom=floor, top=1.5)
     ax.set_xlabel("average SNR per bit [dB]")
     ax.set_ylabel("average packet error rate")

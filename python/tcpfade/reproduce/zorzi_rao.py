@@ -498,7 +498,7 @@ def _fast_fading_more_errors(data: pd.DataFrame) -> Verdict:
     for snr in (15.0, 25.0, 35.0):
         rows = {f: data[(data.fdt == f) & (data.snr_db == snr)].iloc[0] for f in FDTS}
         fast = rows[0.256]
-        holds = all(fast.ci_low > rows[f].ci_high for f in (0.001, 0.016))
+        holds = all(fast.error_rate_low > rows[f].error_rate_high for f in (0.001, 0.016))
         verdicts.append(Verdict(holds, f"{snr:g} dB: " + ", ".join(f"fD·T={f:g}: {r.error_rate:.3g}"
                                                                   for f, r in rows.items())))
     return Verdict(all(vd.holds for vd in verdicts), "; ".join(vd.evidence for vd in verdicts))

@@ -40,7 +40,7 @@ def _users(settings: Settings, label: str, runs: list[dict], progress) -> pd.Dat
         f = w.to_frame()
         for key, value in run.items():
             f[key] = value
-        return f[["user", *run, "block_error_rate", "throughput", "throughput_ci_low", "throughput_ci_high", "atp",
+        return f[["user", *run, "block_error_rate", "throughput", "throughput_low", "throughput_high", "atp",
                   "ace", "mean_sir_db", "mean_power_w", "serving_gain_db", "share_at_max_power"]]
 
     frames = settings.map(one, [dict(r) for r in runs], progress, lambda r: f"{label} {r}")
@@ -355,7 +355,7 @@ def _two_behaviours(data: pd.DataFrame) -> Verdict:
     """Some users gain from every raise of the threshold, others fall past a breakpoint (beyond their
     interval)."""
     s = _curves(data, "throughput")
-    half = (_curves(data, "throughput_ci_high") - _curves(data, "throughput_ci_low")) / 2
+    half = (_curves(data, "throughput_high") - _curves(data, "throughput_low")) / 2
     rising = (s.iloc[:, -1] > s.iloc[:, 0] + half.iloc[:, 0] + half.iloc[:, -1]) & \
              (s.max(axis=1) - s.iloc[:, -1] <= half.iloc[:, -1])
     fall = s.max(axis=1) - s.iloc[:, -1]

@@ -162,21 +162,17 @@ def _run_simulate_transfer(variant, channel, seed, kwargs):
     return metrics, {}
 
 
+#: The WCDMA chain's row in a sweep: its users summarized (:meth:`tcpfade.wcdma.WcdmaResult.to_dict`).
+WCDMA_METRICS = ("mean_throughput", "median_throughput", "share_below_half", "mean_block_error_rate",
+                 "median_block_error_rate", "mean_atp", "median_ace", "share_at_max_power")
+
+
 def _run_wcdma(variant, channel, seed, kwargs):
     """One run of the WCDMA chain, summarized over its users (the per-user table is the direct call's)."""
     from ..wcdma import simulate as simulate_wcdma
 
-    import numpy as np
-
-    f = simulate_wcdma(seed=seed, **kwargs).to_frame()
-    finite = f.ace[np.isfinite(f.ace)]
-    metrics = {"mean_throughput": float(f.throughput.mean()), "median_throughput": float(f.throughput.median()),
-               "share_below_half": float((f.throughput < 0.5).mean()),
-               "mean_block_error_rate": float(f.block_error_rate.mean()),
-               "median_block_error_rate": float(f.block_error_rate.median()), "mean_atp": float(f.atp.mean()),
-               "median_ace": float(finite.median()) if len(finite) else float("inf"),
-               "share_at_max_power": float(f.share_at_max_power.mean())}
-    return metrics, {}
+    row = simulate_wcdma(seed=seed, **kwargs).to_dict()
+    return {k: row[k] for k in WCDMA_METRICS}, {}
 
 
 def _check_wcdma(variant, channel, kwargs):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 
 from .. import _validate as v
+from .._record import interval_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -120,7 +121,7 @@ class Store:
     def dataframe(self, experiment: str | None = None) -> pd.DataFrame:
         """The store as a table: a row per point, the parameters as columns, then each metric with its interval
         (``<metric>_low``, ``<metric>_high``: the confidence interval of a simulation, the bounds of an
-        analysis)."""
+        analysis ordered by value)."""
         records = []
         for row in self.rows(experiment):
             rec = {c: row[c] for c in ROW_COLUMNS}
@@ -129,7 +130,7 @@ class Store:
             for name, value in row["metrics"].items():
                 rec[name] = value
                 if name in row["intervals"]:
-                    rec[f"{name}_low"], rec[f"{name}_high"] = row["intervals"][name]
+                    rec.update(interval_columns(name, row["intervals"][name]))
             records.append(rec)
         import pandas as pd
 

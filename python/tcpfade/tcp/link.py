@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record, interval_columns
 from .._watch import reporting
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .metrics import batch_interval
@@ -26,8 +27,8 @@ LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "bu
                 "fast_retransmits_per_s", "mean_rtt")
 
 
-@dataclass(frozen=True)
-class LinkResult:
+@dataclass(frozen=True, repr=False)
+class LinkResult(Record):
     """Result of :func:`simulate_link`. ``goodput`` is normalized by μ (1 = the link's capacity, every
     packet delivered once); ``goodput_bps`` is in bits per second. ``ci[name]`` is a batch-means interval.
 
@@ -77,16 +78,19 @@ class LinkResult:
     outcomes_by_window: np.ndarray | None = field(default=None, repr=False, compare=False)
     channel: dict[str, Any] | None = field(default=None, repr=False)
 
+    _headline = ("variant", "goodput", "goodput_bps", "timeouts_per_s", "mean_rtt", "duration")
+
     @property
     def max_in_flight(self) -> float:
         """w_p = B + μT, the most packets the pipe and the buffer hold (abouzeid §II-A)."""
         return self.buffer + self.pipe
 
     def to_dict(self) -> dict[str, Any]:
-        """Parameters, metrics and intervals as a flat dict (a row of a table)."""
+        """Parameters, metrics and their intervals (``<metric>_low``, ``<metric>_high``) as a flat dict (a row of a
+        table)."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel", "outcomes_by_window")}
-        for name, (lo, hi) in self.ci.items():
-            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = lo, hi
+        for name, interval in self.ci.items():
+            out.update(interval_columns(name, interval))
         return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record, interval_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
@@ -39,8 +40,8 @@ def metric_ranges(energy: float) -> dict[str, tuple[float, float]]:
             "mean_cwnd_at_loss": (1.0, math.inf)}
 
 
-@dataclass(frozen=True)
-class SimulationResult:
+@dataclass(frozen=True, repr=False)
+class SimulationResult(Record):
     """Result of :func:`simulate`. Metrics are attributes; ``ci[name]`` is its confidence interval.
 
     See :mod:`tcpfade.tcp.metrics` for the definitions. ``counts`` holds the raw totals,
@@ -75,13 +76,16 @@ class SimulationResult:
     channel: dict[str, Any] = field(repr=False)
     trace: pd.DataFrame | None = field(default=None, repr=False)
 
+    _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "timeouts", "slots")
+
     def to_dict(self) -> dict[str, Any]:
-        """Parameters, metrics and confidence bounds as a flat dict (one row of a table)."""
+        """Parameters, metrics and their confidence intervals (``<metric>_low``, ``<metric>_high``) as a flat dict
+        (one row of a table)."""
         out: dict[str, Any] = {k: getattr(self, k) for k in (
             "variant", "slots", "wmax", "dupthresh", "rto", "seed", "transmit_energy", "w_active", "w_idle",
             "confidence", *METRICS, "energy_efficiency_lower_bound", "timeouts", "fast_retransmits")}
-        for name, (lo, hi) in self.ci.items():
-            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = lo, hi
+        for name, interval in self.ci.items():
+            out.update(interval_columns(name, interval))
         out.update({f"channel_{k}": val for k, val in self.channel.items()})
         return out
 
@@ -170,7 +174,6 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
         fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it raises stops the run and
         is raised here. Ctrl-C stops a run at once, with or without it.
     """
-    import pandas as pd
     a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
                              initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, ack_loss=ack_loss,
                              ack_delay=ack_delay, batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,
@@ -190,6 +193,8 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     ci = {m: batch_interval(point[m], functions[m](per_batch), level, ranges[m]) for m in METRICS}
     trace = None
     if raw["trace"] is not None:
+        import pandas as pd
+
         trace = pd.DataFrame(raw["trace"])
         trace["seq"] = trace["seq"].astype("Int64").where(trace["seq"] >= 0)
     return SimulationResult(

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record
 from .._watch import reporting
 from ..channels.continuous import ContinuousTwoState
 from ..devices import Device, device as resolve_device
@@ -67,8 +68,8 @@ RULES: dict[str, v.Rule] = {
 }
 
 
-@dataclass(frozen=True)
-class TransferResult:
+@dataclass(frozen=True, repr=False)
+class TransferResult(Record):
     """Result of :func:`simulate_transfer`.
 
     ``connection_time`` [s] runs from the first SYN to the arrival of the sender's last ACK; ``goodput_bps`` =
@@ -110,6 +111,8 @@ class TransferResult:
     cycles: pd.DataFrame = field(repr=False, compare=False)
     frames: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
+    _headline = ("variant", "completed", "connection_time", "goodput_bps", "overhead_percent", "energy_joules")
+
     def to_dict(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""
         skip = ("by_kind", "radios", "parameters", "cycles", "frames")
@@ -122,11 +125,6 @@ class TransferResult:
         for key, value in self.parameters.items():
             out.setdefault(key if key not in out else f"param_{key}", value)
         return out
-
-    def to_frame(self) -> pd.DataFrame:
-        """:meth:`to_dict` as a one-row DataFrame."""
-        import pandas as pd
-        return pd.DataFrame([self.to_dict()])
 
     def segments(self) -> pd.DataFrame:
         """Segments, bytes and drops by kind of segment, one row per kind."""

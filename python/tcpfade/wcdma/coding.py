@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 
 import numpy as np
@@ -18,6 +19,7 @@ import pandas as pd
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record
 from .._watch import reporting
 
 #: The paper's transport format (§2.3): a 1050-bit transport block (1034 at the IP level and 16 of RLC/MAC) per
@@ -28,8 +30,8 @@ TTI_FRAMES = (1, 2, 4, 8)
 SECONDS_PER_BLOCK_FRAME = 3e-4
 
 
-@dataclass(frozen=True)
-class BlockErrorRate:
+@dataclass(frozen=True, repr=False)
+class BlockErrorRate(Record):
     """Blocks in error out of blocks sent, the rate and its Wilson interval at ``confidence``."""
 
     errors: int
@@ -38,6 +40,13 @@ class BlockErrorRate:
     low: float
     high: float
     confidence: float
+
+    _headline = ("rate", "errors", "blocks")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Errors, blocks, the rate and its Wilson interval (``rate_low``, ``rate_high``), the confidence."""
+        return {"errors": self.errors, "blocks": self.blocks, "rate": self.rate, "rate_low": self.low,
+                "rate_high": self.high, "confidence": self.confidence}
 
 
 def _wilson(errors: int, n: int, confidence: float) -> tuple[float, float]:

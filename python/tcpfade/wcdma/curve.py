@@ -10,10 +10,12 @@ with the paper's A = 1.39, B = 2.78, k = 0.03, α = 1.3; and a fit of the same f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .. import _validate as v
+from .._record import Record
 
 #: The paper's parameters (§3.4).
 PAPER = {"A": 1.39, "B": 2.78, "k": 0.03, "alpha": 1.3}
@@ -38,8 +40,8 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
     return float(out.reshape(-1)[0]) if np.ndim(pe) == 0 else out
 
 
-@dataclass(frozen=True)
-class CurveFit:
+@dataclass(frozen=True, repr=False)
+class CurveFit(Record):
     """A fit of eqs. (3)-(6) to points: the parameters, their standard errors (0 for a parameter ``held`` at the
     paper's value), the residuals' RMS and the number of points."""
 
@@ -51,6 +53,16 @@ class CurveFit:
     rms_residual: float
     points: int
     held: tuple[str, ...] = ()
+
+    _headline = ("A", "B", "k", "alpha", "rms_residual", "points")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A, B, k, α, each with its standard error (``<name>_error``), the RMS residual, the number of points and
+        the parameters held at the paper's values."""
+        out: dict[str, Any] = {}
+        for name in ("A", "B", "k", "alpha"):
+            out[name], out[f"{name}_error"] = getattr(self, name), self.errors[name]
+        return {**out, "rms_residual": self.rms_residual, "points": self.points, "held": ",".join(self.held)}
 
 
 def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) -> CurveFit:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record
 from .._watch import reporting
 from .coding import TTI_FRAMES
 
@@ -30,8 +31,8 @@ RAY_PROFILES = ("vehicular-a-5", "vehicular-a", "pedestrian-a", "pedestrian-b")
 TRACE_BYTES = 12
 
 
-@dataclass(frozen=True)
-class SystemResult:
+@dataclass(frozen=True, repr=False)
+class SystemResult(Record):
     """Result of :func:`simulate_system`: traces are arrays of users × slots; summaries one value per user."""
 
     users: int
@@ -48,6 +49,17 @@ class SystemResult:
     serving: np.ndarray = field(repr=False)
     serving_gain_db: np.ndarray = field(repr=False)
     position: np.ndarray = field(repr=False)
+
+    _headline = ("users", "doppler_hz", "target_sir_db", "duration", "mean_sir_db", "share_at_max_power")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run's parameters and its users summarized: mean SIR [dB], mean share of time at maximum power,
+        users at maximum power more than half the time."""
+        share = self.max_power_seconds / self.duration
+        return {"users": self.users, "doppler_hz": self.doppler_hz, "target_sir_db": self.target_sir_db,
+                "step_db": self.step_db, "duration": self.duration, "seed": self.seed, "rays": str(self.rays),
+                "mean_sir_db": float(self.sir_db.mean()), "share_at_max_power": float(share.mean()),
+                "users_mostly_at_max_power": int((share > 0.5).sum())}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per user: serving cell, mean path gain to it, position, SIR (mean and spread), mean transmit

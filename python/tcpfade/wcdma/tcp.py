@@ -22,6 +22,7 @@ import pandas as pd
 
 from .. import _core
 from .. import _validate as v
+from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .system import SLOT, simulate_system
@@ -33,8 +34,8 @@ MTU_BYTES = 512
 HEADER_BYTES = 40
 
 
-@dataclass(frozen=True)
-class BearerResult:
+@dataclass(frozen=True, repr=False)
+class BearerResult(Record):
     """TCP over one bearer: S (``throughput``) with its batch-means interval, the block error rate P_e, ATP [W],
     ACE [J/bit], and the counts."""
 
@@ -49,10 +50,12 @@ class BearerResult:
     fast_retransmits: int
     duration: float
 
+    _headline = ("throughput", "block_error_rate", "atp", "ace", "timeouts")
+
     def to_dict(self) -> dict[str, Any]:
-        """The fields as a flat dict (the interval as ``throughput_ci_low``/``_high``)."""
+        """The fields as a flat dict (the interval as ``throughput_low``/``_high``)."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "throughput_ci"}
-        d["throughput_ci_low"], d["throughput_ci_high"] = self.throughput_ci
+        d.update(interval_columns("throughput", self.throughput_ci))
         return d
 
 
@@ -108,8 +111,8 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                         fast_retransmits=int(totals["fast_retransmits"]), duration=totals["time"])
 
 
-@dataclass(frozen=True)
-class WcdmaResult:
+@dataclass(frozen=True, repr=False)
+class WcdmaResult(Record):
     """Result of :func:`simulate`: one :class:`BearerResult` per user, the system run behind them, the block
     error probabilities (users × TTIs) and the parameters."""
 
@@ -118,11 +121,29 @@ class WcdmaResult:
     block_error_probability: np.ndarray = field(repr=False)
     parameters: dict[str, Any]
 
+    _headline = ("users", "doppler_hz", "target_sir_db", "mean_throughput", "mean_block_error_rate",
+                 "share_at_max_power")
+
     def to_frame(self) -> pd.DataFrame:
         """One row per user: throughput (S) and its interval, block error rate P_e, ATP [W], ACE [J/bit], TCP's
         counts, and the system's summary (serving cell, mean SIR, mean power, time at maximum power)."""
         rows = pd.DataFrame([u.to_dict() for u in self.users])
         return pd.concat([self.system.to_frame(), rows], axis=1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run's parameters and its users summarized: mean and median S, the share of users below S = 0.5,
+        mean and median P_e, mean ATP [W], median ACE [J/bit] over users who delivered, mean share of time at
+        maximum power (a sweep's row)."""
+        f = self.to_frame()
+        finite = f.ace[np.isfinite(f.ace)]
+        summary = {"mean_throughput": float(f.throughput.mean()), "median_throughput": float(f.throughput.median()),
+                   "share_below_half": float((f.throughput < 0.5).mean()),
+                   "mean_block_error_rate": float(f.block_error_rate.mean()),
+                   "median_block_error_rate": float(f.block_error_rate.median()), "mean_atp": float(f.atp.mean()),
+                   "median_ace": float(finite.median()) if len(finite) else float("inf"),
+                   "share_at_max_power": float(f.share_at_max_power.mean())}
+        params = {k: (v if isinstance(v, (int, float, str, bool)) else str(v)) for k, v in self.parameters.items()}
+        return {**params, **summary}
 
 
 #: What :func:`simulate` accepts (its system keywords are checked by :func:`~tcpfade.wcdma.simulate_system`).

@@ -1,0 +1,86 @@
+"""Every result record answers as a researcher would use it: ``to_dict()`` (a flat row), ``to_frame()`` (a
+DataFrame), a short ``repr`` and an HTML table for notebooks; intervals and bounds named ``<metric>_low`` and
+``<metric>_high`` everywhere."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tcpfade
+from tcpfade import wcdma
+
+CH = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.01)
+
+
+def _records():
+    link = dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)
+    w = wcdma.simulate(users=6, duration=8.0, seed=1)
+    return {
+        "simulate": tcpfade.simulate("newreno", CH, slots=200_000, seed=1),
+        "analyze": tcpfade.analyze("newreno", CH),
+        "simulate_link": tcpfade.simulate_link("reno", duration=100, seed=1, **link),
+        "analyze_link": tcpfade.analyze_link("reno", **link),
+        "simulate_transfer": tcpfade.simulate_transfer("reno", seed=1),
+        "fit_markov": tcpfade.fit_markov(CH.trace(50_000, seed=2)),
+        "wcdma.simulate": w,
+        "wcdma user": w.users[0],
+        "wcdma system": w.system,
+        "block_error_rate": wcdma.block_error_rate(-1.0, blocks=50, seed=1),
+        "fit_universal_curve": wcdma.fit_universal_curve(10 ** np.linspace(-3, -0.3, 12),
+                                                         wcdma.universal_curve(10 ** np.linspace(-3, -0.3, 12), 6.0),
+                                                         6.0),
+    }
+
+
+RECORDS = _records()
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_record_has_a_row_a_frame_a_short_repr_and_html(name):
+    r = RECORDS[name]
+    row = r.to_dict()
+    assert row and all(isinstance(k, str) for k in row)
+    frame = r.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) >= 1
+    # One naming convention: no old interval names; every _low has its _high, low <= high.
+    for key in row:
+        assert not re.search(r"(_ci_low|_ci_high|_pessimistic|_optimistic)$", key), key
+        if key.endswith("_low") and key[:-4] + "_high" in row:
+            lo, hi = row[key], row[key[:-4] + "_high"]
+            assert not (lo > hi), (key, lo, hi)
+    text = repr(r)
+    assert text.startswith(type(r).__name__ + "(") and len(text) < 400 and "\n" not in text
+    # Short: 4 significant digits, never a full-precision float.
+    for number in re.findall(r"\d+\.\d+", text):
+        assert len(number.replace(".", "").lstrip("0")) <= 4, (number, text)
+    page = r._repr_html_()
+    assert page.startswith("<div>") and "<table>" in page and type(r).__name__ in page
+
+
+def test_per_user_records_have_a_row_per_user_and_a_summary_row():
+    w = RECORDS["wcdma.simulate"]
+    frame = w.to_frame()
+    assert len(frame) == 6 and {"throughput", "throughput_low", "throughput_high", "atp", "ace"} <= set(frame)
+    summary = w.to_dict()
+    assert summary["mean_throughput"] == pytest.approx(frame.throughput.mean())
+    assert summary["users"] == 6
+
+
+def test_analysis_bounds_are_ordered_by_value():
+    a = RECORDS["analyze"]
+    row = a.to_dict()
+    t = a.transmissions_per_delivered           # pessimistic above optimistic for a cost
+    assert t.pessimistic > t.optimistic
+    assert (row["transmissions_per_delivered_low"], row["transmissions_per_delivered_high"]) == (t.optimistic,
+                                                                                               t.pessimistic)
+    assert (row["throughput_low"], row["throughput_high"]) == (a.throughput.pessimistic, a.throughput.optimistic)
+
+
+def test_repr_brackets_are_the_interval():
+    s = RECORDS["simulate"]
+    lo, hi = s.ci["throughput"]
+    assert f"throughput={s.throughput:.4g} [{lo:.4g}, {hi:.4g}]" in repr(s)

@@ -12,6 +12,7 @@ import pytest
 
 import tcpfade
 import tcpfade.sweep
+import tcpfade.sweep.table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +33,7 @@ def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep, tcpfade.analyze_link,
-                                 tcpfade.simulate_link, tcpfade.simulate_transfer])
+                                 tcpfade.simulate_link, tcpfade.simulate_transfer, tcpfade.sweep.table])
 def test_docstring_examples(obj):
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -37,5 +37,14 @@ __all__ = [
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
     "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis", "simulate_transfer",
-    "simulate_transfers", "TransferResult", "Device",
+    "simulate_transfers", "TransferResult", "Device", "runs",
 ]
+
+
+def __getattr__(name: str):
+    # tcpfade.runs (the in-memory sweep) on first use, so that `import tcpfade` stays light.
+    if name == "runs":
+        from .sweep.table import runs
+
+        return runs
+    raise AttributeError(f"module 'tcpfade' has no attribute {name!r}")

@@ -1,0 +1,136 @@
+"""The in-memory twin of a sweep: run a tcpfade function over a grid of parameters and several seeds, in a
+notebook, and get one DataFrame back (no experiment file, no store).
+
+>>> import tcpfade
+>>> ch = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.01)
+>>> table = tcpfade.runs(tcpfade.simulate, variant=["tahoe", "newreno"], channel=ch, slots=100_000, seeds=3)
+>>> table[["variant", "seed", "throughput", "throughput_low", "throughput_high"]].shape
+(6, 5)
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from .. import _validate as v
+from .experiment import point_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: How many points :func:`runs` accepts (each one a call): beyond it, write an experiment file and use a sweep.
+MAX_POINTS = 100_000
+
+
+def _is_axis(value: Any) -> bool:
+    # Lists, tuples and ranges are axes; a string, a channel, an array of samples (a trace) are single values.
+    return isinstance(value, (list, tuple, range))
+
+
+def _identity(params: dict[str, Any]) -> dict[str, str]:
+    """What a point's seeds are drawn from: its parameters by value (a channel's repr gives its parameters); an
+    object whose repr is its address (a function, say) counts by its type, so the seeds stay the same from run
+    to run."""
+    out = {}
+    for k in sorted(params):
+        text = repr(params[k])
+        out[k] = type(params[k]).__name__ if " at 0x" in text else text
+    return out
+
+
+def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1, master_seed: int = 1,
+         workers: int = 1, progress: bool | None = None, **parameters: Any) -> pd.DataFrame:
+    """Call ``function`` (``tcpfade.simulate``, ``simulate_link``, ``analyze``, ``tcpfade.wcdma.simulate``, ... or
+    any callable returning a result record or a dict) at every combination of the ``parameters`` given as lists
+    (the grid's axes; other values are passed as they are), once per seed, and return one row per call: the
+    axes, the seed, then the record's ``to_dict()`` (its metrics with ``<metric>_low``/``_high``).
+
+    Parameters
+    ----------
+    function : the tcpfade function to call.
+    seeds : a number of replications n (seeds drawn from ``master_seed`` and each point's parameters, as a sweep
+        draws them: the same whatever ``workers`` is), an explicit list of seeds, or None for a function that
+        takes no seed (the analyses).
+    master_seed : the master seed of the drawn seeds.
+    workers : threads calling ``function`` at once (the simulations release the GIL); the rows are the same and
+        in the same order whatever the number.
+    progress : a progress bar (default: on a terminal).
+    **parameters : the function's keyword arguments; a list, tuple or range is an axis.
+
+    Returns
+    -------
+    pandas.DataFrame, one row per (point, seed) in grid order (the axes in the order given, the last varying
+    fastest), seeds within a point in order.
+
+    Raises
+    ------
+    ParameterError
+        a bad ``seeds``, ``workers`` or an empty axis; more than 100,000 calls; and whatever the function raises
+        for a point (its message names the point).
+    """
+    import pandas as pd
+    from tqdm import tqdm
+
+    if not callable(function):
+        raise v.fail("function", function, "must be a tcpfade function (or any callable)")
+    workers = v.integer("workers", workers, 1, 1024)
+    axes = {k: list(val) for k, val in parameters.items() if _is_axis(val)}
+    fixed = {k: val for k, val in parameters.items() if not _is_axis(val)}
+    for name, values in axes.items():
+        if not values:
+            raise v.fail(name, "an empty list", "must hold at least one value (an axis of the grid)")
+    takes_seed = "seed" in inspect.signature(function).parameters
+    if seeds is None:
+        replications: list[int | None] = [None]
+    elif isinstance(seeds, (list, tuple, range)):
+        replications = [v.seed(s) for s in seeds]
+        if not replications:
+            raise v.fail("seeds", "an empty list", "must hold at least one seed, or be a number of replications")
+    else:
+        count = v.integer("seeds", seeds, 1, MAX_POINTS)
+        replications = list(range(count))
+    if replications != [None] and not takes_seed:
+        raise v.fail("seeds", seeds, f"must be None: {getattr(function, '__name__', function)} takes no seed")
+    points = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())]
+    total = len(points) * len(replications)
+    if total > MAX_POINTS:
+        raise v.fail("parameters", f"{total} calls", f"must be at most {MAX_POINTS:,}: write an experiment file and "
+                                                     "run it with tcpfade sweep")
+    explicit = isinstance(seeds, (list, tuple, range))
+    name = getattr(function, "__name__", "function")
+    tasks = []
+    for point in points:
+        for r in replications:
+            if r is None:
+                seed = None
+            elif explicit:
+                seed = r
+            else:
+                seed = point_seed(v.seed(master_seed), name, _identity({**fixed, **point}), r)
+            tasks.append((point, seed))
+
+    def call(task):
+        point, seed = task
+        kwargs = {**fixed, **point, **({"seed": seed} if seed is not None else {})}
+        result = function(**kwargs)
+        row = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+        return {**{k: val for k, val in point.items()}, **({"seed": seed} if seed is not None else {}),
+                **{k: val for k, val in row.items() if k not in point and k != "seed"}}
+
+    with tqdm(total=total, desc=name, unit="run", disable=(not progress) if progress is not None else None) as bar:
+        if workers == 1:
+            rows = []
+            for task in tasks:
+                rows.append(call(task))
+                bar.update(1)
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                rows = []
+                for row in pool.map(call, tasks):
+                    rows.append(row)
+                    bar.update(1)
+    return pd.DataFrame(rows)

@@ -149,3 +149,33 @@ def test_analyze_prints_what_the_api_computes(capsys):
                                  slots=10**6, seed=1)
     assert rows["throughput"]["simulated"] == pytest.approx(simulated.throughput, rel=1e-9)
     assert rows["throughput"]["analysis_high"] == pytest.approx(b.optimistic, rel=1e-9)
+
+
+RESULT_COMMANDS = ["simulate", "analyze", "simulate-link", "analyze-link", "transfer", "channel describe",
+                   "channel fit", "channel table1", "channel error-vs-snr", "channel fit-vs-analysis", "wcdma bler",
+                   "wcdma system", "wcdma simulate"]
+
+
+@pytest.mark.parametrize("path", RESULT_COMMANDS)
+def test_every_command_that_prints_results_has_json_and_csv(path):
+    from tcpfade.cli import cli
+
+    command = cli
+    for part in path.split():
+        command = command.commands[part]
+    options = {o for p in command.params for o in getattr(p, "opts", [])}
+    assert {"--json", "--csv"} <= options, path
+
+
+def test_json_and_csv_carry_the_same_row(capsys, tmp_path):
+    import pandas as pd
+
+    out_csv = tmp_path / "channel.csv"
+    code, out, _ = run(capsys, "channel", "describe", "--error-rate", "0.1", "--burst", "4", "--json",
+                       "--csv", str(out_csv))
+    row = json.loads(out)
+    table = pd.read_csv(out_csv)
+    assert code == 0 and len(table) == 1 and table.loc[0, "error_rate"] == pytest.approx(row["error_rate"])
+    code, out, _ = run(capsys, "wcdma", "bler", "--sir-db", "-1", "--blocks", "50", "--seed", "1", "--json")
+    row = json.loads(out)
+    assert code == 0 and row["rate_low"] <= row["rate"] <= row["rate_high"] and 0 <= row["rate_mapping"] <= 1

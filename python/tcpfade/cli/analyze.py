@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 
 import click
 
 from ..analysis import ANALYZED_VARIANTS, METRICS, analyze as run_analysis, compare
 from ..tcp import simulate as run_simulation
-from .options import COUNT, SEED_HELP, build_channel, channel_options, print_table, progress_bar
+from .options import COUNT, SEED_HELP, build_channel, channel_options, emit, output_options, print_table, progress_bar
 
 
 @click.command()
@@ -23,8 +22,8 @@ from .options import COUNT, SEED_HELP, build_channel, channel_options, print_tab
 @click.option("--w-idle", type=float, default=0.0, show_default=True, help="Circuit energy per idle slot (eq. 14).")
 @click.option("--compare-slots", type=COUNT, help="Also simulate this many slots and print both side by side (1e7).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the comparison simulation. " + SEED_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, compare_slots, seed, as_json,
+@output_options("one row; with --compare-slots one row per metric")
+def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, compare_slots, seed, as_json, csv_path,
             **channel) -> None:
     """Compute TCP throughput and energy over a two-state Markov channel (zorzi-rao §4), with bounds.
 
@@ -45,19 +44,23 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
                              transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle,
                              progress=progress_bar())
         table = compare(result, sim)
-        if as_json:
-            click.echo(table.reset_index().to_json(orient="records", indent=2))
-        else:
+
+        def side_by_side() -> None:
             click.echo(table.to_string(float_format=lambda x: f"{x:.6g}"))
+            click.echo("analysis_low/_high: the analysis's bounds (not a confidence interval); simulated_low/_high: "
+                       "the simulation's 95% confidence interval.")
+
+        emit(table.reset_index(), as_json=as_json, csv_path=csv_path, human=side_by_side)
         return
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, default=str))
-        return
-    rows = {"variant": result.variant, "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
-    for name in METRICS:
-        b = getattr(result, name)
-        rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"
-    print_table(rows)
-    click.echo("[a, b]: the analysis's bounds, from the pessimistic and the optimistic count of successes "
-               "(zorzi-rao §4.2), smaller first; not a confidence interval. Units as for tcpfade simulate: per slot; "
-               "energy efficiency in packets per unit of transmit energy.")
+
+    def human() -> None:
+        rows = {"variant": result.variant, "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
+        for name in METRICS:
+            b = getattr(result, name)
+            rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"
+        print_table(rows)
+        click.echo("[a, b]: the analysis's bounds, from the pessimistic and the optimistic count of successes "
+                   "(zorzi-rao §4.2), smaller first; not a confidence interval. Units as for tcpfade simulate: per "
+                   "slot; energy efficiency in packets per unit of transmit energy.")
+
+    emit(result, as_json=as_json, csv_path=csv_path, human=human)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -21,7 +20,8 @@ from ..channels import (
 )
 from ..channels.studies import ZORZI_RAO_FIT_FDT, chockalingam_table1, fit_versus_analysis
 from ..plots import plot_error_vs_snr
-from .options import COUNT, FIGURE_FILE, INPUT_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, wrote
+from .options import (COUNT, FIGURE_FILE, INPUT_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, emit,
+                      output_options, print_table, wrote)
 
 @click.group()
 def channel() -> None:
@@ -30,8 +30,8 @@ def channel() -> None:
 
 @channel.command()
 @channel_options
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def describe(as_json: bool, **options) -> None:
+@output_options()
+def describe(as_json: bool, csv_path: Path | None, **options) -> None:
     """Describe a channel from whichever parameters you have.
 
     \b
@@ -42,10 +42,7 @@ def describe(as_json: bool, **options) -> None:
       tcpfade channel describe --fading-margin-db 20 --fdt 0.08
     """
     info = build_channel(**options).describe()
-    if as_json:
-        click.echo(json.dumps(info, indent=2, default=lambda x: None if x is None else str(x)))
-    else:
-        print_table(info)
+    emit(info, as_json=as_json, csv_path=csv_path, human=lambda: print_table(info))
 
 
 @channel.command()
@@ -67,24 +64,27 @@ def trace(slots: int, seed: int, out: Path, fmt: str | None, **options) -> None:
 @click.argument("path", type=INPUT_FILE)
 @click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix).")
 @click.option("--histogram", is_flag=True, help="Also print the burst-length histogram beside the geometric law.")
-def fit(path: Path, fmt: str | None, histogram: bool) -> None:
+@output_options()
+def fit(path: Path, fmt: str | None, histogram: bool, as_json: bool, csv_path: Path | None) -> None:
     """Fit a two-state Markov model to a loss trace (zorzi-rao's hybrid approach)."""
     result = fit_markov(load_trace(path, fmt))
-    print_table(result.to_dict())
-    if histogram:
-        click.echo("")
-        click.echo(result.burst_histogram().head(40).to_string(index=False))
+
+    def human() -> None:
+        print_table(result.to_dict())
+        if histogram:
+            click.echo("")
+            click.echo(result.burst_histogram().head(40).to_string(index=False))
+
+    emit(result, as_json=as_json, csv_path=csv_path, human=human)
 
 
 @channel.command()
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write CSV here.")
-def table1(csv_path: Path | None) -> None:
+@output_options("one row per entry of the table")
+def table1(as_json: bool, csv_path: Path | None) -> None:
     """Recompute chockalingam Table 1 (p, q, F, mean burst from fading)."""
     table = chockalingam_table1()
-    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.6g}"))
-    if csv_path:
-        table.to_csv(csv_path, index=False)
-        wrote(csv_path)
+    emit(table, as_json=as_json, csv_path=csv_path,
+         human=lambda: click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.6g}")))
 
 
 def _float_list(name: str, text: str) -> list[float]:
@@ -108,9 +108,9 @@ def _float_list(name: str, text: str) -> list[float]:
 @click.option("--packets", type=COUNT, help="Packets simulated per fD·T [default: max(200000, 2000 / fD·T), "
               "so each curve spans at least 2000 Doppler periods].")
 @click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write the data as CSV.")
+@output_options("one row per fD·T and SNR")
 def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int | None, seed: int,
-                 csv_path: Path | None) -> None:
+                 as_json: bool, csv_path: Path | None) -> None:
     """Average packet error rate vs average SNR of the bit-level model (zorzi-rao Fig. 7)."""
     import pandas as pd
 
@@ -129,9 +129,7 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
         t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=n, seed=seed)
         tables.append(t.assign(fdt=fdt))
     table = pd.concat(tables, ignore_index=True)
-    if csv_path:
-        table.to_csv(csv_path, index=False)
-        wrote(csv_path)
+    emit(table, as_json=as_json, csv_path=csv_path, human=lambda: None)
     plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)
     wrote(out)
 
@@ -143,8 +141,8 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
               help="Comma-separated target packet error rates.")
 @click.option("--slots", type=COUNT, default=4_000_000, show_default=True, help="Slots per simulated trace.")
 @click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Also write CSV here.")
-def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, csv_path: Path | None) -> None:
+@output_options("one row per fD·T and error rate")
+def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, as_json: bool, csv_path: Path | None) -> None:
     """Markov parameters fitted to Jakes traces beside zorzi-rao eq. (3)."""
     fdt_values, rate_values = _float_list("--fdt", fdts), _float_list("--error-rate", rates)
     bar = tqdm(total=len(fdt_values) * len(rate_values), desc="points", unit="point", disable=None)
@@ -158,9 +156,7 @@ def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, csv_path: Path
                                     seed=v.seed(seed), progress=step)
     cols = ["fdt", "target_error_rate", "snr_db", "bitlevel_error_rate", "bitlevel_mean_burst", "bitlevel_burst_ci",
             "analytic_mean_burst", "threshold_mean_burst", "threshold_burst_ci", "threshold_analytic_mean_burst"]
-    click.echo(table[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
-    if csv_path:
-        table.to_csv(csv_path, index=False)
-        wrote(csv_path)
+    emit(table, as_json=as_json, csv_path=csv_path,
+         human=lambda: click.echo(table[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}")))
     if not math.isfinite(table["bitlevel_mean_burst"].sum()):
         raise v.fail("--slots", slots, "too few slots: some traces had no burst")

@@ -3,18 +3,14 @@
 
 from __future__ import annotations
 
-import json
-
 import click
-
-import numpy as np
 
 from .. import _validate as v
 from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
-from .options import SEED_HELP, print_table, progress_bar
+from .options import SEED_HELP, emit, output_options, print_table, progress_bar
 
 
 @click.command("simulate-link")
@@ -51,10 +47,11 @@ from .options import SEED_HELP, print_table, progress_bar
                    "(ns-2's original model).")
 @click.option("--batches", type=int, default=20, show_default=True, help="Batches for the confidence intervals.")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@output_options()
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
                   dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
-                  initial_ssthresh, recover_guard, loss_rule, channel_clock, batches, confidence, as_json) -> None:
+                  initial_ssthresh, recover_guard, loss_rule, channel_clock, batches, confidence, as_json,
+                  csv_path) -> None:
     """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
 
     \b
@@ -75,17 +72,20 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
                  initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
                  channel_clock=channel_clock, batches=batches,
                  confidence=confidence, progress=progress_bar())
-    if as_json:
-        click.echo(json.dumps(r.to_dict(), indent=2))
-        return
-    items = {"variant": r.variant, "mu T (pipe)": r.pipe, "buffer B": r.buffer, "w_p": r.max_in_flight,
-             "simulated [s]": r.duration}
-    for m in LINK_METRICS:
-        lo, hi = r.ci[m]
-        items[m] = f"{getattr(r, m):.6g}  [{lo:.6g}, {hi:.6g}]"
-    items.update({"goodput [bit/s]": r.goodput_bps, "timeouts": r.timeouts, "fast retransmits": r.fast_retransmits,
-                  "channel losses": r.channel_losses, "buffer losses": r.buffer_losses})
-    print_table(items)
+    def human() -> None:
+        items = {"variant": r.variant, "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
+                 "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}
+        for m in LINK_METRICS:
+            lo, hi = r.ci[m]
+            items[m] = f"{getattr(r, m):.6g}  [{lo:.6g}, {hi:.6g}]"
+        items.update({"goodput [bit/s]": r.goodput_bps, "timeouts": r.timeouts,
+                      "fast retransmits": r.fast_retransmits, "channel losses": r.channel_losses,
+                      "buffer losses": r.buffer_losses})
+        print_table(items)
+        click.echo(f"[a, b]: {confidence:.0%} confidence interval (batch means). Units: goodput and throughput as a "
+                   "fraction of μ; loss rates per packet; timeouts and fast retransmits per second; mean_rtt in s.")
+
+    emit(r, as_json=as_json, csv_path=csv_path, human=human)
 
 
 @click.command("analyze-link")
@@ -109,9 +109,9 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
 @click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
 @click.option("--max-backoff", type=int, default=64, show_default=True,
               help="Largest multiplier of the RTO's exponential backoff (a power of two).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@output_options()
 def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, recovery, min_rto,
-                 max_rto, clock_granularity, max_backoff, as_json) -> None:
+                 max_rto, clock_granularity, max_backoff, as_json, csv_path) -> None:
     """Goodput of TCP Reno or NewReno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
 
     abouzeid §IV models Reno; with --recovery paper (the default) Reno and NewReno get the same result (a triple
@@ -127,13 +127,10 @@ def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean
     a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                      mean_good=mean_good, mean_bad=mean_bad, model=model, recovery=recovery, min_rto=min_rto,
                      max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff)
-    if as_json:
-        click.echo(json.dumps({k: getattr(a, k) for k in a.__dataclass_fields__
-                               if not isinstance(getattr(a, k), (np.ndarray, dict))}, indent=2))
-        return
-    print_table({"variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe)": a.pipe, "buffer B": a.buffer,
-                 "w_p": a.max_window, "goodput (rho)": a.goodput, "goodput [bit/s]": a.goodput_bps,
-                 "ceiling (1-f) rho_ideal": a.goodput_ceiling, "E[N] per good state": a.reward,
-                 "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,
-                 "P_TD": a.p_triple_duplicate, "P_TO": a.p_timeout, "mean RTO at a bad visit [s]": a.mean_rto_at_bad,
-                 "mean backoff at a bad visit": a.mean_backoff_at_bad})
+    emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
+        "variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
+        "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,
+        "goodput [bit/s]": a.goodput_bps, "ceiling (1-f) rho_ideal": a.goodput_ceiling,
+        "E[N] per good state [packets]": a.reward, "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,
+        "P_TD": a.p_triple_duplicate, "P_TO": a.p_timeout, "mean RTO at a bad visit [s]": a.mean_rto_at_bad,
+        "mean backoff at a bad visit": a.mean_backoff_at_bad}))

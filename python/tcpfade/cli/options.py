@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -104,6 +105,42 @@ SEED_HELP = "Seed of the random numbers: the same inputs and seed give the same 
 def wrote(path: Path, what: str = "") -> None:
     """Confirm a file written (on stderr, so that stdout stays the result)."""
     click.echo(f"wrote {path}" + (f" ({what})" if what else ""), err=True)
+
+
+def output_options(rows: str = "one row"):
+    """``--json`` and ``--csv PATH`` for a command that prints results (every such command has both); ``rows``
+    says what a CSV row is. The command then calls :func:`emit`."""
+    def decorate(f):
+        f = click.option("--csv", "csv_path", type=OUTPUT_FILE,
+                         help=f"Also write the result as CSV ({rows}; intervals as <metric>_low, <metric>_high).")(f)
+        return click.option("--json", "as_json", is_flag=True,
+                            help="Print the result as JSON instead of a table.")(f)
+    return decorate
+
+
+def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
+    """Write ``result`` (a result record, a dict of a row, or a DataFrame) as CSV to ``csv_path`` when given, then
+    print it as JSON (``as_json``) or call ``human()`` to print the table a person reads."""
+    import pandas as pd
+
+    if isinstance(result, pd.DataFrame):
+        frame, payload = result, None
+    elif isinstance(result, dict):
+        frame, payload = pd.DataFrame([result]), result
+    else:
+        frame, payload = result.to_frame(), result.to_dict()
+    if csv_path:
+        tmp = Path(csv_path).with_name(Path(csv_path).name + ".part")
+        frame.to_csv(tmp, index=False)
+        tmp.replace(csv_path)
+        wrote(csv_path)
+    if as_json:
+        if payload is None:
+            click.echo(frame.to_json(orient="records", indent=2, default_handler=str))
+        else:
+            click.echo(json.dumps(payload, indent=2, default=lambda x: None if x is None else str(x)))
+    else:
+        human()
 
 
 def channel_options(f=None, *, markov_only: bool = False):

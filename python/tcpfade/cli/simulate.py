@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -10,7 +9,8 @@ import click
 from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
 from ..tcp.slotted import METRICS
-from .options import COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, print_table, progress_bar, wrote
+from .options import (COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, emit, output_options,
+                      print_table, progress_bar, wrote)
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
@@ -40,9 +40,10 @@ FEW_TIMEOUTS = 10
 @click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
 @click.option("--trace-plot", type=FIGURE_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
 @click.option("--trace-csv", type=OUTPUT_FILE, help="Write the recorded slots as CSV.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@output_options()
 def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recover_guard, ack_loss, ack_delay,
-             transmit_energy, w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json, **channel) -> None:
+             transmit_energy, w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json,
+             csv_path, **channel) -> None:
     """Simulate TCP over a packet-error channel, slot by slot (zero bandwidth-delay product).
 
     \b
@@ -65,19 +66,19 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recov
     if trace_plot:
         result.plot_trace(trace_plot)
         wrote(trace_plot)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, default=str))
-        return
-    rows = {"variant": result.variant, "slots": result.slots}
-    for name in METRICS:
-        lo, hi = result.ci[name]
-        rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"
-    rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
-                energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
-    print_table(rows)
-    click.echo(f"[a, b]: {result.confidence:.0%} confidence interval (batch means). Units: throughput, load, "
-               "successes, timeouts and fast retransmits per slot; energy efficiency in packets delivered per unit "
-               "of transmit energy (E per transmission); mean_cwnd_at_loss in packets.")
+    def human() -> None:
+        rows = {"variant": result.variant, "slots": result.slots}
+        for name in METRICS:
+            lo, hi = result.ci[name]
+            rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"
+        rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
+                    energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
+        print_table(rows)
+        click.echo(f"[a, b]: {result.confidence:.0%} confidence interval (batch means). Units: throughput, load, "
+                   "successes, timeouts and fast retransmits per slot; energy efficiency in packets delivered per "
+                   "unit of transmit energy (E per transmission); mean_cwnd_at_loss in packets.")
+
+    emit(result, as_json=as_json, csv_path=csv_path, human=human)
     if result.timeouts < FEW_TIMEOUTS:
         click.echo(f"note: {result.timeouts} timeouts in this run; with fewer than {FEW_TIMEOUTS} the intervals are "
                    "too narrow (82-87% coverage instead of 95%, docs/validation.md): run several seeds or a longer "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .options import COUNT, OUTPUT_FILE, SEED_HELP, print_table, wrote
+from .options import COUNT, OUTPUT_FILE, SEED_HELP, emit, output_options, print_table, wrote
 
 
 @click.group()
@@ -19,7 +19,8 @@ def wcdma() -> None:
 @click.option("--tti-frames", type=int, default=1, show_default=True, help="TTI length in frames: 1, 2, 4 or 8.")
 @click.option("--blocks", type=COUNT, default="2000", show_default=True, help="Blocks through the decoder.")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
-def bler(sir_db, tti_frames, blocks, seed) -> None:
+@output_options()
+def bler(sir_db, tti_frames, blocks, seed, as_json, csv_path) -> None:
     """Block error rate by the Viterbi decoder (Monte Carlo) beside the calibrated mapping's prediction.
 
     \b
@@ -35,9 +36,13 @@ def bler(sir_db, tti_frames, blocks, seed) -> None:
     r = block_error_rate(sir if sir.size > 1 else float(sir[0]), tti_frames=tti_frames, blocks=blocks, seed=seed)
     string = sir if sir.size > 1 else np.full(FORMAT["slots_per_frame"] * tti_frames, float(sir[0]))
     predicted = float(block_error_probability(string, tti_frames=tti_frames)[0])
-    print_table({"blocks": r.blocks, "errors": r.errors, "bler (decoder)": f"{r.rate:.6g}  [{r.low:.6g}, {r.high:.6g}]",
-                 "bler (mapping)": f"{predicted:.6g}"})
-    click.echo("(brackets: 95% Wilson interval)", err=True)
+
+    def human() -> None:
+        print_table({"blocks": r.blocks, "errors": r.errors,
+                     "bler (decoder)": f"{r.rate:.6g}  [{r.low:.6g}, {r.high:.6g}]", "bler (mapping)": f"{predicted:.6g}"})
+        click.echo("[a, b]: 95% Wilson interval of the decoder's block error rate")
+
+    emit({**r.to_dict(), "rate_mapping": predicted}, as_json=as_json, csv_path=csv_path, human=human)
 
 
 @wcdma.command()
@@ -73,8 +78,8 @@ def calibrate(blocks, strings, string_blocks, seed, out) -> None:
 @click.option("--tti-frames", type=int, default=1, show_default=True,
               help="TTI for the block error probabilities: 1, 2, 4 or 8 frames.")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Write one row per user as CSV.")
-def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames, seed, csv_path) -> None:
+@output_options("one row per user")
+def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames, seed, as_json, csv_path) -> None:
     """Simulate the multicell uplink with power control: per-user SIR, power and block error probability.
 
     \b
@@ -87,15 +92,13 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
                         duration=duration, rays=rays, seed=seed)
     frame = r.to_frame()
     frame["block_error_probability"] = r.block_error_probability(tti_frames).mean(axis=1)
-    if csv_path:
-        frame.to_csv(csv_path, index=False)
-        wrote(csv_path)
     q = frame.quantile([0.1, 0.5, 0.9])
-    print_table({"users": users, "simulated [s]": f"{r.duration:g}",
-                 "mean SIR [dB] (10/50/90%)": " / ".join(f"{x:.2f}" for x in q.mean_sir_db),
-                 "mean power [dBW] (10/50/90%)": " / ".join(f"{x:.1f}" for x in q.mean_power_dbw),
-                 "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_probability),
-                 "users at max power > half the time": int((frame.share_at_max_power > 0.5).sum())})
+    emit(frame, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
+        "users": users, "simulated [s]": f"{r.duration:g}",
+        "mean SIR [dB] (10/50/90% of users)": " / ".join(f"{x:.2f}" for x in q.mean_sir_db),
+        "mean power [dBW] (10/50/90%)": " / ".join(f"{x:.1f}" for x in q.mean_power_dbw),
+        "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_probability),
+        "users at max power > half the time": int((frame.share_at_max_power > 0.5).sum())}))
 
 
 @wcdma.command("simulate")
@@ -108,9 +111,9 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
 @click.option("--ack-delay", type=float, default=0.05, show_default=True, help="Return path delay of the ACKs [s].")
 @click.option("--min-rto", type=float, default=1.0, show_default=True, help="Floor of TCP's retransmission timer [s].")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Write one row per user as CSV.")
+@output_options("one row per user")
 def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, min_rto, seed,
-                   csv_path) -> None:
+                   as_json, csv_path) -> None:
     """The whole chain: uplink with power control, block errors, TCP NewReno over each user's bearer.
 
     \b
@@ -122,12 +125,10 @@ def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, durati
     w = simulate(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
                  step_db=step_db, duration=duration, ack_delay=ack_delay, min_rto=min_rto, seed=seed)
     frame = w.to_frame()
-    if csv_path:
-        frame.to_csv(csv_path, index=False)
-        wrote(csv_path)
     q = frame.quantile([0.1, 0.5, 0.9], numeric_only=True)
-    print_table({"users": users, "simulated [s]": f"{duration:g}",
-                 "throughput S (10/50/90%)": " / ".join(f"{x:.3f}" for x in q.throughput),
-                 "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_rate),
-                 "ATP [W] (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.atp),
-                 "users with S < 0.1": int((frame.throughput < 0.1).sum())})
+    emit(frame, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
+        "users": users, "simulated [s]": f"{duration:g}",
+        "throughput S (10/50/90% of users)": " / ".join(f"{x:.3f}" for x in q.throughput),
+        "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_rate),
+        "ATP [W] (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.atp),
+        "users with S < 0.1": int((frame.throughput < 0.1).sum())}))

@@ -425,8 +425,94 @@ def test_export_status_and_plot_commands(tmp_path, capsys):
     assert main(["plot", e.source, "--x", "error_rate", "--group", "variant", "--logx",
                  "--out", str(tmp_path / "p.png")]) == 0
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The exported table plots too, CSV or Parquet.
+    for table in ("r.csv", "r.parquet"):
+        assert main(["plot", str(tmp_path / table), "--x", "error_rate", "--group", "variant",
+                     "--out", str(tmp_path / f"{table}.png")]) == 0
     capsys.readouterr()
     assert main(["plot", e.source, "--x", "colour", "--out", str(tmp_path / "q.png")]) == 2
     assert "column = 'colour' is not allowed" in capsys.readouterr().err
     assert main(["sweep", "export", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "x.csv")]) == 2
     assert "must be an existing file" in capsys.readouterr().err
+
+
+def test_export_says_everything_a_point_ran_with_in_grid_order(tmp_path):
+    """Every row carries the master seed, the point's place in the grid and its seed, every parameter (set or left
+    at its default), counts as integers; rows come in the grid's order (variant slowest, then error rate, then
+    replication), the same on every export."""
+    e = experiment(tmp_path)
+    run_sweep(e, workers=2, progress=False)
+    frame = Store(e.store).dataframe()
+    assert list(frame.columns[:5]) == ["experiment", "point", "replication", "master_seed", "seed"]
+    assert (frame.master_seed == 2026).all() and frame.point.dtype.kind == "i"
+    assert list(zip(frame.point, frame.replication)) == [(i, r) for i in range(9) for r in range(2)]
+    assert list(frame.variant[::6]) == ["tahoe", "reno", "newreno"]
+    assert list(frame.error_rate[:6:2]) == [0.01, 0.03, 0.1]
+    # Defaults of tcpfade.simulate the file did not set, as the call took them.
+    assert (frame.dupthresh == 3).all() and (frame.rto == 100).all() and (frame.channel == "fading").all()
+    assert frame.timeouts.dtype.kind == "i" and frame.fast_retransmits.dtype.kind == "i"
+    points = e.points()
+    assert list(frame.seed) == [p.seed for p in points]
+    pd.testing.assert_frame_equal(frame, Store(e.store).dataframe())
+
+
+def test_simulated_fading_channels_can_be_swept(tmp_path):
+    """zorzi-rao §5's channels in a sweep (snr_db, fading_model axes): each row is the direct call."""
+    path = write(tmp_path, """
+        [sweep]
+        model = "simulate"
+        [fixed]
+        channel = "bit_level"
+        fdt = 0.016
+        packet_bits = 1024
+        slots = 20_000
+        [axes]
+        snr_db = [15.0, 25.0]
+        fading_model = ["jakes", "cisoids"]
+    """)
+    e = load_experiment(path)
+    run_sweep(e, workers=1, progress=False)
+    frame = Store(e.store).dataframe()
+    for _, row in frame.iterrows():
+        ch = tcpfade.BitLevelFading(0.016, row.snr_db, packet_bits=1024, fading_model=row.fading_model)
+        direct = tcpfade.simulate("newreno", ch, slots=20_000, seed=int(row.seed))
+        assert row.throughput == direct.throughput
+    threshold = write(tmp_path, """
+        [sweep]
+        model = "simulate"
+        [fixed]
+        channel = "threshold"
+        fdt = 0.016
+        slots = 20_000
+        [axes]
+        error_rate = [0.01, 0.1]
+    """, "threshold.toml")
+    run_sweep(load_experiment(threshold), workers=1, progress=False)
+    with pytest.raises(ExperimentError, match="must be one of fading, markov, burst, bernoulli"):
+        load_experiment(write(tmp_path, """
+            [sweep]
+            model = "analyze"
+            [fixed]
+            channel = "bit_level"
+            fdt = 0.016
+            snr_db = 20.0
+        """, "analysis.toml"))
+
+
+def test_a_store_from_before_the_new_columns_gets_them(tmp_path):
+    """Stores written before ``master_seed`` and ``point`` existed keep working: the columns are added on the next
+    write, and the older rows export with them empty, after the new ones."""
+    e = experiment(tmp_path)
+    old_schema = """CREATE TABLE results (key TEXT PRIMARY KEY, experiment TEXT NOT NULL, model TEXT NOT NULL,
+        identity TEXT NOT NULL, version TEXT NOT NULL, params TEXT NOT NULL, replication INTEGER NOT NULL,
+        seed INTEGER NOT NULL, metrics TEXT NOT NULL, intervals TEXT NOT NULL, seconds REAL NOT NULL,
+        created TEXT NOT NULL)"""
+    with closing(sqlite3.connect(e.store)) as con:
+        con.execute(old_schema)
+        con.execute("INSERT INTO results VALUES ('old', 'study', 'simulate', 'x', '0.0', ?, 0, 5, ?, '{}', 1.0, "
+                    "'2020-01-01')", ('{"variant": "reno"}', '{"throughput": 0.5}'))
+        con.commit()
+    run_sweep(e, workers=1, progress=False)
+    frame = Store(e.store).dataframe()
+    assert len(frame) == 19 and frame.key.iloc[-1] == "old" and pd.isna(frame.point.iloc[-1])
+    assert list(frame.point[:18]) == [i for i in range(9) for _ in range(2)]

@@ -19,6 +19,20 @@ def _store_and_experiment(source: Path):
     return Store(source), None
 
 
+def _read_table(path: Path):
+    """A table exported by ``tcpfade sweep export`` (CSV or Parquet), or any table with the same columns."""
+    import pandas as pd
+
+    from .. import _validate as v
+
+    try:
+        return pd.read_csv(path) if path.suffix.lower() == ".csv" else pd.read_parquet(path)
+    except ImportError as exc:
+        raise v.fail("source", str(path), f"Parquet needs pyarrow (pip install 'tcpfade[parquet]'): {exc}") from None
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        raise v.fail("source", str(path), f"cannot be read as a table ({exc})") from None
+
+
 @click.group()
 def sweep() -> None:
     """Sweeps from experiment files: run them, see how far they are, export the results.
@@ -116,7 +130,8 @@ def export(source, out_path, experiment) -> None:
 @click.option("--logx", is_flag=True, help="Logarithmic x axis.")
 @click.option("--logy", is_flag=True, help="Logarithmic y axis.")
 def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
-    """Draw Y against X from the results of SOURCE (an experiment file or a store), grouped by --group.
+    """Draw Y against X from the results of SOURCE (an experiment file, a store, or a table exported from one:
+    .csv or .parquet), grouped by --group.
 
     Replications are averaged (95% Student-t interval); a single run shows its own interval (simulation)
     or bounds (analysis).
@@ -125,15 +140,20 @@ def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
     Examples:
       tcpfade plot study.toml --x error_rate --y throughput --group variant --logx
       tcpfade plot results.sqlite --x fdt --y energy_efficiency --group variant,wmax --out eff.svg
+      tcpfade plot exported.csv --x error_rate --y throughput --group variant
     """
+    from .. import _validate as v
     from ..plots.sweep import plot_results
 
-    store, name = _store_and_experiment(source)
-    frame = store.dataframe(experiment or name)
+    if source.suffix.lower() in (".csv", ".parquet"):
+        frame, name, where = _read_table(source), None, str(source)
+        if experiment is not None and "experiment" in frame:
+            frame = frame[frame.experiment == experiment]
+    else:
+        store, name = _store_and_experiment(source)
+        frame, where = store.dataframe(experiment or name), str(store.path)
     if frame.empty:
-        from .. import _validate as v
-
-        raise v.fail("experiment", experiment or name, f"has no results in {store.path}")
+        raise v.fail("experiment", experiment or name, f"has no results in {where}")
     groups = [g.strip() for g in group.split(",") if g.strip()]
     out = plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
     wrote(out)

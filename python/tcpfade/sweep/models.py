@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from .. import __version__
 from .. import _validate as v
 from ..analysis import analyze
@@ -18,6 +20,7 @@ from ..analysis.analyze import analysis_arguments
 from ..analysis.link import analyze_link, link_analysis_arguments
 from ..analysis.result import METRICS as ANALYSIS_METRICS
 from ..channels.continuous import ContinuousTwoState
+from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.markov import Bernoulli, GilbertElliott
 from ..tcp import simulate, simulate_link, simulate_transfer
 from ..tcp.transfer import TRANSFER_METRICS, transfer_arguments
@@ -29,7 +32,8 @@ from ..tcp.slotted import simulation_arguments
 CHANNEL_PARAMETERS: dict[str, type] = {
     "channel": str, "error_rate": float, "fdt": float, "fading_margin_db": float, "p": float, "q": float,
     "mean_burst": float, "loss_good": float, "loss_bad": float, "mean_good": float, "mean_bad": float,
-    "mean_phase": float, "drop_rate": float,
+    "mean_phase": float, "drop_rate": float, "snr_db": float, "fading_model": str, "oscillators": int,
+    "packet_bits": int, "modulation": str, "samples_per_packet": int,
 }
 
 #: The link's parameters, shared by simulate_link and analyze_link (abouzeid §II).
@@ -64,6 +68,11 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "bernoulli": (frozenset({"error_rate"}), frozenset({"error_rate"})),
     "continuous": (frozenset({"mean_good", "mean_bad"}), frozenset({"mean_good", "mean_bad"})),
     "on_off": (frozenset({"mean_phase", "drop_rate"}), frozenset({"mean_phase", "drop_rate"})),
+    # simulated fading, packet by packet (zorzi-rao §5): the threshold model and the bit-level one.
+    "threshold": (frozenset({"fdt"}), frozenset({"fdt", "error_rate", "fading_margin_db", "fading_model",
+                                                  "oscillators"})),
+    "bit_level": (frozenset({"fdt", "snr_db"}), frozenset({"fdt", "snr_db", "packet_bits", "modulation",
+                                                           "samples_per_packet", "fading_model", "oscillators"})),
     "none": (frozenset(), frozenset()),   # the WCDMA chain makes its own channel
 }
 
@@ -78,7 +87,10 @@ def parameter_types(model: str) -> dict[str, type]:
 def make_channel(params: dict[str, Any], model: str = "simulate"):
     """The channel of a point: for the slotted models ``channel`` = "fading" (the default: zorzi-rao eqs.
     (2)-(5) from ``fdt`` and ``error_rate`` or ``fading_margin_db``), "markov" (``p``, ``q``, optional
-    ``loss_good``, ``loss_bad``), "burst" (``error_rate``, ``mean_burst``) or "bernoulli" (``error_rate``); for
+    ``loss_good``, ``loss_bad``), "burst" (``error_rate``, ``mean_burst``), "bernoulli" (``error_rate``), and for
+    ``simulate`` the simulated fading of zorzi-rao §5: "threshold" (``fdt`` and ``error_rate`` or
+    ``fading_margin_db``, optional ``fading_model``, ``oscillators``) and "bit_level" (``fdt``, ``snr_db``,
+    optional ``packet_bits``, ``modulation``, ``samples_per_packet``, ``fading_model``, ``oscillators``); for
     the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III); for transfers "on_off"
     (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4)."""
     kinds = _MODELS[model].channels
@@ -109,11 +121,47 @@ def _channel(kind: str, items: tuple[tuple[str, Any], ...]):
         return GilbertElliott.from_burst(p["error_rate"], p["mean_burst"])
     if kind == "continuous":
         return ContinuousTwoState(mean_good=p["mean_good"], mean_bad=p["mean_bad"])
+    if kind == "threshold":
+        if ("error_rate" in p) == ("fading_margin_db" in p):
+            raise v.fail("error_rate", p.get("error_rate"), "give exactly one of error_rate and fading_margin_db "
+                                                              "for a 'threshold' channel")
+        return ThresholdFading(**p)
+    if kind == "bit_level":
+        return BitLevelFading(**p)
     if kind == "on_off":
         return ContinuousTwoState.on_off(p["mean_phase"], p["drop_rate"])
     if kind == "none":
         return None
     return Bernoulli(p["error_rate"])
+
+
+def _function(model: str):
+    from ..wcdma import simulate as simulate_wcdma
+
+    return {"simulate": simulate, "analyze": analyze, "simulate_link": simulate_link, "analyze_link": analyze_link,
+            "simulate_transfer": simulate_transfer, "wcdma": simulate_wcdma}[model]
+
+
+def defaults(model: str) -> dict[str, Any]:
+    """The value each parameter of ``model`` takes when a point does not set it: the call's own defaults (from its
+    signature), the model's default variant and channel kind. An export lists them beside the set ones, so that
+    a row says everything the point ran with."""
+    import inspect
+
+    signature = inspect.signature(_function(model)).parameters
+    out: dict[str, Any] = {"variant": _MODELS[model].variant, "channel": _MODELS[model].channels[0]}
+    for name in MODEL_PARAMETERS[model]:
+        p = signature.get(name)
+        if p is not None and p.default is not inspect.Parameter.empty:
+            out[name] = p.default
+    return out
+
+
+def _number(x: Any) -> int | float:
+    """A metric as stored: counts stay integers (JSON keeps them so), everything else a float."""
+    if isinstance(x, (bool, int, np.integer, np.bool_)):
+        return int(x)
+    return float(x)
 
 
 def split(model: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -125,14 +173,14 @@ def _run_simulate(variant, channel, seed, kwargs):
     r = simulate(variant, channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in SIMULATION_METRICS}
     metrics.update(energy_efficiency_lower_bound=float(r.energy_efficiency_lower_bound),
-                   timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
+                   timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 
 def _run_analyze(variant, channel, seed, kwargs):
     r = analyze(variant, channel, **kwargs)
     metrics = {m: float(getattr(r, m).optimistic) for m in ANALYSIS_METRICS}
-    metrics.update(states=float(r.states), mean_cycle=float(r.mean_cycle))
+    metrics.update(states=int(r.states), mean_cycle=float(r.mean_cycle))
     return metrics, {m: [float(getattr(r, m).low), float(getattr(r, m).high)] for m in ANALYSIS_METRICS}
 
 
@@ -144,7 +192,7 @@ _VISIT_TERMS = ("p_no_loss", "p_triple_duplicate", "p_timeout", "mean_effective_
 def _run_simulate_link(variant, channel, seed, kwargs):
     r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
-    metrics.update(timeouts=float(r.timeouts), fast_retransmits=float(r.fast_retransmits))
+    metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 
@@ -156,9 +204,9 @@ def _run_analyze_link(variant, channel, seed, kwargs):
 
 def _run_simulate_transfer(variant, channel, seed, kwargs):
     r = simulate_transfer(variant, channel, seed=seed, **kwargs)
-    metrics = {m: float(getattr(r, m)) for m in TRANSFER_METRICS}
-    metrics.update(completed=float(r.completed), immediate_recoveries=float(r.immediate_recoveries),
-                   slow_starts=float(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules))
+    metrics = {m: _number(getattr(r, m)) for m in TRANSFER_METRICS}
+    metrics.update(completed=int(r.completed), immediate_recoveries=int(r.immediate_recoveries),
+                   slow_starts=int(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules))
     return metrics, {}
 
 
@@ -192,11 +240,13 @@ class _Model:
     run: Callable[..., tuple[dict, dict]]
 
 
-_SLOT_CHANNELS = ("fading", "markov", "burst", "bernoulli")
+#: The analysis needs a two-state Markov channel; the slotted simulation also takes the simulated fading.
+_MARKOV_CHANNELS = ("fading", "markov", "burst", "bernoulli")
+_SLOT_CHANNELS = (*_MARKOV_CHANNELS, "threshold", "bit_level")
 _MODELS = {
     "simulate": _Model(_SLOT_CHANNELS, "newreno",
                        lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw), _run_simulate),
-    "analyze": _Model(_SLOT_CHANNELS, "tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw),
+    "analyze": _Model(_MARKOV_CHANNELS, "tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw),
                       _run_analyze),
     "simulate_link": _Model(("continuous",), "reno",
                             lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),

@@ -67,6 +67,7 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
         workers = v.integer("workers", workers, 1, 4096)
     store = Store(experiment.store)
     points = experiment.points()
+    place = {p.key: i // experiment.replications for i, p in enumerate(points)}
     done = set() if force else store.keys()
     todo = [p for p in points if p.key not in done]
     tasks = [{"index": i, "model": experiment.model, "params": p.params, "seed": p.seed} for i, p in enumerate(todo)]
@@ -103,7 +104,7 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
                 if kind == "error":
                     failed.append((point.params, outcome))
                     continue
-                writer.add(_row(experiment, identity, point, outcome), replace=force)
+                writer.add(_row(experiment, identity, point, outcome, place[point.key]), replace=force)
                 computed += 1
         except KeyboardInterrupt:
             backend.stop()
@@ -114,10 +115,11 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     return report()
 
 
-def _row(experiment: Experiment, identity: str, point: Point, outcome: dict[str, Any]) -> dict[str, Any]:
+def _row(experiment: Experiment, identity: str, point: Point, outcome: dict[str, Any], place: int) -> dict[str, Any]:
     return {"key": point.key, "experiment": experiment.name, "model": experiment.model, "identity": identity,
             "version": __version__, "params": point.params, "replication": point.replication, "seed": point.seed,
-            "metrics": outcome["metrics"], "intervals": outcome["intervals"], "seconds": outcome["seconds"]}
+            "metrics": outcome["metrics"], "intervals": outcome["intervals"], "seconds": outcome["seconds"],
+            "master_seed": experiment.seed, "point": place}
 
 
 def _feed(backend: _Backend, tasks: list[dict[str, Any]], results: queue.Queue) -> None:

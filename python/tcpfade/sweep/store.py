@@ -37,16 +37,24 @@ CREATE TABLE IF NOT EXISTS results (
     metrics TEXT NOT NULL,
     intervals TEXT NOT NULL,
     seconds REAL NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    master_seed INTEGER,
+    point INTEGER
 );
 CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
 """
 
+#: Columns added since the first stores: (name, type); an older store gets them (empty) on its next write.
+ADDED_COLUMNS = (("master_seed", "INTEGER"), ("point", "INTEGER"))
+
 #: The formats :meth:`Store.export` writes, by suffix.
 EXPORT_FORMATS = (".csv", ".parquet")
 
-#: The columns a row has besides the parameters and metrics, in the order exports put them first.
-ROW_COLUMNS = ("key", "experiment", "model", "identity", "version", "replication", "seed", "seconds", "created")
+#: The columns a row has besides the parameters and metrics, in the order exports put them first: the point's
+#: place in its experiment (``point``, the grid's order) and its replication, the master seed and the point's
+#: seed, then the code that computed it.
+ROW_COLUMNS = ("experiment", "point", "replication", "master_seed", "seed", "model", "version", "identity", "key",
+               "seconds", "created")
 
 
 def store_path(name: str, path: str | Path) -> Path:
@@ -80,6 +88,10 @@ class Store:
             con.execute("PRAGMA synchronous=FULL")
             if write:
                 con.executescript(SCHEMA)
+                have = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+                for name, kind in ADDED_COLUMNS:
+                    if name not in have:
+                        con.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
             elif not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'results'").fetchone():
                 raise v.fail("store", str(self.path), "is not a tcpfade results store")
         except sqlite3.DatabaseError as exc:
@@ -106,7 +118,9 @@ class Store:
             if experiment is not None:
                 query, args = query + " WHERE experiment = ?", (experiment,)
             out = []
-            for row in con.execute(query + " ORDER BY key", args):
+            # Experiments by name, then each in its grid's order (rows of older stores, without it, last).
+            order = " ORDER BY experiment, point IS NULL, point, replication, key"
+            for row in con.execute(query + order, args):
                 d = dict(row)
                 for column in ("params", "metrics", "intervals"):
                     d[column] = json.loads(d[column])
@@ -119,14 +133,21 @@ class Store:
             return dict(con.execute("SELECT experiment, COUNT(*) FROM results GROUP BY experiment ORDER BY 1"))
 
     def dataframe(self, experiment: str | None = None) -> pd.DataFrame:
-        """The store as a table: a row per point, the parameters as columns, then each metric with its interval
-        (``<metric>_low``, ``<metric>_high``: the confidence interval of a simulation, the bounds of an
-        analysis ordered by value)."""
+        """The store as a table: a row per point in its experiment's order (``point``, then ``replication``), with
+        :data:`ROW_COLUMNS` first (the master seed and the point's seed, the version and identity of the code),
+        then every parameter the point ran with, set or left at its default (in the call's order), then each
+        metric with its interval (``<metric>_low``, ``<metric>_high``: the confidence interval of a simulation,
+        the bounds of an analysis ordered by value). Counts are integers."""
+        from .models import CHANNEL_PARAMETERS, MODEL_PARAMETERS, defaults
+
         records = []
         for row in self.rows(experiment):
-            rec = {c: row[c] for c in ROW_COLUMNS}
+            rec = {c: row.get(c) for c in ROW_COLUMNS}
+            params = {**defaults(row["model"]), **row["params"]} if row["model"] in MODEL_PARAMETERS else row["params"]
+            order = [*MODEL_PARAMETERS.get(row["model"], {}), *CHANNEL_PARAMETERS]
+            ranked = sorted(params, key=lambda k: (order.index(k) if k in order else len(order), k))
             # a parameter named like a row column (analyze_link's ``model``) keeps its value under param_<name>
-            rec.update({f"param_{k}" if k in ROW_COLUMNS else k: val for k, val in row["params"].items()})
+            rec.update({f"param_{k}" if k in ROW_COLUMNS else k: params[k] for k in ranked})
             for name, value in row["metrics"].items():
                 rec[name] = value
                 if name in row["intervals"]:
@@ -134,7 +155,13 @@ class Store:
             records.append(rec)
         import pandas as pd
 
-        return pd.DataFrame.from_records(records)
+        frame = pd.DataFrame.from_records(records)
+        for column in ("point", "master_seed"):
+            if column in frame and frame[column].notna().all():
+                frame[column] = frame[column].astype("int64")
+            elif column in frame:
+                frame[column] = frame[column].astype("Int64")
+        return frame
 
     def export(self, path: str | Path, experiment: str | None = None) -> Path:
         """Write :meth:`dataframe` to ``path``: CSV or Parquet by its suffix."""
@@ -170,9 +197,11 @@ class StoreWriter:
         for column in ("params", "metrics", "intervals"):
             values[column] = json.dumps(values[column], sort_keys=True)
         values.setdefault("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        values.setdefault("master_seed", None)
+        values.setdefault("point", None)
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         columns = ("key", "experiment", "model", "identity", "version", "params", "replication", "seed", "metrics",
-                   "intervals", "seconds", "created")
+                   "intervals", "seconds", "created", "master_seed", "point")
         self.con.execute(f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
                          [values[c] for c in columns])
         if not self.pending:

@@ -74,9 +74,9 @@ def test_trace_dataframe_and_plot(tmp_path):
     t = r.trace
     assert list(t.columns) == ["slot", "seq", "retransmission", "lost", "cwnd", "ssthresh", "una", "channel_state"]
     assert t.loc[6, "seq"] == 3 and t.loc[6, "cwnd"] == 4 and t.loc[7, "cwnd"] == 2  # chockalingam §II
-    for suffix in ("png", "svg"):
-        out = r.plot_trace(tmp_path / f"trace.{suffix}")
-        assert out.stat().st_size > 1000
+    for suffix in ("png", "svg", "pdf"):
+        fig = r.plot_trace(tmp_path / f"trace.{suffix}")
+        assert (tmp_path / f"trace.{suffix}").stat().st_size > 1000 and len(fig.axes) == 2
 
 
 def test_recover_guard_end_to_end_matches_the_hand_worked_trace():

@@ -155,5 +155,5 @@ def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
     if frame.empty:
         raise v.fail("experiment", experiment or name, f"has no results in {where}")
     groups = [g.strip() for g in group.split(",") if g.strip()]
-    out = plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
-    wrote(out)
+    plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
+    wrote(out_path)

@@ -37,6 +37,36 @@ def checked_path(path: str | Path) -> Path:
 #: in the document's font), not outlines.
 SAVE_STYLE = {"savefig.dpi": 300, "svg.fonttype": "none", "pdf.fonttype": 42}
 
+#: One publication style for every figure tcpfade draws: type sizes that stay legible when a 7-inch figure goes
+#: into one column of a two-column paper, light grids, legends without frames.
+STYLE = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "legend.fontsize": 8, "xtick.labelsize": 8,
+         "ytick.labelsize": 8, "lines.linewidth": 1.3, "lines.markersize": 4, "grid.alpha": 0.3,
+         "legend.frameon": False, "figure.dpi": 100}
+
+
+def style():
+    """A context in which figures are made and drawn in :data:`STYLE`."""
+    import matplotlib
+
+    return matplotlib.rc_context(STYLE)
+
+
+def new_figure(figsize=(6.0, 4.2), **subplots):
+    """A figure (and its axes, ``subplots`` as for ``Figure.subplots``) made without pyplot: nothing global is
+    touched, no GUI backend is needed, a notebook shows it once (the returned figure), and threads may draw."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    return fig, fig.subplots(**subplots)
+
+
+def finish(fig, path: str | Path | None):
+    """Lay ``fig`` out, save it to ``path`` when given (PNG, SVG or PDF by suffix), and return it."""
+    if path is not None:
+        out = checked_path(path)
+        save(fig, out, close=False)
+    return fig
+
 
 def save(fig, out: Path, *, close: bool = True) -> Path:
     """Save ``fig`` to a temporary name and rename it, so a crash never leaves half a file; close it unless
@@ -46,7 +76,7 @@ def save(fig, out: Path, *, close: bool = True) -> Path:
     tmp = out.with_name(out.name + ".part" + out.suffix)
     with matplotlib.rc_context(SAVE_STYLE):
         fig.savefig(tmp, format=out.suffix.lstrip(".").lower())
-    if close:
-        pyplot().close(fig)
+    if close and "matplotlib.pyplot" in sys.modules:
+        pyplot().close(fig)     # a pyplot figure would stay in pyplot's list; one made by new_figure is not in it
     tmp.replace(out)
     return out

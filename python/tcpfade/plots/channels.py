@@ -3,29 +3,38 @@
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from ._figure import checked_path, pyplot, save
+from ._figure import finish, new_figure, style
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 
-def plot_error_vs_snr(table: pd.DataFrame, path: str | Path, *, packet_bytes: int | None = None,
-                      modulation: str = "bpsk") -> Path:
-    """Average packet error rate against average SNR, one curve per fD·T (zorzi-rao Fig. 7).
+def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax=None, packet_bytes: int | None = None,
+                      modulation: str = "bpsk") -> Figure:
+    """Average packet error rate against average SNR, one curve per fD·T with its 95% band (zorzi-rao Fig. 7).
 
-    ``table`` has columns ``fdt``, ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``. The figure
-    is written to ``path`` (PNG, SVG or PDF by suffix); the path is returned.
+    Parameters
+    ----------
+    table : columns ``fdt``, ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``
+        (:func:`tcpfade.bit_level_error_rate` with an ``fdt`` column).
+    path : where to write the figure (PNG, SVG or PDF by suffix); None writes nothing.
+    ax : matplotlib axes to draw into (default: a new figure).
+
+    Returns
+    -------
+    The matplotlib Figure.
     """
-    out = checked_path(path)
-    fig, ax = pyplot().subplots(figsize=(6, 4.5))
-    draw_error_vs_snr(table, ax)
-    size = f", packet size {packet_bytes} bytes" if packet_bytes else ""
-    ax.set_title(f"Packet error rate vs average SNR (Jakes, {modulation.upper()}{size})", fontsize=10)
-    fig.tight_layout()
-    return save(fig, out)
+    with style():
+        fig, ax = (ax.figure, ax) if ax is not None else new_figure()
+        draw_error_vs_snr(table, ax)
+        size = f", {packet_bytes}-byte packets" if packet_bytes else ""
+        ax.set_title(f"Jakes fading, {modulation.upper()}{size}")
+        if ax.figure is fig and len(fig.axes) == 1:
+            fig.tight_layout()
+        return finish(fig, path)
 
 
 def draw_error_vs_snr(table: pd.DataFrame, ax) -> None:

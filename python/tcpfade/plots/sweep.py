@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from .. import _validate as v
-from ._figure import checked_path, pyplot, save
+from ._figure import finish, new_figure, style
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def summarize(frame: pd.DataFrame, x: str, y: str, group: list[str]) -> pd.DataFrame:
@@ -34,14 +38,34 @@ def summarize(frame: pd.DataFrame, x: str, y: str, group: list[str]) -> pd.DataF
     return pd.DataFrame(rows)
 
 
-def plot_results(frame: pd.DataFrame, path: str | Path, *, x: str, y: str, group: list[str] | None = None,
-                 logx: bool = False, logy: bool = False, title: str | None = None) -> Path:
-    """Draw ``y`` against ``x`` from a results table (:meth:`tcpfade.sweep.Store.dataframe`), one curve per
-    combination of the ``group`` columns, with 95% intervals; PNG, SVG or PDF by the suffix of ``path``."""
-    out = checked_path(path)
+def plot_results(frame: pd.DataFrame, path: str | Path | None = None, *, x: str, y: str,
+                 group: list[str] | None = None, logx: bool = False, logy: bool = False, title: str | None = None,
+                 ax=None) -> Figure:
+    """Draw ``y`` against ``x`` from a results table (:meth:`tcpfade.sweep.Store.dataframe`, an exported table,
+    or :func:`tcpfade.runs`), one curve per combination of the ``group`` columns, with 95% intervals.
+
+    Parameters
+    ----------
+    frame : the results, one row per run.
+    path : where to write the figure (PNG, SVG or PDF by suffix); None writes nothing.
+    x, y : columns for the axes; group : columns whose combinations make the curves.
+    logx, logy : logarithmic axes. title : a title. ax : matplotlib axes to draw into (default: a new figure).
+
+    Returns
+    -------
+    The matplotlib Figure.
+    """
     group = list(group or [])
     table = summarize(frame, x, y, group)
-    fig, ax = pyplot().subplots(figsize=(7.0, 4.5))
+    with style():
+        fig, ax = (ax.figure, ax) if ax is not None else new_figure((6.5, 4.2))
+        _draw_results(table, ax, x=x, y=y, group=group, logx=logx, logy=logy, title=title)
+        if len(fig.axes) == 1:
+            fig.tight_layout()
+        return finish(fig, path)
+
+
+def _draw_results(table, ax, *, x, y, group, logx, logy, title) -> None:
     curves = table.groupby(group, sort=True) if group else [((), table)]
     for i, (key, g) in enumerate(curves):
         key = key if isinstance(key, tuple) else (key,)
@@ -58,8 +82,6 @@ def plot_results(frame: pd.DataFrame, path: str | Path, *, x: str, y: str, group
     ax.set_ylabel(y)
     ax.grid(True, which="both", alpha=0.3)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     if group:
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return save(fig, out)
+        ax.legend()

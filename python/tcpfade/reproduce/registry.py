@@ -22,7 +22,7 @@ import pandas as pd
 
 from .. import _validate as v
 from .._watch import stop_on
-from ..plots._figure import pyplot, save
+from ..plots._figure import save, style
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -176,9 +176,12 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     tmp = files["csv"].with_name(files["csv"].name + ".part")
     data.to_csv(tmp, index=False)
     tmp.replace(files["csv"])
-    fig = pyplot().figure(figsize=(7.0, 4.8))
-    figure.draw(data, fig)
-    fig.tight_layout()
+    from matplotlib.figure import Figure as MplFigure
+
+    with style():
+        fig = MplFigure(figsize=(7.0, 4.8))      # no pyplot: nothing global, threads may draw
+        figure.draw(data, fig)
+        fig.tight_layout()
     for suffix in ("png", "svg", "pdf"):
         files[suffix] = save(fig, out / f"{name}.{suffix}", close=suffix == "pdf")
     verdicts = [(claim, claim.check(data)) for claim in figure.claims]

@@ -89,14 +89,16 @@ class SimulationResult(Record):
         out.update({f"channel_{k}": val for k, val in self.channel.items()})
         return out
 
-    def plot_trace(self, path: str | Path) -> Path:
-        """Draw the per-slot trace in the style of chockalingam Figs. 1-3 (PNG, SVG or PDF)."""
+    def plot_trace(self, path: str | Path | None = None, *, ax=None):
+        """Draw the per-slot trace in the style of chockalingam Figs. 1-3 (:func:`tcpfade.plots.plot_slot_trace`):
+        written to ``path`` when given (PNG, SVG or PDF), into ``ax`` (two axes) when given; returns the
+        matplotlib Figure."""
         from ..plots.tcp import plot_slot_trace
 
         if self.trace is None:
             raise v.fail("trace_slots", 0, "simulate with trace_slots > 0 to plot a trace")
-        return plot_slot_trace(self.trace, path, title=f"{self.variant}, Wmax = {self.wmax}, K = {self.dupthresh}, "
-                                                       f"T0 = {self.rto}")
+        return plot_slot_trace(self.trace, path, ax=ax, title=f"{self.variant}, Wmax = {self.wmax}, "
+                                                              f"K = {self.dupthresh}, T0 = {self.rto}")
 
 
 #: What each parameter of :func:`simulate` accepts (checked where the call enters, by :func:`_validate.checked`).

@@ -59,7 +59,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
             transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0) -> AnalysisResult:
     """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).
 
-    The slotted model of :func:`tcpfade.simulate` (BRIEF D1-D4) over a two-state Markov channel, solved
+    The slotted model of :func:`tcpfade.simulate` (decision D1-D4 of docs/models.md) over a two-state Markov channel, solved
     as a Markov renewal-reward process (zorzi-rao §4, eq. (13)); docs/models.md has the derivation.
     Tahoe and OldTahoe follow the paper; Reno and NewReno are derived in the same frame, with their
     phase 2 computed exactly over protocol states under one approximation (fresh loss windows).

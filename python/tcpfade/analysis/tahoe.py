@@ -1,5 +1,5 @@
 """Markov renewal-reward model of TCP Tahoe and OldTahoe over a two-state Markov channel
-(zorzi-rao §4, eqs. (6)-(13) and (19)-(24)), with the timer of BRIEF D2.
+(zorzi-rao §4, eqs. (6)-(13) and (19)-(24)), with the timer of decision D2 of docs/models.md.
 
 A cycle runs from one loss detection to the next. Phase 1 is the error-free stretch that starts
 with the retransmission of the oldest unacknowledged packet at W = 1; it ends with the first
@@ -10,13 +10,13 @@ docs/models.md gives the derivation line by line; the differences from the paper
 
 - the channel may lose packets in either state (``channel.SlotMatrices``), so X(k) carries the
   channel *state* of slot t_k - 1 rather than the outcome;
-- the timer is the one of BRIEF D2: it is not restarted by a fast retransmit. If the
+- the timer is the one of decision D2 of docs/models.md: it is not restarted by a fast retransmit. If the
   retransmission that follows a fast retransmit is lost, the timer set by the original loss fires
   T0 slots after *that* loss, not T0 slots after the retransmission as eq. (20) would have it. The
   model therefore resolves the retransmission slot inside the fast-retransmit transition: lost, it
   leads to a timeout at T0 (next state (C, 1, 1)); correct, it leads to an "one ACK in" state, a
   cycle whose first slot has already succeeded;
-- eq. (24) writes the next threshold as ⌊Y/2⌋; the protocol (§2 and BRIEF D3) sets ⌈Y/2⌉.
+- eq. (24) writes the next threshold as ⌊Y/2⌋; the protocol (§2 and decision D3 of docs/models.md) sets ⌈Y/2⌉.
 
 The embedded chain has 4⌈Wmax/2⌉ states: (one ACK in?, channel state, Wth). N_s is bounded as
 in the paper: after a timeout 0 <= N_s <= j (eq. (20)); after a fast retransmit at slot i,

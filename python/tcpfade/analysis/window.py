@@ -2,7 +2,7 @@
 
 Between two losses every transmission of the slotted model is ACKed at the end of its slot, and
 each ACK acknowledges new data, so after k ACKs the window is a deterministic function of k, the
-starting window and Wth (BRIEF D3): W += 1 while W < Wth, else W += 1/W, never above Wmax.
+starting window and Wth (decision D3 of docs/models.md): W += 1 while W < Wth, else W += 1/W, never above Wmax.
 zorzi-rao footnote 6 says it "can be tabulated by a simple program"; this is that program.
 
 What happens after the loss depends on the window W at the loss only through ⌊W⌋ (how many

@@ -11,7 +11,7 @@ from .. import _validate as v
 
 
 class SlotChannel:
-    """A packet-error channel that moves one step per packet slot (BRIEF D1).
+    """A packet-error channel that moves one step per packet slot (decision D1 of docs/models.md).
 
     Subclasses describe themselves with ``_spec()``, a dict the Rust core turns into the model;
     the core validates it, so constructing a channel in Python fails early with the same message
@@ -44,7 +44,7 @@ class SlotChannel:
 
     @property
     def transmit_energy(self) -> float | None:
-        """Energy of one transmission implied by the channel (BRIEF D5): the fading margin F for
+        """Energy of one transmission implied by the channel (decision D5 of docs/models.md): the fading margin F for
         channels made from fading, the average SNR for the bit-level model; None otherwise."""
         return None
 

@@ -55,7 +55,7 @@ def marcum_q(a, b):
 
     Computed as the survival function of a noncentral chi-square with 2 degrees of freedom and
     noncentrality :math:`a^2` at :math:`b^2` (scipy.stats.ncx2), checked against an independent
-    high-precision quadrature in the tests; exactly 0 or 1 where |a − b| > 39 (see below). Accepts scalars or
+    high-precision quadrature in the tests; exactly 0 or 1 where ``|a − b| > 39`` (see below). Accepts scalars or
     arrays (a, b >= 0; within 39 of each other, at most 1e5).
     """
     from scipy import special, stats

@@ -1,7 +1,7 @@
 """Rayleigh fading simulated by sums of sinusoids, and the packet errors it causes.
 
 Two simulators (the Rust core's ``channel::jakes``; equations in docs/models.md):
-``"jakes"``, Jakes' model with N0 = 8 oscillators as in the papers (BRIEF D6), and ``"cisoids"``,
+``"jakes"``, Jakes' model with N0 = 8 oscillators as in the papers (decision D6 of docs/models.md), and ``"cisoids"``,
 a stationary circular sum of M random-angle cisoids whose two-sample law approaches the exact
 Rayleigh one as M grows. Time is counted in packet durations T, so the Doppler enters as fD·T.
 """
@@ -30,7 +30,7 @@ MODULATIONS = ("bpsk", "coherent-fsk", "dpsk", "noncoherent-fsk")
 #: Fading simulators.
 FADING_MODELS = ("jakes", "cisoids")
 
-#: Default oscillators: N0 = 8 for Jakes (BRIEF D6, as in the papers), M = 64 cisoids.
+#: Default oscillators: N0 = 8 for Jakes (decision D6 of docs/models.md, as in the papers), M = 64 cisoids.
 DEFAULT_OSCILLATORS = {"jakes": 8, "cisoids": 64}
 
 
@@ -110,7 +110,7 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
 
 @dataclass(frozen=True, init=False)
 class ThresholdFading(SlotChannel):
-    """Jakes fading sampled once per slot; a packet is lost when |g|² < 1/F (zorzi-rao §3.1).
+    """Jakes fading sampled once per slot; a packet is lost when ``|g|² < 1/F`` (zorzi-rao §3.1).
 
     Give ``fdt`` = fD·T and one of ``fading_margin_db``, ``fading_margin`` (linear) or
     ``error_rate`` (which sets F by eq. (2)).
@@ -139,7 +139,7 @@ class ThresholdFading(SlotChannel):
 
     @property
     def transmit_energy(self) -> float:
-        """F (linear): the transmit power the fading margin stands for (BRIEF D5)."""
+        """F (linear): the transmit power the fading margin stands for (decision D5 of docs/models.md)."""
         return self.fading_margin
 
     @property
@@ -158,7 +158,7 @@ class ThresholdFading(SlotChannel):
 
 @dataclass(frozen=True, init=False)
 class BitLevelFading(SlotChannel):
-    """Jakes fading sampled inside each packet; a packet is lost when any bit is wrong (BRIEF D6).
+    """Jakes fading sampled inside each packet; a packet is lost when any bit is wrong (decision D6 of docs/models.md).
 
     ``snr_db`` is the average SNR per bit (Eb/N0 averaged over the fading), ``packet_bits`` the
     packet length (8192 = 1024 bytes), ``modulation`` one of :data:`MODULATIONS` (BPSK default, no
@@ -200,7 +200,7 @@ class BitLevelFading(SlotChannel):
 
     @property
     def transmit_energy(self) -> float:
-        """The average SNR (linear), proportional to the transmit power (BRIEF D5)."""
+        """The average SNR (linear), proportional to the transmit power (decision D5 of docs/models.md)."""
         return self.snr
 
     def _spec(self) -> dict[str, Any]:

@@ -146,7 +146,7 @@ class GilbertElliott(SlotChannel):
 
     @property
     def transmit_energy(self) -> float | None:
-        """F (linear) when the chain came from fading (BRIEF D5), else None."""
+        """F (linear) when the chain came from fading (decision D5 of docs/models.md), else None."""
         return self.fading_margin
 
     @property

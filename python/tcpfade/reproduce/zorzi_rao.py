@@ -4,7 +4,7 @@ Setup of §5: 1.5 Mb/s link, 1024-byte packets (8192 bits, no coding, BPSK), K =
 Wmax = 6 or 24, fD·T = 0.001 (slow), 0.016 (medium), 0.256 (fast). Figs. 5-15 use the paper's "hybrid"
 channel (§5.1): for each average SNR a packet-error trace is simulated with the bit-level Jakes model, its
 error rate and mean burst are measured, and the renewal-reward analysis runs on the two-state Markov chain
-with those two numbers. The transmit energy of a packet is the average SNR (BRIEF D5, footnotes 4-5), so
+with those two numbers. The transmit energy of a packet is the average SNR (decision D5 of docs/models.md, footnotes 4-5), so
 λ0 = (successes) / (SNR × transmissions).
 
 Figs. 1-4 compare that hybrid choice with the fully analytical one (the chain of eqs. (2)-(5)) and with TCP

@@ -1,6 +1,6 @@
 """From event counts to the papers' metrics, with batch-means confidence intervals.
 
-Definitions (zorzi-rao §4.1 and eqs. (14)-(18); BRIEF D4-D5), D slots, T transmissions,
+Definitions (zorzi-rao §4.1 and eqs. (14)-(18); decision D4-D5 of docs/models.md), D slots, T transmissions,
 S correct transmissions, N packets delivered in order to the user, E the energy of one transmission:
 
 - throughput η = N / D; load = T / D; success probability = S / T; correct transmissions per

@@ -1,5 +1,5 @@
 """The slotted TCP simulator (zorzi-rao §3-§5, chockalingam): zero bandwidth-delay product, one
-packet per slot, ACKs at the end of the slot (BRIEF D1-D4)."""
+packet per slot, ACKs at the end of the slot (decision D1-D4 of docs/models.md)."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     channel : any slot channel (:class:`~tcpfade.GilbertElliott`, :class:`~tcpfade.ThresholdFading`, ...).
     wmax : receiver's advertised window Wmax [packets].
     dupthresh : duplicate-ACK threshold K.
-    rto : retransmission timeout T0 [slots] (fixed, no backoff: BRIEF D2).
+    rto : retransmission timeout T0 [slots] (fixed, no backoff: decision D2 of docs/models.md).
     slots : length of the run [slots]; memory does not grow with it.
     seed : seed of the channel and of ACK losses.
     initial_ssthresh : initial Wth [packets]; default Wmax.
@@ -169,7 +169,7 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     batches : batches for the batch-means confidence intervals.
     trace_slots : keep a per-slot trace of the first ``trace_slots`` slots (``result.trace``).
     transmit_energy : energy of one transmission E; default the channel's (F, or the SNR of the
-        bit-level model, BRIEF D5), else 1.
+        bit-level model, decision D5 of docs/models.md), else 1.
     w_active, w_idle : circuit energy per active and idle slot (zorzi-rao eq. (14)).
     confidence : level of the confidence intervals.
     progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the

@@ -43,7 +43,7 @@ def draw_error_vs_snr(table: pd.DataFrame, ax) -> None:
     floor = 0.3 * positive.min() if len(positive) else 1e-6
     for (fdt, group), marker in zip(table.groupby("fdt"), "osd^v<>"):
         g = group.sort_values("snr_db")
-        ax.semilogy(g["snr_db"], g["error_rate"], marker=marker, markersize=4, label=f"$f_D T$ = {fdt:g}")
+        ax.semilogy(g["snr_db"], g["error_rate"], marker=marker, markersize=4, label=f"fD·T = {fdt:g}")
         # The 95% band; its lower edge is clipped to the axis floor so it cannot stretch the scale.
         ax.fill_between(g["snr_db"], g["error_rate_low"].clip(lower=floor), g["error_rate_high"], alpha=0.2)
     ax.set_ylim(bottom=floor, top=1.5)

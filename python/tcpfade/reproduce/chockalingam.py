@@ -16,7 +16,7 @@ from .registry import Claim, Figure, Settings, Verdict, register
 
 PAPER = "chockalingam"
 ERROR_RATES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
-CHANNELS = (IID, "fdT=0.01", "fdT=0.08", "fdT=0.64")
+CHANNELS = (IID, "fD·T = 0.01", "fD·T = 0.08", "fD·T = 0.64")
 SLOTS = 10_000_000
 
 
@@ -69,7 +69,7 @@ def _draw_throughput(data: pd.DataFrame, fig) -> None:
     draw_curves(data, fig)
 
 
-CORR, FAST = "fdT=0.01", "fdT=0.08"
+CORR, FAST = "fD·T = 0.01", "fD·T = 0.08"
 
 
 def _newreno_figure(number: int, wmax: int, claims: tuple[Claim, ...], notes: str = "") -> Figure:

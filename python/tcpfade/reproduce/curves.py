@@ -16,15 +16,15 @@ IID = "i.i.d."
 
 
 def channel_for(label: str, error_rate: float):
-    """The channel of a curve: ``"i.i.d."`` or ``"fdT=<x>"`` (two-state Markov of Rayleigh fading)."""
+    """The channel of a curve: ``"i.i.d."`` or ``"fD·T = <x>"`` (two-state Markov of Rayleigh fading)."""
     if label == IID:
         return Bernoulli(error_rate)
     return GilbertElliott.from_fading(error_rate=error_rate, fdt=float(label.split("=")[1]))
 
 
 def fdt_label(fdt: float | None) -> str:
-    """``"fdT=0.01"``, or ``"i.i.d."`` for None."""
-    return IID if fdt is None else f"fdT={fdt:g}"
+    """``"fD·T = 0.01"``, or ``"i.i.d."`` for None."""
+    return IID if fdt is None else f"fD·T = {fdt:g}"
 
 
 def simulated_curves(*, variants: Iterable[str], channels: Iterable[str], error_rates: Iterable[float],
@@ -49,6 +49,18 @@ def simulated_curves(*, variants: Iterable[str], channels: Iterable[str], error_
     return pd.DataFrame(rows)
 
 
+#: Marker shapes of successive curves (hollow, shrinking: coinciding curves stay visible).
+MARKERS = "osD^vP<>"
+
+
+def distinct_markers(index: int) -> dict:
+    """Marker keywords of curve ``index``: a hollow shape of its own, smaller for later curves, so curves that
+    coincide (fast fading and i.i.d. errors, Tahoe and NewReno over slow fading) show as nested shapes instead
+    of one hiding another."""
+    return {"marker": MARKERS[index % len(MARKERS)], "markersize": max(7.5 - 1.2 * index, 3.0),
+            "markerfacecolor": "none"}
+
+
 def draw_curves(data: pd.DataFrame, fig, *, metric: str = "throughput", ylabel: str = "throughput (packets/slot)",
                 by: tuple[str, ...] = ("variant", "channel", "K")) -> None:
     """Metric against P_E (log axis), one line per group, 95% intervals as error bars."""
@@ -65,10 +77,11 @@ def draw_curves(data: pd.DataFrame, fig, *, metric: str = "throughput", ylabel: 
         label = ", ".join(f"K={k}" if c == "K" else str(k) for c, k in zip(varying, key))
         rest = tuple(k for c, k in zip(varying, key) if c != "variant")
         colour = colours.setdefault(rest, palette[len(colours) % len(palette)])
+        index = list(colours).index(rest)
         style = styles[variants.index(g["variant"].iloc[0]) % len(styles)]
         yerr = np.vstack([g[metric] - g[f"{metric}_low"], g[f"{metric}_high"] - g[metric]]).clip(min=0)
-        ax.errorbar(g["error_rate"], g[metric], yerr=yerr, marker="o", markersize=3, capsize=2, label=label,
-                    color=colour, linestyle=style)
+        ax.errorbar(g["error_rate"], g[metric], yerr=yerr, capsize=2, label=label, color=colour, linestyle=style,
+                    **distinct_markers(index))
     ax.set_xscale("log")
     ax.set_xlabel("average packet error rate P_E")
     ax.set_ylabel(ylabel)

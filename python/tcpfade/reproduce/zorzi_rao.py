@@ -27,6 +27,7 @@ from ..tcp import simulate
 from ..channels.jakes import BitLevelFading, bit_level_error_rate, default_samples_per_packet
 from ..plots.channels import draw_error_vs_snr
 from ..channels.markov import GilbertElliott
+from .curves import distinct_markers
 from .registry import Claim, Figure, Settings, Verdict, register
 
 PAPER = "zorzi-rao"
@@ -516,16 +517,25 @@ register(Figure(
 
 # -- Figs. 11-15: energy efficiency against throughput (the fading margin, i.e. the SNR, sweeps each curve) --
 
+def _named(column: str, value) -> str:
+    """A legend's words for a parameter value: the papers' notation (fD·T, Wmax, K, T0)."""
+    names = {"fdt": "fD·T", "wmax": "Wmax", "K": "K", "T0": "T0", "dupthresh": "K", "rto": "T0"}
+    if column in names:
+        return f"{names[column]} = {value:g}" if isinstance(value, float) else f"{names[column]} = {value}"
+    return str(value)
+
+
 def draw_tradeoff(data: pd.DataFrame, fig, *, by: tuple[str, ...]) -> None:
     """λ0 against throughput, one curve per group (optimistic count; the pessimistic one dotted, thin)."""
     ax = fig.add_subplot(1, 1, 1)
     for i, (key, g) in enumerate(data.groupby(list(by), sort=False)):
         key = key if isinstance(key, tuple) else (key,)
         g = g.sort_values("snr_db")
-        label = ", ".join(f"{c}={k:g}" if isinstance(k, float) else (f"{c}={k}" if c in ("wmax", "K", "T0")
-                                                                        else str(k)) for c, k in zip(by, key))
+        label = ", ".join(_named(c, k) for c, k in zip(by, key))
         ax.plot(g["throughput"], g["energy_efficiency"], marker=".", color=f"C{i % 10}", label=label)
         ax.plot(g["throughput_low"], g["energy_efficiency_low"], linestyle=":", linewidth=0.8, color=f"C{i % 10}")
+    # The dotted lines get their legend entry once: what they are, in grey.
+    ax.plot([], [], linestyle=":", linewidth=0.8, color="0.4", label="dotted: pessimistic count (zorzi-rao §4.2)")
     ax.set_yscale("log")
     ax.set_xlabel("throughput (packets/slot)")
     ax.set_ylabel("energy efficiency λ0 (successes per unit energy)")
@@ -677,8 +687,8 @@ def draw_against_doppler(data: pd.DataFrame, fig) -> None:
     styles = {"tahoe": "-", "reno": "--", "newreno": ":"}
     for i, ((variant, wmax), g) in enumerate(data.groupby(["variant", "wmax"], sort=False)):
         g = g.sort_values("fdt")
-        ax.plot(g.fdt, g.energy_efficiency, linestyle=styles[variant], marker="o", markersize=3,
-                color=f"C{i}", label=f"{variant}, Wmax={wmax}")
+        ax.plot(g.fdt, g.energy_efficiency, linestyle=styles[variant], color=f"C{i}", label=f"{variant}, Wmax = {wmax}",
+                **distinct_markers(i))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("normalized Doppler frequency fD·T")

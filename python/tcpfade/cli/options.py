@@ -120,23 +120,21 @@ def output_options(rows: str = "one row"):
 
 def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
     """Write ``result`` (a result record, a dict of a row, or a DataFrame) as CSV to ``csv_path`` when given, then
-    print it as JSON (``as_json``) or call ``human()`` to print the table a person reads."""
-    import pandas as pd
-
-    if isinstance(result, pd.DataFrame):
-        frame, payload = result, None
-    elif isinstance(result, dict):
-        frame, payload = pd.DataFrame([result]), result
-    else:
-        frame, payload = result.to_frame(), result.to_dict()
+    print it as JSON (``as_json``) or call ``human()`` to print the table a person reads. pandas is imported only
+    for a CSV or a table (a command that prints a record stays quick)."""
+    is_record = hasattr(result, "to_frame") and hasattr(result, "to_dict") and not hasattr(result, "columns")
+    payload = dict(result) if isinstance(result, dict) else result.to_dict() if is_record else None
     if csv_path:
+        import pandas as pd
+
+        frame = pd.DataFrame([payload]) if isinstance(result, dict) else result.to_frame() if is_record else result
         tmp = Path(csv_path).with_name(Path(csv_path).name + ".part")
         frame.to_csv(tmp, index=False)
         tmp.replace(csv_path)
         wrote(csv_path)
     if as_json:
         if payload is None:
-            click.echo(frame.to_json(orient="records", indent=2, default_handler=str))
+            click.echo(result.to_json(orient="records", indent=2, default_handler=str))
         else:
             click.echo(json.dumps(payload, indent=2, default=lambda x: None if x is None else str(x)))
     else:

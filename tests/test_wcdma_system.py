@@ -5,6 +5,7 @@ crates/tcpfade-core/src/wcdma."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -120,3 +121,11 @@ def test_the_command_line_runs_the_chain_and_refuses_bad_input(tmp_path, capsys)
     assert len(pd.read_csv(out)) == 10 and "throughput S" in capsys.readouterr().out
     assert main(["wcdma", "simulate", "--users", "10", "--tti-frames", "3", "--seed", "1"]) == 2
     assert "--tti-frames = 3 is not allowed" in capsys.readouterr().err
+
+
+def test_whole_numbers_as_floats_are_the_integers():
+    """The fuzzer's find: ``users=5.0`` (a count written as a float) reached ``range`` unconverted. The chain now
+    runs on its checked arguments: the same result as ``users=5``."""
+    a = wcdma.simulate(users=5.0, tti_frames=1.0, duration=5.0, seed=1).to_frame()
+    b = wcdma.simulate(users=5, tti_frames=1, duration=5.0, seed=1).to_frame()
+    pd.testing.assert_frame_equal(a, b)

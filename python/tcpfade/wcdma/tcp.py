@@ -186,9 +186,13 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     ``min_rto`` [s] the retransmission timer's floor (RFC 6298's 1 s by default; the paper gives neither:
     validation/wcdma_curve_offset.py measures what they do to the universal curve). ``to_frame()`` has one row
     per user."""
-    wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                    step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay, min_rto=min_rto,
-                    **({"rays": system["rays"]} if "rays" in system else {}))
+    # The checked values from here on (users = 5.0 becomes 5, a numpy seed a Python int).
+    a = wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
+                        step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay, min_rto=min_rto,
+                        **({"rays": system["rays"]} if "rays" in system else {}))
+    users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
+        a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
+        a["ack_delay"], a["min_rto"])
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
                                  duration=duration, seed=seed, progress=progress, **system)
     bep = sys_result.block_error_probability(tti_frames)

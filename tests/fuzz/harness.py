@@ -159,6 +159,8 @@ def _targets() -> dict[str, Any]:
         "conv_encode": wcdma.conv_encode,
         "simulate_system": wcdma.simulate_system, "tcp_over_blocks": wcdma.tcp_over_blocks,
         "wcdma.simulate": wcdma.simulate, "analyze_link": tcpfade.analyze_link,
+        "runs.simulate": lambda **kw: tcpfade.runs(tcpfade.simulate, **kw),
+        "runs.analyze": lambda **kw: tcpfade.runs(tcpfade.analyze, **kw),
         "fading_gain": tcpfade.fading_gain, "fading_autocorrelation": tcpfade.fading_autocorrelation,
         "bit_level_error_rate": tcpfade.bit_level_error_rate, "fit_markov": tcpfade.fit_markov,
         "marcum_q": tcpfade.marcum_q, "markov_from_fading": tcpfade.markov_from_fading,

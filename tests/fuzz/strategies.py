@@ -100,7 +100,17 @@ def api_case(draw):
     target = draw(st.sampled_from([
         "channel", "fading", "trace", "simulate", "simulate", "simulate_link", "simulate_link", "analyze", "analyze",
         "analyze_link", "analyze_link", "continuous", "fading_gain", "autocorrelation", "bit_level", "fit", "marcum",
-        "markov_from_fading", "margins", "threshold", "bitlevel_channel", "transfer", "transfer", "coding"]))
+        "markov_from_fading", "margins", "threshold", "bitlevel_channel", "transfer", "transfer", "coding", "runs"]))
+    if target == "runs":
+        which = draw(st.sampled_from(["runs.simulate", "runs.analyze"]))
+        channel = draw(slot_channel() if which == "runs.simulate" else markov_channel())
+        seeds = st.one_of(count(0, 3), st.lists(SEED, max_size=3), st.none(), HOSTILE)
+        kwargs = {"channel": channel, "variant": draw(st.one_of(VARIANT, st.lists(VARIANT, max_size=3), HOSTILE)),
+                  "seeds": draw(seeds), **draw(options(workers=mixed(count(0, 3)), wmax=st.one_of(
+                      mixed(count(1, 32)), st.lists(count(1, 32), max_size=3)), master_seed=mixed(SEED)))}
+        if which == "runs.simulate":
+            kwargs["slots"] = draw(mixed(count(1, 20_000)))
+        return which, (), kwargs
     if target == "channel":
         recipe = draw(markov_channel())
         return recipe[1], recipe[2], recipe[3]

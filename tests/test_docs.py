@@ -4,6 +4,7 @@ order, in a scratch directory, and the docstring examples of the public API."""
 from __future__ import annotations
 
 import doctest
+import inspect
 import re
 from pathlib import Path
 
@@ -42,3 +43,22 @@ def test_docstring_examples(obj):
     for t in tests:
         runner.run(t)
     assert runner.failures == 0
+
+
+def _public_functions():
+    from tcpfade import wcdma
+
+    return ([getattr(tcpfade, n) for n in tcpfade.__all__ if inspect.isfunction(getattr(tcpfade, n, None))]
+            + [getattr(wcdma, n) for n in wcdma.__all__ if inspect.isfunction(getattr(wcdma, n))] + [tcpfade.runs])
+
+
+@pytest.mark.parametrize("function", _public_functions(), ids=lambda f: f.__name__)
+def test_public_functions_document_returns_raises_and_a_running_example(function):
+    """Every public function of tcpfade and tcpfade.wcdma says what it returns and raises (numpydoc sections) and
+    has an example, which runs and gives what it shows."""
+    doc = inspect.getdoc(function) or ""
+    for section in ("Returns\n-------", "Raises\n------", "Examples\n--------"):
+        if section.startswith("Returns") and "-> None" in str(inspect.signature(function)):
+            continue
+        assert section in doc, (function.__name__, section.split()[0])
+    test_docstring_examples(function)

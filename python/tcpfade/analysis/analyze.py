@@ -85,6 +85,15 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     >>> r = tcpfade.analyze("tahoe", ch, wmax=6, dupthresh=3, rto=100)
     >>> round(r.throughput.pessimistic, 3), round(r.throughput.optimistic, 3)
     (0.946, 0.946)
+
+    Returns
+    -------
+    AnalysisResult: every metric as :class:`Bounds` (pessimistic, optimistic), the chain's size.
+
+    Raises
+    ------
+    ParameterError
+        an unknown or unanalysed variant, a channel that is not a two-state Markov chain, a parameter out of range.
     """
     a = analysis_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto,
                            transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)

@@ -302,6 +302,11 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     >>> b = analyze_link(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001)   # abouzeid Fig. 8
     >>> round(float(b.outcome["triple_duplicate"][-1]), 2)   # e^(-3/(mu E[X])), the paper's 0.86
     0.86
+
+    Raises
+    ------
+    ParameterError
+        an unknown variant, model or recovery, a parameter out of its range, a chain too large for memory.
     """
     args = link_analysis_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                                    mean_good=mean_good, mean_bad=mean_bad, channel=channel, model=model,

@@ -31,6 +31,17 @@ class ContinuousTwoState:
     ``mean_bad`` = E[Y] (seconds, or any unit used consistently). ``loss_good`` and ``loss_bad``
     are abouzeid's p0 and p1 under ``loss_rule="any-instant"`` and VDELDROP's drop rates r_i under
     ``loss_rule="vdeldrop"``.
+
+    Raises
+    ------
+    ParameterError
+        a mean duration not positive and finite, an unknown loss_rule, a loss probability outside [0, 1].
+
+    Examples
+    --------
+    >>> ch = tcpfade.ContinuousTwoState(mean_good=0.8, mean_bad=0.2)
+    >>> round(ch.bad_fraction, 3)
+    0.2
     """
 
     mean_good: float

@@ -57,6 +57,20 @@ def marcum_q(a, b):
     noncentrality :math:`a^2` at :math:`b^2` (scipy.stats.ncx2), checked against an independent
     high-precision quadrature in the tests; exactly 0 or 1 where ``|a − b| > 39`` (see below). Accepts scalars or
     arrays (a, b >= 0; within 39 of each other, at most 1e5).
+
+    Returns
+    -------
+    float or numpy.ndarray, Q1(a, b) (the shape of a and b broadcast).
+
+    Raises
+    ------
+    ParameterError
+        a or b negative, not finite, or beyond the range where Q is computed.
+
+    Examples
+    --------
+    >>> round(float(tcpfade.marcum_q(0.0, 1.0)), 6)      # exp(-1/2)
+    0.606531
     """
     from scipy import special, stats
     arrays = []
@@ -178,6 +192,21 @@ def markov_from_fading(fading_margin: float, fdt: float) -> tuple[float, float]:
     time, at least 1e-12). Holds at the edges: as fD·T -> 0 (ρ -> 1) the chain becomes ever more persistent,
     with p_GB computed as a sum of positive terms (:func:`_leave_good`), so p and q keep their digits; very small
     or large F give ε close to 1 or 0.
+
+    Returns
+    -------
+    (p, q): the probabilities of staying good and of staying bad from one packet to the next.
+
+    Raises
+    ------
+    ParameterError
+        fading_margin not positive and finite, fdt not in (0, 1e6].
+
+    Examples
+    --------
+    >>> p, q = tcpfade.markov_from_fading(10 ** (9.77322 / 10), 0.01)     # chockalingam Table 1, P_E = 0.1
+    >>> round(p, 6), round(q, 6)
+    (0.991872, 0.926851)
     """
     f = FADING_MARGIN.check("fading_margin", fading_margin)
     x = 2.0 * math.pi * FDT.check("fdt", fdt)

@@ -74,8 +74,23 @@ def fading_gain(fdt: float, samples: int, *, seed: int, fading_model: str = "jak
                 oscillators: int | None = None, samples_per_packet: int = 1) -> np.ndarray:
     """Complex fading gain g (E|g|² = 1) at ``samples`` instants spaced T / samples_per_packet.
 
-    Returns a complex128 array. ``fdt`` is fD·T; ``fading_model`` one of :data:`FADING_MODELS`;
-    ``oscillators`` N0 (Jakes) or M (cisoids), defaults in :data:`DEFAULT_OSCILLATORS`.
+    ``fdt`` is fD·T; ``fading_model`` one of :data:`FADING_MODELS`; ``oscillators`` N0 (Jakes) or M (cisoids),
+    defaults in :data:`DEFAULT_OSCILLATORS`.
+
+    Returns
+    -------
+    numpy.ndarray of complex128, one gain per sample.
+
+    Raises
+    ------
+    ParameterError
+        fdt or samples out of range, an unknown fading_model, a request that would not fit in memory.
+
+    Examples
+    --------
+    >>> g = tcpfade.fading_gain(0.01, 100_000, seed=1)
+    >>> 0.9 < float((abs(g) ** 2).mean()) < 1.1            # E|g|^2 = 1
+    True
     """
     model, n = _fading(fading_model, oscillators)
     v.memory("samples", samples, 32.0 * samples, f"{samples} fading samples")
@@ -92,6 +107,20 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     Jakes: (2 Σ_{n=1..N0} cos(ω_n τ) + cos(ω_m τ)) / (2 N0 + 1) with ω_n = 2π fD cos(2πn/(4N0+2)),
     the discrete counterpart of J0(2π fD τ). Cisoids: J0(2π fD τ) itself (averaged over the random
     angles). See docs/models.md.
+
+    Returns
+    -------
+    numpy.ndarray of the lags' shape (one element for a scalar lag), the autocorrelation at each lag.
+
+    Raises
+    ------
+    ParameterError
+        fdt out of range, lags not finite, an unknown fading_model.
+
+    Examples
+    --------
+    >>> tcpfade.fading_autocorrelation(0.01, [0.0, 25.0]).round(3).tolist()     # J0(2π · 0.25) ≈ 0.472
+    [1.0, 0.472]
     """
     from scipy import special
     model, n0 = _fading(fading_model, oscillators)
@@ -114,6 +143,17 @@ class ThresholdFading(SlotChannel):
 
     Give ``fdt`` = fD·T and one of ``fading_margin_db``, ``fading_margin`` (linear) or
     ``error_rate`` (which sets F by eq. (2)).
+
+    Raises
+    ------
+    ParameterError
+        fdt not in (0, 1e6], both or neither of error_rate and a fading margin, an unknown fading_model.
+
+    Examples
+    --------
+    >>> ch = tcpfade.ThresholdFading(0.01, error_rate=0.1)
+    >>> bool(0.08 < ch.trace(200_000, seed=1).mean() < 0.12)
+    True
     """
 
     fdt: float
@@ -163,6 +203,17 @@ class BitLevelFading(SlotChannel):
     ``snr_db`` is the average SNR per bit (Eb/N0 averaged over the fading), ``packet_bits`` the
     packet length (8192 = 1024 bytes), ``modulation`` one of :data:`MODULATIONS` (BPSK default, no
     coding). ``samples_per_packet`` defaults to :func:`default_samples_per_packet`.
+
+    Raises
+    ------
+    ParameterError
+        fdt, snr_db, packet_bits or samples_per_packet out of range, an unknown modulation or fading_model.
+
+    Examples
+    --------
+    >>> ch = tcpfade.BitLevelFading(0.01, 20.0, packet_bits=1024)
+    >>> bool(0.0 < ch.trace(20_000, seed=1).mean() < 0.2)
+    True
     """
 
     fdt: float
@@ -225,10 +276,24 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
 
     Each packet's error probability given its fading is averaged over ``packets`` packets of one
     fading realization, shared by all SNRs. The confidence interval comes from batch means over
-    ``batches`` batches (Student t). Returns a DataFrame with columns ``snr_db``, ``error_rate``,
-    ``ci_low``, ``ci_high``. ``progress``: True for a progress bar, or a callable that gets the fraction of the
-    packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops a run
-    at once.
+    ``batches`` batches (Student t). ``progress``: True for a progress bar, or a callable that gets the fraction
+    of the packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops
+    a run at once.
+
+    Returns
+    -------
+    pandas.DataFrame, one row per SNR: ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``.
+
+    Raises
+    ------
+    ParameterError
+        fdt, packet_bits, packets or batches out of range, an SNR not finite, an unknown modulation.
+
+    Examples
+    --------
+    >>> t = tcpfade.bit_level_error_rate(0.05, [10.0, 30.0], packet_bits=256, packets=20_000, seed=1)
+    >>> bool(t.error_rate.iloc[0] > t.error_rate.iloc[1])
+    True
     """
     import pandas as pd
     bits = packet_bits
@@ -257,6 +322,22 @@ def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
 
     Solved by Brent's method on :func:`bit_level_error_rate` (keyword arguments pass through), whose
     common random numbers make it a smooth, monotone function of the SNR.
+
+    Returns
+    -------
+    float, the average SNR per bit [dB].
+
+    Raises
+    ------
+    ParameterError
+        error_rate outside (0, 1), or not reachable in the searched SNR range; and what
+        :func:`bit_level_error_rate` raises for its keyword arguments.
+
+    Examples
+    --------
+    >>> snr = tcpfade.snr_for_error_rate(0.1, 0.05, packet_bits=256, packets=20_000, seed=1)
+    >>> 10 < snr < 30
+    True
     """
     from scipy import optimize
     target = error_rate

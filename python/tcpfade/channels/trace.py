@@ -82,8 +82,25 @@ def _read_npy(p: Path) -> np.ndarray:
 def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
     """Read a loss trace (see :data:`TRACE_FORMATS`; the format follows the suffix when not given).
 
-    Raises :class:`~tcpfade.errors.TraceFormatError` (with the line and field) for a malformed file, and nothing of
-    it is used; :class:`~tcpfade.errors.ParameterError` for a missing or unreadable path."""
+    Returns
+    -------
+    numpy.ndarray of uint8, 1 = lost.
+
+    Raises
+    ------
+    TraceFormatError
+        a malformed file (with the line and field); nothing of it is used.
+    ParameterError
+        a missing or unreadable path, an unknown format.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
+    >>> _ = tcpfade.save_trace(path, [0, 1, 1, 0])
+    >>> tcpfade.load_trace(path).tolist()
+    [0, 1, 1, 0]
+    """
     p = path
     kind = _format_for(p, fmt)
     v.memory("path", str(p), 2.0 * p.stat().st_size, f"reading a file of {p.stat().st_size} bytes")
@@ -104,7 +121,24 @@ def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
 @v.checked(path=v.FilePath("write"), fmt=FORMAT)
 def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     """Write a loss trace; the format follows the suffix when not given. Written to a temporary
-    file first and renamed, so an interrupted write never leaves a half trace behind."""
+    file first and renamed, so an interrupted write never leaves a half trace behind.
+
+    Returns
+    -------
+    pathlib.Path, the file written.
+
+    Raises
+    ------
+    ParameterError
+        values other than 0 and 1, a path whose directory cannot be created, an unknown format.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = tcpfade.save_trace(pathlib.Path(tempfile.mkdtemp()) / "t.txt", [0, 1, 0])
+    >>> tcpfade.load_trace(out).tolist()
+    [0, 1, 0]
+    """
     p = path
     kind = _format_for(p, fmt)
     arr = as_loss_array(losses)
@@ -129,6 +163,17 @@ class TraceChannel(SlotChannel):
 
     With ``wrap=False`` (the default) asking for more slots than the trace holds raises
     :class:`~tcpfade.errors.TraceExhaustedError`; with ``wrap=True`` it starts over.
+
+    Raises
+    ------
+    ParameterError
+        an empty trace, values other than 0 and 1.
+
+    Examples
+    --------
+    >>> ch = tcpfade.TraceChannel([0, 0, 1, 0], wrap=True)
+    >>> ch.trace(8, seed=0).tolist()
+    [0, 0, 1, 0, 0, 0, 1, 0]
     """
 
     losses: np.ndarray = field(repr=False)

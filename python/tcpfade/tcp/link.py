@@ -259,6 +259,17 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     ...                   duration=2000)
     >>> abs(r.goodput - 0.6973) < 0.05  # abouzeid Table III, slow fading (seed-to-seed spread 0.017)
     True
+
+    Returns
+    -------
+    LinkResult: goodput (normalized by μ and in bit/s), throughput, loss rates, timeouts and fast retransmits per
+    second, the mean RTT, each with its interval (``ci``), and the per-visit terms of abouzeid §IV.
+
+    Raises
+    ------
+    ParameterError
+        an unknown variant, a parameter out of its range, both or neither of buffer and beta, a channel given
+        with mean_good/mean_bad, a run that would not fit in memory or time.
     """
     args = link_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                           mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,

@@ -175,6 +175,23 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
         fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it raises stops the run and
         is raised here. Ctrl-C stops a run at once, with or without it.
+
+    Returns
+    -------
+    SimulationResult: the metrics, their confidence intervals (``ci``), counts and the trace when asked.
+
+    Raises
+    ------
+    ParameterError
+        an unknown variant, a parameter out of its range (named with its value), a run that would not fit in
+        memory or time.
+
+    Examples
+    --------
+    >>> ch = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.01)
+    >>> r = tcpfade.simulate("newreno", ch, slots=200_000, seed=1)
+    >>> 0.8 < r.throughput < 0.95 and r.ci["throughput"][0] <= r.throughput <= r.ci["throughput"][1]
+    True
     """
     a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
                              initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, ack_loss=ack_loss,

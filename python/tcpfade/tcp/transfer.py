@@ -227,6 +227,15 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
     >>> r = simulate_transfer("probing")
     >>> round(r.connection_time, 3), round(r.overhead_percent, 2)  # Table 1, zero-loss row
     (40.0, 1.48)
+
+    Returns
+    -------
+    TransferResult: connection time, goodput, overhead, segments by kind, energies, counts of the probe cycles.
+
+    Raises
+    ------
+    ParameterError
+        an unknown variant or device, a parameter out of its range (named with its value).
     """
     a = transfer_arguments(variant, channel, size_bytes=size_bytes, mss=mss, header_bytes=header_bytes,
                            syn_option_bytes=syn_option_bytes, probe_option_bytes=probe_option_bytes, mtu=mtu,
@@ -296,7 +305,23 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
                        seeds: int | list[int] = 5, progress: bool | Callable[[float], object] | None = None,
                        **kwargs: Any) -> pd.DataFrame:
     """Several transfers as one DataFrame, a row per variant and seed (``seeds`` a count, from 1, or a list).
-    Other keyword arguments go to :func:`simulate_transfer` unchanged."""
+    Other keyword arguments go to :func:`simulate_transfer` unchanged.
+
+    Returns
+    -------
+    pandas.DataFrame, one row per (variant, seed): :meth:`TransferResult.to_dict`.
+
+    Raises
+    ------
+    ParameterError
+        as :func:`simulate_transfer`, and an empty list of variants or seeds.
+
+    Examples
+    --------
+    >>> t = tcpfade.simulate_transfers(["reno", "probing"], seeds=[1, 2])
+    >>> t[["variant", "seed", "completed"]].shape
+    (4, 3)
+    """
     import pandas as pd
     names = [variants] if isinstance(variants, str) else list(variants)
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list, tuple, range)):

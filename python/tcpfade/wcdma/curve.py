@@ -25,7 +25,22 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
                     k: float = PAPER["k"], alpha: float = PAPER["alpha"]) -> np.ndarray | float:
     """Eqs. (3)-(6) at block error probabilities ``pe`` (in (0, 1]) and Doppler ``doppler_hz``. Where the
     logarithm of eq. (3) is undefined the curve takes its limits: S(0) below x̃ = x_s (errors too rare to
-    matter), 0 where 1/(x̃ − x_s) − 1 ≤ 0."""
+    matter), 0 where 1/(x̃ − x_s) − 1 ≤ 0.
+
+    Returns
+    -------
+    float for a scalar P_e, else numpy.ndarray.
+
+    Raises
+    ------
+    ParameterError
+        a P_e outside [0, 1] or a Doppler outside [0, 1e4] Hz.
+
+    Examples
+    --------
+    >>> round(wcdma.universal_curve(0.01, 6.0) / (472 / 512), 4)      # 0.94911 worked by hand from eqs. (3)-(6)
+    0.9491
+    """
     x = np.atleast_1d(np.asarray(v.Array(low=0.0, high=1.0).check("pe", np.atleast_1d(pe)), dtype=float))
     fd = v.Real(0.0, 1e4).check("doppler_hz", doppler_hz)
     x_tilde = 1.0 + np.log10(np.maximum(x, 1e-300)) / 3.0
@@ -68,7 +83,25 @@ class CurveFit(Record):
 def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) -> CurveFit:
     """Least-squares fit (scipy's ``curve_fit``) of A, B, k and α to points (P_e, S) at Dopplers ``doppler_hz``
     (one per point, or one for all), starting from the paper's values. Points of a single Doppler fix only
-    x_s = 1/(A·f_d + B) − k: A and B are then held at the paper's values and k and α fitted."""
+    x_s = 1/(A·f_d + B) − k: A and B are then held at the paper's values and k and α fitted.
+
+    Returns
+    -------
+    CurveFit: A, B, k, α, their standard errors, the RMS residual, the number of points, the parameters held.
+
+    Raises
+    ------
+    ParameterError
+        fewer than 5 points, values outside [0, 1], arrays of different lengths.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pe = np.logspace(-3, -0.3, 20)
+    >>> fit = wcdma.fit_universal_curve(pe, wcdma.universal_curve(pe, 6.0), 6.0)
+    >>> round(fit.k, 3), fit.held
+    (0.03, ('A', 'B'))
+    """
     from scipy import optimize
 
     x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)

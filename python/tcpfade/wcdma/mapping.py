@@ -89,7 +89,22 @@ def _table(path: str) -> dict[str, Any]:
 
 
 def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
-    """The calibrated mapping for a TTI of ``tti_frames`` frames (from ``path``, default the shipped table)."""
+    """The calibrated mapping for a TTI of ``tti_frames`` frames (from ``path``, default the shipped table).
+
+    Returns
+    -------
+    Mapping: β, the AWGN curve's coefficients and δ for that TTI.
+
+    Raises
+    ------
+    ParameterError
+        an unsupported TTI, a calibration file that cannot be read.
+
+    Examples
+    --------
+    >>> 0.9 < wcdma.mapping_for(1).beta < 1.2
+    True
+    """
     tti_frames = _tti(v.integer("tti_frames", tti_frames, 1, 8))
     table = _table(str(path or CALIBRATION_FILE))
     entry = table["tti"].get(str(tti_frames))
@@ -101,7 +116,24 @@ def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mappi
 @v.checked(sir_db=v.Array(low=-150.0, high=150.0, min_size=1), tti_frames=v.Integer(1, 8))
 def block_error_probability(sir_db, *, tti_frames: int = 1) -> np.ndarray:
     """The probability that each TTI's transport block is wrong, from its per-slot SIRs [dB]: a 1-D array is
-    split into consecutive TTIs of 15·``tti_frames`` slots (its length a multiple of that)."""
+    split into consecutive TTIs of 15·``tti_frames`` slots (its length a multiple of that).
+
+    Returns
+    -------
+    numpy.ndarray, one probability per TTI.
+
+    Raises
+    ------
+    ParameterError
+        SIRs not finite, a length that is not a whole number of TTIs, an unsupported TTI.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = wcdma.block_error_probability(np.r_[np.full(15, -3.0), np.full(15, 6.0)])
+    >>> bool(p[0] > 0.9 and p[1] < 1e-6)
+    True
+    """
     m = mapping_for(tti_frames)
     sir = np.asarray(sir_db, dtype=float)
     slots = FORMAT["slots_per_frame"] * m.tti_frames

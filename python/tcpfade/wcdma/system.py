@@ -121,6 +121,23 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
     oscillators : Jakes oscillators N0 (8).
     fading : False for no fast fading (every ray at its mean power).
     progress : True for a progress bar, or a callable that gets the fraction done.
+
+    Returns
+    -------
+    SystemResult: per-user traces (users × slots: SIR, power, RAKE gain), serving cells, positions, time at maximum
+    power; ``to_frame()`` one row per user.
+
+    Raises
+    ------
+    ParameterError
+        a bad count, Doppler, ray profile or layout parameter (named with its value), traces that would not fit in
+        memory.
+
+    Examples
+    --------
+    >>> s = wcdma.simulate_system(users=10, duration=1.0, seed=1)
+    >>> s.sir_db.shape
+    (10, 1500)
     """
     if isinstance(rays, str) and rays not in RAY_PROFILES:
         raise v.fail("rays", rays, f"must be one of {', '.join(RAY_PROFILES)} or a list of powers in dB")

@@ -74,7 +74,24 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     """TCP over a block error sequence (one 0/1 per TTI of ``tti_frames`` frames), with the transmit power of
     every 0.667-ms slot (``power_dbw``, optional) for ATP and ACE; P_e is the mean of ``block_error_probability``
     when given, else of the sequence. The timer is RFC 6298's (1 s minimum); ``wmax`` = 128 packets is a 64-KB
-    receiver window."""
+    receiver window.
+
+    Returns
+    -------
+    BearerResult: S with its interval, P_e, ATP [W], ACE [J/bit] and TCP's counts.
+
+    Raises
+    ------
+    ParameterError
+        a sequence that is not 0/1 values or too short for the intervals, a power trace too short, a bad TCP
+        parameter.
+
+    Examples
+    --------
+    >>> r = wcdma.tcp_over_blocks([0] * 3000)                  # 30 s without a block error
+    >>> round(r.throughput, 2)                                 # the payload share 472/512
+    0.92
+    """
     errors = np.asarray(block_errors, dtype=float)
     if not np.all((errors == 0) | (errors == 1)):
         raise v.fail("block_errors", block_errors, "must hold only 0s and 1s (one per TTI)")
@@ -185,7 +202,25 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     ``seed``), and TCP NewReno over each user's bearer. ``ack_delay`` [s] is the return path's delay and
     ``min_rto`` [s] the retransmission timer's floor (RFC 6298's 1 s by default; the paper gives neither:
     validation/wcdma_curve_offset.py measures what they do to the universal curve). ``to_frame()`` has one row
-    per user."""
+    per user.
+
+    Returns
+    -------
+    WcdmaResult: one :class:`BearerResult` per user, the system run, the block error probabilities;
+    ``to_frame()`` has one row per user, ``to_dict()`` summarizes them.
+
+    Raises
+    ------
+    ParameterError
+        a bad parameter of the chain or of the system (named with its value), a TTI other than 1, 2, 4 or 8, a run
+        that would not fit in memory or time.
+
+    Examples
+    --------
+    >>> w = wcdma.simulate(users=6, duration=5.0, seed=1)
+    >>> len(w.to_frame()), sorted({"throughput", "block_error_rate", "atp", "ace"} - set(w.to_frame()))
+    (6, [])
+    """
     # The checked values from here on (users = 5.0 becomes 5, a numpy seed a Python int).
     a = wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
                         step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay, min_rto=min_rto,

@@ -54,10 +54,10 @@ def _public_functions():
 
 @pytest.mark.parametrize("function", _public_functions(), ids=lambda f: f.__name__)
 def test_public_functions_document_returns_raises_and_a_running_example(function):
-    """Every public function of tcpfade and tcpfade.wcdma says what it returns and raises (numpydoc sections) and
-    has an example, which runs and gives what it shows."""
+    """Every public function of tcpfade and tcpfade.wcdma documents its parameters, what it returns and raises
+    (numpydoc sections) and has an example, which runs and gives what it shows."""
     doc = inspect.getdoc(function) or ""
-    for section in ("Returns\n-------", "Raises\n------", "Examples\n--------"):
+    for section in ("Parameters\n----------", "Returns\n-------", "Raises\n------", "Examples\n--------"):
         if section.startswith("Returns") and "-> None" in str(inspect.signature(function)):
             continue
         assert section in doc, (function.__name__, section.split()[0])

@@ -58,6 +58,10 @@ def marcum_q(a, b):
     high-precision quadrature in the tests; exactly 0 or 1 where ``|a − b| > 39`` (see below). Accepts scalars or
     arrays (a, b >= 0; within 39 of each other, at most 1e5).
 
+    Parameters
+    ----------
+    a, b : non-negative numbers or arrays (broadcast together).
+
     Returns
     -------
     float or numpy.ndarray, Q1(a, b) (the shape of a and b broadcast).
@@ -192,6 +196,11 @@ def markov_from_fading(fading_margin: float, fdt: float) -> tuple[float, float]:
     time, at least 1e-12). Holds at the edges: as fD·T -> 0 (ρ -> 1) the chain becomes ever more persistent,
     with p_GB computed as a sum of positive terms (:func:`_leave_good`), so p and q keep their digits; very small
     or large F give ε close to 1 or 0.
+
+    Parameters
+    ----------
+    fading_margin : F, linear (the mean SNR over the loss threshold).
+    fdt : fD·T, the maximum Doppler frequency times the packet time.
 
     Returns
     -------

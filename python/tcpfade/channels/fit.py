@@ -72,6 +72,10 @@ def fit_markov(trace) -> MarkovFit:
 
     The trace must contain at least one loss and one success.
 
+    Parameters
+    ----------
+    trace : array-like of 0/1 (1 = lost), a loss trace with at least one loss and one success.
+
     Returns
     -------
     MarkovFit: the error rate, the mean burst, p and q (hybrid and counted), the burst histogram.

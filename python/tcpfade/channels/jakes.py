@@ -77,6 +77,15 @@ def fading_gain(fdt: float, samples: int, *, seed: int, fading_model: str = "jak
     ``fdt`` is fD·T; ``fading_model`` one of :data:`FADING_MODELS`; ``oscillators`` N0 (Jakes) or M (cisoids),
     defaults in :data:`DEFAULT_OSCILLATORS`.
 
+    Parameters
+    ----------
+    fdt : fD·T.
+    samples : how many samples (a request that would not fit in memory is refused).
+    seed : seed of the oscillators' random phases (and angles, for cisoids).
+    fading_model : "jakes" or "cisoids".
+    oscillators : N0 for Jakes, M for cisoids (default 8 and 64).
+    samples_per_packet : samples per packet time T.
+
     Returns
     -------
     numpy.ndarray of complex128, one gain per sample.
@@ -107,6 +116,12 @@ def fading_autocorrelation(fdt: float, lag: np.ndarray | float, *, fading_model:
     Jakes: (2 Σ_{n=1..N0} cos(ω_n τ) + cos(ω_m τ)) / (2 N0 + 1) with ω_n = 2π fD cos(2πn/(4N0+2)),
     the discrete counterpart of J0(2π fD τ). Cisoids: J0(2π fD τ) itself (averaged over the random
     angles). See docs/models.md.
+
+    Parameters
+    ----------
+    fdt : fD·T.
+    lag : lags in packet times (a number or an array).
+    fading_model, oscillators : as for :func:`fading_gain`.
 
     Returns
     -------
@@ -280,6 +295,19 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     of the packets done about every 0.1 s (an exception it raises stops the run and is raised here); Ctrl-C stops
     a run at once.
 
+    Parameters
+    ----------
+    fdt : fD·T.
+    snr_db : average SNR per bit [dB], a number or a list.
+    packet_bits : bits per packet.
+    modulation : "bpsk", "coherent-fsk", "dpsk" or "noncoherent-fsk".
+    samples_per_packet : fading samples per packet (default: enough for the Doppler).
+    fading_model, oscillators : as for :func:`fading_gain`.
+    packets : packets simulated (one fading realization for every SNR).
+    batches, confidence : the batch-means interval.
+    seed : seed of the fading.
+    progress : True for a progress bar, or a callable that gets the fraction done.
+
     Returns
     -------
     pandas.DataFrame, one row per SNR: ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``.
@@ -322,6 +350,12 @@ def snr_for_error_rate(error_rate: float, fdt: float, **kwargs: Any) -> float:
 
     Solved by Brent's method on :func:`bit_level_error_rate` (keyword arguments pass through), whose
     common random numbers make it a smooth, monotone function of the SNR.
+
+    Parameters
+    ----------
+    error_rate : the target average packet error rate, in (0, 1).
+    fdt : fD·T.
+    **kwargs : passed to :func:`bit_level_error_rate` (packet_bits, modulation, packets, seed, ...).
 
     Returns
     -------

@@ -82,6 +82,11 @@ def _read_npy(p: Path) -> np.ndarray:
 def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
     """Read a loss trace (see :data:`TRACE_FORMATS`; the format follows the suffix when not given).
 
+    Parameters
+    ----------
+    path : the file.
+    fmt : "text", "binary" or "npy" (default: from the suffix).
+
     Returns
     -------
     numpy.ndarray of uint8, 1 = lost.
@@ -122,6 +127,12 @@ def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
 def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     """Write a loss trace; the format follows the suffix when not given. Written to a temporary
     file first and renamed, so an interrupted write never leaves a half trace behind.
+
+    Parameters
+    ----------
+    path : the file to write (its directory is created).
+    losses : array-like of 0/1.
+    fmt : as for :func:`load_trace`.
 
     Returns
     -------

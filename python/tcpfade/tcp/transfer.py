@@ -307,6 +307,14 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
     """Several transfers as one DataFrame, a row per variant and seed (``seeds`` a count, from 1, or a list).
     Other keyword arguments go to :func:`simulate_transfer` unchanged.
 
+    Parameters
+    ----------
+    variants : a variant or a list of them.
+    channel : as for :func:`simulate_transfer`.
+    seeds : a number n of replications (seeds 1..n) or a list of seeds.
+    progress : True for a progress bar, or a callable.
+    **kwargs : the other keyword arguments of :func:`simulate_transfer`.
+
     Returns
     -------
     pandas.DataFrame, one row per (variant, seed): :meth:`TransferResult.to_dict`.

@@ -66,6 +66,10 @@ def _tti(tti_frames: int) -> int:
 def conv_encode(bits) -> np.ndarray:
     """Encode 0/1 bits with the rate-1/2, K = 9 code (generators 561, 753 octal) and its 8 tail bits.
 
+    Parameters
+    ----------
+    bits : array-like of 0/1, the information bits.
+
     Returns
     -------
     numpy.ndarray of uint8, 2·(n + 8) coded bits: output 0 then output 1 of each step.
@@ -90,6 +94,11 @@ def conv_encode(bits) -> np.ndarray:
 def viterbi_decode(llr, info_bits: int) -> np.ndarray:
     """Maximum-likelihood decoding of one terminated block: ``llr`` holds 2·(info_bits + 8) log-likelihood
     ratios ln P(0)/P(1), output 0 then output 1 of each step.
+
+    Parameters
+    ----------
+    llr : 2·(info_bits + 8) log-likelihood ratios ln P(0)/P(1).
+    info_bits : the block's information bits.
 
     Returns
     -------
@@ -120,6 +129,15 @@ def block_error_rate(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: i
 
     The TTI carries one transport block of 1050·``tti_frames`` bits with a 16-bit CRC, encoded as one code block
     and repeated to 2400 bits per frame (docs/models.md, "UMTS channel coding").
+
+    Parameters
+    ----------
+    sir_db : SIR [dB] of every slot, or one per slot of the TTI (15 per frame).
+    tti_frames : 1, 2, 4 or 8.
+    blocks : blocks sent through the decoder.
+    seed : seed of the data and the noise.
+    confidence : level of the Wilson interval.
+    progress : True for a progress bar, or a callable.
 
     Returns
     -------
@@ -222,6 +240,14 @@ def union_bound_fast(sir_db: np.ndarray, tti_frames: int) -> np.ndarray:
            blocks=v.Integer(1, 1 << 40), seed=v.SEED, confidence=v.CONFIDENCE)
 def awgn_curve(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: int, confidence: float = 0.95) -> pd.DataFrame:
     """The block error rate at a constant SIR (every slot alike: the AWGN channel), one row per SIR.
+
+    Parameters
+    ----------
+    sir_db : SIRs [dB], one point each.
+    tti_frames : 1, 2, 4 or 8.
+    blocks : blocks per point.
+    seed : seed of the first point (point i uses seed + i).
+    confidence : level of the Wilson intervals.
 
     Returns
     -------

@@ -27,6 +27,13 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
     logarithm of eq. (3) is undefined the curve takes its limits: S(0) below x̃ = x_s (errors too rare to
     matter), 0 where 1/(x̃ − x_s) − 1 ≤ 0.
 
+    Parameters
+    ----------
+    pe : block error probabilities in [0, 1].
+    doppler_hz : f_d [Hz].
+    s0 : S(0), the throughput without errors (default the bearer's payload share 472/512).
+    A, B, k, alpha : the curve's parameters (default the paper's).
+
     Returns
     -------
     float for a scalar P_e, else numpy.ndarray.
@@ -84,6 +91,13 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     """Least-squares fit (scipy's ``curve_fit``) of A, B, k and α to points (P_e, S) at Dopplers ``doppler_hz``
     (one per point, or one for all), starting from the paper's values. Points of a single Doppler fix only
     x_s = 1/(A·f_d + B) − k: A and B are then held at the paper's values and k and α fitted.
+
+    Parameters
+    ----------
+    pe : the points' block error probabilities.
+    throughput : their throughputs S.
+    doppler_hz : one Doppler for all points, or one per point [Hz].
+    s0 : S(0), the throughput without errors.
 
     Returns
     -------

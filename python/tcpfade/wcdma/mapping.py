@@ -91,6 +91,11 @@ def _table(path: str) -> dict[str, Any]:
 def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
     """The calibrated mapping for a TTI of ``tti_frames`` frames (from ``path``, default the shipped table).
 
+    Parameters
+    ----------
+    tti_frames : 1, 2, 4 or 8.
+    path : a calibration table (default: the one shipped, ``tcpfade wcdma calibrate`` writes others).
+
     Returns
     -------
     Mapping: β, the AWGN curve's coefficients and δ for that TTI.
@@ -117,6 +122,11 @@ def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mappi
 def block_error_probability(sir_db, *, tti_frames: int = 1) -> np.ndarray:
     """The probability that each TTI's transport block is wrong, from its per-slot SIRs [dB]: a 1-D array is
     split into consecutive TTIs of 15·``tti_frames`` slots (its length a multiple of that).
+
+    Parameters
+    ----------
+    sir_db : per-slot SIRs [dB], a whole number of TTIs.
+    tti_frames : 1, 2, 4 or 8.
 
     Returns
     -------

@@ -76,6 +76,19 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     when given, else of the sequence. The timer is RFC 6298's (1 s minimum); ``wmax`` = 128 packets is a 64-KB
     receiver window.
 
+    Parameters
+    ----------
+    block_errors : 0/1 per TTI (1 = the block is wrong).
+    tti_frames : the TTI's frames.
+    power_dbw : transmit power per 0.667-ms slot [dBW], for ATP and ACE (optional).
+    variant : TCP variant.
+    ack_delay : the return path's delay [s].
+    wmax, dupthresh : receiver window [packets] and duplicate-ACK threshold.
+    initial_rto, min_rto, max_rto, clock_granularity : RFC 6298's timer [s].
+    batches, confidence : the batch-means interval of S.
+    block_error_probability : the probabilities behind the sequence (then P_e is their mean).
+    progress : True for a progress bar, or a callable.
+
     Returns
     -------
     BearerResult: S with its interval, P_e, ATP [W], ACE [J/bit] and TCP's counts.
@@ -203,6 +216,19 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     ``min_rto`` [s] the retransmission timer's floor (RFC 6298's 1 s by default; the paper gives neither:
     validation/wcdma_curve_offset.py measures what they do to the universal curve). ``to_frame()`` has one row
     per user.
+
+    Parameters
+    ----------
+    users : N_u.
+    doppler_hz : f_d [Hz].
+    tti_frames : interleaving depth, 1, 2, 4 or 8 frames.
+    target_sir_db, step_db : the power control's target t and step Δ [dB].
+    duration : simulated time [s].
+    seed : seed of the system and of the block error sequence.
+    ack_delay : the return path's delay [s].
+    min_rto : floor of TCP's retransmission timer [s].
+    progress : True for a progress bar, or a callable.
+    **system : further keyword arguments of :func:`simulate_system` (rays, layout, powers).
 
     Returns
     -------

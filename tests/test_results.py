@@ -84,3 +84,18 @@ def test_repr_brackets_are_the_interval():
     s = RECORDS["simulate"]
     lo, hi = s.ci["throughput"]
     assert f"throughput={s.throughput:.4g} [{lo:.4g}, {hi:.4g}]" in repr(s)
+
+
+def test_a_reproduced_figure_and_a_sweep_report_are_records(tmp_path):
+    from tcpfade.reproduce import reproduce
+    from tcpfade.sweep import Experiment, run_sweep
+
+    r = reproduce("chockalingam-table1", tmp_path, quick=True, seed=1)
+    claims = r.to_frame()
+    assert list(claims.columns) == ["figure", "claim", "source", "holds", "evidence", "why"] and len(claims) == 1
+    assert r.to_dict()["agree"] == 1 and repr(r).startswith("FigureResult(figure='chockalingam-table1'")
+    e = Experiment.from_dict({"sweep": {"model": "analyze"}, "fixed": {"fdt": 0.016, "wmax": 6},
+                              "axes": {"error_rate": [0.01, 0.1]}, "output": {"store": str(tmp_path / "s.sqlite")}})
+    report = run_sweep(e, workers=1, progress=False)
+    assert report.to_dict() == {"total": 2, "skipped": 0, "computed": 2, "failures": 0}
+    assert report.to_frame().empty and "<table>" in report._repr_html_()

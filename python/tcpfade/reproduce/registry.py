@@ -22,6 +22,7 @@ import pandas as pd
 
 from .. import _validate as v
 from .._watch import stop_on
+from .._record import Record
 from ..plots._figure import save, style
 
 if TYPE_CHECKING:
@@ -121,15 +122,35 @@ class Figure:
     notes: str = ""
 
 
-@dataclass(frozen=True)
-class FigureResult:
-    """A reproduced figure: its data, the files written, the claims' verdicts, the time taken."""
+@dataclass(frozen=True, repr=False)
+class FigureResult(Record):
+    """A reproduced figure: its data, the files written, the claims' verdicts, the time taken. ``to_frame()`` is
+    the claims table (one row per claim), ``to_dict()`` the summary; ``data`` holds the figure's numbers."""
 
     figure: Figure
     data: pd.DataFrame
     files: dict[str, Path]
     verdicts: list[tuple[Claim, Verdict]] = field(default_factory=list)
     seconds: float = math.nan
+
+    _headline = ("figure", "claims", "agree", "differ_explained", "differ_unexplained", "seconds")
+
+    def to_dict(self) -> dict:
+        """The figure's id, its claims counted by verdict, the seconds taken and the files written."""
+        holds = [vd.holds for _, vd in self.verdicts]
+        explained = sum(vd.holds is False and bool(c.known_disagreement) for c, vd in self.verdicts)
+        return {"figure": self.figure.id, "paper": self.figure.paper, "label": self.figure.label,
+                "claims": len(holds), "agree": sum(h is True for h in holds), "differ_explained": explained,
+                "differ_unexplained": sum(h is False for h in holds) - explained,
+                "undecided": sum(h is None for h in holds), "seconds": self.seconds,
+                **{f"file_{k}": str(p) for k, p in self.files.items()}}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per claim: the statement, its source in the paper, our verdict, the evidence, and why we differ
+        where we do."""
+        return pd.DataFrame([{"figure": self.figure.id, "claim": c.statement, "source": c.source,
+                              "holds": vd.holds, "evidence": vd.evidence, "why": c.known_disagreement}
+                             for c, vd in self.verdicts])
 
 
 #: Every figure tcpfade reproduces, by id (``<paper>-fig<N>`` or ``<paper>-table<N>``).

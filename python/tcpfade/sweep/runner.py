@@ -23,21 +23,35 @@ from tqdm import tqdm
 
 from .. import __version__
 from .. import _validate as v
+from .._record import Record
 from .._watch import stop_on
 from .experiment import Experiment, Point
 from .models import model_identity, run_point
 from .store import Store
 
 
-@dataclass(frozen=True)
-class SweepReport:
+@dataclass(frozen=True, repr=False)
+class SweepReport(Record):
     """What a run did: points in the experiment, already in the store, computed now, and failed (with the
-    error of each; they are not stored, so a rerun tries them again)."""
+    error of each; they are not stored, so a rerun tries them again). ``to_frame()`` lists the failed points."""
 
     total: int
     skipped: int
     computed: int
     failed: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+
+    _headline = ("total", "skipped", "computed", "failures")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts: total, skipped (already stored), computed, failures."""
+        return {"total": self.total, "skipped": self.skipped, "computed": self.computed,
+                "failures": len(self.failed)}
+
+    def to_frame(self):
+        """One row per failed point: its parameters and the error."""
+        import pandas as pd
+
+        return pd.DataFrame([{**params, "error": error} for params, error in self.failed])
 
 
 class SweepInterrupted(KeyboardInterrupt):

@@ -62,3 +62,13 @@ def test_public_functions_document_returns_raises_and_a_running_example(function
             continue
         assert section in doc, (function.__name__, section.split()[0])
     test_docstring_examples(function)
+
+
+@pytest.mark.parametrize("cls", [tcpfade.Bernoulli, tcpfade.GilbertElliott, tcpfade.ThresholdFading,
+                                 tcpfade.BitLevelFading, tcpfade.TraceChannel, tcpfade.ContinuousTwoState],
+                         ids=lambda c: c.__name__)
+def test_channel_classes_document_parameters_raises_and_a_running_example(cls):
+    doc = inspect.getdoc(cls) or ""
+    for section in ("Parameters\n----------", "Raises\n------", "Examples\n--------"):
+        assert section in doc, (cls.__name__, section.split()[0])
+    test_docstring_examples(cls)

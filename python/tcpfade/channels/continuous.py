@@ -32,6 +32,13 @@ class ContinuousTwoState:
     are abouzeid's p0 and p1 under ``loss_rule="any-instant"`` and VDELDROP's drop rates r_i under
     ``loss_rule="vdeldrop"``.
 
+    Parameters
+    ----------
+    mean_good, mean_bad : E[X] and E[Y], the mean good and bad durations.
+    loss_rule : "any-instant" (a packet is lost if the channel is bad at any instant of it) or "vdeldrop" (the
+        state at its start decides, with the drop rates below).
+    loss_good, loss_bad : loss probabilities in each state.
+
     Raises
     ------
     ParameterError

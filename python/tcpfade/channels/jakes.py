@@ -159,6 +159,13 @@ class ThresholdFading(SlotChannel):
     Give ``fdt`` = fD·T and one of ``fading_margin_db``, ``fading_margin`` (linear) or
     ``error_rate`` (which sets F by eq. (2)).
 
+    Parameters
+    ----------
+    fdt : fD·T.
+    fading_margin_db, fading_margin, error_rate : one of them sets F.
+    fading_model : "jakes" (8 oscillators by default) or "cisoids" (64).
+    oscillators : N0 or M.
+
     Raises
     ------
     ParameterError
@@ -218,6 +225,15 @@ class BitLevelFading(SlotChannel):
     ``snr_db`` is the average SNR per bit (Eb/N0 averaged over the fading), ``packet_bits`` the
     packet length (8192 = 1024 bytes), ``modulation`` one of :data:`MODULATIONS` (BPSK default, no
     coding). ``samples_per_packet`` defaults to :func:`default_samples_per_packet`.
+
+    Parameters
+    ----------
+    fdt : fD·T.
+    snr_db : average SNR per bit [dB].
+    packet_bits : bits per packet.
+    modulation : one of :data:`MODULATIONS`.
+    samples_per_packet : fading samples per packet.
+    fading_model, oscillators : the fading simulator.
 
     Raises
     ------

@@ -24,6 +24,15 @@ from .fading import (
 class Bernoulli(SlotChannel):
     """Independent packet losses: each slot is lost with probability ``error_rate``.
 
+    Parameters
+    ----------
+    error_rate : the loss probability of every slot, in [0, 1].
+
+    Raises
+    ------
+    ParameterError
+        an error rate outside [0, 1] or not a number.
+
     Examples
     --------
     >>> ch = tcpfade.Bernoulli(0.1)
@@ -58,6 +67,17 @@ class GilbertElliott(SlotChannel):
     ``loss_good`` in the good state and ``loss_bad`` in the bad state (0 and 1 by default, the
     papers' model). ``fading_margin`` and ``fdt`` are recorded when the chain was made from
     Rayleigh fading (:meth:`from_fading`), and are ``None`` otherwise.
+
+    Parameters
+    ----------
+    p, q : P(good → good) and P(bad → bad), in [0, 1] (not both 1).
+    loss_good, loss_bad : the loss probability in each state.
+    fading_margin, fdt : recorded when the chain comes from fading (set by :meth:`from_fading`).
+
+    Raises
+    ------
+    ParameterError
+        a probability outside [0, 1], p = q = 1 (no stationary law).
 
     Examples
     --------

@@ -175,6 +175,11 @@ class TraceChannel(SlotChannel):
     With ``wrap=False`` (the default) asking for more slots than the trace holds raises
     :class:`~tcpfade.errors.TraceExhaustedError`; with ``wrap=True`` it starts over.
 
+    Parameters
+    ----------
+    losses : array-like of 0/1 (1 = lost), one per slot.
+    wrap : start over at the end instead of raising.
+
     Raises
     ------
     ParameterError

@@ -127,11 +127,11 @@ def bench_startup() -> None:
     import subprocess
     import sys
 
-    def median_run(args) -> float:
+    def median_run(args, env=None) -> float:
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            subprocess.run(args, check=True, capture_output=True)
+            subprocess.run(args, check=True, capture_output=True, env=env)
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
@@ -142,13 +142,7 @@ def bench_startup() -> None:
         here = f"{median_run(args):6.2f} s"
         if not other:
             return here
-        env = {**os.environ, "PYTHONPATH": other}
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            subprocess.run(args, check=True, capture_output=True, env=env)
-            times.append(time.perf_counter() - start)
-        return f"{here}  (other: {statistics.median(times):6.2f} s)"
+        return f"{here}  (other: {median_run(args, {**os.environ, 'PYTHONPATH': other}):6.2f} s)"
 
     for label, args in [("python -c 'import tcpfade'", [sys.executable, "-c", "import tcpfade"]),
                         ("tcpfade --help", [*cli, "--help"]),

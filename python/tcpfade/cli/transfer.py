@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 import numpy as np
 
@@ -11,7 +9,7 @@ from ..channels.continuous import ContinuousTwoState
 from ..devices import PRESETS
 from ..tcp.metrics import batch_interval
 from ..tcp.transfer import MSS, RATE_BPS, SIZE_BYTES, simulate_transfer
-from .options import COUNT, OUTPUT_FILE, SEED_HELP, print_table, progress_bar, wrote
+from .options import COUNT, SEED_HELP, emit, output_options, print_table, progress_bar
 
 VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
 
@@ -45,8 +43,7 @@ VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
 @click.option("--replications", type=int, default=1, show_default=True,
               help="Transfers with seeds seed, seed + 1, ...: means and 95% intervals.")
 @click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
-@click.option("--csv", "csv_path", type=OUTPUT_FILE, help="Write one row per transfer as CSV.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@output_options("one row per transfer")
 def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps, delay, delayed_ack,
              data_drops_only, loss_on_air, rwnd_bytes, dupthresh, probe_low, probe_high, device, time_limit,
              replications, seed, csv_path, as_json) -> None:
@@ -70,24 +67,21 @@ def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps,
                               drop_acks=not data_drops_only, loss_on_air=loss_on_air, rwnd_bytes=rwnd_bytes,
                               dupthresh=dupthresh, probe_low=probe_low, probe_high=probe_high, device=device,
                               time_limit=time_limit, progress=progress_bar() or None)
-    if csv_path:
-        rows.to_csv(csv_path, index=False)
-        wrote(csv_path)
-    if as_json:
-        click.echo(json.dumps(rows.to_dict(orient="records"), indent=2, default=float))
-        return
-    items = {"variant": variant.lower(), "transfers": len(rows), "completed": int(rows.completed.sum())}
-    for name, unit in (("connection_time", "s"), ("goodput_bps", "bit/s"), ("overhead_percent", "%"),
-                       ("energy_joules", "J"), ("joules_per_bit", "J/bit"), ("retransmissions", ""),
-                       ("timeouts", ""), ("probe_cycles", ""), ("immediate_recoveries", ""), ("slow_starts", "")):
-        values = rows[name].to_numpy(dtype=float)
-        mean = float(values.mean())
-        low, high = batch_interval(mean, values, 0.95)
-        shown = f"{mean:.6g}" + (f" ± {(high - low) / 2:.3g}" if np.isfinite(high - low) else "")
-        items[f"{name}" + (f" [{unit}]" if unit else "")] = shown
-    print_table(items)
-    if len(rows) > 1:
-        click.echo("(± : half-width of the 95% Student-t interval over the transfers)", err=True)
-    if not rows.completed.all():
-        click.echo(f"note: {int((~rows.completed).sum())} transfer(s) did not end within --time-limit "
-                   f"{time_limit:g} s; their figures describe the run up to it", err=True)
+    def human() -> None:
+        items = {"variant": variant.lower(), "transfers": len(rows), "completed": int(rows.completed.sum())}
+        for name, unit in (("connection_time", "s"), ("goodput_bps", "bit/s"), ("overhead_percent", "%"),
+                           ("energy_joules", "J"), ("joules_per_bit", "J/bit"), ("retransmissions", ""),
+                           ("timeouts", ""), ("probe_cycles", ""), ("immediate_recoveries", ""), ("slow_starts", "")):
+            values = rows[name].to_numpy(dtype=float)
+            mean = float(values.mean())
+            low, high = batch_interval(mean, values, 0.95)
+            shown = f"{mean:.6g}" + (f" ± {(high - low) / 2:.3g}" if np.isfinite(high - low) else "")
+            items[f"{name}" + (f" [{unit}]" if unit else "")] = shown
+        print_table(items)
+        if len(rows) > 1:
+            click.echo("(± : half-width of the 95% Student-t interval over the transfers)", err=True)
+        if not rows.completed.all():
+            click.echo(f"note: {int((~rows.completed).sum())} transfer(s) did not end within --time-limit "
+                       f"{time_limit:g} s; their figures describe the run up to it", err=True)
+
+    emit(rows, as_json=as_json, csv_path=csv_path, human=human)

@@ -32,7 +32,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax
         draw_error_vs_snr(table, ax)
         size = f", {packet_bytes}-byte packets" if packet_bytes else ""
         ax.set_title(f"Jakes fading, {modulation.upper()}{size}")
-        if ax.figure is fig and len(fig.axes) == 1:
+        if len(fig.axes) == 1:
             fig.tight_layout()
         return finish(fig, path)
 

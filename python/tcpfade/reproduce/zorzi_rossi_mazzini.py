@@ -107,14 +107,10 @@ def _one_curve(by: str, common: bool, tolerance: float = 0.12):
     to all groups at once (True: one curve whatever the group)."""
     def check(data: pd.DataFrame) -> Verdict:
         spread = {}
-        everyone = _informative(data)
-        shared = fit_universal_curve(everyone.block_error_rate.to_numpy(), everyone.throughput.to_numpy(),
-                                     everyone.doppler_hz.to_numpy(), s0=S0) if common else None
+        shared = _fit(data) if common else None
         for value, d in data.groupby(by):
             d = _informative(d)
-            fit = shared or fit_universal_curve(d.block_error_rate.to_numpy(), d.throughput.to_numpy(),
-                                                d.doppler_hz.to_numpy(), s0=S0)
-            spread[value] = (_rms_from(fit, d), len(d))
+            spread[value] = (_rms_from(shared or _fit(d), d), len(d))
         ok = all(r <= tolerance for r, _ in spread.values())
         what = "one curve fitted to all" if common else "a curve fitted to each"
         return Verdict(ok, f"RMS distance from {what}: " + ", ".join(f"{k}: {r:.3f} ({n} users)"
@@ -250,11 +246,11 @@ def _fits_in_form(data: pd.DataFrame) -> Verdict:
 
 def _paper_parameters_fit(data: pd.DataFrame) -> Verdict:
     d = _informative(data[data.doppler_hz.isin((6.0, 40.0))])
-    rms = {fd: float(np.sqrt(np.mean((g.throughput - universal_curve(g.block_error_rate.to_numpy(), fd, s0=S0)) ** 2)))
-           for fd, g in d.groupby("doppler_hz")}
+    residual = {fd: g.throughput.to_numpy() - universal_curve(g.block_error_rate.to_numpy(), fd, s0=S0)
+                for fd, g in d.groupby("doppler_hz")}
+    rms = {fd: float(np.sqrt(np.mean(r ** 2))) for fd, r in residual.items()}
     # Where our users sit relative to the paper's curve: the mean signed residual.
-    bias = {fd: float(np.mean(g.throughput - universal_curve(g.block_error_rate.to_numpy(), fd, s0=S0)))
-            for fd, g in d.groupby("doppler_hz")}
+    bias = {fd: float(np.mean(r)) for fd, r in residual.items()}
     return Verdict(all(r <= 0.12 for r in rms.values()), "RMS distance of our users from eqs. (3)-(6) with the "
                    "paper's parameters: " + ", ".join(f"{fd:g} Hz: {rms[fd]:.3f} (mean residual {bias[fd]:+.3f})"
                                                       for fd in rms))

@@ -140,12 +140,17 @@ class Store:
         the bounds of an analysis ordered by value). Counts are integers."""
         from .models import CHANNEL_PARAMETERS, MODEL_PARAMETERS, defaults
 
+        per_model: dict[str, tuple[dict[str, Any], dict[str, int]]] = {}
         records = []
         for row in self.rows(experiment):
             rec = {c: row.get(c) for c in ROW_COLUMNS}
-            params = {**defaults(row["model"]), **row["params"]} if row["model"] in MODEL_PARAMETERS else row["params"]
-            order = [*MODEL_PARAMETERS.get(row["model"], {}), *CHANNEL_PARAMETERS]
-            ranked = sorted(params, key=lambda k: (order.index(k) if k in order else len(order), k))
+            if row["model"] not in per_model:    # its defaults (from the call's signature) and its column order
+                order = [*MODEL_PARAMETERS.get(row["model"], {}), *CHANNEL_PARAMETERS]
+                per_model[row["model"]] = (defaults(row["model"]) if row["model"] in MODEL_PARAMETERS else {},
+                                           {k: i for i, k in enumerate(order)})
+            given, rank = per_model[row["model"]]
+            params = {**given, **row["params"]}
+            ranked = sorted(params, key=lambda k: (rank.get(k, len(rank)), k))
             # a parameter named like a row column (analyze_link's ``model``) keeps its value under param_<name>
             rec.update({f"param_{k}" if k in ROW_COLUMNS else k: params[k] for k in ranked})
             for name, value in row["metrics"].items():

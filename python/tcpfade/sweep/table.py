@@ -125,7 +125,7 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
         kwargs = {**fixed, **point, **({"seed": seed} if seed is not None else {})}
         result = function(**kwargs)
         row = result.to_dict() if hasattr(result, "to_dict") else dict(result)
-        return {**{k: val for k, val in point.items()}, **({"seed": seed} if seed is not None else {}),
+        return {**point, **({"seed": seed} if seed is not None else {}),
                 **{k: val for k, val in row.items() if k not in point and k != "seed"}}
 
     with tqdm(total=total, desc=name, unit="run", disable=(not progress) if progress is not None else None) as bar:

@@ -301,20 +301,14 @@ impl JakesBank {
         re.fill(0.0);
         im.fill(0.0);
         let reanchor = (self.step + 1) % REANCHOR_EVERY == 0;
+        // Frequencies and weights are kept once per oscillator index when shared ([n]), else per oscillator
+        // ([n·m + k]): element (n, k) sits at n·wn + k·wk.
+        let (wn, wk) = if self.shared { (1, 0) } else { (m, 1) };
         for n in 0..self.per {
             let at = n * m..(n + 1) * m;
             let (c, s) = (&mut self.c[at.clone()], &mut self.s[at.clone()]);
-            // x + 0·y is x: leaving out zero sine weights changes no bit.
-            if let Some((vr, vi)) = &self.weight_sin {
-                let (vr, vi) = (&vr[at.clone()], &vi[at.clone()]);
-                for k in 0..m {
-                    let (wr, wi) = if self.shared { (self.weight_re[n], self.weight_im[n]) }
-                                   else { (self.weight_re[n * m + k], self.weight_im[n * m + k]) };
-                    re[k] += wr * c[k] + vr[k] * s[k];
-                    im[k] += wi * c[k] + vi[k] * s[k];
-                }
-            } else if self.shared && !reanchor {
-                // Jakes' model at one Doppler, the common case: weigh and rotate in one pass over the phasors.
+            if self.shared && self.weight_sin.is_none() && !reanchor {
+                // Jakes' model at one Doppler, the hot path: weigh and rotate in one pass over the phasors.
                 let (wr, wi, rc, rs) = (self.weight_re[n], self.weight_im[n], self.rot_c[n], self.rot_s[n]);
                 for k in 0..m {
                     let (x, y) = (c[k], s[k]);
@@ -324,39 +318,30 @@ impl JakesBank {
                     s[k] = x * rs + y * rc;
                 }
                 continue;
-            } else if self.shared {
-                let (wr, wi) = (self.weight_re[n], self.weight_im[n]);
-                for k in 0..m {
-                    re[k] += wr * c[k];
-                    im[k] += wi * c[k];
-                }
-            } else {
-                let (wr, wi) = (&self.weight_re[at.clone()], &self.weight_im[at.clone()]);
-                for k in 0..m {
-                    re[k] += wr[k] * c[k];
-                    im[k] += wi[k] * c[k];
+            }
+            for k in 0..m {
+                let w = n * wn + k * wk;
+                // x + 0·y is x: leaving out zero sine weights (Jakes' model) changes no bit.
+                if let Some((vr, vi)) = &self.weight_sin {
+                    re[k] += self.weight_re[w] * c[k] + vr[n * m + k] * s[k];
+                    im[k] += self.weight_im[w] * c[k] + vi[n * m + k] * s[k];
+                } else {
+                    re[k] += self.weight_re[w] * c[k];
+                    im[k] += self.weight_im[w] * c[k];
                 }
             }
             if reanchor {
                 let t = (self.step + 1) as f64;
-                let (w, p) = (&self.omega_step[at.clone()], &self.phase0[at.clone()]);
+                let (w, p) = (&self.omega_step[at.clone()], &self.phase0[at]);
                 for k in 0..m {
                     let phase = (w[k] * t + p[k]).rem_euclid(2.0 * PI);
                     (c[k], s[k]) = (phase.cos(), phase.sin());
                 }
-            } else if self.shared {
-                let (rc, rs) = (self.rot_c[n], self.rot_s[n]);
-                for k in 0..m {
-                    let (x, y) = (c[k], s[k]);
-                    c[k] = x * rc - y * rs;
-                    s[k] = x * rs + y * rc;
-                }
             } else {
-                let (rc, rs) = (&self.rot_c[at.clone()], &self.rot_s[at]);
                 for k in 0..m {
-                    let (x, y) = (c[k], s[k]);
-                    c[k] = x * rc[k] - y * rs[k];
-                    s[k] = x * rs[k] + y * rc[k];
+                    let (x, y, w) = (c[k], s[k], n * wn + k * wk);
+                    c[k] = x * self.rot_c[w] - y * self.rot_s[w];
+                    s[k] = x * self.rot_s[w] + y * self.rot_c[w];
                 }
             }
         }

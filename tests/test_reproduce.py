@@ -127,6 +127,21 @@ def test_all_writes_a_self_contained_report(quick_report):
     assert [("disagrees" if "disagrees" in r.split(" | ")[2] else "agrees") for r in rows] == expected
 
 
+#: Figures whose paper gives numbers (a table, fitted parameters, factors or limits in its text), and words of the
+#: legend entry or table header that show the paper's values beside ours.
+PUBLISHED_IN_FIGURE = {
+    "tsaoussidis-table1": "(Table 1)", "chockalingam-table1": "(printed ", "abouzeid-fig7": "the paper's largest",
+    "abouzeid-fig8": "the paper's P_TD", "abouzeid-table3": "published ρ", "zorzi-rao-fig11": "paper: Tahoe", "zorzi-rao-fig12": "paper: Wmax = 24",
+    "zorzi-rao-fig14": "paper: T0 = 50", "zorzi-rao-fig15": "paper: K = 1", "zorzi-rossi-mazzini-fig5": "the paper's",
+}
+
+
+@pytest.mark.parametrize("figure_id", sorted(PUBLISHED_IN_FIGURE))
+def test_figures_carry_the_papers_published_values(quick_report, figure_id):
+    svg = (quick_report.parent / f"{figure_id}.svg").read_text()
+    assert PUBLISHED_IN_FIGURE[figure_id] in svg
+
+
 def test_paper_order_numbers_figures_numerically():
     order = paper_order(["zorzi-rao-fig10", "zorzi-rao-fig2", "chockalingam-fig4", "chockalingam-table1"])
     assert order.index("zorzi-rao-fig2") < order.index("zorzi-rao-fig10")

@@ -15,6 +15,8 @@ Each analysed curve is drawn from the analysis' two bounds (a band from pessimis
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
@@ -525,8 +527,21 @@ def _named(column: str, value) -> str:
     return str(value)
 
 
-def draw_tradeoff(data: pd.DataFrame, fig, *, by: tuple[str, ...]) -> None:
-    """λ0 against throughput, one curve per group (optimistic count; the pessimistic one dotted, thin)."""
+@dataclass(frozen=True)
+class PublishedFactor:
+    """A factor the paper's text states between two curves at one throughput (§5.2 and its summary): drawn where
+    the paper puts the other curve, ``low``-``high`` times the ``reference`` curve's λ0 at that throughput."""
+
+    throughput: float
+    reference: dict
+    low: float
+    high: float
+    says: str
+
+
+def draw_tradeoff(data: pd.DataFrame, fig, *, by: tuple[str, ...], published: tuple[PublishedFactor, ...] = ()) -> None:
+    """λ0 against throughput, one curve per group (optimistic count; the pessimistic one dotted, thin), and the
+    paper's stated factors as black bars where the paper puts the other curve."""
     ax = fig.add_subplot(1, 1, 1)
     for i, (key, g) in enumerate(data.groupby(list(by), sort=False)):
         key = key if isinstance(key, tuple) else (key,)
@@ -536,6 +551,13 @@ def draw_tradeoff(data: pd.DataFrame, fig, *, by: tuple[str, ...]) -> None:
         ax.plot(g["throughput_low"], g["energy_efficiency_low"], linestyle=":", linewidth=0.8, color=f"C{i % 10}")
     # The dotted lines get their legend entry once: what they are, in grey.
     ax.plot([], [], linestyle=":", linewidth=0.8, color="0.4", label="dotted: pessimistic count (zorzi-rao §4.2)")
+    for k, factor in enumerate(published):
+        base = efficiency_at(data, factor.throughput, **factor.reference)
+        low, high = base * factor.low, base * factor.high
+        ax.errorbar([factor.throughput], [np.sqrt(low * high)],
+                    yerr=[[np.sqrt(low * high) - low], [high - np.sqrt(low * high)]],
+                    fmt="*k" if k == 0 else "Pk", markersize=7, capsize=3, linewidth=1.0,
+                    label=f"paper: {factor.says}")
     ax.set_yscale("log")
     ax.set_xlabel("throughput (packets/slot)")
     ax.set_ylabel("energy efficiency λ0 (successes per unit energy)")
@@ -561,10 +583,13 @@ def _ratio_check(data, throughput: float, a: dict, b: dict, low: float, high: fl
 
 
 def _tradeoff_figure(number: int, caption: str, compute, by: tuple[str, ...], claims: tuple[Claim, ...],
-                     drawn=lambda d: d) -> Figure:
-    """Figs. 11-15: energy efficiency against throughput, the curves grouped ``by`` these columns."""
+                     drawn=lambda d: d, published: tuple[PublishedFactor, ...] = ()) -> Figure:
+    """Figs. 11-15: energy efficiency against throughput, the curves grouped ``by`` these columns, with the factors
+    the paper's text gives for the figure."""
     return register(Figure(id=f"zorzi-rao-fig{number}", paper=PAPER, label=f"Fig. {number}", caption=caption,
-                           compute=compute, draw=lambda d, fig: draw_tradeoff(drawn(d), fig, by=by), claims=claims))
+                           compute=compute, draw=lambda d, fig: draw_tradeoff(drawn(d), fig, by=by,
+                                                                            published=published),
+                           claims=claims))
 
 
 def _costs_efficiency(data: pd.DataFrame) -> Verdict:
@@ -585,7 +610,8 @@ def _fig11(settings, progress) -> pd.DataFrame:
 
 _tradeoff_figure(
     11, "Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 100, 1024-byte "
-        "packets, fD·T = 0.016 (medium) and 0.256 (fast); each curve sweeps the average SNR.",
+        "packets, fD·T = 0.016 (medium) and 0.256 (fast); each curve sweeps the average SNR. Black: where the "
+        "paper's factor of ten (§5.2 summary) puts Tahoe at 90% throughput, from our Reno curve.",
     _fig11, ("variant", "fdt"),
     (Claim("Higher throughput comes at the expense of energy efficiency.", "§5.2, Figs. 11-12", _costs_efficiency),
      Claim("At 90% throughput and correlated fading, Reno instead of Tahoe costs a factor of about ten in energy "
@@ -598,7 +624,9 @@ _tradeoff_figure(
                               "31.0 dB for Reno, 4·10⁶ packets): part of the gap is the hybrid chain, which needs "
                               "1.3 dB more than the traces for Tahoe. The ratio is the SNR gap between the two 90% "
                               "points (10× is 10 dB) and Reno approaches 0.9 slowly, so it is sensitive to the Reno "
-                              "rules, which the paper does not give (docs/validation.md)."),))
+                              "rules, which the paper does not give (docs/validation.md)."),),
+    published=(PublishedFactor(0.9, {"variant": "reno", "fdt": 0.016}, 10.0, 10.0,
+                               "Tahoe ≈ 10 × Reno at 0.9, fD·T = 0.016"),))
 
 
 def _fig12(settings, progress) -> pd.DataFrame:
@@ -610,8 +638,11 @@ def _fig12(settings, progress) -> pd.DataFrame:
 _tradeoff_figure(
     12, "Energy efficiency against throughput for TCP NewReno with Wmax = 6 and 24, K = 3, T0 = 100, 1024-byte "
         "packets, fD·T = 0.016 (medium) and 0.256 (fast). (Tahoe's curves are in the data for the comparison the "
-        "paper draws with Fig. 11.)",
-    _fig12, ("wmax", "fdt"), drawn=lambda d: d[d.variant == "newreno"], claims=(
+        "paper draws with Fig. 11.) Black: where the paper's factor of three (§5.2 summary) puts Wmax = 24 at 90% "
+        "throughput, from our Wmax = 6 curve.",
+    _fig12, ("wmax", "fdt"), drawn=lambda d: d[d.variant == "newreno"],
+    published=(PublishedFactor(0.9, {"wmax": 6, "fdt": 0.016}, 3.0, 3.0, "Wmax = 24 ≈ 3 × Wmax = 6 at 0.9, "
+                                                                            "fD·T = 0.016"),), claims=(
         Claim("At medium fading Tahoe and NewReno perform about the same (Wmax = 24, 90% throughput: within 20%).",
               "§5.2, Figs. 11-12",
               lambda d: _ratio_check(d, 0.9, {"variant": "newreno", "wmax": 24, "fdt": 0.016},
@@ -803,11 +834,13 @@ def _t0_matters_more_for_reno(data: pd.DataFrame) -> Verdict:
 
 _tradeoff_figure(
     14, "Energy efficiency against throughput for TCP Tahoe and TCP Reno, Wmax = 24, K = 3, T0 = 50, 100 and 150, "
-        "1024-byte packets, fD·T = 0.016.",
+        "1024-byte packets, fD·T = 0.016. Black: the paper's \"factor of 3 or even more\" between T0 = 50 and 150 "
+        "(§5.2), from our Reno T0 = 150 curve, at throughput 0.8 (the paper names none).",
     _fig14, ("variant", "T0"),
     (Claim("Shorter timeouts give better energy efficiency.", "§5.2, Fig. 14", _shorter_timeouts_better),
      Claim("Reno is more sensitive to the timeout than Tahoe, and T0 = 50 against 150 can be worth a factor of 3.",
-           "§5.2, Fig. 14", _t0_matters_more_for_reno)))
+           "§5.2, Fig. 14", _t0_matters_more_for_reno)),
+    published=(PublishedFactor(0.8, {"variant": "reno", "T0": 150}, 3.0, 3.0, "T0 = 50 ≥ 3 × T0 = 150 (Reno)"),))
 
 
 def _fig15(settings, progress) -> pd.DataFrame:
@@ -827,8 +860,12 @@ def _small_k_advantage_vanishes(data: pd.DataFrame) -> Verdict:
 
 _tradeoff_figure(
     15, "Energy efficiency against throughput for TCP Tahoe with Wmax = 6 and 24, K = 1, 2 and 3, T0 = 100, "
-        "1024-byte packets, fD·T = 0.256.",
-    _fig15, ("wmax", "K"), drawn=lambda d: d[d.fdt == 0.256], claims=(
+        "1024-byte packets, fD·T = 0.256. Black: where the paper's factors (§5.2 summary: K = 2 doubles λ0, K = 1 "
+        "gives three to four times) put K = 2 and K = 1 at 90% throughput, from our Wmax = 6, K = 3 curve.",
+    _fig15, ("wmax", "K"), drawn=lambda d: d[d.fdt == 0.256],
+    published=(PublishedFactor(0.9, {"wmax": 6, "K": 3}, 2.0, 2.0, "K = 2 ≈ 2 × K = 3 at 0.9, Wmax = 6"),
+               PublishedFactor(0.9, {"wmax": 6, "K": 3}, 3.0, 4.0, "K = 1 ≈ 3-4 × K = 3 at 0.9, Wmax = 6")),
+    claims=(
         Claim("With fast fading a small K pays: for Tahoe, K = 1 gives about 3 to 4 times the energy efficiency of "
               "K = 3 (Wmax = 6, 90% throughput; here: between 2.5 and 5).", "§5.2, Fig. 15",
               lambda d: _ratio_check(d, 0.9, {"wmax": 6, "K": 1, "fdt": 0.256}, {"wmax": 6, "K": 3, "fdt": 0.256},

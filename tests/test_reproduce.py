@@ -130,9 +130,10 @@ def test_all_writes_a_self_contained_report(quick_report):
 #: Figures whose paper gives numbers (a table, fitted parameters, factors or limits in its text), and words of the
 #: legend entry or table header that show the paper's values beside ours.
 PUBLISHED_IN_FIGURE = {
-    "tsaoussidis-table1": "(Table 1)", "chockalingam-table1": "(printed ", "abouzeid-fig7": "the paper's largest",
-    "abouzeid-fig8": "the paper's P_TD", "abouzeid-table3": "published ρ", "zorzi-rao-fig11": "paper: Tahoe", "zorzi-rao-fig12": "paper: Wmax = 24",
-    "zorzi-rao-fig14": "paper: T0 = 50", "zorzi-rao-fig15": "paper: K = 1", "zorzi-rossi-mazzini-fig5": "the paper's",
+    "tsaoussidis-table1": "(Table 1)", "chockalingam-table1": "(printed ",
+    "abouzeid-table3": "published ρ", "abouzeid-fig7": "the paper's largest", "abouzeid-fig8": "the paper's P_TD",
+    "zorzi-rao-fig11": "paper: Tahoe", "zorzi-rao-fig12": "paper: Wmax = 24", "zorzi-rao-fig14": "paper: T0 = 50",
+    "zorzi-rao-fig15": "paper: K = 1", "zorzi-rossi-mazzini-fig5": "the paper's",
 }
 
 

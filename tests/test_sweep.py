@@ -195,6 +195,29 @@ def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tm
     assert not list(tmp_path.glob("*.sqlite*"))
 
 
+@pytest.mark.parametrize("column", ["seed", "point", "replication", "experiment", "version"])
+def test_an_axis_may_not_shadow_a_column_the_sweep_writes(tmp_path, column):
+    path = write(tmp_path, f'[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\n'
+                           f'[axes]\n{column} = [1, 2]\n')
+    with pytest.raises(ExperimentError, match=rf"axes.{column}: '{column}' is a column every row has \(experiment, "
+                                              r"point, .*\), set by the sweep itself") as info:
+        load_experiment(path)
+    assert info.value.line == 7
+    assert ("the master seed is [sweep] seed" in str(info.value)) == (column == "seed")
+
+
+def test_a_parameter_named_like_a_row_column_is_exported_beside_it(tmp_path):
+    # analyze_link's own ``model`` (refined or paper) is a real parameter: it may be an axis, and the export keeps
+    # both, the sweep's model column and the parameter under param_model.
+    e = Experiment.from_dict({"sweep": {"model": "analyze_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2, "mean_good": 0.8},
+                              "axes": {"model": ["refined", "paper"]}, "output": {"store": str(tmp_path / "a.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    frame = Store(e.store).dataframe()
+    assert list(frame.model) == ["analyze_link", "analyze_link"]
+    assert list(frame.param_model) == ["refined", "paper"]
+
+
 def test_an_invalid_point_names_the_axis_value(tmp_path):
     path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\n'
                            '[axes]\nwmax = [6, 24, 80]\nvariant = ["tahoe", "reno"]\n')

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..errors import ParameterError, TcpfadeError
 from . import models
-from .store import store_path
+from .store import ROW_COLUMNS, store_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -229,6 +229,11 @@ def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, n
 def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[str, type],
                name: str | None = None) -> Any:
     name = name or key
+    if name not in types and name in ROW_COLUMNS:
+        # The sweep writes these columns itself; a parameter of that name would shadow them in every export.
+        raise loc.error(section, name, f"{name!r} is a column every row has (" + ", ".join(ROW_COLUMNS)
+                        + "), set by the sweep itself" + ("; the master seed is [sweep] seed" if name == "seed" else "")
+                        + "; allowed parameters: " + ", ".join(sorted(types)), name=name)
     if name not in types:
         raise loc.error(section, key, "unknown parameter; allowed: " + ", ".join(sorted(types)), name=name)
     return _check_type(loc, section, key, value, types[name], name=name)

@@ -36,9 +36,11 @@ def test_python_blocks_run(doc, tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("obj", [tcpfade.analyze, tcpfade.GilbertElliott, tcpfade.sweep, tcpfade.analyze_link,
                                  tcpfade.simulate_link, tcpfade.simulate_transfer, tcpfade.sweep.table])
 def test_docstring_examples(obj):
+    from tcpfade import wcdma
+
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = finder.find(obj, obj.__name__, globs={"tcpfade": tcpfade, **vars(tcpfade)})
+    tests = finder.find(obj, obj.__name__, globs={"tcpfade": tcpfade, "wcdma": wcdma, **vars(tcpfade)})
     assert any(t.examples for t in tests)
     for t in tests:
         runner.run(t)
@@ -65,10 +67,31 @@ def test_public_functions_document_returns_raises_and_a_running_example(function
 
 
 @pytest.mark.parametrize("cls", [tcpfade.Bernoulli, tcpfade.GilbertElliott, tcpfade.ThresholdFading,
-                                 tcpfade.BitLevelFading, tcpfade.TraceChannel, tcpfade.ContinuousTwoState],
-                         ids=lambda c: c.__name__)
-def test_channel_classes_document_parameters_raises_and_a_running_example(cls):
+                                 tcpfade.BitLevelFading, tcpfade.TraceChannel, tcpfade.ContinuousTwoState,
+                                 tcpfade.Device], ids=lambda c: c.__name__)
+def test_classes_built_from_parameters_document_them_raises_and_a_running_example(cls):
     doc = inspect.getdoc(cls) or ""
     for section in ("Parameters\n----------", "Raises\n------", "Examples\n--------"):
         assert section in doc, (cls.__name__, section.split()[0])
     test_docstring_examples(cls)
+
+
+def _result_classes():
+    from tcpfade import wcdma
+
+    channels = {tcpfade.Bernoulli, tcpfade.GilbertElliott, tcpfade.ThresholdFading, tcpfade.BitLevelFading,
+                tcpfade.TraceChannel, tcpfade.ContinuousTwoState}
+    public = [getattr(tcpfade, n) for n in tcpfade.__all__] + [getattr(wcdma, n) for n in wcdma.__all__]
+    return [c for c in public if inspect.isclass(c) and c not in channels and c is not tcpfade.Device]
+
+
+@pytest.mark.parametrize("cls", _result_classes(), ids=lambda c: c.__name__)
+def test_result_classes_document_their_attributes_and_a_running_example(cls):
+    """Every other public class (results, records, errors) says what it holds and shows itself in use."""
+    doc = inspect.getdoc(cls) or ""
+    sections = ("Examples\n--------",) if issubclass(cls, Exception) else ("Attributes\n----------",
+                                                                            "Examples\n--------")
+    for section in sections:
+        assert section in doc, (cls.__name__, section.split()[0])
+    test_docstring_examples(cls)
+

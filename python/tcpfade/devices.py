@@ -30,7 +30,34 @@ PER_FRAME = v.Real(0.0, 1e3, words="must be a finite number in [0, 1e3] (joules 
                   source=v.Instance(str, "must be a string"))
 @dataclass(frozen=True)
 class Device:
-    """A radio's power in each state [W] and its per-frame [J] and per-byte [J/byte] costs."""
+    """A radio's power in each state [W] and its per-frame [J] and per-byte [J/byte] costs: what
+    :func:`tcpfade.simulate_transfer` turns its time on the air into joules with (``device=``).
+
+    Parameters
+    ----------
+    name : str
+        What results call it.
+    tx_power, rx_power, idle_power : float
+        Power transmitting, receiving and idle, in [0, 1e6] W.
+    tx_per_byte, tx_per_frame, rx_per_byte, rx_per_frame : float
+        The linear model's extra costs (Feeney & Nilsson): [0, 1] J per byte, [0, 1e3] J per frame; default 0.
+    source : str
+        Where the numbers come from.
+
+    Raises
+    ------
+    ParameterError
+        a power or cost out of its range, or not a number; a name or source that is not a string.
+
+    Examples
+    --------
+    >>> radio = tcpfade.Device("bench radio", tx_power=1.0, rx_power=0.5, idle_power=0.1)
+    >>> radio.energy(10.0, tx_time=2.0, rx_time=1.0, tx_frames=0, tx_bytes=0, rx_frames=0, rx_bytes=0)  # 2 + 0.5 + 0.7
+    3.2
+    >>> r = tcpfade.simulate_transfer("reno", size_bytes=10_000, device=radio)
+    >>> r.device
+    'bench radio'
+    """
 
     name: str
     tx_power: float

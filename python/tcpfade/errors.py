@@ -10,11 +10,28 @@ from __future__ import annotations
 
 
 class TcpfadeError(Exception):
-    """Base class of every tcpfade error."""
+    """Base class of every tcpfade error.
+
+    Examples
+    --------
+    >>> try:
+    ...     tcpfade.simulate("vegas", tcpfade.Bernoulli(0.01), seed=1)
+    ... except tcpfade.TcpfadeError as error:
+    ...     print(type(error).__name__, "|", error)
+    ParameterError | variant = 'vegas' is not allowed: must be one of ...
+    """
 
 
 class ParameterError(TcpfadeError, ValueError):
-    """A parameter is outside its allowed range. The message names it, its value and what is allowed."""
+    """A parameter is outside its allowed range. The message names it, its value and what is allowed.
+
+    Examples
+    --------
+    >>> tcpfade.Bernoulli(1.5)
+    Traceback (most recent call last):
+    ...
+    tcpfade.errors.ParameterError: error_rate = 1.5 is not allowed: must be a probability in [0, 1]
+    """
 
 
 class ParameterTypeError(ParameterError, TypeError):

@@ -79,7 +79,41 @@ RECOVERIES = ("paper", "rounds")
 @dataclass(frozen=True, repr=False)
 class LinkAnalysis(Record):
     """Result of :func:`analyze_link`. ``goodput`` is normalized by μ (abouzeid eq. (19)); the arrays are
-    indexed by the window w = 1..w_p (index w − 1)."""
+    indexed by the window w = 1..w_p (index w − 1).
+
+    Attributes
+    ----------
+    variant, model, recovery, rate, tau, packet_bytes, buffer, mean_good, mean_bad
+        The call's parameters (``rate`` is μ [packets/s], ``buffer`` B [packets], the means E[X], E[Y] [s]).
+    round_trip, pipe, max_window : float, float, int
+        T = τ + 1/μ [s], μT [packets] and w_p = μT + B.
+    goodput, goodput_bps : float
+        ρ = E[N] / (μ (E[X] + E[U])), eq. (19), and the same in bit/s.
+    reward, mean_effective_bad : float
+        E[N] (packets through per sampled good state) and E[U] [s] (§IV-I).
+    p_no_loss, p_triple_duplicate, p_timeout : float
+        How a bad visit ends, averaged over the windows it meets (§IV-F, J).
+    ideal_goodput, cycle : float
+        The loss-free goodput (whole packets per cycle) and the cycle's length [s].
+    mean_rto_at_bad, mean_backoff_at_bad : float
+        The timer Δ [s] and the backoff multiplier when a bad visit starts.
+    good_chain : numpy.ndarray
+        The embedded chain's transition matrix.
+    window_good, window_bad : numpy.ndarray
+        The law of the window at the start of a good state and when a bad visit meets it.
+    outcome : dict[str, numpy.ndarray]
+        P_NL, P_TD, P_TO by window (keys ``no_loss``, ``triple_duplicate``, ``timeout``; abouzeid Fig. 8).
+    effective_bad, reward_by_window, rto : numpy.ndarray
+        E[U], E[N] and Δ by window.
+
+    Examples
+    --------
+    >>> a = tcpfade.analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)
+    >>> a.max_window, len(a.outcome["timeout"])              # μT = 2, B = 16
+    (18, 18)
+    >>> bool(abs(a.goodput - a.reward / (a.mean_good + a.mean_effective_bad) / a.rate) < 1e-12)   # eq. (19)
+    True
+"""
 
     variant: str
     model: str

@@ -23,6 +23,19 @@ class Bounds(NamedTuple):
     The pessimistic count is never above the true one, the optimistic count never below, so for
     throughput the pair is (lower, upper) and for transmissions per delivered packet (upper, lower).
     ``low``/``high`` give the interval whatever the direction.
+
+    Attributes
+    ----------
+    pessimistic, optimistic : float
+        The metric under each count.
+    low, high : float
+        The smaller and the larger of the two.
+
+    Examples
+    --------
+    >>> b = tcpfade.Bounds(pessimistic=3.2, optimistic=2.9)     # transmissions per delivered packet
+    >>> b.low, b.high
+    (2.9, 3.2)
     """
 
     pessimistic: float
@@ -93,6 +106,32 @@ class AnalysisResult(Record):
     λ of eq. (15) and its eq. (18) bound. The optimistic count is every correct transmission, so
     ``throughput.optimistic`` equals ``successes_per_slot`` (an exact metric, as the simulator's).
     ``states`` is the size of the embedded chain, ``mean_cycle`` the mean cycle length in slots.
+
+    Attributes
+    ----------
+    variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle
+        The call's parameters.
+    throughput, load, successes_per_slot, success_probability, transmissions_per_delivered : Bounds
+        S/D, T/D, S/D, S/T and T/S under the two counts.
+    energy_efficiency, energy_efficiency_full, energy_efficiency_lower_bound : Bounds
+        λ0 (eq. (14)), λ (eq. (15)) and its eq. (18) bound.
+    timeouts_per_slot, fast_retransmits_per_slot, mean_cwnd_at_loss : Bounds
+        Recoveries per slot and the mean window at a loss.
+    states : int
+        States of the embedded Markov chain.
+    mean_cycle : float
+        Mean renewal cycle [slots].
+    channel : dict
+        The channel's parameters.
+
+    Examples
+    --------
+    >>> ch = tcpfade.GilbertElliott.from_burst(0.02, 1 / 0.98)      # i.i.d. errors, 2%
+    >>> a = tcpfade.analyze("tahoe", ch, wmax=6)
+    >>> round(a.success_probability.optimistic, 6)                 # every correct transmission: 1 - 0.02
+    0.98
+    >>> a.throughput.low <= a.throughput.high
+    True
     """
 
     variant: str

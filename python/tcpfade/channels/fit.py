@@ -28,7 +28,27 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, repr=False)
 class MarkovFit(Record):
-    """Result of :func:`fit_markov`."""
+    """Result of :func:`fit_markov`: the two-state chain that matches a loss trace (zorzi-rao §3,
+    chockalingam §III).
+
+    Attributes
+    ----------
+    slots, losses, bursts : int
+        The trace's length, its lost slots and its runs of losses.
+    error_rate, mean_burst : float
+        losses/slots and losses/bursts.
+    p, q : float
+        The fitted chain: P(good → good) and P(bad → bad), from ``error_rate`` and ``mean_burst``.
+    p_counted, q_counted : float
+        The same transitions counted directly in the trace.
+    burst_lengths : dict[int, int]
+        How many bursts of each length.
+
+    Examples
+    --------
+    >>> fit = tcpfade.fit_markov([0, 1, 1, 0, 0, 0, 1, 0])          # two bursts, of 2 and 1
+    >>> fit.losses, fit.bursts, fit.mean_burst, fit.burst_lengths
+    (3, 2, 1.5, {1: 1, 2: 1})"""
 
     slots: int
     losses: int

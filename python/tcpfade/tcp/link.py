@@ -37,7 +37,43 @@ class LinkResult(Record):
     from the end of a sampled good state to the first packet through in the next one (E[U], §IV-I);
     ``mean_rto_at_bad`` and ``mean_backoff_at_bad``: the base RTO [s] and the backoff multiplier in force when
     those good states ended (what the analysis' timer Δ(w') stands for; a multiplier above 1 is a backoff that
-    Karn's rule kept from an earlier timeout)."""
+    Karn's rule kept from an earlier timeout).
+
+    Attributes
+    ----------
+    variant, rate, tau, packet_bytes, buffer, beta, duration, warmup, seed
+        The call's parameters (``rate`` μ [packets/s], ``tau`` [s], ``buffer`` B [packets], β = B/(μT)).
+    round_trip, pipe : float
+        T = τ + 1/μ [s] and μT [packets].
+    goodput, goodput_bps : float
+        Packets delivered once per 1/μ, and bit/s.
+    throughput, utilization : float
+        Packets received per 1/μ (duplicates included), and the share of time the link was busy.
+    channel_loss_rate, buffer_loss_rate : float
+        The share of the packets the link transmitted that were lost on the air, and of the packets sent that
+        the full buffer dropped.
+    timeouts_per_s, fast_retransmits_per_s, mean_rtt : float
+        Recoveries per second, and the mean of the RTT samples [s].
+    delivered, sent, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
+        The counts after the warm-up.
+    p_no_loss, p_triple_duplicate, p_timeout, mean_effective_bad, mean_rto_at_bad, mean_backoff_at_bad : float
+        The per-visit terms above.
+    ci : dict[str, tuple[float, float]]
+        Batch-means intervals of the rates.
+    outcomes_by_window : numpy.ndarray or None
+        Visits by window w2 (row w2 − 1) and outcome (no loss, triple duplicate, timeout).
+    channel : dict or None
+        The channel's parameters.
+
+    Examples
+    --------
+    >>> r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, mean_good=8.0, mean_bad=2.0, seed=1,
+    ...                           duration=500)
+    >>> bool(r.goodput_bps == r.goodput * r.rate * r.packet_bytes * 8)
+    True
+    >>> round(r.p_no_loss + r.p_triple_duplicate + r.p_timeout, 12)
+    1.0
+"""
 
     variant: str
     rate: float

@@ -44,8 +44,49 @@ def metric_ranges(energy: float) -> dict[str, tuple[float, float]]:
 class SimulationResult(Record):
     """Result of :func:`simulate`. Metrics are attributes; ``ci[name]`` is its confidence interval.
 
-    See :mod:`tcpfade.tcp.metrics` for the definitions. ``counts`` holds the raw totals,
-    ``trace`` the per-slot trace (a DataFrame) when one was asked for.
+    Over D slots with T transmissions, S correct transmissions and N packets delivered in order, each of
+    energy E (zorzi-rao §4.1, eqs. (14)-(18); :mod:`tcpfade.tcp.metrics`).
+
+    Attributes
+    ----------
+    variant, slots, wmax, dupthresh, rto, seed, transmit_energy, w_active, w_idle, confidence
+        The call's parameters (``transmit_energy`` is E; ``w_active``, ``w_idle`` the circuit energies).
+    throughput : float
+        η = N/D, packets delivered per slot.
+    load : float
+        T/D, transmissions per slot.
+    successes_per_slot, success_probability : float
+        S/D and S/T.
+    transmissions_per_delivered : float
+        T/N.
+    energy_efficiency : float
+        λ0 = N/(E·T), eq. (14).
+    energy_efficiency_full, energy_efficiency_lower_bound : float
+        λ with circuit energy, eq. (15), and its eq. (18) bound.
+    timeouts_per_slot, fast_retransmits_per_slot : float
+        Recoveries per slot.
+    mean_cwnd_at_loss : float
+        Mean window at the lost transmissions (chockalingam Fig. 6); NaN without a loss.
+    timeouts, fast_retransmits : int
+        Their counts.
+    ci : dict[str, tuple[float, float]]
+        Each metric's batch-means confidence interval at ``confidence``.
+    counts : dict[str, float]
+        The raw totals the metrics are ratios of.
+    channel : dict
+        The channel's parameters.
+    trace : pandas.DataFrame or None
+        The per-slot trace, when ``trace_slots`` asked for one.
+
+    Examples
+    --------
+    >>> r = tcpfade.simulate("tahoe", tcpfade.Bernoulli(0.01), wmax=6, slots=20_000, seed=1)
+    >>> round(r.success_probability, 2)       # S/T: each transmission survives the channel with 1 - 0.01
+    0.99
+    >>> r.ci["throughput"][0] < r.throughput < r.ci["throughput"][1] and r.throughput <= r.load
+    True
+    >>> r.to_frame()[["variant", "throughput_low", "throughput", "throughput_high"]].shape
+    (1, 4)
     """
 
     variant: str

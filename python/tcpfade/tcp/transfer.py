@@ -77,6 +77,44 @@ class TransferResult(Record):
     (tsaoussidis-badr §4); ``effort_bytes`` is that total. ``by_kind`` gives (segments, bytes, dropped) per kind
     of segment. Energies are in joules, for the device given. ``completed`` is False when the transfer did not
     end within ``time_limit``: the figures then describe the run up to it.
+
+    Attributes
+    ----------
+    variant, size_bytes, seed, device
+        The call's variant, transfer size, seed and device name; ``parameters`` holds every other parameter.
+    completed : bool
+        Whether the transfer ended within ``time_limit``.
+    connection_time, goodput_bps, overhead_percent : float
+        As above [s, bit/s, %].
+    effort_bytes, delivered_bytes : int
+        Every byte both transport layers sent, and the bytes delivered to the receiving application.
+    transmissions, retransmissions, timeouts, fast_retransmits, syn_retransmissions : int
+        Data segments sent and re-sent, and the recoveries.
+    probe_cycles, cycles_after_timeout, cycles_after_dupacks : int
+        TCP-Probing's probe cycles, by what started them (tsaoussidis-badr §3).
+    immediate_recoveries, slow_starts, probes_sent, probe_restarts : int
+        How the cycles ended (the probe cycle's decision), the probe segments sent, and cycles restarted after a
+        lost probe.
+    energy_joules, energy_sender_joules, energy_receiver_joules, joules_per_bit : float
+        Energy of both radios, of each, and per delivered bit.
+    by_kind : dict[str, tuple[int, int, int]]
+        (segments, bytes, dropped) per kind of segment.
+    radios : dict[str, dict[str, float]]
+        Per host (``sender``, ``receiver``): time transmitting, receiving and idle [s], frames and bytes each way.
+    cycles : pandas.DataFrame
+        One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome.
+    frames : pandas.DataFrame or None
+        Every frame on the link, when ``record_frames`` was set.
+
+    Examples
+    --------
+    >>> r = tcpfade.simulate_transfer("reno", size_bytes=100_000)          # no loss
+    >>> r.completed, r.delivered_bytes, r.retransmissions
+    (True, 100000, 0)
+    >>> bool(r.goodput_bps == 8 * r.size_bytes / r.connection_time)
+    True
+    >>> bool(abs(r.energy_joules - r.energy_sender_joules - r.energy_receiver_joules) < 1e-12)
+    True
     """
 
     variant: str

@@ -32,7 +32,25 @@ SECONDS_PER_BLOCK_FRAME = 3e-4
 
 @dataclass(frozen=True, repr=False)
 class BlockErrorRate(Record):
-    """Blocks in error out of blocks sent, the rate and its Wilson interval at ``confidence``."""
+    """Blocks in error out of blocks sent, the rate and its Wilson interval at ``confidence``.
+
+    Attributes
+    ----------
+    errors, blocks : int
+        Blocks the decoder got wrong, and blocks sent.
+    rate : float
+        errors/blocks, the block error rate (BLER).
+    low, high : float
+        Its Wilson score interval.
+    confidence : float
+        The interval's level.
+
+    Examples
+    --------
+    >>> r = wcdma.block_error_rate(-8.0, blocks=40, seed=1)    # far below the waterfall: every block lost
+    >>> r.errors, r.rate, round(r.low, 4)                      # Wilson's lower end: 40 / (40 + 1.96²)
+    (40, 1.0, 0.9124)
+    """
 
     errors: int
     blocks: int

@@ -65,7 +65,29 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
 @dataclass(frozen=True, repr=False)
 class CurveFit(Record):
     """A fit of eqs. (3)-(6) to points: the parameters, their standard errors (0 for a parameter ``held`` at the
-    paper's value), the residuals' RMS and the number of points."""
+    paper's value), the residuals' RMS and the number of points.
+
+    Attributes
+    ----------
+    A, B, k, alpha : float
+        The parameters of eqs. (3)-(6).
+    errors : dict[str, float]
+        Each parameter's standard error.
+    rms_residual : float
+        RMS of S fitted − S given.
+    points : int
+        Points fitted.
+    held : tuple of str
+        Parameters held at the paper's values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pe = np.logspace(-3, -0.3, 20)
+    >>> fit = wcdma.fit_universal_curve(pe, wcdma.universal_curve(pe, 6.0), 6.0)   # the paper's own curve back
+    >>> round(fit.k, 3), fit.errors["A"], fit.rms_residual < 1e-9
+    (0.03, 0.0, True)
+    """
 
     A: float
     B: float

@@ -45,7 +45,26 @@ SLOT_SECONDS = 0.01 / 15
 @dataclass(frozen=True)
 class Mapping:
     """The calibrated EESM of one TTI length: β, the AWGN curve's cubic (highest power first, in dB) and the
-    mapping's error δ in logit units (beyond the Monte-Carlo noise of the strings it was fitted on)."""
+    mapping's error δ in logit units (beyond the Monte-Carlo noise of the strings it was fitted on).
+
+    Attributes
+    ----------
+    tti_frames : int
+        The TTI in 10-ms frames (15 slots each).
+    beta : float
+        The EESM's β.
+    awgn : tuple of 4 floats
+        log10 of the AWGN block error rate as a cubic in the effective SIR [dB], highest power first.
+    delta : float
+        The mapping's error in logit units.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = wcdma.mapping_for(1)
+    >>> m.effective_sir_db(np.full((1, 15), 2.0)).round(9).tolist()     # a constant SIR is its own effective SIR
+    [2.0]
+    """
 
     tti_frames: int
     beta: float

@@ -31,6 +31,15 @@ def test_a_grid_of_seeds_gives_the_direct_calls_rows_in_order_whatever_the_worke
     assert len(set(one.seed)) == len(one)
 
 
+def test_a_dask_cluster_gives_the_local_rows():
+    distributed = pytest.importorskip("distributed")
+    local = tcpfade.runs(tcpfade.simulate, variant=["tahoe", "reno"], channel=CH, wmax=[6, 24], slots=50_000, seeds=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = tcpfade.runs(tcpfade.simulate, variant=["tahoe", "reno"], channel=CH, wmax=[6, 24], slots=50_000,
+                              seeds=2, dask=cluster.scheduler_address)
+    assert remote.equals(local)
+
+
 def test_explicit_seeds_and_analyses_without_seeds():
     t = tcpfade.runs(tcpfade.simulate, variant="reno", channel=CH, slots=50_000, seeds=[3, 4])
     assert list(t.seed) == [3, 4]
@@ -47,6 +56,8 @@ def test_explicit_seeds_and_analyses_without_seeds():
     (dict(function=tcpfade.simulate, variant="reno", channel=CH, wmax=list(range(1, 1001)), seeds=101),
      "at most 100,000"),
     (dict(function=42), "function = 42"),
+    (dict(function=tcpfade.simulate, variant="reno", channel=CH, dask=8786), "dask = 8786 .* scheduler's address"),
+    (dict(function=tcpfade.simulate, variant="reno", channel=CH, dask="tcp://127.0.0.1:9"), "no Dask scheduler"),
 ])
 def test_bad_input_is_refused(kwargs, needle):
     function = kwargs.pop("function")

@@ -235,23 +235,36 @@ class _Local(_Backend):
             process.terminate()
 
 
+def _distributed(address: str):
+    """distributed's Client and as_completed, or a clear error when the package is missing."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise v.fail("dask", address, "needs the distributed package: pip install 'tcpfade[dask]'") from None
+    return Client, as_completed
+
+
+def dask_client(address: str):
+    """A Dask client connected to the scheduler at ``address``, and distributed's ``as_completed``; a clear error
+    when the package is missing or no scheduler answers."""
+    Client, as_completed = _distributed(address)
+    try:
+        return Client(address, timeout="20s"), as_completed
+    except (OSError, TimeoutError) as exc:
+        raise v.fail("dask", address, f"no Dask scheduler answers there ({exc})") from None
+
+
 class _Dask(_Backend):
     """An existing Dask cluster; stopping cancels the futures."""
 
     def __init__(self, address: str) -> None:
         super().__init__()
-        try:
-            from distributed import Client, as_completed as dask_completed
-        except ImportError:
-            raise v.fail("dask", address, "needs the distributed package: pip install 'tcpfade[dask]'") from None
-        self.address, self._client_class, self._completed = address, Client, dask_completed
+        _distributed(address)       # refused before anything starts when the package is missing
+        self.address = address
         self.client, self.futures = None, []
 
     def run(self, tasks):
-        try:
-            client = self._client_class(self.address, timeout="20s")
-        except (OSError, TimeoutError) as exc:
-            raise v.fail("dask", self.address, f"no Dask scheduler answers there ({exc})") from None
+        client, self._completed = dask_client(self.address)
         with client:
             self.client = client
             self.futures = client.map(_guarded, tasks, pure=False)

@@ -43,7 +43,8 @@ def _identity(params: dict[str, Any]) -> dict[str, str]:
 
 
 def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1, master_seed: int = 1,
-         workers: int = 1, progress: bool | None = None, **parameters: Any) -> pd.DataFrame:
+         workers: int = 1, dask: str | None = None, progress: bool | None = None,
+         **parameters: Any) -> pd.DataFrame:
     """Call ``function`` (``tcpfade.simulate``, ``simulate_link``, ``analyze``, ``tcpfade.wcdma.simulate``, ... or
     any callable returning a result record or a dict) at every combination of the ``parameters`` given as lists
     (the grid's axes; other values are passed as they are), once per seed, and return one row per call: the
@@ -58,6 +59,8 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     master_seed : the master seed of the drawn seeds.
     workers : threads calling ``function`` at once (the simulations release the GIL); the rows are the same and
         in the same order whatever the number.
+    dask : address of a running Dask scheduler ("tcp://host:8786"; needs ``pip install 'tcpfade[dask]'``): the
+        calls run on its workers instead (``workers`` is then ignored); the rows are the same as a local run's.
     progress : a progress bar (default: on a terminal).
     **parameters : the function's keyword arguments; a list, tuple or range is an axis.
 
@@ -69,8 +72,8 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     Raises
     ------
     ParameterError
-        a bad ``seeds``, ``workers`` or an empty axis; more than 100,000 calls; and whatever the function raises
-        for a point (its message names the point).
+        a bad ``seeds``, ``workers`` or an empty axis; more than 100,000 calls; a ``dask`` address where no
+        scheduler answers; and whatever the function raises for a point.
 
     Examples
     --------
@@ -85,6 +88,8 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     if not callable(function):
         raise v.fail("function", function, "must be a tcpfade function (or any callable)")
     workers = v.integer("workers", workers, 1, 1024)
+    if dask is not None:
+        v.Instance(str, "must be a Dask scheduler's address, such as \"tcp://host:8786\"").check("dask", dask)
     axes = {k: list(val) for k, val in parameters.items() if _is_axis(val)}
     fixed = {k: val for k, val in parameters.items() if not _is_axis(val)}
     for name, values in axes.items():
@@ -129,6 +134,8 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
                 **{k: val for k, val in row.items() if k not in point and k != "seed"}}
 
     with tqdm(total=total, desc=name, unit="run", disable=(not progress) if progress is not None else None) as bar:
+        if dask is not None:
+            return pd.DataFrame(_on_dask(dask, call, tasks, bar))
         if workers == 1:
             rows = []
             for task in tasks:
@@ -141,3 +148,22 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
                     rows.append(row)
                     bar.update(1)
     return pd.DataFrame(rows)
+
+
+def _on_dask(address: str, call: Callable[[Any], dict], tasks: list, bar) -> list[dict]:
+    """``call`` over ``tasks`` on a Dask cluster, the rows in the tasks' order; Ctrl-C cancels what is left."""
+    from .runner import dask_client
+
+    client, as_completed = dask_client(address)
+    with client:
+        futures = client.map(call, tasks, pure=False)
+        where = {future.key: i for i, future in enumerate(futures)}
+        rows: list[Any] = [None] * len(tasks)
+        try:
+            for future in as_completed(futures):
+                rows[where[future.key]] = future.result()
+                bar.update(1)
+        except BaseException:
+            client.cancel(futures)
+            raise
+    return rows

@@ -137,3 +137,53 @@ def test_goodput_interval_covers_at_its_level(mean_good, mean_bad):
     hits = sum(r.ci["goodput"][0] <= truth <= r.ci["goodput"][1] for r in runs)
     low, high = stats.binomtest(int(hits), 300).proportion_ci(0.99, method="exact")   # Clopper-Pearson
     assert low <= 0.95 <= high, (hits, low, high)
+
+
+# -- every tcpfade channel drives the link ---------------------------------------------------------------------
+
+LINK = dict(rate=100, tau=0.01, beta=8, duration=300, warmup=0, seed=3)
+
+
+@pytest.mark.parametrize("channel", [tcpfade.Bernoulli(0.02), tcpfade.GilbertElliott.from_burst(0.02, 4.0),
+                                     tcpfade.ThresholdFading(0.01, error_rate=0.02),
+                                     tcpfade.BitLevelFading(0.01, 25.0, packet_bits=8000)],
+                         ids=lambda c: type(c).__name__)
+def test_a_per_packet_channel_is_its_slotted_trace_one_step_per_packet_sent(channel):
+    # Clocked by packets, the link meets the channel's slotted sequence in order, one element per packet on the
+    # link whatever TCP does between them: its losses are exactly those of the trace's first packets.
+    r = tcpfade.simulate_link("reno", channel=channel, channel_clock="packets", **LINK)
+    on_link = round(r.throughput * r.rate * r.duration) + r.channel_losses   # received + lost on the air
+    assert r.channel_losses > 50
+    assert r.channel_losses == int(channel.trace(on_link, seed=LINK["seed"]).sum())
+    assert r.channel["channel"] == type(channel).__name__
+
+
+def test_fading_in_time_keeps_evolving_while_the_link_idles():
+    # The same fading, clocked by time (fD = fD·T × μ) or by packets: different runs, and the time clock is what
+    # a saturated link sees (the core's test checks that sample for sample; here only that the clock matters).
+    ch = tcpfade.ThresholdFading(0.01, error_rate=0.02)
+    timed = tcpfade.simulate_link("reno", channel=ch, **LINK)
+    stepped = tcpfade.simulate_link("reno", channel=ch, channel_clock="packets", **LINK)
+    assert timed.channel_losses != stepped.channel_losses
+    assert 0.005 < timed.channel_loss_rate < 0.06
+
+
+def test_a_block_error_trace_in_time_loses_the_packets_that_overlap_a_bad_block():
+    clean = tcpfade.simulate_link("reno", **LINK)
+    zeros = tcpfade.TraceChannel(np.zeros(100, dtype=np.uint8), wrap=True, interval=0.01)
+    same = tcpfade.simulate_link("reno", channel=zeros, **LINK)
+    assert same.to_frame().equals(clean.to_frame())
+    # Every other 1-s block bad: no packet overlapping a bad second gets through, so nothing is received during
+    # one, and about half the time is lost.
+    halves = tcpfade.TraceChannel(np.array([0, 1], dtype=np.uint8), wrap=True, interval=1.0)
+    r = tcpfade.simulate_link("reno", channel=halves, **LINK)
+    assert 0 < r.goodput < 0.5 and r.channel_losses > 0
+
+
+def test_channels_the_link_models_cannot_take_are_refused():
+    with pytest.raises(tcpfade.ParameterError, match="the slotted model takes one element per slot"):
+        tcpfade.simulate("reno", tcpfade.TraceChannel([0, 1], interval=0.1), seed=1)
+    with pytest.raises(tcpfade.ParameterError, match="must be a ContinuousTwoState"):
+        tcpfade.analyze_link(rate=100, tau=0.01, channel=tcpfade.Bernoulli(0.01))
+    with pytest.raises(tcpfade.ParameterError, match="channel = .* must be a tcpfade channel"):
+        tcpfade.simulate_link("reno", rate=100, tau=0.01, channel="bernoulli", seed=1)

@@ -77,7 +77,8 @@ def slot_channel(draw):
                                                                 "modulation": st.sampled_from(["bpsk", "dpsk", "qam"]),
                                                                 "samples_per_packet": mixed(count(1, 8))})))
     losses = draw(st.one_of(st.lists(st.integers(0, 1), min_size=0, max_size=50), HOSTILE))
-    return build("TraceChannel", losses=losses, wrap=draw(st.one_of(st.booleans(), HOSTILE)))
+    return build("TraceChannel", losses=losses, wrap=draw(st.one_of(st.booleans(), HOSTILE)),
+                 **draw(options(interval=st.one_of(st.none(), mixed(pos(1e-4, 1.0))))))
 
 
 @st.composite
@@ -148,7 +149,8 @@ def api_case(draw):
                            clock_granularity=mixed(pos(0, 0.1)), max_backoff=mixed(count(1, 128)),
                            delayed_ack=mixed(pos(1e-3, 0.5)), channel_clock=st.sampled_from(["time", "packets", "x"]),
                            batches=mixed(count(2, 50)), confidence=mixed(prob()),
-                           packet_bytes=mixed(count(1, 10_000)), initial_ssthresh=mixed(pos(1, 100))))}
+                           packet_bytes=mixed(count(1, 10_000)), initial_ssthresh=mixed(pos(1, 100)),
+                           channel=st.one_of(slot_channel(), HOSTILE)))}
     if target == "transfer":
         channel = draw(st.one_of(st.none(), HOSTILE, st.builds(lambda m, r: build("ContinuousTwoState.on_off", mean_phase=m, drop_rate=r),
                                                                mixed(pos(1e-2, 20)), mixed(prob()))))

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::channel::fading_errors::{bit_level_error_rate_batches, Modulation};
 use tcpfade_core::channel::trace::{parse_binary, parse_text};
-use tcpfade_core::channel::{FadingModel, FadingSpec, SlotChannelSpec};
+use tcpfade_core::channel::{FadingModel, FadingSpec, LinkChannelSpec, SlotChannelSpec};
 use tcpfade_core::metrics::TraceStats;
 use tcpfade_core::Error;
 
@@ -60,6 +60,49 @@ pub fn spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<SlotChannelSpec> {
                 "kind",
                 other,
                 "must be one of bernoulli, gilbert-elliott, threshold, bit-level, trace",
+            )))
+        }
+    })
+}
+
+/// Build a link channel spec (tcpfade_core::channel::clocked) from the dict made by
+/// `tcpfade.tcp.link.link_channel_spec`: {"kind": "perfect" | "continuous" | "per-packet" | "timed" | "blocks",
+/// ...}; "per-packet" and "timed" carry a slot channel's `_spec()` as "slot" ("timed": its fdt is fD in Hz).
+pub fn link_spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<LinkChannelSpec> {
+    let kind: String = get(spec, "kind")?;
+    let to_py = crate::errors::to_py;
+    Ok(match kind.as_str() {
+        "perfect" => LinkChannelSpec::Perfect,
+        "continuous" => {
+            let rule: String = get(spec, "loss_rule")?;
+            LinkChannelSpec::Continuous {
+                mean_good: get(spec, "mean_good")?,
+                mean_bad: get(spec, "mean_bad")?,
+                rule: loss_rule(&rule, get(spec, "loss_good")?, get(spec, "loss_bad")?).map_err(to_py)?,
+                packet_clock: get(spec, "packet_clock")?,
+            }
+        }
+        "per-packet" => LinkChannelSpec::PerPacket(spec_from_dict(&get(spec, "slot")?)?),
+        "timed" => match spec_from_dict(&get(spec, "slot")?)? {
+            SlotChannelSpec::Threshold { fading, fading_margin } => LinkChannelSpec::Threshold { fading, fading_margin },
+            SlotChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet } => {
+                LinkChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet }
+            }
+            other => return Err(to_py(Error::invalid("channel", format!("{other:?}"), "has no time clock"))),
+        },
+        "blocks" => {
+            let errors: PyReadonlyArray1<'_, u8> = get(spec, "errors")?;
+            LinkChannelSpec::Blocks {
+                errors: Arc::from(errors.as_slice()?),
+                interval: get(spec, "interval")?,
+                wrap: get(spec, "wrap")?,
+            }
+        }
+        other => {
+            return Err(to_py(Error::invalid(
+                "kind",
+                other,
+                "must be one of perfect, continuous, per-packet, timed, blocks",
             )))
         }
     })
@@ -194,13 +237,17 @@ fn continuous_channel(
     loss_bad: f64,
     seed: u64,
 ) -> Result<ContinuousTwoState, Error> {
+    ContinuousTwoState::new(mean_good, mean_bad, loss_rule(rule, loss_good, loss_bad)?, seed)
+}
+
+/// The loss rule named `rule` with the loss probabilities of the good and bad states.
+pub(crate) fn loss_rule(rule: &str, loss_good: f64, loss_bad: f64) -> Result<ContinuousLossRule, Error> {
     let loss = [loss_good, loss_bad];
-    let rule = match rule {
-        "any-instant" => ContinuousLossRule::AnyInstant(loss),
-        "vdeldrop" => ContinuousLossRule::StateAtStart(loss),
-        other => return Err(Error::invalid("loss_rule", other, "must be 'any-instant' or 'vdeldrop'")),
-    };
-    ContinuousTwoState::new(mean_good, mean_bad, rule, seed)
+    match rule {
+        "any-instant" => Ok(ContinuousLossRule::AnyInstant(loss)),
+        "vdeldrop" => Ok(ContinuousLossRule::StateAtStart(loss)),
+        other => Err(Error::invalid("loss_rule", other, "must be 'any-instant' or 'vdeldrop'")),
+    }
 }
 
 /// Loss (1) or not (0) of packets starting at `starts` (non-decreasing), each lasting `duration`.

@@ -167,10 +167,12 @@ def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     return p
 
 
-@v.checked_fields(wrap=v.Flag())
+@v.checked_fields(wrap=v.Flag(), interval=v.Optional(v.Real(1e-9, 1e6, words="must be a finite number in "
+                                                                           "[1e-9, 1e6] (seconds per entry)")))
 @dataclass(frozen=True)
 class TraceChannel(SlotChannel):
-    """A channel replaying a recorded loss sequence, one slot per element.
+    """A channel replaying a recorded loss sequence, one slot (or packet) per element, or one time interval per
+    element (a block error sequence, such as a radio's TTIs).
 
     With ``wrap=False`` (the default) asking for more slots than the trace holds raises
     :class:`~tcpfade.errors.TraceExhaustedError`; with ``wrap=True`` it starts over.
@@ -179,6 +181,10 @@ class TraceChannel(SlotChannel):
     ----------
     losses : array-like of 0/1 (1 = lost), one per slot.
     wrap : start over at the end instead of raising.
+    interval : for the link models (:func:`tcpfade.simulate_link`, the emulator): the seconds each element
+        covers. A packet on the link in [t, t + d) is then lost when any element it overlaps is 1. None (the
+        default): one element per packet sent, and per slot in :func:`tcpfade.simulate`, which refuses an
+        interval.
 
     Raises
     ------
@@ -194,6 +200,7 @@ class TraceChannel(SlotChannel):
 
     losses: np.ndarray = field(repr=False)
     wrap: bool = False
+    interval: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "losses", as_loss_array(self.losses))
@@ -213,4 +220,5 @@ class TraceChannel(SlotChannel):
         return {"kind": "trace", "losses": self.losses, "wrap": self.wrap}
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "trace", "slots": int(self.losses.size), "error_rate": self.error_rate, "wrap": self.wrap}
+        return {"kind": "trace", "slots": int(self.losses.size), "error_rate": self.error_rate, "wrap": self.wrap,
+                **({"interval": self.interval} if self.interval is not None else {})}

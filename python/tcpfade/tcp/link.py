@@ -18,7 +18,10 @@ from .. import _core
 from .. import _validate as v
 from .._record import Record, interval_columns
 from .._watch import reporting
+from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
+from ..channels.jakes import BitLevelFading, ThresholdFading
+from ..channels.trace import TraceChannel
 from .metrics import batch_interval
 from .slotted import VARIANTS
 
@@ -159,7 +162,8 @@ RULES: dict[str, v.Rule] = {
     "variant": v.Choice(VARIANTS, loose=True), "rate": RATE, "tau": DELAY, "packet_bytes": v.Integer(1, 1 << 30),
     "buffer": v.Optional(v.Integer(0, 1 << 30)), "beta": v.Optional(v.Real(0.0, 1e6)),
     "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
-    "channel": v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState")),
+    "channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel (ContinuousTwoState, "
+                                     "Bernoulli, GilbertElliott, ThresholdFading, BitLevelFading or TraceChannel)")),
     "duration": v.Optional(v.POSITIVE), "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED,
     "wmax": v.Integer(1, 1 << 24), "dupthresh": v.Integer(1, 1 << 30), "initial_ssthresh": v.Optional(v.Real(1.0)),
     "recover_guard": v.Flag(), "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE,
@@ -173,7 +177,7 @@ RULES: dict[str, v.Rule] = {
 @v.checked(**RULES)
 def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                    buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
-                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
+                   mean_bad: float | None = None, channel: ContinuousTwoState | SlotChannel | None = None,
                    duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
                    dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
                    rto: float | None = None, initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
@@ -184,9 +188,9 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
     mu = rate
     t = tau + 1.0 / mu
     buffer = link_buffer(buffer, beta, mu * t, high=1 << 30)
-    channel = link_channel(mean_good, mean_bad, channel, required=False)
+    channel = link_channel(mean_good, mean_bad, channel, required=False, any_kind=True)
     given = duration is not None
-    period = channel.mean_good + channel.mean_bad if channel is not None else None   # E[X] + E[Y]
+    period = channel.mean_good + channel.mean_bad if isinstance(channel, ContinuousTwoState) else None  # E[X] + E[Y]
     if duration is None:
         duration = max(1000.0 * max(ideal_cycle(mu, t, buffer), period or 0.0), 100.0)
     if max_rto < min_rto:
@@ -227,15 +231,16 @@ def link_buffer(buffer: int | None, beta: float | None, pipe: float, *, high: in
     return v.integer("buffer", buffer, 0, high)
 
 
-def link_channel(mean_good: float | None, mean_bad: float | None, channel: ContinuousTwoState | None, *,
-                 required: bool) -> ContinuousTwoState | None:
-    """The continuous-time channel from ``mean_good`` and ``mean_bad`` (E[X], E[Y] in s) or ``channel``; None
-    when neither is given and ``required`` is false."""
+def link_channel(mean_good: float | None, mean_bad: float | None, channel: ContinuousTwoState | SlotChannel | None,
+                 *, required: bool, any_kind: bool = False) -> ContinuousTwoState | SlotChannel | None:
+    """The continuous-time channel from ``mean_good`` and ``mean_bad`` (E[X], E[Y] in s) or ``channel`` (with
+    ``any_kind``, any tcpfade channel; else a ContinuousTwoState); None when neither is given and ``required`` is
+    false."""
     if channel is not None:
         if mean_good is not None or mean_bad is not None:
             raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")
-        if not isinstance(channel, ContinuousTwoState):
-            raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState")
+        if not isinstance(channel, ContinuousTwoState) and not any_kind:
+            raise v.fail("channel", type(channel).__name__, "must be a ContinuousTwoState (the analysis' channel)")
         return channel
     if mean_good is None and mean_bad is None and not required:
         return None
@@ -268,6 +273,10 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     mean_good, mean_bad : mean good and bad durations E[X], E[Y] [s] of the continuous-time channel
         (abouzeid §III: a packet is lost if the channel is bad at any instant of its transmission); or give
         ``channel``; neither: no channel losses.
+    channel : any tcpfade channel. ContinuousTwoState evolves in real time; Bernoulli, GilbertElliott and a
+        TraceChannel take one step per packet sent; ThresholdFading and BitLevelFading evolve in real time at
+        fD = fdt × ``rate`` Hz (fD·T with T = 1/μ, one packet time); a TraceChannel with ``interval`` is a block
+        error sequence in time (docs/models.md, "Any tcpfade channel").
     duration : simulated time [s]; default 1000·max(t_p, E[X] + E[Y]) (abouzeid §V's heuristic, t_p the
         ideal cycle of Table II), at least 100 s.
     warmup : time simulated but not measured [s]; default a tenth of ``duration``.
@@ -282,7 +291,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     delayed_ack : delayed-ACK timeout [s]; None: an ACK per segment (abouzeid's assumption).
     channel_clock : "time" (the channel evolves in real time, idle or not: abouzeid §III) or "packets" (it
         advances only by each packet's transmission time, frozen while the link idles: ns-2's original model,
-        which abouzeid §I-A criticizes). Bad visits are tracked with the time clock only.
+        which abouzeid §I-A criticizes; a fading channel then steps once per packet). Bad visits are tracked for
+        the ContinuousTwoState with the time clock only.
     batches : batches of the measured time for the intervals.
     confidence : level of the intervals.
     progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
@@ -317,13 +327,11 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     name, mu, t, size, buffer, channel = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                             "channel"))
     duration, warmup, level = args["duration"], args["warmup"], args["confidence"]
-    spec = None if channel is None else (channel.mean_good, channel.mean_bad, channel.loss_rule, channel.loss_good,
-                                         channel.loss_bad)
+    spec = link_channel_spec(channel, mu, args["channel_clock"])
     with reporting(progress, "simulated time") as report:
         raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"],
                                   args["delayed_ack"], args["wmax"], args["dupthresh"], args["initial_ssthresh"],
-                                  args["recover_guard"], args["rto"], args["rfc6298"], spec,
-                                  args["channel_clock"] == "packets", args["seed"],
+                                  args["recover_guard"], args["rto"], args["rfc6298"], spec, args["seed"],
                                   report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
@@ -351,8 +359,30 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
         p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
-        channel=None if channel is None else {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
-                                              "loss_rule": channel.loss_rule})
+        channel=None if channel is None else (
+            {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad, "loss_rule": channel.loss_rule}
+            if isinstance(channel, ContinuousTwoState) else {"channel": type(channel).__name__, **channel.describe()}))
+
+
+def link_channel_spec(channel: ContinuousTwoState | SlotChannel | None, rate: float, clock: str) -> dict[str, Any]:
+    """What the core's link driver (and the emulator) builds the channel from (``channel/clocked.rs``).
+
+    Bernoulli, Gilbert-Elliott and a trace without an interval take one step per packet sent. The continuous
+    two-state channel and, with ``clock = "time"``, the fading channels evolve in real time: a fading channel's
+    fD·T is taken with T = 1/μ, the time of one packet on the link, so it runs at fD = fD·T × μ Hz; with ``clock =
+    "packets"`` the continuous channel advances only by packet times (ns-2's original) and a fading channel takes
+    one step per packet (its slotted model). A trace with an ``interval`` is a block error sequence in time."""
+    if channel is None:
+        return {"kind": "perfect"}
+    if isinstance(channel, ContinuousTwoState):
+        return {"kind": "continuous", "mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
+                "loss_rule": channel.loss_rule, "loss_good": channel.loss_good, "loss_bad": channel.loss_bad,
+                "packet_clock": clock == "packets"}
+    if isinstance(channel, TraceChannel) and channel.interval is not None:
+        return {"kind": "blocks", "errors": channel.losses, "interval": channel.interval, "wrap": channel.wrap}
+    if isinstance(channel, (ThresholdFading, BitLevelFading)) and clock == "time":
+        return {"kind": "timed", "slot": {**channel._spec(), "fdt": channel.fdt * rate}}
+    return {"kind": "per-packet", "slot": channel._spec()}
 
 
 def ideal_cycle(rate: float, round_trip: float, buffer: float) -> float:

@@ -167,6 +167,10 @@ def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, 
                          confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without simulating: the same errors, raised the same way,
     and the arguments normalized (defaults filled in). A sweep checks every point with it."""
+    if getattr(channel, "interval", None) is not None:
+        raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",
+                     "the slotted model takes one element per slot: give interval=None (an interval in seconds is "
+                     "for the link models)")
     if slots < batches:
         raise v.fail("slots", slots, f"must be >= batches (= {batches}): each batch of the confidence intervals "
                                      "needs a slot at least (give fewer batches for a shorter run)")

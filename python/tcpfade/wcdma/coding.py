@@ -108,7 +108,8 @@ def conv_encode(bits) -> np.ndarray:
     return _core.conv_encode(b.astype(np.uint8))
 
 
-@v.checked(llr=v.Array(), info_bits=v.Integer(1, 1 << 20))
+# The decoder works in float32 (as a receiver's soft bits are): an LLR beyond float32's range would become inf.
+@v.checked(llr=v.Array(low=-3.4e38, high=3.4e38), info_bits=v.Integer(1, 1 << 20))
 def viterbi_decode(llr, info_bits: int) -> np.ndarray:
     """Maximum-likelihood decoding of one terminated block: ``llr`` holds 2·(info_bits + 8) log-likelihood
     ratios ln P(0)/P(1), output 0 then output 1 of each step.
@@ -125,7 +126,8 @@ def viterbi_decode(llr, info_bits: int) -> np.ndarray:
     Raises
     ------
     ParameterError
-        an LLR array of the wrong length or not finite, ``info_bits`` out of range.
+        an LLR array of the wrong length, not finite or beyond float32's range (±3.4e38), ``info_bits`` out
+        of range.
 
     Examples
     --------

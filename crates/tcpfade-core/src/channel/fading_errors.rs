@@ -184,6 +184,77 @@ impl SlotChannel for BitLevelChannel {
     }
 }
 
+/// The threshold model in real time (the link driver and the emulator): Jakes fading at fD Hz (`fading.fdt`
+/// is fD, a sample being one second), a packet lost when the power at its start is below 1/F. It evolves
+/// whether or not packets are sent; asked at k/μ it is [`ThresholdChannel`] at fD·T = fD/μ.
+#[derive(Debug, Clone)]
+pub struct TimedThreshold {
+    fading: JakesFading,
+    threshold: f64,
+}
+
+impl TimedThreshold {
+    /// Over Jakes fading at fD = `fading.fdt` Hz, with fading margin `fading_margin` (linear).
+    pub fn new(fading: FadingSpec, fading_margin: f64, seed: u64) -> Result<Self> {
+        check::positive("fading_margin", fading_margin)?;
+        check::positive("doppler_hz", fading.fdt)?;
+        Ok(TimedThreshold { fading: fading.build(1, seed)?, threshold: 1.0 / fading_margin })
+    }
+}
+
+impl crate::channel::LinkChannel for TimedThreshold {
+    fn lost(&mut self, start: f64, _duration: f64) -> Result<bool> {
+        Ok(self.fading.power_at(start) < self.threshold)
+    }
+}
+
+/// The bit-level model in real time: Jakes fading at fD Hz sampled `samples_per_packet` times evenly across
+/// [t, t + d), the packet lost when any bit is wrong. Asked at k/μ for d = 1/μ it is [`BitLevelChannel`] at
+/// fD·T = fD/μ.
+#[derive(Debug, Clone)]
+pub struct TimedBitLevel {
+    fading: JakesFading,
+    snr: f64,
+    model: PacketErrorModel,
+    powers: Vec<f64>,
+    loss_rng: Rng,
+}
+
+impl TimedBitLevel {
+    /// Over Jakes fading at fD = `fading.fdt` Hz: average SNR per bit `snr` (linear), `packet_bits` bits,
+    /// `modulation`, `samples_per_packet` fading samples per packet.
+    pub fn new(
+        fading: FadingSpec,
+        snr: f64,
+        packet_bits: u64,
+        modulation: Modulation,
+        samples_per_packet: u64,
+        seed: u64,
+    ) -> Result<Self> {
+        check::positive("doppler_hz", fading.fdt)?;
+        // The same checks and streams as the slotted model's, so that both draw the same losses.
+        let slotted = BitLevelChannel::new(fading, snr, packet_bits, modulation, samples_per_packet, seed)?;
+        Ok(TimedBitLevel {
+            fading: fading.build(1, seed)?,
+            snr,
+            model: slotted.model,
+            powers: slotted.powers,
+            loss_rng: slotted.loss_rng,
+        })
+    }
+}
+
+impl crate::channel::LinkChannel for TimedBitLevel {
+    fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
+        let step = duration / self.powers.len() as f64;
+        for (j, p) in self.powers.iter_mut().enumerate() {
+            *p = self.fading.power_at(start + j as f64 * step);
+        }
+        let success = self.model.log_success(&self.powers, self.snr).exp();
+        Ok(self.loss_rng.random::<f64>() >= success)
+    }
+}
+
 /// Average packet error probability of the bit-level model at several average SNRs, over the
 /// same fading realization (common random numbers, so the curve is smooth in SNR).
 ///

@@ -191,6 +191,20 @@ impl JakesFading {
         re * re + im * im
     }
 
+    /// The power |g(t)|² at time `t` in samples (any real, in any order), from the phases directly rather than
+    /// by stepping: what a channel asked about arbitrary instants needs (a link in real time). At whole `t` it is
+    /// the stepped sample `t` up to rounding.
+    pub fn power_at(&self, t: f64) -> f64 {
+        let (mut re, mut im) = (0.0, 0.0);
+        for o in &self.oscillators {
+            let phase = (o.omega_step * t + o.phase0).rem_euclid(2.0 * PI);
+            let (s, c) = phase.sin_cos();
+            re += o.weight.0 * c + o.weight_sin.0 * s;
+            im += o.weight.1 * c + o.weight_sin.1 * s;
+        }
+        re * re + im * im
+    }
+
     #[inline]
     fn advance(&mut self) {
         self.step += 1;

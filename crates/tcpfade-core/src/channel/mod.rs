@@ -5,13 +5,15 @@
 //! - [`SlotChannel`]: one step per packet slot, idle or not (BRIEF D1). Bernoulli, two-state
 //!   Markov (Gilbert-Elliott), Jakes fading with the threshold or the bit-level error model, and
 //!   recorded traces. The slotted TCP driver uses it.
-//! - [`continuous::ContinuousTwoState`]: a continuous-time alternating good/bad process
-//!   (abouzeid §III, VDELDROP of tsaoussidis §4) asked whether a packet occupying `[t, t + d)`
-//!   survives. The event-driven driver uses it.
+//! - [`LinkChannel`] ([`clocked`]): asked whether a packet occupying `[t, t + d)` survives. The
+//!   continuous-time alternating good/bad process (abouzeid §III, VDELDROP of tsaoussidis §4), Jakes
+//!   fading at a Doppler in Hz, a block error trace with its own interval, and any slot channel stepped
+//!   once per packet. The event-driven driver and the link emulator use it.
 //!
 //! [`SlotChannelSpec`] describes any slot channel by its parameters; `build(seed)` validates them
 //! and returns the channel, so every entry point (Python, CLI, Rust) validates the same way.
 
+pub mod clocked;
 pub mod continuous;
 pub mod fading_errors;
 pub mod jakes;
@@ -21,8 +23,9 @@ pub mod trace;
 use crate::error::Result;
 use rand::Rng as _;
 
+pub use clocked::{BlockTrace, LinkChannel, LinkChannelSpec, PacketClocked, PerPacket, PerfectChannel};
 pub use continuous::{ContinuousLossRule, ContinuousTwoState};
-pub use fading_errors::{BitLevelChannel, Modulation, ThresholdChannel};
+pub use fading_errors::{BitLevelChannel, Modulation, ThresholdChannel, TimedBitLevel, TimedThreshold};
 pub use jakes::{FadingModel, FadingSpec, JakesBank, JakesFading};
 pub use markov::GilbertElliott;
 pub use trace::TraceChannel;

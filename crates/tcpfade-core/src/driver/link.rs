@@ -23,76 +23,7 @@ use crate::tcp::{Receiver, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::{HashMap, VecDeque};
 
-/// Whether a packet on the link in [start, start + duration) is lost. Queries come in order of `start`.
-pub trait LinkChannel {
-    /// Decide the packet's fate.
-    fn lost(&mut self, start: f64, duration: f64) -> Result<bool>;
-
-    /// The channel sojourn containing `t` (start, end, state: 0 good, 1 bad), for channels that have
-    /// sojourns; the driver then records each bad visit's outcome (abouzeid §IV-I, J).
-    fn sojourn_at(&mut self, _t: f64) -> Result<Option<(f64, f64, u8)>> {
-        Ok(None)
-    }
-}
-
-/// A borrowed channel, so that the caller keeps it (and what it recorded) after the run.
-impl<C: LinkChannel + ?Sized> LinkChannel for &mut C {
-    fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
-        (**self).lost(start, duration)
-    }
-
-    fn sojourn_at(&mut self, t: f64) -> Result<Option<(f64, f64, u8)>> {
-        (**self).sojourn_at(t)
-    }
-}
-
-/// A channel that never loses a packet (the ideal link of Lakshman and Madhow, abouzeid §II-B).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PerfectChannel;
-
-impl LinkChannel for PerfectChannel {
-    #[inline]
-    fn lost(&mut self, _start: f64, _duration: f64) -> Result<bool> {
-        Ok(false)
-    }
-}
-
-impl LinkChannel for crate::channel::ContinuousTwoState {
-    #[inline]
-    fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
-        self.packet_lost(start, duration)
-    }
-
-    fn sojourn_at(&mut self, t: f64) -> Result<Option<(f64, f64, u8)>> {
-        self.segment_at(t).map(Some)
-    }
-}
-
-/// A channel clocked by packets, as ns-2's original two-state error model is (abouzeid §I-A, §V-A): the
-/// underlying continuous-time channel advances only by each packet's transmission time, so it is frozen while
-/// the link is idle (during timeouts, for instance). The loss sequence is then the continuous channel sampled
-/// at back-to-back packet slots, whatever TCP does. Its sojourns are in virtual time, so bad visits are not
-/// tracked.
-#[derive(Debug, Clone)]
-pub struct PacketClocked<C> {
-    inner: C,
-    clock: f64,
-}
-
-impl<C> PacketClocked<C> {
-    /// Clock `inner` by packets, from virtual time 0.
-    pub fn new(inner: C) -> Self {
-        PacketClocked { inner, clock: 0.0 }
-    }
-}
-
-impl<C: LinkChannel> LinkChannel for PacketClocked<C> {
-    fn lost(&mut self, _start: f64, duration: f64) -> Result<bool> {
-        let lost = self.inner.lost(self.clock, duration)?;
-        self.clock += duration;
-        Ok(lost)
-    }
-}
+pub use crate::channel::clocked::{LinkChannel, PacketClocked, PerfectChannel};
 
 /// Outcome of the bad visit that ends a sampled good state (abouzeid §IV-F): no loss, losses repaired by
 /// fast retransmit (TD), or at least one timeout (TO).

@@ -1,16 +1,15 @@
 //! The radio bearer as TCP's link (zorzi-rossi-mazzini §2.3): blocks of a fixed TTI, each right or wrong by a
-//! block error sequence; a packet on the link during [t, t + d) is lost when any block it overlaps is wrong
-//! ("the BES ... specifies the channel status in each TTI"). The bearer also integrates the user's transmit
-//! power over the time TCP actually transmits (the ATP of §2.3: the power trace counts only while TCP sends).
+//! block error sequence ([`BlockTrace`]: a packet on the link during [t, t + d) is lost when any block it
+//! overlaps is wrong). The bearer also integrates the user's transmit power over the time TCP actually transmits
+//! (the ATP of §2.3: the power trace counts only while TCP sends).
 
-use crate::driver::LinkChannel;
+use crate::channel::{BlockTrace, LinkChannel};
 use crate::error::{Error, Result};
 
 /// A block error sequence, and optionally the transmit power of every slot, as a link channel.
 #[derive(Debug, Clone)]
 pub struct RadioBearer {
-    errors: Vec<bool>,
-    tti: f64,
+    blocks: BlockTrace,
     power_w: Vec<f64>,
     slot: f64,
     /// Transmit energy spent while packets were on the link [J].
@@ -31,12 +30,13 @@ impl RadioBearer {
         if let Some(p) = power_w.iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
             return Err(Error::invalid("power", p, "must be finite and >= 0 (watts)"));
         }
-        Ok(RadioBearer { errors, tti, power_w, slot, energy: 0.0, busy: 0.0 })
+        let errors: Vec<u8> = errors.into_iter().map(u8::from).collect();
+        Ok(RadioBearer { blocks: BlockTrace::new(errors.into(), tti, false)?, power_w, slot, energy: 0.0, busy: 0.0 })
     }
 
     /// Time the sequence covers [s].
     pub fn span(&self) -> f64 {
-        self.errors.len() as f64 * self.tti
+        self.blocks.span()
     }
 
     fn energy_over(&self, start: f64, end: f64) -> f64 {
@@ -57,17 +57,10 @@ impl RadioBearer {
 
 impl LinkChannel for RadioBearer {
     fn lost(&mut self, start: f64, duration: f64) -> Result<bool> {
-        let end = start + duration;
-        // Blocks [first, last) the packet overlaps; a packet starting or ending on a boundary (to rounding) does not
-        // reach into the block beyond it.
-        let first = (start / self.tti + 1e-9).floor() as usize;
-        let last = ((end / self.tti - 1e-9).ceil() as usize).max(first + 1);
-        if last > self.errors.len() {
-            return Err(Error::TraceExhausted { length: self.errors.len() });
-        }
-        self.energy += self.energy_over(start, end);
+        let lost = self.blocks.lost(start, duration)?;
+        self.energy += self.energy_over(start, start + duration);
         self.busy += duration;
-        Ok(self.errors[first..last].iter().any(|&e| e))
+        Ok(lost)
     }
 }
 

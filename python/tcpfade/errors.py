@@ -47,6 +47,12 @@ class TraceExhaustedError(TcpfadeError):
     """A trace channel was asked for more slots than it holds (and ``wrap`` is off)."""
 
 
+class EmulatorError(TcpfadeError, RuntimeError):
+    """The link emulator cannot run on this machine (it needs root, ``/dev/net/tun`` and network namespaces), or
+    the operating system refused one of its steps. The message says what was missing and what would fix it;
+    whatever the emulator had set up has been removed."""
+
+
 class InternalError(TcpfadeError, RuntimeError):
     """A bug inside tcpfade (a panic in the Rust core). Please report it with the call that raised it."""
 
@@ -63,6 +69,7 @@ __all__ = [
     "ParameterTypeError",
     "TraceFormatError",
     "TraceExhaustedError",
+    "EmulatorError",
     "InternalError",
     "RunStopped",
 ]

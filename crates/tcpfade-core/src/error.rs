@@ -42,12 +42,26 @@ pub enum Error {
     /// The caller stopped the run through its [`crate::watch::Watch`] (a progress report returned an error).
     #[error("the run was stopped by its caller")]
     Stopped,
+    /// The machine cannot do what was asked (the link emulator without root, TUN or network namespaces), or
+    /// the operating system refused a step of it.
+    #[error("{what}: {detail}")]
+    System {
+        /// What was being done.
+        what: String,
+        /// Why it failed, and what would fix it.
+        detail: String,
+    },
 }
 
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// Build an [`Error::System`].
+    pub fn system(what: impl std::fmt::Display, detail: impl std::fmt::Display) -> Self {
+        Error::System { what: what.to_string(), detail: detail.to_string() }
+    }
+
     /// Build an [`Error::InvalidParameter`].
     pub fn invalid(name: &str, value: impl std::fmt::Display, allowed: &str) -> Self {
         Error::InvalidParameter {

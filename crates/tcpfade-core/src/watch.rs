@@ -44,6 +44,12 @@ impl<'a> Watch<'a> {
         self.look(done)
     }
 
+    /// For a loop whose steps are long (a real-time run waking every few milliseconds): report now if a
+    /// report is due, without counting steps first.
+    pub fn look_now(&mut self, done: impl FnOnce() -> f64) -> Result<()> {
+        self.look(done)
+    }
+
     #[cold]
     fn look(&mut self, done: impl FnOnce() -> f64) -> Result<()> {
         let Some(report) = self.report.as_mut() else {

@@ -18,6 +18,7 @@ fn class_name(error: &Error) -> &'static str {
         Error::TraceExhausted { .. } => "TraceExhaustedError",
         // Raised in place of the Python exception that stopped the run only if that exception was lost.
         Error::Stopped => "InternalError",
+        Error::System { .. } => "EmulatorError",
     }
 }
 

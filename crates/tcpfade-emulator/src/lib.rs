@@ -1,0 +1,162 @@
+//! A fading-link emulator for the kernel's own TCP (and any program): two network namespaces, a sender and a
+//! receiver, joined through TUN devices by a user-space link in each direction ([`link`]) whose losses come
+//! from tcpfade's channels (the one `LinkChannel` interface of the simulator's link driver).
+//!
+//! ```text
+//!  sender namespace                 this process                    receiver namespace
+//!  10.77.0.1  tfade0  ──► forward link: DropTail B, rate, channel, delay ──►  tfade0  10.77.0.2
+//!                     ◄── reverse link: (ACK path; a channel is optional) ◄──
+//! ```
+//!
+//! No packet goes through Python. Nothing is created outside the two namespaces, which live only as long as the
+//! process that made them ([`netns`]). It needs root, `/dev/net/tun` and network namespaces, and says which is
+//! missing when it cannot run.
+
+pub mod bulk;
+pub mod link;
+pub mod netns;
+pub mod tun;
+
+pub use bulk::{run_bulk, BulkOutcome, BulkSpec, TcpInfo};
+pub use link::{Decision, Fate, LinkSpec, Timing};
+pub use netns::Namespace;
+pub use tun::Tun;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+use tcpfade_core::{Error, Result};
+
+/// The sender's address, inside its namespace.
+pub const SENDER_ADDR: &str = "10.77.0.1";
+/// The receiver's address, inside its namespace.
+pub const RECEIVER_ADDR: &str = "10.77.0.2";
+/// The TUN device's name in each namespace.
+const DEVICE: &str = "tfade0";
+
+/// What to emulate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmulatorConfig {
+    /// Sender to receiver (the data path).
+    pub forward: LinkSpec,
+    /// Receiver to sender (the ACK path).
+    pub reverse: LinkSpec,
+    /// MTU of both devices [bytes]: the largest IP packet, so a full TCP segment is MTU − 40 − options bytes.
+    pub mtu: u32,
+    /// net.ipv4.tcp_sack in both namespaces.
+    pub sack: bool,
+    /// net.ipv4.tcp_timestamps in both namespaces.
+    pub timestamps: bool,
+}
+
+/// Every decision of both links, and how late their writes were.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Logs {
+    /// The forward link's decisions.
+    pub forward: Vec<Decision>,
+    /// The reverse link's decisions.
+    pub reverse: Vec<Decision>,
+    /// The forward link's write lateness.
+    pub forward_timing: Timing,
+    /// The reverse link's write lateness.
+    pub reverse_timing: Timing,
+}
+
+type LinkThread = JoinHandle<Result<(Vec<Decision>, Timing)>>;
+
+/// A running emulation: the namespaces, their devices and the two link threads.
+pub struct Emulation {
+    sender: Namespace,
+    receiver: Namespace,
+    stop: Arc<AtomicBool>,
+    threads: Vec<LinkThread>,
+    epoch: Instant,
+}
+
+/// Refuse at once on a machine that cannot run the emulator, saying what is missing.
+pub fn check_machine() -> Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err(Error::system(
+            "the link emulator cannot run",
+            "it needs root (network namespaces and TUN devices): run it as root",
+        ));
+    }
+    if !std::path::Path::new("/dev/net/tun").exists() {
+        return Err(Error::system("the link emulator cannot run", "this machine has no /dev/net/tun (modprobe tun)"));
+    }
+    if !std::path::Path::new("/proc/self/ns/net").exists() {
+        return Err(Error::system("the link emulator cannot run", "this kernel has no network namespaces"));
+    }
+    Ok(())
+}
+
+impl Emulation {
+    /// Set up the namespaces and devices and start both links.
+    pub fn start(config: &EmulatorConfig) -> Result<Self> {
+        check_machine()?;
+        let sender = Namespace::new()?;
+        let receiver = Namespace::new()?;
+        for ns in [&sender, &receiver] {
+            ns.sysctl("net/ipv4/tcp_sack", if config.sack { "1" } else { "0" })?;
+            ns.sysctl("net/ipv4/tcp_timestamps", if config.timestamps { "1" } else { "0" })?;
+            // Each run starts from the kernel's defaults, not from metrics cached by an earlier connection.
+            ns.sysctl("net/ipv4/tcp_no_metrics_save", "1")?;
+        }
+        let to_receiver = Arc::new(Tun::create(&sender, DEVICE, SENDER_ADDR, RECEIVER_ADDR, config.mtu)?);
+        let to_sender = Arc::new(Tun::create(&receiver, DEVICE, RECEIVER_ADDR, SENDER_ADDR, config.mtu)?);
+        let stop = Arc::new(AtomicBool::new(false));
+        let epoch = Instant::now();
+        let spawn = |spec: &LinkSpec, from: &Arc<Tun>, to: &Arc<Tun>| -> LinkThread {
+            let (spec, from, to, stop) = (spec.clone(), from.clone(), to.clone(), stop.clone());
+            std::thread::spawn(move || link::run_link(&spec, from.file(), to.file(), epoch, &stop))
+        };
+        let threads = vec![
+            spawn(&config.forward, &to_receiver, &to_sender),
+            spawn(&config.reverse, &to_sender, &to_receiver),
+        ];
+        Ok(Emulation { sender, receiver, stop, threads, epoch })
+    }
+
+    /// The sender's namespace.
+    pub fn sender(&self) -> &Namespace {
+        &self.sender
+    }
+
+    /// The receiver's namespace.
+    pub fn receiver(&self) -> &Namespace {
+        &self.receiver
+    }
+
+    /// Seconds since the links started (the time of the logs and of time-clocked channels).
+    pub fn elapsed(&self) -> f64 {
+        self.epoch.elapsed().as_secs_f64()
+    }
+
+    /// Whether a link thread has stopped on an error (it is then reported by [`Emulation::finish`]).
+    pub fn failed(&self) -> bool {
+        self.threads.iter().any(|t| t.is_finished())
+    }
+
+    /// Stop both links and return their logs; the namespaces go when `self` does.
+    pub fn finish(mut self) -> Result<Logs> {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut parts = Vec::new();
+        for thread in self.threads.drain(..) {
+            parts.push(thread.join().map_err(|_| Error::system("the emulated link", "its thread panicked"))??);
+        }
+        let (reverse, reverse_timing) = parts.pop().expect("two links");
+        let (forward, forward_timing) = parts.pop().expect("two links");
+        Ok(Logs { forward, reverse, forward_timing, reverse_timing })
+    }
+}
+
+impl Drop for Emulation {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}

@@ -28,6 +28,7 @@ from .channels import (
 from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, LinkAnalysis, analyze, analyze_link
 from .errors import ParameterError, TcpfadeError
 from .devices import Device
+from .emulator import CommandResult, EmulationResult, emulate, emulate_command
 from .tcp import (VARIANTS, LinkResult, SimulationResult, TransferResult, simulate, simulate_link, simulate_transfer,
                   simulate_transfers)
 
@@ -37,7 +38,8 @@ __all__ = [
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
     "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
     "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis", "simulate_transfer",
-    "simulate_transfers", "TransferResult", "Device", "runs",
+    "simulate_transfers", "TransferResult", "Device", "runs", "emulate", "EmulationResult", "emulate_command",
+    "CommandResult",
 ]
 
 

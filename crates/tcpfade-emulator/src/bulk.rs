@@ -178,7 +178,7 @@ fn set_congestion(stream: &TcpStream, name: &str) -> Result<()> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(", ");
-        return Err(Error::invalid("congestion", format!("{name:?}"), &format!("must be one this kernel offers: {available}")));
+        return Err(Error::invalid("variant", format!("'{name}'"), &format!("must be a congestion control this kernel offers: {available}")));
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ pub mod netns;
 pub mod tun;
 
 pub use bulk::{run_bulk, BulkOutcome, BulkSpec, TcpInfo};
-pub use link::{Decision, Fate, LinkSpec, Timing};
+pub use link::{Activity, Decision, Fate, LinkSpec, Timing};
 pub use netns::Namespace;
 pub use tun::Tun;
 
@@ -71,6 +71,7 @@ pub struct Emulation {
     receiver: Namespace,
     stop: Arc<AtomicBool>,
     threads: Vec<LinkThread>,
+    activity: [Arc<Activity>; 2],
     epoch: Instant,
 }
 
@@ -103,20 +104,27 @@ impl Emulation {
             ns.sysctl("net/ipv4/tcp_timestamps", if config.timestamps { "1" } else { "0" })?;
             // Each run starts from the kernel's defaults, not from metrics cached by an earlier connection.
             ns.sysctl("net/ipv4/tcp_no_metrics_save", "1")?;
+            // IPv4 only: no IPv6 autoconfiguration or MLD packets on the links (a kernel without IPv6 has no key).
+            for key in ["net/ipv6/conf/all/disable_ipv6", "net/ipv6/conf/default/disable_ipv6"] {
+                if std::path::Path::new("/proc/sys").join(key).exists() {
+                    ns.sysctl(key, "1")?;
+                }
+            }
         }
         let to_receiver = Arc::new(Tun::create(&sender, DEVICE, SENDER_ADDR, RECEIVER_ADDR, config.mtu)?);
         let to_sender = Arc::new(Tun::create(&receiver, DEVICE, RECEIVER_ADDR, SENDER_ADDR, config.mtu)?);
         let stop = Arc::new(AtomicBool::new(false));
         let epoch = Instant::now();
-        let spawn = |spec: &LinkSpec, from: &Arc<Tun>, to: &Arc<Tun>| -> LinkThread {
-            let (spec, from, to, stop) = (spec.clone(), from.clone(), to.clone(), stop.clone());
-            std::thread::spawn(move || link::run_link(&spec, from.file(), to.file(), epoch, &stop))
+        let activity = [Arc::new(Activity::default()), Arc::new(Activity::default())];
+        let spawn = |spec: &LinkSpec, from: &Arc<Tun>, to: &Arc<Tun>, activity: &Arc<Activity>| -> LinkThread {
+            let (spec, from, to, stop, activity) = (spec.clone(), from.clone(), to.clone(), stop.clone(), activity.clone());
+            std::thread::spawn(move || link::run_link(&spec, from.file(), to.file(), epoch, &stop, &activity))
         };
         let threads = vec![
-            spawn(&config.forward, &to_receiver, &to_sender),
-            spawn(&config.reverse, &to_sender, &to_receiver),
+            spawn(&config.forward, &to_receiver, &to_sender, &activity[0]),
+            spawn(&config.reverse, &to_sender, &to_receiver, &activity[1]),
         ];
-        Ok(Emulation { sender, receiver, stop, threads, epoch })
+        Ok(Emulation { sender, receiver, stop, threads, activity, epoch })
     }
 
     /// The sender's namespace.
@@ -132,6 +140,15 @@ impl Emulation {
     /// Seconds since the links started (the time of the logs and of time-clocked channels).
     pub fn elapsed(&self) -> f64 {
         self.epoch.elapsed().as_secs_f64()
+    }
+
+    /// Seconds both links have been empty and have seen no packet (0 while either holds one).
+    pub fn quiet_for(&self) -> f64 {
+        if self.activity.iter().any(|a| a.holding.load(Ordering::Relaxed) > 0) {
+            return 0.0;
+        }
+        let last = self.activity.iter().map(|a| a.last.load(Ordering::Relaxed)).max().unwrap_or(0);
+        (self.epoch.elapsed().as_nanos() as u64).saturating_sub(last) as f64 * 1e-9
     }
 
     /// Whether a link thread has stopped on an error (it is then reported by [`Emulation::finish`]).

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use tcpfade_core::channel::LinkChannelSpec;
 use tcpfade_core::{Error, Result};
@@ -89,6 +89,17 @@ fn wait_readable(fd: i32, timeout: f64) -> io::Result<()> {
     Ok(())
 }
 
+/// What a link tells the rest of the emulator while it runs: when it last read or wrote a packet, and how many
+/// packets it holds (waiting, on the link or on their way). A program's run is over once every link is empty and
+/// quiet.
+#[derive(Debug, Default)]
+pub struct Activity {
+    /// Time of the last packet read or written [ns since the epoch].
+    pub last: AtomicU64,
+    /// Packets the link holds.
+    pub holding: AtomicU64,
+}
+
 /// The link of one direction, from `input` (a TUN device's packets) to `output`, until `stop` is set.
 pub fn run_link(
     spec: &LinkSpec,
@@ -96,6 +107,7 @@ pub fn run_link(
     output: &File,
     epoch: Instant,
     stop: &AtomicBool,
+    activity: &Activity,
 ) -> Result<(Vec<Decision>, Timing)> {
     let mut channel = spec.channel.build(spec.seed)?;
     // The default 50 µs timer slack would be added to every wake-up; the schedule wants the earliest.
@@ -126,7 +138,9 @@ pub fn run_link(
             }
             timing.lateness.push((seconds(epoch) - at) as f32);
             spare.push(packet);
+            activity.last.store(epoch.elapsed().as_nanos() as u64, Ordering::Relaxed);
         }
+        activity.holding.store((in_flight.len() + departures.len()) as u64, Ordering::Relaxed);
         let next = in_flight.front().map_or(LOOK_EVERY, |&(at, _)| (at - seconds(epoch)).min(LOOK_EVERY));
         wait_readable(fd_in, next).map_err(|e| fail("wait for packets", e))?;
         loop {
@@ -142,6 +156,7 @@ pub fn run_link(
             }
             let n = n as usize;
             let now = seconds(epoch);
+            activity.last.store(epoch.elapsed().as_nanos() as u64, Ordering::Relaxed);
             while departures.front().is_some_and(|&end| end <= now) {
                 departures.pop_front();
             }

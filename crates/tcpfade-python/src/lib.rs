@@ -7,6 +7,7 @@
 mod analysis;
 mod channels;
 mod coding;
+mod emulate;
 mod errors;
 mod link;
 mod simulate;
@@ -21,6 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     channels::register(m)?;
     coding::register(m)?;
+    emulate::register(m)?;
     simulate::register(m)?;
     link::register(m)?;
     transfer::register(m)?;

@@ -14,6 +14,7 @@ from ..errors import InternalError, TcpfadeError, TraceFormatError
 from ..sweep.experiment import ExperimentError
 from .analyze import analyze
 from .channel import channel
+from .emulate import emulate
 from .link import analyze_link, simulate_link
 from .reproduce import reproduce
 from .simulate import simulate
@@ -38,6 +39,7 @@ cli.add_command(analyze)
 cli.add_command(reproduce)
 cli.add_command(sweep)
 cli.add_command(plot)
+cli.add_command(emulate)
 
 
 def _options() -> set[str]:

@@ -141,11 +141,12 @@ def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
         human()
 
 
-def channel_options(f=None, *, markov_only: bool = False):
+def channel_options(f=None, *, markov_only: bool = False, packet_bytes: bool = True):
     """Options that describe a channel, shared by every command that takes one; ``markov_only`` keeps those of a
-    two-state Markov channel (the analysis' channels), so that help lists only what the command accepts."""
+    two-state Markov channel (the analysis' channels), so that help lists only what the command accepts;
+    ``packet_bytes=False`` leaves --packet-bytes to a command that has its own."""
     if f is None:
-        return lambda g: channel_options(g, markov_only=markov_only)
+        return lambda g: channel_options(g, markov_only=markov_only, packet_bytes=packet_bytes)
     markov = [   # a two-state Markov chain's: all that ``analyze`` takes
         click.option("--p", "p", type=float, help="P(good -> good) of a two-state Markov chain."),
         click.option("--q", "q", type=float, help="P(bad -> bad) of a two-state Markov chain."),
@@ -158,7 +159,8 @@ def channel_options(f=None, *, markov_only: bool = False):
         click.option("--model", type=click.Choice(MODELS), default="markov", show_default=True,
                      help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
         click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
-        click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level)."),
+        *([click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level).")]
+          if packet_bytes else []),
         click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True,
                      help="Modulation of the bit-level model (bit error probability against the SNR)."),
         click.option("--fading-model", type=click.Choice(FADING_MODELS), default="jakes", show_default=True,

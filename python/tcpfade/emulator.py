@@ -1,0 +1,350 @@
+"""Real TCP stacks over tcpfade's channels: the link emulator (``crates/tcpfade-emulator``).
+
+Two network namespaces, a sender (10.77.0.1) and a receiver (10.77.0.2), joined through TUN devices by a
+user-space link in each direction with a rate, a one-way delay, a DropTail buffer and a loss decision per packet
+from any tcpfade channel, the same ``LinkChannel`` interface :func:`tcpfade.simulate_link` uses. No packet goes
+through Python. :func:`emulate` runs a kernel TCP bulk transfer with the kernel's own congestion control and reports
+from the sender's TCP_INFO; :func:`emulate_command` runs any program over the link. Both need root,
+``/dev/net/tun`` and network namespaces (:class:`tcpfade.errors.EmulatorError` says what is missing), create
+nothing outside their namespaces, and remove everything when they end, however they end.
+
+The parameters are :func:`tcpfade.simulate_link`'s, with its names and units: ``rate`` μ in packets/s of
+``packet_bytes`` (here the MTU, so a full TCP segment is one packet), τ the round-trip propagation delay (half on
+each way), the buffer B (or β = B/μT), the channel of the data path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from . import _validate as v
+from ._record import Record
+from ._watch import reporting
+from .channels.base import SlotChannel
+from .channels.continuous import ContinuousTwoState
+from .channels.continuous import MEAN_SOJOURN
+from .tcp.link import RATE, link_buffer, link_channel, link_channel_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The sender's and the receiver's addresses, inside their namespaces (programs get them as $TCPFADE_SENDER and
+#: $TCPFADE_RECEIVER).
+SENDER_ADDR, RECEIVER_ADDR = _core.SENDER_ADDR, _core.RECEIVER_ADDR
+
+#: The fastest link accepted [bit/s]: above it the emulator no longer keeps the configured rate within 1%
+#: (measured: ``python benchmarks/bench_python.py --only emulator``; README, "Performance").
+MAX_RATE_BPS = 1e9
+
+#: Bytes one logged decision takes (time, size, fate, queue).
+DECISION_BYTES = 24
+
+FATES = ("delivered", "lost", "dropped")
+
+#: What each parameter accepts.
+RULES: dict[str, v.Rule] = {
+    "variant": v.Instance(str, "must be the name of a congestion control of this kernel (reno, cubic, bbr, ...)"),
+    "rate": RATE, "tau": v.Real(0.0, 10.0, words="must be a finite number in [0, 10] (seconds)"),
+    "packet_bytes": v.Integer(256, 9000), "buffer": v.Optional(v.Integer(0, 1 << 20)),
+    "beta": v.Optional(v.Real(0.0, 1e6)), "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
+    "channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")),
+    "ack_channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")),
+    "channel_clock": v.Choice(("time", "packets")), "duration": v.Real(0.1, 86_400.0, words="must be a finite "
+                                                                       "number in [0.1, 86400] (seconds)"),
+    "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED, "sack": v.Flag(), "timestamps": v.Flag(),
+    "log": v.Optional(v.Instance((str, Path), "must be a path ending in .csv or .parquet")),
+}
+
+
+@dataclass(frozen=True, repr=False)
+class EmulationResult(Record):
+    """Result of :func:`emulate`: a kernel TCP bulk transfer over the emulated link, measured after the warm-up.
+
+    Attributes
+    ----------
+    variant, rate, tau, packet_bytes, buffer, duration, warmup, seed, sack, timestamps
+        The call's parameters (``variant``: the kernel's congestion control; ``buffer`` B [packets]).
+    goodput : float
+        Full segments delivered to the receiving application per packet time 1/μ (as :func:`simulate_link`'s:
+        1 = every packet of the link a new full segment).
+    goodput_bps : float
+        Payload bit/s the receiving application read.
+    mss : int
+        The sender's MSS [bytes] (``packet_bytes`` less 40 bytes of headers, and 12 with timestamps).
+    retransmissions, timeouts : int
+        Segments the sender retransmitted, and its RTO expirations (TCP_INFO's tcpi_total_retrans and, from Linux
+        6.7, tcpi_total_rto; None before).
+    rtt, min_rtt : float
+        The sender's smoothed and smallest RTT at the end [s].
+    channel_loss_rate, buffer_loss_rate : float
+        Of the data path's packets: the share the channel lost on the link, and the share the full buffer dropped.
+    packets : int
+        Packets that reached the data path's link.
+    lateness_mean, lateness_max : float
+        How late the data path wrote its packets against the configured schedule [s] (the emulator's timing).
+    log : pandas.DataFrame
+        Every decision of both links: direction, time [s], bytes, fate (delivered, lost, dropped), queue.
+    channel : dict or None
+        The data path's channel.
+
+    Examples
+    --------
+    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, duration=6, seed=1)   # doctest: +SKIP
+    >>> 0.9 < r.goodput <= 1                                                           # doctest: +SKIP
+    True
+    """
+
+    variant: str
+    rate: float
+    tau: float
+    packet_bytes: int
+    buffer: int
+    duration: float
+    warmup: float
+    seed: int
+    sack: bool
+    timestamps: bool
+    goodput: float
+    goodput_bps: float
+    mss: int
+    retransmissions: int
+    timeouts: int | None
+    rtt: float
+    min_rtt: float
+    channel_loss_rate: float
+    buffer_loss_rate: float
+    packets: int
+    lateness_mean: float
+    lateness_max: float
+    log: pd.DataFrame = field(repr=False)
+    channel: dict[str, Any] | None = field(repr=False, default=None)
+
+    _headline = ("variant", "goodput", "retransmissions", "timeouts", "rtt", "channel_loss_rate")
+
+
+@dataclass(frozen=True, repr=False)
+class CommandResult(Record):
+    """Result of :func:`emulate_command`: the program's exit status and how long it ran, and the links' logs.
+
+    Attributes
+    ----------
+    returncode : int
+        The program's exit status.
+    seconds : float
+        How long the emulation ran [s].
+    channel_loss_rate, buffer_loss_rate : float
+        Of the data path's packets, as in :class:`EmulationResult`.
+    packets : int
+        Packets that reached the data path's link.
+    log : pandas.DataFrame
+        Every decision of both links.
+
+    Examples
+    --------
+    >>> r = tcpfade.emulate_command(["true"], rate=125, tau=0.04)   # doctest: +SKIP
+    >>> r.returncode                                                # doctest: +SKIP
+    0
+    """
+
+    returncode: int
+    seconds: float
+    channel_loss_rate: float
+    buffer_loss_rate: float
+    packets: int
+    log: pd.DataFrame = field(repr=False)
+
+    _headline = ("returncode", "seconds", "packets", "channel_loss_rate")
+
+
+def _directions(rate: float, tau: float, packet_bytes: int, buffer: int | None, beta: float | None,
+                mean_good: float | None, mean_bad: float | None, channel, ack_channel, channel_clock: str,
+                seed: int) -> tuple[tuple, tuple, int, Any]:
+    """The two directions as the core takes them, the buffer, and the data path's channel."""
+    rate_bps = rate * packet_bytes * 8.0
+    if rate_bps > MAX_RATE_BPS:
+        raise v.fail("rate", rate, f"gives {rate_bps:.4g} bit/s with packet_bytes = {packet_bytes}: the emulator keeps "
+                                   f"rates up to {MAX_RATE_BPS:.0e} bit/s within 1%")
+    buffer = link_buffer(buffer, beta, rate * (tau + 1.0 / rate), high=1 << 20)
+    data = link_channel(mean_good, mean_bad, channel, required=False, any_kind=True)
+    forward = (rate_bps, tau / 2.0, buffer, link_channel_spec(data, rate, channel_clock), seed)
+    # The ACK path: as fast, never full, lossless unless asked; its own channel stream.
+    reverse = (rate_bps, tau / 2.0, 1 << 20, link_channel_spec(ack_channel, rate, channel_clock),
+               (seed + 1) % 2**64)
+    return forward, reverse, buffer, data
+
+
+def _log_frame(raw: dict) -> pd.DataFrame:
+    import pandas as pd
+
+    parts = []
+    for direction in ("forward", "reverse"):
+        d = raw[direction]
+        parts.append(pd.DataFrame({"direction": direction, "time": d["time"], "bytes": d["bytes"],
+                                   "fate": pd.Categorical.from_codes(d["fate"], FATES), "queue": d["queue"]}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _shares(raw: dict) -> tuple[float, float, int]:
+    fate = raw["forward"]["fate"]
+    n = int(fate.size)
+    on_link = int((fate != 2).sum())
+    lost = float((fate == 1).sum()) / on_link if on_link else math.nan
+    dropped = float((fate == 2).sum()) / n if n else math.nan
+    return lost, dropped, n
+
+
+def _write_log(frame: pd.DataFrame, path: Path) -> None:
+    tmp = path.with_name(path.name + ".part")
+    if path.suffix == ".parquet":
+        frame.to_parquet(tmp, index=False)
+    else:
+        frame.to_csv(tmp, index=False)
+    tmp.replace(path)
+
+
+def _log_path(log: str | Path | None) -> Path | None:
+    if log is None:
+        return None
+    path = Path(log)
+    if path.suffix not in (".csv", ".parquet"):
+        raise v.fail("log", str(log), "must end in .csv or .parquet")
+    if not path.parent.is_dir():
+        raise v.fail("log", str(log), f"must be in an existing directory ({path.parent} is not one)")
+    return path
+
+
+@v.checked(progress=v.PROGRESS, **RULES)
+def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1500, buffer: int | None = None,
+            beta: float | None = None, mean_good: float | None = None, mean_bad: float | None = None,
+            channel: ContinuousTwoState | SlotChannel | None = None,
+            ack_channel: ContinuousTwoState | SlotChannel | None = None, channel_clock: str = "time",
+            duration: float = 30.0, warmup: float | None = None, seed: int, sack: bool = False,
+            timestamps: bool = True, log: str | Path | None = None,
+            progress: bool | Callable[[float], object] | None = None) -> EmulationResult:
+    """Run a kernel TCP bulk transfer over the emulated fading link and measure it.
+
+    Parameters
+    ----------
+    variant : the sender's congestion control, by the kernel's name ("reno", "cubic", "bbr": what
+        /proc/sys/net/ipv4/tcp_available_congestion_control lists).
+    rate : link rate μ [packets/s of ``packet_bytes``]; rate × packet_bytes × 8 at most 1e9 bit/s.
+    tau : round-trip propagation delay τ [s], half on each way.
+    packet_bytes : the MTU of both sides [256, 9000]: one full TCP segment is one packet of the link.
+    buffer, beta : the data path's DropTail buffer B [packets] (not counting the packet on the link), or
+        β = B/(μT) with T = τ + 1/μ; default β = 1.
+    mean_good, mean_bad : E[X], E[Y] [s] of a continuous-time two-state channel (abouzeid §III); or ``channel``.
+    channel : any tcpfade channel for the data path, as in :func:`tcpfade.simulate_link` (Bernoulli and
+        Gilbert-Elliott per packet, fading in real time at fD = fdt × rate Hz, traces).
+    ack_channel : a channel for the ACK path (default: none).
+    channel_clock : "time" or "packets", as in :func:`tcpfade.simulate_link`.
+    duration : length of the transfer [s] (real time: the call takes this long).
+    warmup : unmeasured start [s]; default a tenth of ``duration``.
+    seed : seed of the channels.
+    sack, timestamps : the kernel's TCP options in both namespaces (SACK off by default: the papers' TCP has none).
+    log : also write every decision of both links to this .csv or .parquet file.
+    progress : True for a progress bar, or a callable given the fraction done; Ctrl-C stops the run at once.
+
+    Returns
+    -------
+    EmulationResult: goodput (normalized as :func:`tcpfade.simulate_link`'s, and in bit/s), the sender's
+    retransmissions, timeouts and RTT from TCP_INFO, loss shares from the link's log, the log itself.
+
+    Raises
+    ------
+    ParameterError
+        a parameter out of its range, a congestion control the kernel does not offer, a rate the emulator cannot
+        keep.
+    EmulatorError
+        not root, no /dev/net/tun or no network namespaces; a step the operating system refused.
+
+    Examples
+    --------
+    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, channel=tcpfade.Bernoulli(0.01),
+    ...                     duration=10, seed=1)                                      # doctest: +SKIP
+    >>> r.retransmissions > 0                                                          # doctest: +SKIP
+    True
+    """
+    warmup = duration / 10.0 if warmup is None else warmup
+    if warmup >= duration:
+        raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
+    forward, reverse, buffer, data = _directions(rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel,
+                                                 ack_channel, channel_clock, seed)
+    path = _log_path(log)
+    # The log lives in memory: refuse a run whose logs could not fit (the link's packets at full rate, both ways).
+    v.memory("duration", duration, 2.0 * duration * rate * DECISION_BYTES * 2, f"the logs of a {duration:g}-s run")
+    with reporting(progress, "emulated time") as report:
+        raw = _core.emulate_bulk(forward, reverse, packet_bytes, sack, timestamps, variant, duration, warmup, report)
+    frame = _log_frame(raw)
+    if path is not None:
+        _write_log(frame, path)
+    start, end = raw["at_warmup"], raw["at_end"]
+    lost, dropped, n = _shares(raw)
+    late = raw["forward"]["lateness"]
+    mss = int(end["mss"])
+    measured = float(raw["measured"])
+    timeouts = None if end["timeouts"] is None else int(end["timeouts"] - start["timeouts"])
+    return EmulationResult(
+        variant=variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, duration=duration,
+        warmup=warmup, seed=seed, sack=sack, timestamps=timestamps,
+        goodput=raw["received_bytes"] / mss / (rate * measured), goodput_bps=raw["received_bytes"] * 8.0 / measured,
+        mss=mss, retransmissions=int(end["retransmissions"] - start["retransmissions"]), timeouts=timeouts,
+        rtt=float(end["rtt"]), min_rtt=float(end["min_rtt"]), channel_loss_rate=lost, buffer_loss_rate=dropped,
+        packets=n, lateness_mean=float(late.mean()) if late.size else math.nan,
+        lateness_max=float(late.max()) if late.size else math.nan, log=frame,
+        channel=None if data is None else {"channel": type(data).__name__, **data.describe()})
+
+
+@v.checked(command=v.Instance((list, tuple), "must be a list of strings: the program and its arguments"),
+           server=v.Optional(v.Instance((list, tuple), "must be a list of strings: the program and its arguments")),
+           **{k: RULES[k] for k in ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad",
+                                    "channel", "ack_channel", "channel_clock", "seed", "sack", "timestamps", "log")})
+def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = None, rate: float, tau: float,
+                    packet_bytes: int = 1500, buffer: int | None = None, beta: float | None = None,
+                    mean_good: float | None = None, mean_bad: float | None = None,
+                    channel: ContinuousTwoState | SlotChannel | None = None,
+                    ack_channel: ContinuousTwoState | SlotChannel | None = None, channel_clock: str = "time",
+                    seed: int = 1, sack: bool = False, timestamps: bool = True,
+                    log: str | Path | None = None) -> CommandResult:
+    """Run a program in the sender's namespace (and ``server`` in the receiver's) over the emulated link, until it
+    exits; the receiver's address is 10.77.0.2 (``$TCPFADE_RECEIVER`` in the programs' environment).
+
+    Parameters
+    ----------
+    command : the program and its arguments, run in the sender's namespace with this process's terminal.
+    server : a program to run in the receiver's namespace first (stopped when ``command`` ends).
+    rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel, ack_channel, channel_clock, seed, sack,
+    timestamps, log : as in :func:`emulate`.
+
+    Returns
+    -------
+    CommandResult: the program's exit status, the time it ran, and the links' logs.
+
+    Raises
+    ------
+    ParameterError
+        a parameter out of its range, an empty command.
+    EmulatorError
+        not root, no /dev/net/tun or no network namespaces; a program that could not be started.
+
+    Examples
+    --------
+    >>> r = tcpfade.emulate_command(["ping", "-c", "3", tcpfade.emulator.RECEIVER_ADDR], rate=125,
+    ...                             tau=0.04)                                          # doctest: +SKIP
+    """
+    argv = [str(a) for a in command]
+    forward, reverse, _, _ = _directions(rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel,
+                                         ack_channel, channel_clock, seed)
+    path = _log_path(log)
+    raw = _core.emulate_command(forward, reverse, packet_bytes, sack, timestamps, argv,
+                                None if server is None else [str(a) for a in server])
+    frame = _log_frame(raw)
+    if path is not None:
+        _write_log(frame, path)
+    lost, dropped, n = _shares(raw)
+    return CommandResult(returncode=int(raw["returncode"]), seconds=float(raw["seconds"]), channel_loss_rate=lost,
+                         buffer_loss_rate=dropped, packets=n, log=frame)

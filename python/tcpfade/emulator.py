@@ -94,9 +94,9 @@ class EmulationResult(Record):
 
     Examples
     --------
-    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, duration=6, seed=1)   # doctest: +SKIP
-    >>> 0.9 < r.goodput <= 1                                                           # doctest: +SKIP
-    True
+    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, duration=4, seed=1)
+    >>> bool(0.9 < r.goodput <= 1), r.channel_loss_rate, r.log.direction.unique().tolist()
+    (True, 0.0, ['forward', 'reverse'])
     """
 
     variant: str
@@ -146,9 +146,8 @@ class CommandResult(Record):
 
     Examples
     --------
-    >>> r = tcpfade.emulate_command(["true"], rate=125, tau=0.04)   # doctest: +SKIP
-    >>> r.returncode                                                # doctest: +SKIP
-    0
+    >>> tcpfade.emulate_command(["sh", "-c", "exit 3"], rate=125, tau=0.04).returncode
+    3
     """
 
     returncode: int
@@ -159,6 +158,15 @@ class CommandResult(Record):
     log: pd.DataFrame = field(repr=False)
 
     _headline = ("returncode", "seconds", "packets", "channel_loss_rate")
+
+
+def congestion_controls() -> tuple[str, ...]:
+    """The congestion controls this kernel offers now (``/proc/sys/net/ipv4/tcp_available_congestion_control``;
+    another one may be a module to load first: ``modprobe tcp_<name>``)."""
+    try:
+        return tuple(Path("/proc/sys/net/ipv4/tcp_available_congestion_control").read_text().split())
+    except OSError:
+        return ()
 
 
 def _directions(rate: float, tau: float, packet_bytes: int, buffer: int | None, beta: float | None,
@@ -264,11 +272,15 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
 
     Examples
     --------
-    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, channel=tcpfade.Bernoulli(0.01),
-    ...                     duration=10, seed=1)                                      # doctest: +SKIP
-    >>> r.retransmissions > 0                                                          # doctest: +SKIP
+    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, channel=tcpfade.Bernoulli(0.02),
+    ...                     duration=4, seed=1)
+    >>> r.retransmissions > 0 and r.channel_loss_rate > 0      # lost packets are sent again
     True
     """
+    offered = congestion_controls()
+    if offered and variant not in offered:
+        raise v.fail("variant", variant, "must be a congestion control this kernel offers: " + ", ".join(offered)
+                     + f" (another may need modprobe tcp_{variant})")
     warmup = duration / 10.0 if warmup is None else warmup
     if warmup >= duration:
         raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
@@ -333,8 +345,13 @@ def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = No
 
     Examples
     --------
-    >>> r = tcpfade.emulate_command(["ping", "-c", "3", tcpfade.emulator.RECEIVER_ADDR], rate=125,
-    ...                             tau=0.04)                                          # doctest: +SKIP
+    >>> import sys, tempfile, pathlib
+    >>> got = pathlib.Path(tempfile.mkdtemp()) / "got"
+    >>> server = [sys.executable, "-c", "import socket, sys; s = socket.create_server(('10.77.0.2', 7000)); "
+    ...           "c, _ = s.accept(); open(sys.argv[1], 'wb').write(c.recv(100))", str(got)]
+    >>> client = [sys.executable, "-c", "import socket; socket.create_connection(('10.77.0.2', 7000)).send(b'hi')"]
+    >>> tcpfade.emulate_command(client, server=server, rate=125, tau=0.04).returncode, got.read_bytes()
+    (0, b'hi')
     """
     argv = [str(a) for a in command]
     forward, reverse, _, _ = _directions(rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel,

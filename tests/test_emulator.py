@@ -1,0 +1,100 @@
+"""The link emulator from Python and the command line: results, errors, and that nothing outlives a run (Ctrl-C,
+a killed process). Needs root, /dev/net/tun and network namespaces, as CI has."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import tcpfade
+from tcpfade.cli import main
+
+LINK = dict(rate=125, tau=0.04, buffer=8)
+
+
+def holders() -> set[int]:
+    """Namespace holders alive (``sleep infinity`` processes that tcpfade started)."""
+    out = subprocess.run(["pgrep", "-f", "^sleep infinity$"], capture_output=True, text=True).stdout
+    return {int(x) for x in out.split()}
+
+
+def test_a_bulk_transfer_reports_the_kernels_figures_and_logs_every_decision(tmp_path):
+    r = tcpfade.emulate("reno", **LINK, channel=tcpfade.Bernoulli(0.02), duration=5, seed=2,
+                        log=tmp_path / "log.csv")
+    # Losses on the link are what the sender retransmits; the log says which packets they were.
+    fwd = r.log[r.log.direction == "forward"]
+    lost = int((fwd.fate == "lost").sum())
+    assert lost > 0 and r.retransmissions > 0
+    assert r.channel_loss_rate == pytest.approx(lost / int((fwd.fate != "dropped").sum()))
+    assert 0 < r.goodput <= 1 and r.mss == 1448 and r.timeouts is not None
+    assert (tmp_path / "log.csv").read_text().startswith("direction,time,bytes,fate,queue")
+    row = r.to_dict()
+    assert row["variant"] == "reno" and "log" not in row and len(r.to_frame()) == 1
+
+
+def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_returned(tmp_path, capfd):
+    got = tmp_path / "got"
+    server = [sys.executable, "-c", "import socket, sys; s = socket.create_server(('10.77.0.2', 7001)); "
+              "c, _ = s.accept(); open(sys.argv[1], 'wb').write(c.recv(100))", str(got)]
+    client = [sys.executable, "-c", "import os, socket; socket.create_connection((os.environ['TCPFADE_RECEIVER'], "
+              "7001)).send(b'over the link'); raise SystemExit(5)"]
+    r = tcpfade.emulate_command(client, server=server, **LINK)
+    assert r.returncode == 5 and got.read_bytes() == b"over the link"
+    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--", "sh", "-c", "exit 4"]) == 4
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(variant="vegas"), "variant = 'vegas' is not allowed: must be a congestion control this kernel offers"),
+    (dict(rate=1e6), "rate = 1000000.0 is not allowed: gives 1.2e+10 bit/s"),
+    (dict(packet_bytes=100), "packet_bytes = 100 is not allowed"),
+    (dict(warmup=5.0), "warmup = 5.0 is not allowed: must be < duration"),
+    (dict(log="/nonexistent/dir/x/log.csv"), "must be in an existing directory"),
+    (dict(log="log.txt"), "must end in .csv or .parquet"),
+    (dict(channel="bernoulli"), "channel = 'bernoulli' is not allowed: must be a tcpfade channel"),
+])
+def test_bad_input_is_refused_before_anything_is_set_up(kwargs, message):
+    before = holders()
+    args = dict(variant="reno", **LINK, duration=5, seed=1)
+    args.update(kwargs)
+    with pytest.raises(tcpfade.ParameterError, match=message.replace("(", r"\(").replace("+", r"\+")):
+        tcpfade.emulate(args.pop("variant"), **args)
+    assert holders() == before
+
+
+def test_without_the_capabilities_it_says_what_is_missing():
+    out = subprocess.run(["capsh", "--drop=cap_sys_admin,cap_net_admin", "--", "-c",
+                          f"{sys.executable} -c 'from tcpfade.cli import run; run()' emulate bulk --rate 125 --tau 0.04 --duration 2"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith("the emulator needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): run it as root")
+    assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
+    before = holders()
+    proc = subprocess.Popen([sys.executable, "-c", "from tcpfade.cli import run; run()", "emulate", "bulk", "--rate", "125", "--tau", "0.04",
+                             "--duration", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 10
+    while len(holders() - before) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    mine = holders() - before
+    assert len(mine) == 2, "the run set up its two namespaces"
+    time.sleep(1.0)
+    started = time.monotonic()
+    proc.send_signal(how)
+    proc.wait(timeout=10)
+    assert time.monotonic() - started < 3, "it stops at once"
+    deadline = time.monotonic() + 2
+    while mine & holders() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not mine & holders(), "the namespaces' holders are gone, and the namespaces with them"
+    err = proc.stderr.read()
+    proc.stderr.close()
+    if how == signal.SIGINT:
+        assert proc.returncode != 0 and "Traceback" not in err

@@ -7,7 +7,12 @@ point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the si
 point for the ratio; and sweeps: points per second against the number of workers (local processes and a
 Dask LocalCluster); and the link (abouzeid): analyze_link per point against simulate_link for the same point,
 the paper's own default run length (the paper reports ~100x in the analysis' favour). Run:
-python benchmarks/bench_python.py [--only analysis | sweep | link | transfer | wcdma | startup]
+python benchmarks/bench_python.py [--only analysis | sweep | link | transfer | wcdma | startup | emulator]
+
+The emulator's figures (root needed): for each configured rate, a kernel CUBIC bulk transfer with no loss and
+a buffer of twice the pipe, the rate the receiving application saw against the link's payload rate (the
+emulator keeps the rate when the ratio is 1), how late the link wrote its packets, and the link threads'
+CPU time per packet.
 """
 
 from __future__ import annotations
@@ -93,6 +98,18 @@ def bench_link() -> None:
         sent = sum(r.sent for r in runs)
         print(f"link {label:<32} analysis {t * 1e3:7.2f} ms, simulation 5 x {runs[0].duration:.0f} s: {sim:6.3f} s "
               f"({sent / sim / 1e6:4.1f} M packets/s): analysis {sim / t:,.1f}x faster")
+
+
+def bench_emulator() -> None:
+    """The emulator: the highest rate it keeps within 1%, and its CPU cost per packet."""
+    for mbps in (1.5, 10, 100, 200, 400, 700, 1000):
+        rate = mbps * 1e6 / (1500 * 8)
+        r = tcpfade.emulate("cubic", rate=rate, tau=0.01, beta=2.0, duration=6, warmup=2, seed=1)
+        kept = r.goodput     # full segments per packet time: 1 when every packet time of the link carried one
+        packets = len(r.log)
+        print(f"emulator {mbps:7.1f} Mb/s: rate kept {kept:6.4f} ({'within' if kept > 0.99 else 'NOT within'} 1%), "
+              f"write lateness mean {r.lateness_mean * 1e6:6.1f} us, max {r.lateness_max * 1e3:6.2f} ms, "
+              f"link CPU {r.link_cpu_seconds / packets * 1e6:5.2f} us/packet ({packets} packets both ways)")
 
 
 def bench_transfer() -> None:
@@ -236,6 +253,8 @@ def main() -> None:
         bench_wcdma()
     if only in (None, "startup"):
         bench_startup()
+    if only == "emulator":       # real time and root: only when asked for
+        bench_emulator()
     if only is not None:
         return
     n = 20_000_000

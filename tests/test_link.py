@@ -90,6 +90,22 @@ def test_cli_options_reach_the_simulation(capsys):
     assert "--loss-rule = 'vdeldrop' is not allowed: needs a channel" in capsys.readouterr().err
 
 
+def test_the_cli_takes_every_channel(capsys):
+    base = ["simulate-link", "--rate", "125", "--tau", "0.04", "--buffer", "6", "--duration", "300", "--seed", "2",
+            "--json"]
+    link = dict(rate=125, tau=0.04, buffer=6, duration=300, seed=2)
+    cases = [(["--error-rate", "0.02"], tcpfade.Bernoulli(0.02)),
+             (["--error-rate", "0.02", "--burst", "5"], tcpfade.GilbertElliott.from_burst(0.02, 5.0)),
+             (["--model", "threshold", "--fdt", "0.02", "--error-rate", "0.03"],
+              tcpfade.ThresholdFading(0.02, error_rate=0.03))]
+    for options, channel in cases:
+        assert main(base + options) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["goodput"] == tcpfade.simulate_link("reno", **link, channel=channel).goodput, options
+    assert main(base + ["--error-rate", "0.02", "--mean-good", "1", "--mean-bad", "0.1"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
 def test_bad_visits_are_classified_and_add_up():
     """Every bad visit that ends a sampled good state gets one outcome; with a channel whose bad visits are
     far shorter than a packet and a link kept busy (beta = 8), a visit hits the packet on the link, so at

@@ -87,6 +87,8 @@ class EmulationResult(Record):
         Packets that reached the data path's link.
     lateness_mean, lateness_max : float
         How late the data path wrote its packets against the configured schedule [s] (the emulator's timing).
+    link_cpu_seconds : float
+        CPU time the two link threads used [s] (the emulator's cost; the kernel's TCP is not in it).
     log : pandas.DataFrame
         Every decision of both links: direction, time [s], bytes, fate (delivered, lost, dropped), queue.
     channel : dict or None
@@ -121,6 +123,7 @@ class EmulationResult(Record):
     packets: int
     lateness_mean: float
     lateness_max: float
+    link_cpu_seconds: float
     log: pd.DataFrame = field(repr=False)
     channel: dict[str, Any] | None = field(repr=False, default=None)
 
@@ -307,7 +310,8 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
         mss=mss, retransmissions=int(end["retransmissions"] - start["retransmissions"]), timeouts=timeouts,
         rtt=float(end["rtt"]), min_rtt=float(end["min_rtt"]), channel_loss_rate=lost, buffer_loss_rate=dropped,
         packets=n, lateness_mean=float(late.mean()) if late.size else math.nan,
-        lateness_max=float(late.max()) if late.size else math.nan, log=frame,
+        lateness_max=float(late.max()) if late.size else math.nan,
+        link_cpu_seconds=raw["forward"]["cpu_seconds"] + raw["reverse"]["cpu_seconds"], log=frame,
         channel=None if data is None else {"channel": type(data).__name__, **data.describe()})
 
 

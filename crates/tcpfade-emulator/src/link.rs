@@ -62,11 +62,21 @@ pub struct Decision {
     pub queue: u32,
 }
 
-/// How late the writes came against the virtual schedule.
+/// How late the writes came against the virtual schedule, and what the link cost.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Timing {
     /// Lateness of each delivery [s] (the write's time minus its scheduled time).
     pub lateness: Vec<f32>,
+    /// CPU time the link's thread used [s].
+    pub cpu_seconds: f64,
+}
+
+/// CPU time of the calling thread [s].
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 fn seconds(epoch: Instant) -> f64 {
@@ -180,5 +190,6 @@ pub fn run_link(
             }
         }
     }
+    timing.cpu_seconds = thread_cpu_seconds();
     Ok((log, timing))
 }

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use tcpfade_core::watch::Watch;
 use tcpfade_core::{Error, Result};
 use tcpfade_emulator::{
-    run_bulk, BulkSpec, Decision, Emulation, EmulatorConfig, LinkSpec, Logs, TcpInfo, RECEIVER_ADDR, SENDER_ADDR,
+    run_bulk, BulkSpec, Decision, Emulation, EmulatorConfig, LinkSpec, Logs, TcpInfo, Timing, RECEIVER_ADDR,
+    SENDER_ADDR,
 };
 
 /// After the program ends, how long the links must have been empty and quiet before the server is stopped [s].
@@ -58,19 +59,20 @@ fn info_dict<'py>(py: Python<'py>, info: &TcpInfo) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-fn log_dict<'py>(py: Python<'py>, log: &[Decision], lateness: &[f32]) -> PyResult<Bound<'py, PyDict>> {
+fn log_dict<'py>(py: Python<'py>, log: &[Decision], timing: &Timing) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("time", log.iter().map(|x| x.time).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("bytes", log.iter().map(|x| x.bytes).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("fate", log.iter().map(|x| x.fate as u8).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("queue", log.iter().map(|x| x.queue).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("lateness", lateness.to_vec().into_pyarray(py))?;
+    d.set_item("lateness", timing.lateness.clone().into_pyarray(py))?;
+    d.set_item("cpu_seconds", timing.cpu_seconds)?;
     Ok(d)
 }
 
 fn logs_into<'py>(py: Python<'py>, out: &Bound<'py, PyDict>, logs: &Logs) -> PyResult<()> {
-    out.set_item("forward", log_dict(py, &logs.forward, &logs.forward_timing.lateness)?)?;
-    out.set_item("reverse", log_dict(py, &logs.reverse, &logs.reverse_timing.lateness)?)?;
+    out.set_item("forward", log_dict(py, &logs.forward, &logs.forward_timing)?)?;
+    out.set_item("reverse", log_dict(py, &logs.reverse, &logs.reverse_timing)?)?;
     Ok(())
 }
 

@@ -6,11 +6,10 @@ import sys
 
 import click
 
-from .. import _validate as v
 from ..channels import Bernoulli
-from .options import OUTPUT_FILE, build_channel, channel_options, emit, output_options, print_table, progress_bar
+from .options import (OUTPUT_FILE, channel_options, emit, link_channel_option, output_options, print_table,
+                      progress_bar)
 
-CHANNEL_KEYS = ("p", "q", "error_rate", "burst", "fading_margin_db", "fdt", "snr_db", "trace_file")
 
 
 def link_options(f):
@@ -42,14 +41,7 @@ def link_options(f):
 def link_arguments(kw: dict) -> dict:
     """The API's keyword arguments from the shared options (the channel built from whichever options describe
     one: --mean-good/--mean-bad, or the slot-channel options)."""
-    channel_kw = {k: kw.pop(k) for k in (*CHANNEL_KEYS, "model", "modulation", "fading_model", "oscillators")}
-    described = [k for k in CHANNEL_KEYS if channel_kw[k] is not None] + (
-        ["model"] if channel_kw["model"] != "markov" else [])
-    channel = None
-    if described:
-        if kw["mean_good"] is not None or kw["mean_bad"] is not None:
-            raise v.fail("--mean-good", kw["mean_good"], "give the two-state channel or another channel, not both")
-        channel = build_channel(packet_bytes=kw["packet_bytes"], **channel_kw)
+    channel = link_channel_option(kw, kw["packet_bytes"])
     ack, log = kw.pop("ack_error_rate"), kw.pop("log_path")
     return {**kw, "channel": channel, "ack_channel": None if ack is None else Bernoulli(ack), "log": log}
 

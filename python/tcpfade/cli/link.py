@@ -10,7 +10,7 @@ from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
 from ..tcp.link import LINK_METRICS
-from .options import SEED_HELP, emit, output_options, print_table, progress_bar
+from .options import SEED_HELP, channel_options, emit, link_channel_option, output_options, print_table, progress_bar
 
 
 @click.command("simulate-link")
@@ -22,7 +22,8 @@ from .options import SEED_HELP, emit, output_options, print_table, progress_bar
 @click.option("--buffer", type=int, help="Buffer B [packets] (or --beta).")
 @click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1).")
 @click.option("--mean-good", type=float, help="Mean good duration E[X] of the channel [s].")
-@click.option("--mean-bad", type=float, help="Mean bad duration E[Y] [s]; without both: no channel losses.")
+@click.option("--mean-bad", type=float, help="Mean bad duration E[Y] [s]; without a channel: no channel losses.")
+@channel_options(packet_bytes=False)
 @click.option("--duration", type=float, help="Simulated time [s] (default 1000·max(t_p, E[X]+E[Y]), >= 100).")
 @click.option("--warmup", type=float, help="Unmeasured start [s] (default a tenth of the duration).")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
@@ -51,16 +52,20 @@ from .options import SEED_HELP, emit, output_options, print_table, progress_bar
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
                   dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
                   initial_ssthresh, recover_guard, loss_rule, channel_clock, batches, confidence, as_json,
-                  csv_path) -> None:
-    """Simulate TCP over a wireless link with a buffer and a continuous-time two-state channel.
+                  csv_path, **channel_kw) -> None:
+    """Simulate TCP over a wireless link with a buffer and any channel: the continuous-time two-state one
+    (--mean-good, --mean-bad), or the options of a slot channel (stepped once per packet; simulated fading in real
+    time at fD = fD·T × μ Hz).
 
     \b
     Examples:
       tcpfade simulate-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --seed 1
       tcpfade simulate-link --variant newreno --rate 100 --tau 0.1 --buffer 44 --mean-good 1 --mean-bad 0.01 \\
           --seed 2 --json
+      tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 --burst 5 --seed 1
+      tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --model threshold --fdt 0.02 --error-rate 0.03 --seed 1
     """
-    channel = None
+    channel = link_channel_option({**channel_kw, "mean_good": mean_good, "mean_bad": mean_bad}, packet_bytes)
     if loss_rule != "any-instant":
         if mean_good is None or mean_bad is None:
             raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")

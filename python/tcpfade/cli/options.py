@@ -221,6 +221,24 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov"
                  "give --p and --q, or --error-rate [--burst], or --fdt with --error-rate or --fading-margin-db")
 
 
+#: The options of :func:`channel_options` that describe a channel (the others tune the model).
+CHANNEL_KEYS = ("p", "q", "error_rate", "burst", "fading_margin_db", "fdt", "snr_db", "trace_file")
+
+
+def link_channel_option(kw: dict, packet_bytes: int):
+    """For the link commands: the channel the :func:`channel_options` in ``kw`` describe (removed from it), or None
+    when they describe none; refused when given with the continuous channel's --mean-good/--mean-bad."""
+    channel_kw = {k: kw.pop(k) for k in (*CHANNEL_KEYS, "model", "modulation", "fading_model", "oscillators")}
+    described = [k for k in CHANNEL_KEYS if channel_kw[k] is not None] + (
+        ["model"] if channel_kw["model"] != "markov" else [])
+    if not described:
+        return None
+    if kw.get("mean_good") is not None or kw.get("mean_bad") is not None:
+        raise v.fail("--mean-good", kw.get("mean_good"),
+                     f"give the two-state channel or another channel (--{described[0].replace('_', '-')}), not both")
+    return build_channel(packet_bytes=packet_bytes, **channel_kw)
+
+
 def print_table(items: dict) -> None:
     """Print key/value pairs as two aligned columns."""
     width = max(len(k) for k in items)

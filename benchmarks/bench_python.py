@@ -102,7 +102,7 @@ def bench_link() -> None:
 
 def bench_emulator() -> None:
     """The emulator: the highest rate it keeps within 1%, and its CPU cost per packet."""
-    for mbps in (1.5, 10, 100, 200, 400, 700, 1000):
+    for mbps in (1.5, 10, 100, 200, 400, 500, 600, 700, 1000):
         rate = mbps * 1e6 / (1500 * 8)
         r = tcpfade.emulate("cubic", rate=rate, tau=0.01, beta=2.0, duration=6, warmup=2, seed=1)
         kept = r.goodput     # full segments per packet time: 1 when every packet time of the link carried one

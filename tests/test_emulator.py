@@ -56,6 +56,8 @@ def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_retu
     (dict(log="/nonexistent/dir/x/log.csv"), "must be in an existing directory"),
     (dict(log="log.txt"), "must end in .csv or .parquet"),
     (dict(channel="bernoulli"), "channel = 'bernoulli' is not allowed: must be a tcpfade channel"),
+    (dict(sysctls={"kernel.panic": 1}), "sysctls = 'kernel.panic' is not allowed: must name a network setting"),
+    (dict(sysctls={"net.ipv4.tcp_frto": 1.5}), r"sysctls\['net.ipv4.tcp_frto'\] = 1.5 is not allowed"),
 ])
 def test_bad_input_is_refused_before_anything_is_set_up(kwargs, message):
     before = holders()
@@ -64,6 +66,16 @@ def test_bad_input_is_refused_before_anything_is_set_up(kwargs, message):
     with pytest.raises(tcpfade.ParameterError, match=message.replace("(", r"\(").replace("+", r"\+")):
         tcpfade.emulate(args.pop("variant"), **args)
     assert holders() == before
+
+
+def test_sysctls_set_the_kernels_settings_in_both_namespaces():
+    # The program's exit status is the setting it reads in its namespace.
+    read = ["sh", "-c", "exit $(cat /proc/sys/net/ipv4/tcp_frto)"]
+    assert tcpfade.emulate_command(read, **LINK).returncode == 2                      # Linux's default
+    assert tcpfade.emulate_command(read, **LINK, sysctls={"net.ipv4.tcp_frto": 0}).returncode == 0
+    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--sysctl", "net.ipv4.tcp_frto=1", "--", *read]) == 1
+    with pytest.raises(tcpfade.ParameterError, match="'net.ipv4.no_such_setting' is not allowed: is not a setting"):
+        tcpfade.emulate_command(["true"], **LINK, sysctls={"net.ipv4.no_such_setting": 0})
 
 
 def test_without_the_capabilities_it_says_what_is_missing():

@@ -74,6 +74,8 @@ def test_cli_options_reach_the_simulation(capsys):
     cases = [
         (["--channel-clock", "packets"], dict(mean_good=0.8, mean_bad=0.2, channel_clock="packets")),
         (["--loss-rule", "vdeldrop"], dict(channel=tcpfade.ContinuousTwoState(0.8, 0.2, loss_rule="vdeldrop"))),
+        (["--byte-counting", "--delayed-ack", "0.04"], dict(mean_good=0.8, mean_bad=0.2, byte_counting=True,
+                                                              delayed_ack=0.04)),
         (["--max-backoff", "4", "--wmax", "12", "--initial-ssthresh", "6", "--batches", "10", "--confidence", "0.9"],
          dict(mean_good=0.8, mean_bad=0.2, max_backoff=4, wmax=12, initial_ssthresh=6, batches=10, confidence=0.9)),
     ]

@@ -30,5 +30,6 @@ def test_site_builds_and_every_notebook_runs(tmp_path):
     assert len(list((out / "_images").glob("*.png"))) >= 4
     assert not re.search(r"&lt;Figure size", "".join((out / "gallery" / f"{n}.html").read_text() for n in notebooks))
     api = (out / "api.html").read_text()
-    for name in ("tcpfade.simulate", "tcpfade.runs", "tcpfade.wcdma.simulate", "tcpfade.sweep.run_sweep"):
+    for name in ("tcpfade.simulate", "tcpfade.runs", "tcpfade.wcdma.simulate", "tcpfade.sweep.run_sweep",
+                 "tcpfade.emulate"):
         assert f'id="{name}"' in api, name

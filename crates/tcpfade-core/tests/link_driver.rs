@@ -131,3 +131,28 @@ fn every_sampled_good_state_that_ends_is_classified_once() {
         );
     }
 }
+
+#[test]
+fn byte_counting_grows_the_window_by_the_segments_an_ack_covers() {
+    use tcpfade_core::tcp::{Sender, SenderConfig};
+    // Hand-worked (RFC 3465 §2.1-2.2), Wth = 6: ACKs of 1, 2, 3 and 2 segments. With byte counting W goes
+    // 1 -> 2 -> 4 -> 6 (3 segments add L = 2 at most) -> 6 + 2/6 (congestion avoidance); without, every ACK
+    // adds 1 in slow start: 2, 3, 4, 5.
+    for (counting, expected) in [(true, [2.0, 4.0, 6.0, 6.0 + 2.0 / 6.0]), (false, [2.0, 3.0, 4.0, 5.0])] {
+        let cfg = SenderConfig::new(Variant::Reno, 64, 3, 1.0, 6.0).unwrap().with_byte_counting(counting);
+        let mut s = Sender::new(cfg);
+        let mut next = 0;
+        let mut ack = |s: &mut Sender, to: u64| {
+            while let Some(seg) = s.poll_transmit(0.0) {
+                next = next.max(seg.seq + 1);
+            }
+            assert!(next >= to, "the window allowed packets up to {to}");
+            s.on_ack(0.0, to);
+            s.cwnd()
+        };
+        let got = [ack(&mut s, 1), ack(&mut s, 3), ack(&mut s, 6), ack(&mut s, 8)];
+        for (got, want) in got.into_iter().zip(expected) {
+            assert!((got - want).abs() < 1e-12, "counting {counting}: {got} against {want}");
+        }
+    }
+}

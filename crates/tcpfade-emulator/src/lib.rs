@@ -48,6 +48,8 @@ pub struct EmulatorConfig {
     pub sack: bool,
     /// net.ipv4.tcp_timestamps in both namespaces.
     pub timestamps: bool,
+    /// Further `net.*` sysctls of both namespaces, as (path under /proc/sys, value): "net/ipv4/tcp_frto", "0".
+    pub sysctls: Vec<(String, String)>,
 }
 
 /// Every decision of both links, and how late their writes were.
@@ -104,6 +106,16 @@ impl Emulation {
             ns.sysctl("net/ipv4/tcp_timestamps", if config.timestamps { "1" } else { "0" })?;
             // Each run starts from the kernel's defaults, not from metrics cached by an earlier connection.
             ns.sysctl("net/ipv4/tcp_no_metrics_save", "1")?;
+            for (key, value) in &config.sysctls {
+                if !key.starts_with("net/") || key.contains("..") {
+                    return Err(Error::invalid("sysctls", format!("'{key}'"), "must be a network setting (net.*)"));
+                }
+                if !std::path::Path::new("/proc/sys").join(key).exists() {
+                    let name = key.replace('/', ".");
+                    return Err(Error::invalid("sysctls", format!("'{name}'"), "is not a setting of this kernel"));
+                }
+                ns.sysctl(key, value)?;
+            }
             // IPv4 only: no IPv6 autoconfiguration or MLD packets on the links (a kernel without IPv6 has no key).
             for key in ["net/ipv6/conf/all/disable_ipv6", "net/ipv6/conf/default/disable_ipv6"] {
                 if std::path::Path::new("/proc/sys").join(key).exists() {

@@ -17,6 +17,7 @@ fn config(rate_bps: f64, delay: f64, channel: LinkChannelSpec) -> EmulatorConfig
         mtu: 1500,
         sack: false,
         timestamps: true,
+        sysctls: vec![],
     }
 }
 

@@ -29,8 +29,12 @@ fn link_spec(d: Direction<'_>) -> PyResult<LinkSpec> {
     Ok(LinkSpec { rate_bps, delay, buffer, channel: link_spec_from_dict(&channel)?, seed })
 }
 
-fn config(forward: Direction<'_>, reverse: Direction<'_>, mtu: u32, sack: bool, timestamps: bool) -> PyResult<EmulatorConfig> {
-    Ok(EmulatorConfig { forward: link_spec(forward)?, reverse: link_spec(reverse)?, mtu, sack, timestamps })
+/// (mtu, sack, timestamps, further sysctls as (path under /proc/sys, value)) of both namespaces.
+type Stack = (u32, bool, bool, Vec<(String, String)>);
+
+fn config(forward: Direction<'_>, reverse: Direction<'_>, stack: Stack) -> PyResult<EmulatorConfig> {
+    let (mtu, sack, timestamps, sysctls) = stack;
+    Ok(EmulatorConfig { forward: link_spec(forward)?, reverse: link_spec(reverse)?, mtu, sack, timestamps, sysctls })
 }
 
 /// The run's own error first; a link thread's error (what made the run stop) before a plain "stopped".
@@ -86,15 +90,13 @@ fn emulate_bulk<'py>(
     py: Python<'py>,
     forward: Direction<'py>,
     reverse: Direction<'py>,
-    mtu: u32,
-    sack: bool,
-    timestamps: bool,
+    stack: Stack,
     congestion: String,
     duration: f64,
     warmup: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cfg = config(forward, reverse, mtu, sack, timestamps)?;
+    let cfg = config(forward, reverse, stack)?;
     let spec = BulkSpec { congestion, duration, warmup };
     let (bulk, logs) = run_watched(py, progress, |watch| {
         let emulation = Emulation::start(&cfg)?;
@@ -196,18 +198,16 @@ fn run_command(emulation: &Emulation, argv: &[String], server: Option<&[String]>
 /// until it exits. Returns {"returncode", "seconds", "forward", "reverse"}.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (forward, reverse, mtu, sack, timestamps, argv, server=None))]
+#[pyo3(signature = (forward, reverse, stack, argv, server=None))]
 fn emulate_command<'py>(
     py: Python<'py>,
     forward: Direction<'py>,
     reverse: Direction<'py>,
-    mtu: u32,
-    sack: bool,
-    timestamps: bool,
+    stack: Stack,
     argv: Vec<String>,
     server: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cfg = config(forward, reverse, mtu, sack, timestamps)?;
+    let cfg = config(forward, reverse, stack)?;
     if argv.is_empty() {
         return Err(crate::errors::to_py(Error::invalid("command", "nothing", "give the program to run after --")));
     }

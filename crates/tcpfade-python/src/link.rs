@@ -62,6 +62,7 @@ fn simulate_link<'py>(
     dupthresh: u64,
     initial_ssthresh: f64,
     recover_guard: bool,
+    byte_counting: bool,
     rto: Option<f64>,
     rfc6298: (f64, f64, f64, f64, u32),
     channel: Bound<'py, PyDict>,
@@ -72,7 +73,8 @@ fn simulate_link<'py>(
     let channel = link_spec_from_dict(&channel)?;
     let outcome = run_watched(py, progress, |watch| {
         let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?
-            .with_recover_guard(recover_guard);
+            .with_recover_guard(recover_guard)
+            .with_byte_counting(byte_counting);
         let sender = match rto {
             Some(_) => sender,
             None => {

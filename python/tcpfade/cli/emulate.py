@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from .. import _validate as v
 from ..channels import Bernoulli
 from .options import (OUTPUT_FILE, channel_options, emit, link_channel_option, output_options, print_table,
                       progress_bar)
@@ -30,6 +31,8 @@ def link_options(f):
         click.option("--sack/--no-sack", default=False, show_default=True, help="The kernel's SACK, both sides."),
         click.option("--timestamps/--no-timestamps", default=True, show_default=True,
                      help="The kernel's TCP timestamps, both sides."),
+        click.option("--sysctl", "sysctl", multiple=True, metavar="NAME=VALUE",
+                     help="A further network setting of both namespaces (repeatable): --sysctl net.ipv4.tcp_frto=0."),
         click.option("--log", "log_path", type=OUTPUT_FILE, help="Write every decision of both links (.csv, .parquet)."),
     ]
     f = channel_options(f, packet_bytes=False)
@@ -42,8 +45,15 @@ def link_arguments(kw: dict) -> dict:
     """The API's keyword arguments from the shared options (the channel built from whichever options describe
     one: --mean-good/--mean-bad, or the slot-channel options)."""
     channel = link_channel_option(kw, kw["packet_bytes"])
-    ack, log = kw.pop("ack_error_rate"), kw.pop("log_path")
-    return {**kw, "channel": channel, "ack_channel": None if ack is None else Bernoulli(ack), "log": log}
+    ack, log, settings = kw.pop("ack_error_rate"), kw.pop("log_path"), kw.pop("sysctl")
+    sysctls = {}
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise v.fail("--sysctl", item, "must be NAME=VALUE, such as net.ipv4.tcp_frto=0")
+        sysctls[name.strip()] = value.strip()
+    return {**kw, "channel": channel, "ack_channel": None if ack is None else Bernoulli(ack), "log": log,
+            "sysctls": sysctls or None}
 
 
 class _Emulate(click.Group):

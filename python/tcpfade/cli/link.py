@@ -40,6 +40,8 @@ from .options import SEED_HELP, channel_options, emit, link_channel_option, outp
 @click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default --wmax).")
 @click.option("--recover-guard", is_flag=True,
               help="NewReno: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit until the ACK passes recover).")
+@click.option("--byte-counting", is_flag=True,
+              help="RFC 3465: grow W by the segments an ACK acknowledges, as Linux does (with --delayed-ack).")
 @click.option("--loss-rule", type=click.Choice(LOSS_RULES), default="any-instant", show_default=True,
               help="any-instant: a packet is lost if the channel is bad at any instant of it (abouzeid §III); "
                    "vdeldrop: the state at its start decides.")
@@ -51,8 +53,8 @@ from .options import SEED_HELP, channel_options, emit, link_channel_option, outp
 @output_options()
 def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
                   dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
-                  initial_ssthresh, recover_guard, loss_rule, channel_clock, batches, confidence, as_json,
-                  csv_path, **channel_kw) -> None:
+                  initial_ssthresh, recover_guard, byte_counting, loss_rule, channel_clock, batches, confidence,
+                  as_json, csv_path, **channel_kw) -> None:
     """Simulate TCP over a wireless link with a buffer and any channel: the continuous-time two-state one
     (--mean-good, --mean-bad), or the options of a slot channel (stepped once per packet; simulated fading in real
     time at fD = fD·T × μ Hz).
@@ -74,7 +76,7 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
                  mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
                  seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
                  clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack, wmax=wmax,
-                 initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
+                 initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, byte_counting=byte_counting,
                  channel_clock=channel_clock, batches=batches,
                  confidence=confidence, progress=progress_bar())
     def human() -> None:

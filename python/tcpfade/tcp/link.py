@@ -166,7 +166,7 @@ RULES: dict[str, v.Rule] = {
                                      "Bernoulli, GilbertElliott, ThresholdFading, BitLevelFading or TraceChannel)")),
     "duration": v.Optional(v.POSITIVE), "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED,
     "wmax": v.Integer(1, 1 << 24), "dupthresh": v.Integer(1, 1 << 30), "initial_ssthresh": v.Optional(v.Real(1.0)),
-    "recover_guard": v.Flag(), "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE,
+    "recover_guard": v.Flag(), "byte_counting": v.Flag(), "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE,
     "max_rto": v.POSITIVE,
     "clock_granularity": v.NON_NEGATIVE, "max_backoff": v.Integer(1, 1 << 20),
     "delayed_ack": v.Optional(v.POSITIVE), "channel_clock": v.Choice(("time", "packets")),
@@ -180,9 +180,10 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
                    mean_bad: float | None = None, channel: ContinuousTwoState | SlotChannel | None = None,
                    duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
                    dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                   rto: float | None = None, initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
-                   clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
-                   channel_clock: str = "time", batches: int = 20, confidence: float = 0.95) -> dict[str, Any]:
+                   byte_counting: bool = False, rto: float | None = None, initial_rto: float = 3.0,
+                   min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01, max_backoff: int = 64,
+                   delayed_ack: float | None = None, channel_clock: str = "time", batches: int = 20,
+                   confidence: float = 0.95) -> dict[str, Any]:
     """Check the arguments of :func:`simulate_link` without simulating: the same errors, raised the same way,
     and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it."""
     mu = rate
@@ -212,7 +213,7 @@ def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_byt
         "variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes, "buffer": buffer,
         "channel": channel, "duration": duration, "warmup": warmup, "seed": seed, "wmax": wmax,
         "dupthresh": dupthresh, "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "recover_guard": recover_guard,
+        "recover_guard": recover_guard, "byte_counting": byte_counting,
         "rto": rto, "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
         "delayed_ack": delayed_ack, "channel_clock": channel_clock, "batches": batches, "confidence": confidence,
     }
@@ -256,10 +257,10 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
                   mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
                   duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
                   dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                  rto: float | None = None, initial_rto: float = 3.0, min_rto: float = 0.02, max_rto: float = 64.0,
-                  clock_granularity: float = 0.01, max_backoff: int = 64, delayed_ack: float | None = None,
-                  channel_clock: str = "time", batches: int = 20, confidence: float = 0.95,
-                  progress: bool | Callable[[float], object] | None = None) -> LinkResult:
+                  byte_counting: bool = False, rto: float | None = None, initial_rto: float = 3.0,
+                  min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01, max_backoff: int = 64,
+                  delayed_ack: float | None = None, channel_clock: str = "time", batches: int = 20,
+                  confidence: float = 0.95, progress: bool | Callable[[float], object] | None = None) -> LinkResult:
     """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
 
     Parameters
@@ -285,6 +286,9 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     dupthresh : duplicate-ACK threshold K.
     initial_ssthresh : initial Wth; default ``wmax``.
     recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (see :func:`tcpfade.simulate`); off by default.
+    byte_counting : RFC 3465's appropriate byte counting: an ACK grows W by the segments it acknowledges (L = 2 in
+        slow start), as Linux does, instead of by one ACK's worth (the papers' rule, the default). It matters with
+        ``delayed_ack``.
     rto : a fixed timeout [s] instead of RFC 6298.
     initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's parameters. The defaults are
         ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s maximum, tcpTick 0.01 s).
@@ -320,7 +324,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     args = link_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                           mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
                           seed=seed, wmax=wmax, dupthresh=dupthresh, initial_ssthresh=initial_ssthresh,
-                          recover_guard=recover_guard, rto=rto, initial_rto=initial_rto, min_rto=min_rto,
+                          recover_guard=recover_guard, byte_counting=byte_counting, rto=rto, initial_rto=initial_rto,
+                          min_rto=min_rto,
                           max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
                           delayed_ack=delayed_ack,
                           channel_clock=channel_clock, batches=batches, confidence=confidence)
@@ -331,7 +336,8 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
     with reporting(progress, "simulated time") as report:
         raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"],
                                   args["delayed_ack"], args["wmax"], args["dupthresh"], args["initial_ssthresh"],
-                                  args["recover_guard"], args["rto"], args["rfc6298"], spec, args["seed"],
+                                  args["recover_guard"], args["byte_counting"], args["rto"], args["rfc6298"], spec,
+                                  args["seed"],
                                   report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)

@@ -51,6 +51,10 @@ pub struct SenderConfig {
     pub recover_guard: bool,
     /// A finite transfer of this many segments (sequence numbers 0 … n − 1); None: always data to send.
     pub segments: Option<u64>,
+    /// Appropriate byte counting (RFC 3465): an ACK of new data grows W by the segments it acknowledges (at
+    /// most L = 2 in slow start, RFC 3465 §2.2) rather than by one ACK's worth, as Linux does. Off by default:
+    /// the papers' TCP grows per ACK (zorzi-rao §2); it only matters with delayed or lost ACKs.
+    pub byte_counting: bool,
 }
 
 impl SenderConfig {
@@ -62,7 +66,16 @@ impl SenderConfig {
         if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
             return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
         }
-        Ok(SenderConfig { variant, wmax, dupthresh, rto: RtoPolicy::Fixed(rto), initial_ssthresh, recover_guard: false, segments: None })
+        Ok(SenderConfig {
+            variant,
+            wmax,
+            dupthresh,
+            rto: RtoPolicy::Fixed(rto),
+            initial_ssthresh,
+            recover_guard: false,
+            segments: None,
+            byte_counting: false,
+        })
     }
 
     /// The same configuration with the timer estimated by RFC 6298 (checked).
@@ -76,6 +89,12 @@ impl SenderConfig {
     /// [`SenderConfig::recover_guard`]); only NewReno uses it.
     pub fn with_recover_guard(mut self, on: bool) -> Self {
         self.recover_guard = on;
+        self
+    }
+
+    /// The same configuration with appropriate byte counting on or off (see [`SenderConfig::byte_counting`]).
+    pub fn with_byte_counting(mut self, on: bool) -> Self {
+        self.byte_counting = on;
         self
     }
 
@@ -217,7 +236,7 @@ impl Sender {
             match self.recover {
                 None => {
                     self.dupacks = 0;
-                    self.grow_window();
+                    self.grow_window(if self.cfg.byte_counting { acked } else { 1 });
                 }
                 Some(recover) => self.on_ack_in_recovery(ack, acked, recover),
             }
@@ -303,14 +322,15 @@ impl Sender {
         self.dupacks = 0;
     }
 
-    /// Slow start or congestion avoidance increase for one ACK of new data, capped at Wmax.
+    /// Slow start or congestion avoidance increase for one ACK of new data that counts as `segments`
+    /// (1 per ACK; with byte counting, the segments it acknowledges: L = 2 at most in slow start), capped at Wmax.
     #[inline]
-    fn grow_window(&mut self) {
+    fn grow_window(&mut self, segments: u64) {
         let wmax = self.cfg.wmax as f64;
         if self.cwnd < self.ssthresh {
-            self.cwnd += 1.0;
+            self.cwnd += segments.min(2) as f64;
         } else {
-            self.cwnd += 1.0 / self.cwnd;
+            self.cwnd += segments as f64 / self.cwnd;
         }
         if self.cwnd > wmax {
             self.cwnd = wmax;
@@ -572,7 +592,7 @@ impl Sender {
             if self.cwnd >= wmax {
                 break;
             }
-            self.grow_window();
+            self.grow_window(1);
         }
     }
 

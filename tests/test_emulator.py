@@ -53,7 +53,7 @@ def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_retu
     (dict(rate=1e6), "rate = 1000000.0 is not allowed: gives 1.2e+10 bit/s"),
     (dict(packet_bytes=100), "packet_bytes = 100 is not allowed"),
     (dict(warmup=5.0), "warmup = 5.0 is not allowed: must be < duration"),
-    (dict(log="/nonexistent/dir/x/log.csv"), "must be in an existing directory"),
+    (dict(log="/proc/nonexistent-dir/log.csv"), "must be in an existing directory"),
     (dict(log="log.txt"), "must end in .csv or .parquet"),
     (dict(channel="bernoulli"), "channel = 'bernoulli' is not allowed: must be a tcpfade channel"),
     (dict(sysctls={"kernel.panic": 1}), "sysctls = 'kernel.panic' is not allowed: must name a network setting"),
@@ -110,3 +110,24 @@ def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
     proc.stderr.close()
     if how == signal.SIGINT:
         assert proc.returncode != 0 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["emulate", "bulk", "--rate", "-1", "--tau", "0.04"], "--rate = -1.0 is not allowed"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--packet-bytes", "10"], "--packet-bytes = 10 is not allowed"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--variant", "vegas"], "--variant = 'vegas' is not allowed"),
+    (["emulate", "--rate", "125", "--tau", "0.04", "--sysctl", "frto", "--", "true"],
+     "--sysctl = 'frto' is not allowed: must be NAME=VALUE"),
+    (["emulate", "--rate", "125", "--tau", "0.04", "--error-rate", "0.1", "--mean-good", "1", "--", "true"],
+     "not both"),
+    (["emulate", "--rate", "125", "--tau", "0.04", "--", "/nonexistent/program"], "could not be started"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--log", "MISSING/log.csv"], "--log"),
+])
+def test_the_command_line_answers_bad_input_in_one_line(capsys, tmp_path, argv, needle):
+    argv = [a.replace("MISSING", str(tmp_path / "missing")) for a in argv]
+    before = holders()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("tcpfade: ")
+    assert holders() == before

@@ -85,7 +85,7 @@ class EmulationResult(Record):
         The sender's smoothed and smallest RTT at the end [s].
     channel_loss_rate, buffer_loss_rate : float
         Of the data path's packets: the share the channel lost on the link, and the share the full buffer dropped.
-    packets : int
+    link_packets : int
         Packets that reached the data path's link.
     lateness_mean, lateness_max : float
         How late the data path wrote its packets against the configured schedule [s] (the emulator's timing).
@@ -122,7 +122,7 @@ class EmulationResult(Record):
     min_rtt: float
     channel_loss_rate: float
     buffer_loss_rate: float
-    packets: int
+    link_packets: int
     lateness_mean: float
     lateness_max: float
     link_cpu_seconds: float
@@ -144,7 +144,7 @@ class CommandResult(Record):
         How long the emulation ran [s].
     channel_loss_rate, buffer_loss_rate : float
         Of the data path's packets, as in :class:`EmulationResult`.
-    packets : int
+    link_packets : int
         Packets that reached the data path's link.
     log : pandas.DataFrame
         Every decision of both links.
@@ -159,10 +159,10 @@ class CommandResult(Record):
     seconds: float
     channel_loss_rate: float
     buffer_loss_rate: float
-    packets: int
+    link_packets: int
     log: pd.DataFrame = field(repr=False)
 
-    _headline = ("returncode", "seconds", "packets", "channel_loss_rate")
+    _headline = ("returncode", "seconds", "link_packets", "channel_loss_rate")
 
 
 def congestion_controls() -> tuple[str, ...]:
@@ -325,7 +325,7 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
         goodput=raw["received_bytes"] / mss / (rate * measured), goodput_bps=raw["received_bytes"] * 8.0 / measured,
         mss=mss, retransmissions=int(end["retransmissions"] - start["retransmissions"]), timeouts=timeouts,
         rtt=float(end["rtt"]), min_rtt=float(end["min_rtt"]), channel_loss_rate=lost, buffer_loss_rate=dropped,
-        packets=n, lateness_mean=float(late.mean()) if late.size else math.nan,
+        link_packets=n, lateness_mean=float(late.mean()) if late.size else math.nan,
         lateness_max=float(late.max()) if late.size else math.nan,
         link_cpu_seconds=raw["forward"]["cpu_seconds"] + raw["reverse"]["cpu_seconds"], log=frame,
         channel=None if data is None else {"channel": type(data).__name__, **data.describe()})
@@ -350,8 +350,8 @@ def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = No
     ----------
     command : the program and its arguments, run in the sender's namespace with this process's terminal.
     server : a program to run in the receiver's namespace first (stopped when ``command`` ends).
-    rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel, ack_channel, channel_clock, seed, sack,
-    timestamps, sysctls, log : as in :func:`emulate`.
+    rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad : as in :func:`emulate`.
+    channel, ack_channel, channel_clock, seed, sack, timestamps, sysctls, log : as in :func:`emulate`.
 
     Returns
     -------
@@ -385,4 +385,4 @@ def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = No
         _write_log(frame, path)
     lost, dropped, n = _shares(raw)
     return CommandResult(returncode=int(raw["returncode"]), seconds=float(raw["seconds"]), channel_loss_rate=lost,
-                         buffer_loss_rate=dropped, packets=n, log=frame)
+                         buffer_loss_rate=dropped, link_packets=n, log=frame)

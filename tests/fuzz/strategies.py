@@ -263,7 +263,10 @@ def _option_values(name: str) -> st.SearchStrategy:
 
 #: Commands that take minutes with valid input by design (a calibration), left out of both profiles: a valid
 #: call of them is not a hang.
-MINUTES_COMMANDS = {("wcdma", "calibrate")}
+MINUTES_COMMANDS = {("wcdma", "calibrate"), ("emulate", "bulk")}   # the emulator runs in real time
+#: Commands that run the program they are given, by design: never handed random words (tests/test_emulator.py
+#: checks their input).
+RUNS_PROGRAMS = {("emulate", "run")}
 #: Commands that run long or touch the network by design, left out of the quick profile's generator.
 SLOW_COMMANDS = {("reproduce",), ("channel", "fit-vs-analysis"), ("channel", "error-vs-snr"), ("channel", "table1"),
                  *MINUTES_COMMANDS}
@@ -309,7 +312,8 @@ def command_table() -> list[tuple[tuple[str, ...], list[tuple[str, bool, bool]]]
                 params.append((p.opts[0], bool(p.is_flag), bool(p.required)))
             else:
                 params.append((p.name.upper(), False, True))
-        out.append((path, params))
+        if path not in RUNS_PROGRAMS:
+            out.append((path, params))
 
     walk(cli, ())
     return out

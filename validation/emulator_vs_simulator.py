@@ -5,7 +5,9 @@ link and channel (docs/validation.md, "The simulator against the kernel").
     python3 validation/emulator_vs_simulator.py --quick    # one seed of a third of the length per row
 
 For each row: the kernel's goodput over ``--seeds`` runs (mean and Student-t 95% interval over the runs, each with
-its own channel seed), and simulate_link's (a long run, its batch-means 95% interval): NewReno and Reno made as
+its own channel seed), and simulate_link's by the same protocol (the mean and Student-t 95% interval of SIM_RUNS
+runs of the same length and warm-up, each with its own seed: like with like, since where losses come in bursts
+a long run's mean includes long backoff stalls that runs of a minute rarely meet): NewReno and Reno made as
 Linux-like as the model allows (200 ms minimum RTO, 1 s initial RTO, 1 ms clock, 40 ms delayed ACKs, window growth
 by the segments an ACK covers), NewReno with the papers' growth per ACK, and Reno with the papers' ns-2 timers.
 Writes validation/emulator_vs_simulator.csv and prints a Markdown table. ``--simulate-only`` keeps the kernel's
@@ -63,9 +65,14 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
 
 
-def simulated(link: dict, channel, variant: str, timers: dict, duration: float) -> tuple[float, float, float]:
-    r = tcpfade.simulate_link(variant, channel=channel, duration=duration, seed=1, **link, **timers)
-    return r.goodput, *r.ci["goodput"]
+#: Simulated runs per row and setting, each as long as a kernel run.
+SIM_RUNS = 50
+
+
+def simulated(link: dict, channel, variant: str, timers: dict, duration: float, warmup: float) \
+        -> tuple[float, float, float]:
+    return interval([tcpfade.simulate_link(variant, channel=channel, duration=duration, warmup=warmup, seed=s,
+                                           **link, **timers).goodput for s in range(1, SIM_RUNS + 1)])
 
 
 def main() -> int:
@@ -90,10 +97,9 @@ def main() -> int:
                    "kernel_timeouts_per_s": float(np.mean([(r.timeouts or 0) / m for r, m in zip(kernel, measured)])),
                    "kernel_retransmissions_per_s": float(np.mean([r.retransmissions / m
                                                                   for r, m in zip(kernel, measured)]))}
-        sim_length = 100 * length
         for key, variant, settings in (("newreno_linux", "newreno", LINUX), ("reno_linux", "reno", LINUX),
                                        ("newreno_per_ack", "newreno", LINUX_TIMERS), ("reno_ns2", "reno", NS2)):
-            g = simulated(link, channel, variant, settings, sim_length)
+            g = simulated(link, channel, variant, settings, length * scale, 5.0 * scale)
             row.update({key: g[0], f"{key}_low": g[1], f"{key}_high": g[2]})
         out.append(row)
         print(f"{name}: kernel {row['kernel']:.3f}, NewReno Linux-like {row['newreno_linux']:.3f}, Reno Linux-like "

@@ -80,11 +80,14 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--simulate-only", action="store_true")
+    parser.add_argument("--only", help="run only the rows whose name holds this text, and update them in the CSV")
     args = parser.parse_args()
     seeds, scale = (1, 1 / 3) if args.quick else (args.seeds, 1.0)
     kept = pd.read_csv(HERE / "emulator_vs_simulator.csv").set_index("row") if args.simulate_only else None
     out = []
     for name, link, channel, length in rows():
+        if args.only and args.only not in name:
+            continue
         if kept is not None:
             row = {"row": name, **{k: v for k, v in kept.loc[name].items() if k.startswith("kernel")}}
         else:
@@ -106,6 +109,15 @@ def main() -> int:
               f"{row['reno_linux']:.3f}, NewReno per-ACK growth {row['newreno_per_ack']:.3f}, Reno ns-2 timers "
               f"{row['reno_ns2']:.3f}", flush=True)
     frame = pd.DataFrame(out)
+    if args.only:
+        old = pd.read_csv(HERE / "emulator_vs_simulator.csv").set_index("row")
+        new = frame.set_index("row")
+        for column in new.columns:
+            if column not in old.columns:
+                old[column] = np.nan
+        old.loc[new.index, new.columns] = new
+        frame = old.reset_index()
+        out = frame.to_dict("records")
     if not args.quick:
         frame.to_csv(HERE / "emulator_vs_simulator.csv", index=False)
     print()

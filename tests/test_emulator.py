@@ -53,7 +53,7 @@ def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_retu
     (dict(rate=1e6), "rate = 1000000.0 is not allowed: gives 1.2e+10 bit/s"),
     (dict(packet_bytes=100), "packet_bytes = 100 is not allowed"),
     (dict(warmup=5.0), "warmup = 5.0 is not allowed: must be < duration"),
-    (dict(log="/proc/nonexistent-dir/log.csv"), "must be in an existing directory"),
+    (dict(log="/proc/nonexistent-dir/log.csv"), "its directory '/proc/nonexistent-dir' does not exist"),
     (dict(log="log.txt"), "must end in .csv or .parquet"),
     (dict(channel="bernoulli"), "channel = 'bernoulli' is not allowed: must be a tcpfade channel"),
     (dict(sysctls={"kernel.panic": 1}), "sysctls = 'kernel.panic' is not allowed: must name a network setting"),

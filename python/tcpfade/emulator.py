@@ -15,6 +15,7 @@ each way), the buffer B (or β = B/μT), the channel of the data path.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,7 @@ RULES: dict[str, v.Rule] = {
     "channel_clock": v.Choice(("time", "packets")), "duration": v.Real(0.1, 86_400.0, words="must be a finite "
                                                                        "number in [0.1, 86400] (seconds)"),
     "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED, "sack": v.Flag(), "timestamps": v.Flag(),
-    "log": v.Optional(v.Instance((str, Path), "must be a path ending in .csv or .parquet")),
+    "log": v.Optional(v.FilePath("write")),
     "sysctls": v.Optional(v.Instance(dict, "must be a dict of net.* settings, such as {'net.ipv4.tcp_frto': 0}")),
 }
 
@@ -223,24 +224,23 @@ def _shares(raw: dict) -> tuple[float, float, int]:
     return lost, dropped, n
 
 
-def _write_log(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_name(path.name + ".part")
-    if path.suffix == ".parquet":
-        frame.to_parquet(tmp, index=False)
-    else:
-        frame.to_csv(tmp, index=False)
-    tmp.replace(path)
+def _log_path(log: Path | None) -> Path | None:
+    """The log's path, its format checked before the run (a Parquet log needs pyarrow: said now, not after)."""
+    from .sweep.store import EXPORT_FORMATS
+
+    if log is not None:
+        if log.suffix.lower() not in EXPORT_FORMATS:
+            raise v.fail("log", str(log), "must end in " + " or ".join(EXPORT_FORMATS))
+        if log.suffix.lower() == ".parquet" and importlib.util.find_spec("pyarrow") is None:
+            raise v.fail("log", str(log), "a Parquet log needs pyarrow (pip install 'tcpfade[parquet]')")
+    return log
 
 
-def _log_path(log: str | Path | None) -> Path | None:
-    if log is None:
-        return None
-    path = Path(log)
-    if path.suffix not in (".csv", ".parquet"):
-        raise v.fail("log", str(log), "must end in .csv or .parquet")
-    if not path.parent.is_dir():
-        raise v.fail("log", str(log), f"must be in an existing directory ({path.parent} is not one)")
-    return path
+def _write_log(frame: pd.DataFrame, path: Path | None) -> None:
+    if path is not None:
+        from .sweep.store import write_table
+
+        write_table(frame, path, "log")
 
 
 @v.checked(progress=v.PROGRESS, **RULES)
@@ -311,8 +311,7 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
         raw = _core.emulate_bulk(forward, reverse, _stack(packet_bytes, sack, timestamps, sysctls), variant, duration,
                                  warmup, report)
     frame = _log_frame(raw)
-    if path is not None:
-        _write_log(frame, path)
+    _write_log(frame, path)
     start, end = raw["at_warmup"], raw["at_end"]
     lost, dropped, n = _shares(raw)
     late = raw["forward"]["lateness"]
@@ -381,8 +380,7 @@ def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = No
     raw = _core.emulate_command(forward, reverse, _stack(packet_bytes, sack, timestamps, sysctls), argv,
                                 None if server is None else [str(a) for a in server])
     frame = _log_frame(raw)
-    if path is not None:
-        _write_log(frame, path)
+    _write_log(frame, path)
     lost, dropped, n = _shares(raw)
     return CommandResult(returncode=int(raw["returncode"]), seconds=float(raw["seconds"]), channel_loss_rate=lost,
                          buffer_loss_rate=dropped, link_packets=n, log=frame)

@@ -178,9 +178,15 @@ fn set_congestion(stream: &TcpStream, name: &str) -> Result<()> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(", ");
-        return Err(Error::invalid("variant", format!("'{name}'"), &format!("must be a congestion control this kernel offers: {available}")));
+        let allowed = format!("must be a congestion control this kernel offers: {available}");
+        return Err(Error::invalid("variant", format!("'{name}'"), &allowed));
     }
     Ok(())
+}
+
+/// A socket call that returned because its time slice ran out (or a signal came), not because of a failure.
+fn slice_ended(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted)
 }
 
 fn receive(listener: TcpListener, received: &AtomicU64, stop: &AtomicBool) -> Result<()> {
@@ -197,7 +203,10 @@ fn receive(listener: TcpListener, received: &AtomicU64, stop: &AtomicBool) -> Re
             Err(e) => return Err(Error::system("the receiver could not accept", e)),
         }
     };
-    stream.set_nonblocking(false).and_then(|_| stream.set_read_timeout(Some(SLICE))).map_err(|e| Error::system("the receiver", e))?;
+    stream
+        .set_nonblocking(false)
+        .and_then(|_| stream.set_read_timeout(Some(SLICE)))
+        .map_err(|e| Error::system("the receiver", e))?;
     let mut buf = vec![0u8; 1 << 18];
     while !stop.load(Ordering::Relaxed) {
         match stream.read(&mut buf) {
@@ -205,7 +214,7 @@ fn receive(listener: TcpListener, received: &AtomicU64, stop: &AtomicBool) -> Re
             Ok(n) => {
                 received.fetch_add(n as u64, Ordering::Relaxed);
             }
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
+            Err(e) if slice_ended(&e) => {}
             Err(e) => return Err(Error::system("the receiver could not read", e)),
         }
     }
@@ -231,7 +240,7 @@ fn send(spec: &BulkSpec, received: &AtomicU64, stop: &AtomicBool) -> Result<Bulk
         }
         match stream.write(&chunk) {
             Ok(_) => {}
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
+            Err(e) if slice_ended(&e) => {}
             Err(e) => return Err(Error::system("the sender could not write", e)),
         }
     }

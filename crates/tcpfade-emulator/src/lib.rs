@@ -129,7 +129,8 @@ impl Emulation {
         let epoch = Instant::now();
         let activity = [Arc::new(Activity::default()), Arc::new(Activity::default())];
         let spawn = |spec: &LinkSpec, from: &Arc<Tun>, to: &Arc<Tun>, activity: &Arc<Activity>| -> LinkThread {
-            let (spec, from, to, stop, activity) = (spec.clone(), from.clone(), to.clone(), stop.clone(), activity.clone());
+            let (spec, from, to) = (spec.clone(), from.clone(), to.clone());
+            let (stop, activity) = (stop.clone(), activity.clone());
             std::thread::spawn(move || link::run_link(&spec, from.file(), to.file(), epoch, &stop, &activity))
         };
         let threads = vec![

@@ -83,13 +83,7 @@ pub fn link_spec_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<LinkChannelSpec
             }
         }
         "per-packet" => LinkChannelSpec::PerPacket(spec_from_dict(&get(spec, "slot")?)?),
-        "timed" => match spec_from_dict(&get(spec, "slot")?)? {
-            SlotChannelSpec::Threshold { fading, fading_margin } => LinkChannelSpec::Threshold { fading, fading_margin },
-            SlotChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet } => {
-                LinkChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet }
-            }
-            other => return Err(to_py(Error::invalid("channel", format!("{other:?}"), "has no time clock"))),
-        },
+        "timed" => LinkChannelSpec::Timed(spec_from_dict(&get(spec, "slot")?)?),
         "blocks" => {
             let errors: PyReadonlyArray1<'_, u8> = get(spec, "errors")?;
             LinkChannelSpec::Blocks {

@@ -146,7 +146,12 @@ fn stop(child: &mut Child) {
     let _ = child.wait();
 }
 
-fn run_command(emulation: &Emulation, argv: &[String], server: Option<&[String]>, watch: &mut Watch<'_>) -> Result<i32> {
+fn run_command(
+    emulation: &Emulation,
+    argv: &[String],
+    server: Option<&[String]>,
+    watch: &mut Watch<'_>,
+) -> Result<i32> {
     let mut server = match server {
         Some(s) => {
             let child = spawn(emulation, false, s)?;

@@ -171,19 +171,24 @@ class Store:
     def export(self, path: str | Path, experiment: str | None = None) -> Path:
         """Write :meth:`dataframe` to ``path``: CSV or Parquet by its suffix."""
         out = Path(path)
-        suffix = v.choice("out", out.suffix.lower(), EXPORT_FORMATS)
-        frame = self.dataframe(experiment)
-        tmp = out.with_name(out.name + ".part")
-        if suffix == ".csv":
-            frame.to_csv(tmp, index=False)
-        else:
-            try:
-                frame.to_parquet(tmp, index=False)
-            except ImportError as exc:
-                raise v.fail("out", str(out), f"Parquet needs pyarrow (pip install 'tcpfade[parquet]'): {exc}") \
-                    from None
-        tmp.replace(out)
-        return out
+        v.choice("out", out.suffix.lower(), EXPORT_FORMATS)
+        return write_table(self.dataframe(experiment), out, "out")
+
+
+def write_table(frame: pd.DataFrame, out: Path, name: str) -> Path:
+    """Write ``frame`` to ``out`` as CSV or Parquet by its suffix (one of :data:`EXPORT_FORMATS`), through a
+    temporary file renamed at the end, so that an interrupted write never leaves half a table; ``name`` is the
+    parameter an error names."""
+    tmp = out.with_name(out.name + ".part")
+    if out.suffix.lower() == ".csv":
+        frame.to_csv(tmp, index=False)
+    else:
+        try:
+            frame.to_parquet(tmp, index=False)
+        except ImportError as exc:
+            raise v.fail(name, str(out), f"Parquet needs pyarrow (pip install 'tcpfade[parquet]'): {exc}") from None
+    tmp.replace(out)
+    return out
 
 
 class StoreWriter:

@@ -15,8 +15,7 @@
 //! the simulator and the emulator build the same channel from the same description and seed.
 
 use super::continuous::{ContinuousLossRule, ContinuousTwoState};
-use super::fading_errors::{Modulation, TimedBitLevel, TimedThreshold};
-use super::jakes::FadingSpec;
+use super::fading_errors::{TimedBitLevel, TimedThreshold};
 use super::{SlotChannel, SlotChannelSpec};
 use crate::error::{Error, Result};
 use std::sync::Arc;
@@ -171,28 +170,9 @@ pub enum LinkChannelSpec {
     },
     /// A slot channel stepped once per packet sent.
     PerPacket(SlotChannelSpec),
-    /// Jakes fading in real time (`fading.fdt` is the Doppler frequency fD in Hz); a packet is lost when the
-    /// power at its start is below 1/F (zorzi-rao §3.1, one sample per packet).
-    Threshold {
-        /// The fading process, fdt = fD [Hz].
-        fading: FadingSpec,
-        /// Fading margin F (linear).
-        fading_margin: f64,
-    },
-    /// Jakes fading in real time sampled `samples_per_packet` times across each packet; lost when any bit is
-    /// wrong (zorzi-rao §5.1).
-    BitLevel {
-        /// The fading process, fdt = fD [Hz].
-        fading: FadingSpec,
-        /// Average SNR per bit (linear).
-        snr: f64,
-        /// Bits per packet.
-        packet_bits: u64,
-        /// Modulation.
-        modulation: Modulation,
-        /// Fading samples per packet.
-        samples_per_packet: u64,
-    },
+    /// A fading slot channel (threshold or bit-level) run in real time, its `fading.fdt` read as the Doppler
+    /// frequency fD in Hz ([`TimedThreshold`], [`TimedBitLevel`]); other slot channels have no time clock.
+    Timed(SlotChannelSpec),
     /// A block error sequence with its own interval [s].
     Blocks {
         /// 0/1 per block.
@@ -218,11 +198,22 @@ impl LinkChannelSpec {
                 }
             }
             LinkChannelSpec::PerPacket(spec) => Box::new(PerPacket(spec.build(seed)?)),
-            LinkChannelSpec::Threshold { fading, fading_margin } => {
+            LinkChannelSpec::Timed(SlotChannelSpec::Threshold { fading, fading_margin }) => {
                 Box::new(TimedThreshold::new(*fading, *fading_margin, seed)?)
             }
-            LinkChannelSpec::BitLevel { fading, snr, packet_bits, modulation, samples_per_packet } => {
-                Box::new(TimedBitLevel::new(*fading, *snr, *packet_bits, *modulation, *samples_per_packet, seed)?)
+            LinkChannelSpec::Timed(SlotChannelSpec::BitLevel {
+                fading,
+                snr,
+                packet_bits,
+                modulation,
+                samples_per_packet,
+            }) => Box::new(TimedBitLevel::new(*fading, *snr, *packet_bits, *modulation, *samples_per_packet, seed)?),
+            LinkChannelSpec::Timed(other) => {
+                return Err(Error::invalid(
+                    "channel",
+                    format!("{other:?}"),
+                    "has no time clock: only the threshold and bit-level fading channels run in real time",
+                ))
             }
             LinkChannelSpec::Blocks { errors, interval, wrap } => {
                 Box::new(BlockTrace::new(errors.clone(), *interval, *wrap)?)
@@ -234,7 +225,7 @@ impl LinkChannelSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::channel::FadingModel;
+    use crate::channel::{FadingModel, FadingSpec, Modulation};
 
     #[test]
     fn a_packet_is_lost_when_any_block_it_overlaps_is() {
@@ -270,29 +261,17 @@ mod tests {
         for model in [FadingModel::Jakes, FadingModel::Cisoids] {
             let timed = FadingSpec { model, fdt: 4.0, oscillators: 8 };
             let slotted = FadingSpec { model, fdt: 4.0 / rate, oscillators: 8 };
-            let cases = [
-                (
-                    LinkChannelSpec::Threshold { fading: timed, fading_margin: 10.0 },
-                    SlotChannelSpec::Threshold { fading: slotted, fading_margin: 10.0 },
-                ),
-                (
-                    LinkChannelSpec::BitLevel {
-                        fading: timed,
-                        snr: 100.0,
-                        packet_bits: 4000,
-                        modulation: Modulation::Bpsk,
-                        samples_per_packet: 4,
-                    },
-                    SlotChannelSpec::BitLevel {
-                        fading: slotted,
-                        snr: 100.0,
-                        packet_bits: 4000,
-                        modulation: Modulation::Bpsk,
-                        samples_per_packet: 4,
-                    },
-                ),
-            ];
+            let threshold = |fading| SlotChannelSpec::Threshold { fading, fading_margin: 10.0 };
+            let bit_level = |fading| SlotChannelSpec::BitLevel {
+                fading,
+                snr: 100.0,
+                packet_bits: 4000,
+                modulation: Modulation::Bpsk,
+                samples_per_packet: 4,
+            };
+            let cases = [(threshold(timed), threshold(slotted)), (bit_level(timed), bit_level(slotted))];
             for (link_spec, slot_spec) in cases {
+                let link_spec = LinkChannelSpec::Timed(link_spec);
                 let (mut link, mut slot) = (link_spec.build(3).unwrap(), slot_spec.build(3).unwrap());
                 let mut losses = 0;
                 for k in 0..20_000 {
@@ -306,12 +285,19 @@ mod tests {
     }
 
     #[test]
+    fn only_fading_channels_run_in_real_time() {
+        let spec = LinkChannelSpec::Timed(SlotChannelSpec::Bernoulli { error_rate: 0.1 });
+        assert!(matches!(spec.build(1), Err(Error::InvalidParameter { name, .. }) if name == "channel"));
+    }
+
+    #[test]
     fn timed_fading_evolves_while_the_link_idles() {
         // Asked at t and at t + 10 s, the channel is where the fading is at those times: the threshold channel
         // asked only every 10 s gives the stepped channel's samples 0, 2500, 5000, ... at μ = 250.
         let timed = FadingSpec { model: FadingModel::Jakes, fdt: 4.0, oscillators: 8 };
         let slotted = FadingSpec { model: FadingModel::Jakes, fdt: 4.0 / 250.0, oscillators: 8 };
-        let mut link = LinkChannelSpec::Threshold { fading: timed, fading_margin: 3.0 }.build(5).unwrap();
+        let mut link =
+            LinkChannelSpec::Timed(SlotChannelSpec::Threshold { fading: timed, fading_margin: 3.0 }).build(5).unwrap();
         let mut slot = SlotChannelSpec::Threshold { fading: slotted, fading_margin: 3.0 }.build(5).unwrap();
         for k in 0..200 {
             let expected = slot.next_slot().unwrap();

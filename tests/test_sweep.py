@@ -219,10 +219,10 @@ def test_a_parameter_named_like_a_row_column_is_exported_beside_it(tmp_path):
 
 
 def test_an_invalid_point_names_the_axis_value(tmp_path):
-    path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\n'
-                           '[axes]\nwmax = [6, 24, 80]\nvariant = ["tahoe", "reno"]\n')
-    with pytest.raises(ExperimentError, match=r":7: axes.wmax: wmax = 80 is not allowed: must be <= 60 for the reno"
-                                              r".*at wmax = 80"):
+    path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\nrto = 400\n'
+                           '[axes]\nwmax = [6, 24, 200]\nvariant = ["tahoe", "reno"]\n')
+    with pytest.raises(ExperimentError, match=r":8: axes.wmax: wmax = 200 is not allowed: must be <= 128 for the reno"
+                                              r".*at wmax = 200"):
         load_experiment(path)
 
 

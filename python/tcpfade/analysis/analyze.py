@@ -45,8 +45,8 @@ def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, du
     if rto <= wmax:
         raise v.fail("rto", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
                                  "window sent after a loss")
-    if name in ("reno", "newreno") and wmax > 60:
-        raise v.fail("wmax", wmax, f"must be <= 60 for the {name} analysis (the held set is a 64-bit mask)")
+    if name in ("reno", "newreno") and wmax > 128:
+        raise v.fail("wmax", wmax, f"must be <= 128 for the {name} analysis (the held set is a 128-bit mask)")
     if name in ("reno", "newreno"):
         v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
@@ -72,7 +72,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     variant : one of :data:`ANALYZED_VARIANTS`.
     channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
         with :func:`tcpfade.fit_markov`).
-    wmax : receiver's window Wmax [packets] (at most 4096; 60 for Reno and NewReno).
+    wmax : receiver's window Wmax [packets] (at most 4096; 128 for Reno and NewReno).
     dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
     rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
     transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.

@@ -33,6 +33,9 @@ use crate::check;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
 
+/// Largest receiver window the analysis takes: positions relative to una fit a 128-bit mask.
+pub const MAX_WMAX: u32 = 128;
+
 /// Which fast-recovery rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FastRecovery {
@@ -47,7 +50,7 @@ pub enum FastRecovery {
 pub struct Phase2Query {
     /// Reno or NewReno.
     pub recovery: FastRecovery,
-    /// Receiver window Wmax (at most 60: the held set is a 64-bit mask).
+    /// Receiver window Wmax (at most [`MAX_WMAX`]: the held set is a 128-bit mask).
     pub wmax: u32,
     /// Duplicate-ACK threshold K.
     pub dupthresh: u32,
@@ -61,7 +64,7 @@ pub struct Phase2Query {
 
 impl Phase2Query {
     pub(super) fn validate(&self) -> Result<()> {
-        check::int_in("wmax", u64::from(self.wmax), 1, 60)?;
+        check::int_in("wmax", u64::from(self.wmax), 1, u64::from(MAX_WMAX))?;
         check::int_in("dupthresh", u64::from(self.dupthresh), 1, 1 << 20)?;
         check::int_in("window", u64::from(self.window), 1, u64::from(self.wmax))?;
         check::int_in("next_ssthresh", u64::from(self.next_ssthresh), 1, u64::from(self.wmax))?;
@@ -146,13 +149,17 @@ pub(super) struct Active {
     /// high - una.
     pub(super) high: u32,
     /// Bit b: the receiver holds una + b.
-    pub(super) held: u64,
+    pub(super) held: u128,
 }
 
-/// In recovery with the retransmission of una lost: only counts matter until the timer.
+/// Nothing can resend una before the timer, so only counts matter until it fires: in recovery with
+/// the retransmission of una lost, or (Reno, outside recovery) with too little room left for K
+/// duplicate ACKs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Doomed {
     pub(super) channel: u8,
+    /// In recovery: each duplicate ACK inflates W by one. Outside it W stays put.
+    pub(super) recovering: bool,
     pub(super) cwnd: u64,
     pub(super) outstanding: u32,
     /// Every packet after una is held so far (a correct new one extends the freed run).
@@ -207,7 +214,7 @@ fn sends(ch: &SlotMatrices, from: u8, acc: &Rewards) -> impl Iterator<Item = (bo
     })
 }
 
-fn run_after_una(held: u64) -> u32 {
+fn run_after_una(held: u128) -> u32 {
     (held >> 1).trailing_ones()
 }
 
@@ -221,6 +228,7 @@ pub(super) type UnitOutcomes = Vec<(usize, [f64; REWARDS])>;
 #[derive(Default)]
 pub(super) struct Shared {
     doomed: HashMap<Doomed, UnitOutcomes>,
+    sending: HashMap<Sending, Vec<Stop>>,
     ids: HashMap<(Ending, usize), usize>,
     endings: Vec<(Ending, usize)>,
 }
@@ -235,79 +243,85 @@ impl Shared {
     }
 }
 
-/// The outcomes of a doomed state. Until the timer, the sender sends while fewer than min(⌊W⌋, Wmax)
-/// packets are outstanding; a correct one is a duplicate ACK (W += 1 in recovery) and frees one more
-/// packet if the run after una is unbroken; a lost one breaks the run. So the state in slot t is
-/// (losses so far, unbroken, channel state): W and the outstanding count follow from t. Written
-/// as a dense recursion because every window class meets hundreds of these states.
+/// A doomed sender's sending stretch, which does not depend on when the timer fires as long as it
+/// fires no earlier than the stretch's end (`cap` bounds it either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Sending {
+    channel: u8,
+    /// W grows by one a correct packet (in recovery), so only losses use up room.
+    inflating: bool,
+    /// ⌊W⌋ minus the packets outstanding, when inflating: each loss uses one up for good.
+    room: u32,
+    /// At most this many packets: fewer than Wmax outstanding, and none after the timer fired.
+    cap: u32,
+    unbroken: bool,
+}
+
+/// One way the sending stretch stops: `sent` packets, `losses` of them lost, in channel state
+/// `channel` after the last. The rewards are per unit of probability from the start:
+/// [`TRANSMISSIONS`], [`SUCCESSES`], [`DELIVERED`], [`LOSSES_OTHER`], and in [`CWND_AT_LOSS`] the
+/// sum over losses of the successes before each (the window then is W plus that).
+#[derive(Debug, Clone, Copy)]
+struct Stop {
+    sent: u32,
+    losses: u32,
+    channel: usize,
+    acc: [f64; REWARDS],
+}
+
+/// The stops of a sending stretch. Until the timer, the sender sends while fewer than
+/// min(⌊W⌋, Wmax) packets are outstanding; a correct packet is a duplicate ACK (W += 1 in
+/// recovery) and frees one more if the run after una is unbroken; a lost one breaks the run. With
+/// one packet a slot, outstanding grows by one a slot, so the sender stops after `cap` packets or,
+/// in recovery, at the loss that uses the last of its room: the state of a slot is (losses so far,
+/// unbroken, channel).
 #[inline(never)]
-fn doomed_outcomes(
-    q: &Phase2Query,
-    ch: &SlotMatrices,
-    step_powers: &[[[f64; 2]; 2]],
-    st: &Doomed,
-    shared: &mut Shared,
-) -> UnitOutcomes {
+fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
     type Acc = [f64; REWARDS];
-    let mut out: UnitOutcomes = Vec::new();
-    let mut finish = |key: (Ending, usize), a: &Acc| {
-        let id = shared.id(key);
-        match out.iter_mut().find(|(k, _)| *k == id) {
-            Some((_, acc)) => acc.iter_mut().zip(a).for_each(|(d, v)| *d += v),
-            None => out.push((id, *a)),
-        }
-    };
-    let w0 = f64::from_bits(st.cwnd);
-    // live[losses][unbroken][channel]
+    let mut stops = Vec::new();
+    // live[losses][unbroken][channel] before the packet of the slot; sent = the slots so far.
     let mut live = vec![[[[0.0; REWARDS]; 2]; 2]];
-    live[0][usize::from(st.unbroken)][usize::from(st.channel)][PROBABILITY] = 1.0;
-    let mut next = Vec::new();
-    for t in 1..=st.deadline as u32 + 1 {
-        // Slots after this one until the end of the slot at which the timer fires.
-        let deadline = st.deadline - (t as i32 - 1);
-        let outstanding = st.outstanding + t - 1;
+    live[0][usize::from(key.unbroken)][usize::from(key.channel)][PROBABILITY] = 1.0;
+    let mut next: Vec<[[Acc; 2]; 2]> = Vec::new();
+    for sent in 0..=key.cap {
         next.clear();
         next.resize(live.len() + 1, [[[0.0; REWARDS]; 2]; 2]);
         let mut alive = false;
         for (losses, by_unbroken) in live.iter().enumerate() {
-            let cwnd = w0 + f64::from(t - 1 - losses as u32);
+            let successes = f64::from(sent - losses as u32);
+            if (key.inflating && losses as u32 >= key.room) || sent == key.cap {
+                for (s, (broken, unbroken)) in by_unbroken[0].iter().zip(&by_unbroken[1]).enumerate() {
+                    let mut acc = *broken;
+                    acc.iter_mut().zip(unbroken).for_each(|(d, v)| *d += v);
+                    if acc[PROBABILITY] != 0.0 {
+                        stops.push(Stop { sent, losses: losses as u32, channel: s, acc });
+                    }
+                }
+                continue;
+            }
             for (unbroken, by_channel) in by_unbroken.iter().enumerate() {
                 for (s, acc) in by_channel.iter().enumerate() {
                     if acc[PROBABILITY] == 0.0 {
-                        continue;
-                    }
-                    if outstanding >= (cwnd as u32).min(q.wmax) {
-                        // Idle until the timer fires, at the end of slot t + deadline.
-                        for (end, &p) in step_powers[deadline as usize + 1][s].iter().enumerate() {
-                            if p != 0.0 {
-                                let mut a = acc.map(|v| v * p);
-                                a[SLOTS] += a[PROBABILITY] * f64::from(t + deadline as u32);
-                                finish((Ending::Timeout { ssthresh: ceil_half(cwnd) }, end), &a);
-                            }
-                        }
                         continue;
                     }
                     for (ok, to, p) in branches(ch, s) {
                         let mut a = acc.map(|v| v * p);
                         let prob = a[PROBABILITY];
                         a[TRANSMISSIONS] += prob;
-                        let (now_losses, now_unbroken, now_cwnd) = if ok {
+                        let (now_losses, now_unbroken) = if ok {
                             a[SUCCESSES] += prob;
                             a[DELIVERED] += prob * unbroken as f64;
-                            (losses, unbroken, cwnd + 1.0)
+                            (losses, unbroken)
                         } else {
                             a[LOSSES_OTHER] += prob;
-                            a[CWND_AT_LOSS] += prob * cwnd;
-                            (losses + 1, 0, cwnd)
+                            if key.inflating {
+                                a[CWND_AT_LOSS] += prob * successes;
+                            }
+                            (losses + 1, 0)
                         };
-                        if deadline == 0 {
-                            a[SLOTS] += prob * f64::from(t);
-                            finish((Ending::Timeout { ssthresh: ceil_half(now_cwnd) }, to), &a);
-                        } else {
-                            let dst = &mut next[now_losses][now_unbroken][to];
-                            dst.iter_mut().zip(&a).for_each(|(d, v)| *d += v);
-                            alive = true;
-                        }
+                        let dst = &mut next[now_losses][now_unbroken][to];
+                        dst.iter_mut().zip(&a).for_each(|(d, v)| *d += v);
+                        alive = true;
                     }
                 }
             }
@@ -317,6 +331,54 @@ fn doomed_outcomes(
         }
         std::mem::swap(&mut live, &mut next);
     }
+    stops
+}
+
+/// The outcomes of a doomed state: its sending stretch ([`sending_stops`], shared by the doomed
+/// states that differ only in the timer), then idle until the timer fires at the end of the slot
+/// `deadline` + 1 slots on, with W grown by the stretch's successes.
+#[inline(never)]
+fn doomed_outcomes(
+    q: &Phase2Query,
+    ch: &SlotMatrices,
+    step_powers: &[[[f64; 2]; 2]],
+    st: &Doomed,
+    shared: &mut Shared,
+) -> UnitOutcomes {
+    let w0 = f64::from_bits(st.cwnd);
+    let last = st.deadline as u32 + 1;
+    let room = (w0 as u32).saturating_sub(st.outstanding);
+    let cap = q.wmax.saturating_sub(st.outstanding).min(last);
+    let key = Sending {
+        channel: st.channel,
+        inflating: st.recovering,
+        room: if st.recovering { room } else { 0 },
+        cap: if st.recovering { cap } else { cap.min(room) },
+        unbroken: st.unbroken,
+    };
+    let stops = match shared.sending.remove(&key) {
+        Some(stops) => stops,
+        None => sending_stops(ch, &key),
+    };
+    let mut out: UnitOutcomes = Vec::new();
+    for stop in &stops {
+        let grown = if st.recovering { f64::from(stop.sent - stop.losses) } else { 0.0 };
+        let ssthresh = ceil_half(w0 + grown);
+        for (end, &p) in step_powers[(last - stop.sent) as usize][stop.channel].iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let mut a = stop.acc.map(|v| v * p);
+            a[SLOTS] = a[PROBABILITY] * f64::from(last);
+            a[CWND_AT_LOSS] += w0 * a[LOSSES_OTHER];
+            let id = shared.id((Ending::Timeout { ssthresh }, end));
+            match out.iter_mut().find(|(k, _)| *k == id) {
+                Some((_, acc)) => acc.iter_mut().zip(&a).for_each(|(d, v)| *d += v),
+                None => out.push((id, a)),
+            }
+        }
+    }
+    shared.sending.insert(key, stops);
     out
 }
 
@@ -331,6 +393,8 @@ pub(super) struct Explorer<'a> {
     /// Paths that became doomed, merged by doomed state (slots so far in their rewards): each
     /// state's endings are added once, not once per path.
     pending: HashMap<Doomed, Rewards>,
+    /// Reno after its first recovery: drop the held packets no ACK can reveal ([`Self::readable`]).
+    pub(super) forget_unreadable: bool,
 }
 
 impl<'a> Explorer<'a> {
@@ -340,7 +404,7 @@ impl<'a> Explorer<'a> {
         step_powers: &'a [[[f64; 2]; 2]],
         shared: &'a mut Shared,
     ) -> Self {
-        Explorer { q, ch, step_powers, out: Vec::new(), shared, pending: HashMap::default() }
+        Explorer { q, ch, step_powers, out: Vec::new(), shared, pending: HashMap::default(), forget_unreadable: false }
     }
 
     /// The endings reached, by id, with their rewards.
@@ -411,6 +475,42 @@ impl Explorer<'_> {
         }
     }
 
+    /// At most how many more fast retransmits of a Reno sender outside its first recovery can
+    /// succeed, `holes` being its holes after una (bit b: una + b). Each needs K - dupacks more new
+    /// packets to get through while fewer than W are outstanding; its retransmission's ACK moves una to
+    /// the next hole (at best, for more rounds, one packet before the new high when no known hole is
+    /// left), and Reno then leaves recovery with W = ⌈W/2⌉. Every shortcut here errs towards more.
+    pub(super) fn fast_retransmits_left(&self, st: &Active, mut holes: u128) -> u32 {
+        let k = self.q.dupthresh;
+        let mut window = self.usable(f64::from_bits(st.cwnd));
+        let (mut high, mut dupacks, mut count) = (st.high, st.dupacks, 0);
+        if st.retransmit {
+            // The pending retransmission: its ACK moves una to the first hole, or ends recovery cleanly.
+            if holes == 0 {
+                return 1;
+            }
+            let jump = holes.trailing_zeros();
+            window = f64::from_bits(st.ssthresh) as u32;
+            (high, dupacks, count, holes) = (high - jump, 0, 1, (holes >> jump) & !1);
+        } else if st.recover != NONE {
+            return 0;
+        }
+        while dupacks < k && high + (k - dupacks) <= window {
+            count += 1;
+            let fast_retransmit_high = high + (k - dupacks);
+            high = if holes == 0 {
+                1
+            } else {
+                let jump = holes.trailing_zeros();
+                holes = (holes >> jump) & !1;
+                fast_retransmit_high - jump
+            };
+            window = window.div_ceil(2);
+            dupacks = 0;
+        }
+        count
+    }
+
     fn usable(&self, cwnd: f64) -> u32 {
         // W >= 1 always; truncation is the floor.
         (cwnd as u32).min(self.q.wmax)
@@ -437,6 +537,36 @@ impl Explorer<'_> {
             self.finish(Ending::Timeout { ssthresh }, end, &a);
         }
     }
+}
+
+/// The holes after una (bit b: una + b), up to high.
+pub(super) fn holes_after_una(st: &Active) -> u128 {
+    let span = if st.high >= 128 { u128::MAX } else { (1u128 << st.high) - 1 };
+    !st.held & span & !1
+}
+
+/// The part of a Reno sender's held set that can still matter, outside the first recovery, with
+/// `fast_retransmits_left` more fast retransmits possible at most.
+///
+/// Una is a hole, and outside recovery only a fast retransmit resends it (no new ACK can come, so W
+/// stays put). A successful retransmission moves una to the next hole; everything else that ends
+/// phase 2 (the timer, a lost retransmission, a full ACK) reads only the run held after una. So
+/// with f fast retransmits still possible, the first f + 1 holes after una are all that any ACK
+/// can reveal: packets held beyond them are dropped, and the paths that differ only there merge.
+/// This keeps the states polynomial in Wmax (docs/models.md, "Reno after a partial ACK"); the
+/// outcomes are the explorer's, and a test checks them against it class by class.
+pub(super) fn readable(st: &Active, holes: u128, fast_retransmits_left: u32) -> u128 {
+    let mut keep = holes;
+    for _ in 0..fast_retransmits_left {
+        if keep == 0 {
+            return st.held;
+        }
+        keep &= keep - 1;
+    }
+    if keep == 0 {
+        return st.held;
+    }
+    st.held & ((1u128 << keep.trailing_zeros()) - 1)
 }
 
 pub(super) fn ceil_half(cwnd: f64) -> u32 {
@@ -544,7 +674,7 @@ impl Explorer<'_> {
                 credit(&mut a, SUCCESSES, prob, 1.0);
                 let acked = if seq == 0 { 1 + run_after_una(s.held) } else { 0 };
                 if acked == 0 {
-                    s.held |= 1u64 << seq;
+                    s.held |= 1u128 << seq;
                     if s.high > 0 {
                         s.dupacks += 1;
                         if s.recover != NONE {
@@ -562,7 +692,7 @@ impl Explorer<'_> {
                 } else {
                     credit(&mut a, DELIVERED, prob, f64::from(acked));
                     let full_ack = s.recover != NONE && acked >= s.recover;
-                    s.held >>= acked;
+                    s.held = s.held.checked_shr(acked).unwrap_or(0);
                     s.high -= acked;
                     if s.recover == NONE {
                         debug_assert!(!s.pre, "no new ACK can come before the loss is detected");
@@ -612,14 +742,36 @@ impl Explorer<'_> {
                 credit(&mut a, DELIVERED, prob, f64::from(run));
                 let doomed = Doomed {
                     channel: s.channel,
+                    recovering: true,
                     cwnd: s.cwnd,
                     outstanding: s.high,
                     unbroken: run + 1 == s.high,
                     deadline: s.deadline,
                 };
                 self.doom(t, doomed, &a);
-            } else {
+            } else if !self.forget_unreadable {
                 next.add(s, a);
+            } else {
+                let holes = holes_after_una(&s);
+                let left = self.fast_retransmits_left(&s, holes);
+                if left == 0 && s.recover == NONE && !s.retransmit {
+                    // Too little room for K duplicate ACKs: the sender sends what W allows, then the
+                    // timer fires and frees the run held after una.
+                    let run = run_after_una(s.held);
+                    credit(&mut a, DELIVERED, prob, f64::from(run));
+                    let stalling = Doomed {
+                        channel: s.channel,
+                        recovering: false,
+                        cwnd: s.cwnd,
+                        outstanding: s.high,
+                        unbroken: run + 1 == s.high,
+                        deadline: s.deadline,
+                    };
+                    self.doom(t, stalling, &a);
+                } else {
+                    s.held = readable(&s, holes, left);
+                    next.add(s, a);
+                }
             }
         }
     }
@@ -684,6 +836,101 @@ mod tests {
         assert_eq!(o.rewards[SUCCESSES][1], 4.0);
         assert_eq!(o.rewards[DELIVERED][1], 4.0);
         assert_eq!(o.rewards[FAST_RETRANSMITS][1], 1.0);
+    }
+
+    /// A doomed sender followed slot by slot, straight from the rules: send while fewer than
+    /// min(⌊W⌋, Wmax) are outstanding (W + 1 per correct packet when recovering), else idle; the timer
+    /// fires at the end of slot `deadline` + 1. Returns (ssthresh, end channel) → unit rewards.
+    fn doomed_by_slot(q: &Phase2Query, ch: &SlotMatrices, st: &Doomed) -> Vec<((u32, usize), [f64; REWARDS])> {
+        let mut out: Vec<((u32, usize), [f64; REWARDS])> = Vec::new();
+        let mut add = |key: (u32, usize), a: &[f64; REWARDS]| match out.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, acc)) => acc.iter_mut().zip(a).for_each(|(d, v)| *d += v),
+            None => out.push((key, *a)),
+        };
+        // (cwnd, outstanding, unbroken, channel, rewards) at the start of slot t, equal states merged (the
+        // 4^slots paths summed one by one would lose 1e-13 to rounding).
+        type Live = Vec<(f64, u32, bool, usize, [f64; REWARDS])>;
+        fn merge(live: &mut Live, w: f64, o: u32, u: bool, s: usize, a: [f64; REWARDS]) {
+            match live.iter_mut().find(|x| (x.0, x.1, x.2, x.3) == (w, o, u, s)) {
+                Some(x) => x.4.iter_mut().zip(&a).for_each(|(d, v)| *d += v),
+                None => live.push((w, o, u, s, a)),
+            }
+        }
+        let mut acc = [0.0; REWARDS];
+        acc[PROBABILITY] = 1.0;
+        let mut live: Live = vec![(f64::from_bits(st.cwnd), st.outstanding, st.unbroken, st.channel as usize, acc)];
+        for t in 1..=st.deadline as u32 + 1 {
+            let mut next = Vec::new();
+            for (w, out_now, unbroken, s, acc) in live {
+                if out_now >= (w as u32).min(q.wmax) {
+                    // Idle for the rest: the channel moves, nothing else happens.
+                    let m = powers(&ch.step(), (st.deadline as u32 + 2 - t) as usize);
+                    for (end, &p) in m.last().unwrap()[s].iter().enumerate() {
+                        let mut a = acc.map(|v| v * p);
+                        a[SLOTS] = a[PROBABILITY] * f64::from(st.deadline as u32 + 1);
+                        add((ceil_half(w), end), &a);
+                    }
+                    continue;
+                }
+                for (ok, to, p) in branches(ch, s) {
+                    let mut a = acc.map(|v| v * p);
+                    a[TRANSMISSIONS] += a[PROBABILITY];
+                    let (mut w2, mut unbroken2) = (w, unbroken);
+                    if ok {
+                        a[SUCCESSES] += a[PROBABILITY];
+                        a[DELIVERED] += a[PROBABILITY] * f64::from(u8::from(unbroken));
+                        if st.recovering {
+                            w2 += 1.0;
+                        }
+                    } else {
+                        a[LOSSES_OTHER] += a[PROBABILITY];
+                        a[CWND_AT_LOSS] += a[PROBABILITY] * w;
+                        unbroken2 = false;
+                    }
+                    if t == st.deadline as u32 + 1 {
+                        a[SLOTS] = a[PROBABILITY] * f64::from(t);
+                        add((ceil_half(w2), to), &a);
+                    } else {
+                        merge(&mut next, w2, out_now + 1, unbroken2, to, a);
+                    }
+                }
+            }
+            live = next;
+        }
+        out
+    }
+
+    #[test]
+    fn doomed_outcomes_equal_the_slot_by_slot_rules() {
+        // Errors in both states; W below, at and above the outstanding count; timers that fire before,
+        // at and after the window fills; in and out of recovery.
+        let ch = SlotMatrices { success: [[0.85, 0.04], [0.2, 0.3]], failure: [[0.03, 0.08], [0.1, 0.4]] };
+        let recovery = FastRecovery::Reno;
+        let q = Phase2Query { recovery, wmax: 9, dupthresh: 3, rto: 20, window: 9, next_ssthresh: 5 };
+        let step_powers = powers(&ch.step(), q.rto as usize + 1);
+        let mut shared = Shared::default();
+        for recovering in [true, false] {
+            for (cwnd, outstanding) in [(5.0, 2), (4.0, 4), (7.0, 3), (12.0, 1), (3.0, 5)] {
+                for deadline in [0, 1, 3, 8, 15] {
+                    for (channel, unbroken) in [(0, true), (1, false), (1, true)] {
+                        let cwnd = f64::to_bits(cwnd);
+                        let st = Doomed { channel, recovering, cwnd, outstanding, unbroken, deadline };
+                        let got = doomed_outcomes(&q, &ch, &step_powers, &st, &mut shared);
+                        let want = doomed_by_slot(&q, &ch, &st);
+                        assert_eq!(got.len(), want.len(), "{st:?}");
+                        for (id, acc) in &got {
+                            let (ending, end) = shared.endings[*id];
+                            let Ending::Timeout { ssthresh } = ending else { panic!("{ending:?}") };
+                            let (_, w) = want.iter().find(|(k, _)| *k == (ssthresh, end)).expect("same endings");
+                            for (r, (x, y)) in acc.iter().zip(w).enumerate() {
+                                let why = format!("{st:?} {ending:?} {end} reward {r}: {x} against {y}");
+                                assert!((x - y).abs() <= 1e-13 * (1.0 + y.abs()), "{why}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -30,9 +30,9 @@
 //!
 //! The explorer remains the reference: a test checks this against it class by class.
 use super::fast_recovery::{
-    ceil_half, Active, Doomed, Ending, Explorer, FastRecovery, Frontier, Outcome, Phase2Query, Rewards, Shared,
-    CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
-    TRANSMISSIONS,
+    ceil_half, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery, Frontier, Outcome,
+    Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE,
+    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
 use super::{mat_mul, powers, SlotMatrices};
 use crate::error::Result;
@@ -80,7 +80,7 @@ struct Seed {
     t: u32,
     first_hole: u32,
     /// Bit b: packet h_1 + b is held.
-    held: u64,
+    held: u128,
     /// The pattern's probability times the retransmission's getting through (to the state after t + 1).
     weight: M2,
 }
@@ -210,7 +210,7 @@ impl Phase2 {
     /// Depth-first over Reno's loss patterns with at least one hole whose partial ACK leaves at most
     /// `most_outstanding` packets outstanding: `sent` packets after 0 so far, `correct` of them held
     /// (bit j of `held`: packet j).
-    fn enumerate_seeds(&mut self, sent: u32, correct: u32, held: u64, weight: M2, most_outstanding: u32) {
+    fn enumerate_seeds(&mut self, sent: u32, correct: u32, held: u128, weight: M2, most_outstanding: u32) {
         let k = self.dupthresh;
         let t = sent;
         if correct == k {
@@ -359,6 +359,7 @@ fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: 
         }
         let state = Doomed {
             channel: s as u8,
+            recovering: true,
             cwnd: cwnd.to_bits(),
             outstanding: group.t + 1 - group.hole,
             unbroken: group.last_hole,
@@ -392,6 +393,7 @@ fn reno_stalls_after_partial_ack(ex: &mut Explorer<'_>, group: &HoleGroup, next_
 fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32) -> Result<()> {
     let k = ex.q.dupthresh;
     let wth = f64::from(next_ssthresh).to_bits();
+    ex.forget_unreadable = true;
     let mut live = Frontier::default();
     for seed in seeds.iter().filter(|s| s.t < ex.q.window && s.t + 1 - s.first_hole < next_ssthresh) {
         let mut fixed = detected(seed.t, 1, k).to_vec();
@@ -409,6 +411,8 @@ fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32
                 high: seed.t + 1 - seed.first_hole,
                 held: seed.held,
             };
+            let holes = holes_after_una(&state);
+            let state = Active { held: readable(&state, holes, ex.fast_retransmits_left(&state, holes)), ..state };
             live.add(state, rewards(s, &seed.weight, &fixed, &[]));
         }
     }

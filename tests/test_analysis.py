@@ -108,7 +108,8 @@ def test_fast_recovery_phase2_matches_brute_force(newreno, wmax, k, rto):
                                                    err_msg=f"{kernel} {m} {h} {name}")
 
 
-@pytest.mark.parametrize("wmax, k, rto", [(16, 1, 17), (20, 2, 60), (28, 3, 100), (36, 3, 37), (24, 5, 200)])
+@pytest.mark.parametrize("wmax, k, rto", [(16, 1, 17), (20, 2, 60), (28, 3, 100), (36, 3, 37),
+                                         (24, 5, 200)])
 @pytest.mark.parametrize("channel", [tcpfade.GilbertElliott(p=0.8, q=0.5, loss_good=0.1, loss_bad=0.9),
                                      tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)])
 def test_phase2_kernel_equals_the_full_exploration_at_larger_windows(wmax, k, rto, channel):

@@ -10,6 +10,7 @@ import pytest
 import scipy.stats
 
 import tcpfade
+from tcpfade import _validate as v
 from tcpfade.analysis.link import (_good_state_terms, _idle_timeout_law, _loss_count_law, _recovery, _rounds, _timeout_law,
                                    _Trajectory, analyze_link, link_analysis_arguments)
 from tcpfade.cli import main
@@ -211,27 +212,41 @@ def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex,
     (1000, 0.1, 200, True, 50.0),      # λ0 τ(w_p) ≈ 1000: e^{λ0 τ} alone would overflow
 ])
 def test_good_state_terms_against_the_climb_packet_by_packet(rate, t, wp, at_link, lam0):
-    """E[N | w1] and P[W' = w' | w1] for all w1 at once (suffix sums in log space) against the direct sums over
-    each climb's packets and windows (Table I's t_n, eqs. (4)-(6))."""
+    """E[N | w1] for all w1 at once (window sums and suffix sums in log space) against the direct sums over each
+    climb's packets (Table I's t_n, eqs. (4)-(6)), and the climb's birth chain (survive a window or end in it, then
+    the typical cycles) against P[W' = w' | w1] from the chance V outlasts the climb to each window."""
     traj = _Trajectory(rate, t, wp, at_link)
-    reward, climb, rounds = _good_state_terms(traj, lam0)
+    climb = _good_state_terms(traj, lam0)
     decay = math.exp(-lam0 * traj.cycle)
     cycle_reward = np.exp(-lam0 * traj.packet_times(traj.low, traj.wp)).sum()
+    assert len(traj.packet_times(traj.low, traj.wp)) == traj.packets_per_cycle
     cycle_entered = np.exp(-lam0 * traj.time(traj.low, np.arange(int(traj.low), wp + 1.0)))
+
+    def birth_chain(w1):
+        held, reach = np.zeros(wp), 1.0
+        for u in range(w1, wp):
+            held[u - 1] = reach * climb.ends[u - 1]
+            reach *= climb.survive[u - 1]
+        return held, reach
+
+    cycle_held, cycle_decay = birth_chain(climb.low)
+    assert cycle_decay == pytest.approx(decay, rel=1e-12)
     for w1 in sorted({1, 2, wp // 3, wp // 2, wp - 1, wp}):
         entered = np.exp(-lam0 * traj.time(w1, np.arange(w1, wp + 1.0)))
         repeat = entered[-1] / (1 - decay)
         direct = np.exp(-lam0 * traj.packet_times(w1, traj.wp)).sum() + repeat * cycle_reward
-        assert reward[w1 - 1] == pytest.approx(direct, rel=1e-11, abs=1e-300)
-        held = np.zeros(wp)
-        held[w1 - 1:wp - 1] += entered[:-1] - entered[1:]
-        held[int(traj.low) - 1:wp - 1] += repeat * (cycle_entered[:-1] - cycle_entered[1:])
-        np.testing.assert_allclose(climb[w1 - 1], held, rtol=1e-11, atol=1e-300)
-    np.testing.assert_allclose(climb.sum(axis=1), 1.0, rtol=1e-12)   # V ends at some window
-    assert np.all(np.isfinite(reward)) and np.all(np.isfinite(rounds))
+        assert climb.reward[w1 - 1] == pytest.approx(direct, rel=1e-11, abs=1e-300)
+        expected = np.zeros(wp)
+        expected[w1 - 1:wp - 1] += entered[:-1] - entered[1:]
+        expected[int(traj.low) - 1:wp - 1] += repeat * (cycle_entered[:-1] - cycle_entered[1:])
+        held, reach = birth_chain(w1)
+        held += reach / (1 - cycle_decay) * cycle_held
+        np.testing.assert_allclose(held, expected, rtol=1e-11, atol=1e-300)
+        assert held.sum() == pytest.approx(1.0, rel=1e-12)   # V ends at some window
+    assert np.all(np.isfinite(climb.reward))
 
 
-def test_bad_input_is_named():
+def test_bad_input_is_named(monkeypatch):
     with pytest.raises(tcpfade.ParameterError, match="model"):
         analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, model="exact")
     with pytest.raises(tcpfade.ParameterError, match="recovery"):
@@ -244,12 +259,15 @@ def test_bad_input_is_named():
         analyze_link(rate=100, tau=0.01, mean_good=1)
     with pytest.raises(tcpfade.ParameterError, match="buffer"):
         analyze_link(rate=100, tau=0.01, buffer=4, beta=1, mean_good=1, mean_bad=0.1)
-    # A chain too large to solve densely is refused at once (w_p = 2000 windows × 7 backoff levels), not left
-    # to run for minutes; the limit counts the recovery's states too (513 × (7 + 1) = 4104 > 4096 = MAX_STATES).
-    with pytest.raises(tcpfade.ParameterError, match=r"buffer = 1000 .*w_p = B \+ μT = 2000 .*14000 states"):
+    # What would not fit in memory is refused at once, naming the buffer and the chain's size: here with the limit
+    # lowered to 100 MiB, w_p = 2000 windows with 6 backoff levels (about 5e6 transitions); and on any machine a
+    # w_p of 10^6 (about 6e10 transitions).
+    monkeypatch.setattr(v, "MEMORY_LIMIT", 100 * 2**20)
+    with pytest.raises(tcpfade.ParameterError, match=r"buffer = 1000 .*w_p = B \+ μT = 2000 windows .*transitions"):
         analyze_link(rate=10_000, tau=0.1 - 1e-4, beta=1, mean_good=1, mean_bad=0.05)
-    with pytest.raises(tcpfade.ParameterError, match="recovery"):
-        analyze_link(rate=1_000, tau=0.1 - 1e-3, buffer=413, mean_good=1, mean_bad=0.05, recovery="rounds")
+    monkeypatch.undo()
+    with pytest.raises(tcpfade.ParameterError, match=r"buffer = 1000 .*w_p = B \+ μT = 501000 windows .*of memory"):
+        analyze_link(rate=5_000_000, tau=0.1 - 2e-7, buffer=1000, mean_good=1, mean_bad=0.05)
     assert link_analysis_arguments(rate=1_000, tau=0.1 - 1e-3, buffer=413, mean_good=1, mean_bad=0.05)["buffer"] == 413
 
 
@@ -332,3 +350,36 @@ def test_recovery_rounds_against_simulation(variant, packets_per_visit):
     assert abs(a.goodput - mean) < 0.05 * mean + half, (a.goodput, mean, half)
     if variant == "reno" and packets_per_visit == 3.4:
         assert analyze_link(variant, **link).goodput > 1.15 * mean
+
+
+SPARSE_GRID = [dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2),       # Table III
+               dict(rate=250, tau=0.1, beta=0.5, mean_good=0.3, mean_bad=0.01),     # β < 1
+               dict(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001),   # Fig. 8
+               dict(rate=1000, tau=0.05, beta=0.3, mean_good=2.0, mean_bad=0.05),   # w_p = 66, long good states
+               dict(rate=400, tau=0.2, beta=1.0, mean_good=0.5, mean_bad=0.3),      # w_p = 162
+               dict(rate=100, tau=0.01, beta=8, mean_good=800, mean_bad=200)]       # the slowest fading of Table III
+
+
+@pytest.mark.parametrize("link", SPARSE_GRID)
+@pytest.mark.parametrize("options", [dict(), dict(model="paper"), dict(recovery="rounds"),
+                                     dict(recovery="rounds", variant="newreno"), dict(max_backoff=4)])
+def test_sparse_chain_equals_the_dense_one(link, options):
+    """The expanded chain solved sparsely against the dense embedded chain it replaced (tests/reference_link_dense.py),
+    which finishes on all these links: every figure to 1e-9 (relative, or 1e-15 absolute for probabilities that are
+    0 to round-off), the laws of the window to 1e-11, and the embedded chain itself, censored from the expanded one,
+    to 1e-12."""
+    from reference_link_dense import analyze_link_dense
+
+    options = dict(options)
+    variant = options.pop("variant", "reno")
+    dense = analyze_link_dense(variant, **link, **options)
+    sparse = analyze_link(variant, **link, **options)
+    for name in ("goodput", "reward", "mean_effective_bad", "p_no_loss", "p_triple_duplicate", "p_timeout",
+                 "mean_rto_at_bad", "mean_backoff_at_bad", "ideal_goodput"):
+        assert getattr(sparse, name) == pytest.approx(dense[name], rel=1e-9, abs=1e-15), name
+    for name in ("window_good", "window_bad"):
+        np.testing.assert_allclose(getattr(sparse, name), dense[name], rtol=0, atol=1e-11, err_msg=name)
+    for name in ("effective_bad", "reward_by_window", "rto"):
+        np.testing.assert_allclose(getattr(sparse, name), dense[name], rtol=1e-11, atol=1e-300, err_msg=name)
+    if link["rate"] <= 250:
+        np.testing.assert_allclose(sparse.good_chain, dense["good_chain"], rtol=0, atol=1e-12)

@@ -370,8 +370,9 @@ MEMORY_LIMIT: int = int(os.environ.get("TCPFADE_MEMORY_LIMIT", 0)) or _physical_
 WORK_LIMIT_SECONDS: float = float(os.environ.get("TCPFADE_WORK_LIMIT", 0)) or 86_400.0
 
 #: Conservative throughputs of the engines (the benchmarks measure 2-4 times more), used to turn a request's
-#: size into an expected time: slots of the slotted simulator, events of the link simulator, steps of a channel.
-SPEED = {"slots": 1e8, "events": 1e7, "channel steps": 5e7, "samples": 3e7, "bit samples": 2e8}
+#: size into an expected time: slots of the slotted simulator, events of the link simulator, steps of a channel,
+#: packets of the link analysis' climb.
+SPEED = {"slots": 1e8, "events": 1e7, "channel steps": 5e7, "samples": 3e7, "bit samples": 2e8, "climb packets": 2e7}
 
 
 def _human_bytes(n: float) -> str:

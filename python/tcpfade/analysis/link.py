@@ -57,15 +57,11 @@ from .._record import Record
 from ..channels.continuous import ContinuousTwoState
 from ..tcp.link import RULES as LINK_RULES
 from ..tcp.link import link_buffer, link_channel
-from .renewal import ReducibleChain, stationary_distribution
+from .link_chain import BYTES_PER_TRANSITION, LinkChain
+from .renewal import ReducibleChain
 
 #: Largest timer multiplier (abouzeid §IV-I: "up to 64Δ(w2) after which it remains constant").
 MAX_BACKOFF = 64
-
-#: Largest chain :func:`analyze_link` builds: its stationary law is a dense solve, O(states³) time and O(states²)
-#: memory (4096 states: about 3 s and 0.9 GB at peak here); beyond, the call is refused at once rather than left
-#: to run for minutes or exhaust memory.
-MAX_STATES = 4096
 
 #: Models: "refined" (RFC 6298's timer with Karn's rule, packets counted at the link) and "paper" (the
 #: equations as printed, eq. (2)'s timer).
@@ -138,7 +134,7 @@ class LinkAnalysis(Record):
     cycle: float
     mean_rto_at_bad: float
     mean_backoff_at_bad: float
-    good_chain: np.ndarray = field(repr=False)
+    chain: LinkChain = field(repr=False)
     window_good: np.ndarray = field(repr=False)
     window_bad: np.ndarray = field(repr=False)
     outcome: dict[str, np.ndarray] = field(repr=False)
@@ -147,6 +143,15 @@ class LinkAnalysis(Record):
     rto: np.ndarray = field(repr=False)
 
     _headline = ("variant", "model", "goodput", "goodput_bps", "p_timeout", "max_window")
+
+    @property
+    def good_chain(self) -> np.ndarray:
+        """The embedded chain over the good states' starts (eq. (11) with the refined model's timer states), dense:
+        the expanded chain that was solved (:attr:`chain`) watched on the starts only. Computed on request."""
+        n = self.chain.starts
+        v.memory("max_window", self.max_window, 8.0 * n * (self.chain.n + n),
+                 f"the dense embedded chain of {n} states")
+        return self.chain.embedded()
 
     @property
     def beta(self) -> float:
@@ -167,7 +172,8 @@ class _Trajectory:
         self.at_link = at_link
         self.low = float(max(max_window // 2, 1))
         self.cycle = self.time(self.low, self.wp)
-        self.cycle_times = self.packet_times(self.low, self.wp)   # a typical cycle's packets (Table II's n_p)
+        # A typical cycle's packets (Table II's n_p): n(low, w_p) = (w_p² − low²)/2, whole packets.
+        self.packets_per_cycle = (max_window * max_window - int(self.low) ** 2) // 2
 
     def time(self, w_from, w_to):
         """t(w_from, w_to): phase A (linear, T per window) below μT, phase B ((w_to² − w²)/2μ) above."""
@@ -191,46 +197,93 @@ class _Trajectory:
         return np.maximum(np.asarray(w, dtype=float) - self.pipe, 0.0) / self.rate if self.at_link else 0.0
 
 
-def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every starting window w = 1..w_p at once: E[N | W = w] (eqs. (4)-(6), the typical cycles summed as a
-    geometric series), P[W' = w' | W = w] (eq. (11)'s first factor) and the expected number of rounds held at
-    each window w' (so of RTT samples).
+@dataclass(frozen=True)
+class _Climb:
+    """The window's climb in a good state as a birth chain (abouzeid Table I, eqs. (4)-(6)).
+
+    The good state V is exponential, so having reached window u it outlasts the climb through u with chance
+    ``survive[u − 1]`` = e^{−λ0 (τ(u+1) − τ(u))} (u = 1..w_p − 1), else the bad visit comes at u (``ends``); from
+    w_p the typical cycles start again at ``low`` = ⌊w_p/2⌋. ``reward[w − 1]`` is E[N | W = w]."""
+
+    survive: np.ndarray
+    ends: np.ndarray
+    low: int
+    reward: np.ndarray
+
+
+def _packets_by_window(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray]:
+    """log Σ e^{−λ0 (τ(x) + q(x))} over the climb's packets, window by window: the packets go at the fluid windows
+    x = √s, s = 1..w_p² (a climb from w1 sends at s = w1² + 2, w1² + 4, ...: Table I's n(w1, x) = (x² − w1²)/2), so
+    window u holds the s in [u², (u+1)²) of either parity. Returns ``whole[u − 1, parity]`` and ``after[u − 1]``,
+    the same for u's own parity without s = u² (where a climb from u starts). In blocks of about 2²⁰ packets, so
+    that memory stays O(w_p) though the work is O(w_p²)."""
+    wp = int(traj.wp)
+    whole, after = np.full((wp, 2), -np.inf), np.full(wp, -np.inf)
+    u0 = 1
+    while u0 <= wp:
+        u1 = min(max(math.isqrt(u0 * u0 + (1 << 20)), u0 + 1), wp + 1)     # windows u0..u1 − 1
+        us = np.arange(u0, u1)
+        sizes = np.minimum((us + 1) ** 2, wp * wp + 1) - us ** 2
+        s = np.arange(u0 * u0, u0 * u0 + int(sizes.sum()))
+        u_of = np.repeat(us, sizes)
+        x = np.sqrt(s.astype(float))
+        logs = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
+        for parity in (0, 1):
+            pick = (s % 2) == parity
+            vals, owner = logs[pick], u_of[pick]
+            if vals.size == 0:
+                continue
+            first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            group = owner[first]
+            whole[group - 1, parity] = _group_logsumexp(vals, first)
+            # u's own parity: its first element is s = u²; the climb from u starts after it.
+            own = (group % 2) == parity
+            counts = np.diff(np.r_[first, vals.size])
+            rest = own & (counts > 1)
+            if rest.any():
+                after[group[rest] - 1] = _group_logsumexp(vals, first[rest] + 1, ends=first[rest] + counts[rest])
+        u0 = u1
+    return whole, after
+
+
+def _group_logsumexp(vals: np.ndarray, starts: np.ndarray, ends: np.ndarray | None = None) -> np.ndarray:
+    """log Σ e^v over the groups vals[starts[i]:ends[i]] (contiguous, ends default to the next start)."""
+    if ends is None:
+        ends = np.r_[starts[1:], vals.size]
+    lengths = ends - starts
+    idx = np.repeat(starts, lengths) + (np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths))
+    gathered = vals[idx]
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
+    top = np.maximum.reduceat(gathered, offsets)
+    with np.errstate(invalid="ignore"):
+        shifted = np.exp(gathered - np.repeat(np.where(np.isfinite(top), top, 0.0), lengths))
+    return np.where(np.isfinite(top), top + np.log(np.add.reduceat(shifted, offsets)), -np.inf)
+
+
+def _good_state_terms(traj: _Trajectory, lam0: float) -> _Climb:
+    """The climb's birth chain and E[N | W = w] for every starting window (eqs. (4)-(6), the typical cycles summed
+    as a geometric series).
 
     The climb's time is additive, t(w1, w2) = τ(w2) − τ(w1) with τ(w) = t(1, w), so the chance V lasts until the
-    climb from w1 reaches w2 is e^{−λ0(τ(w2) − τ(w1))}: one w_p × w_p table. The m-th packet of the climb from
-    w1 goes at the fluid window x with x² = w1² + 2m and counts e^{−λ0(τ(x) + q(x) − τ(w1))} (q: the queue
-    delay), so E[N | w1] is a sum over the integers s = x² > w1² of w1's parity: a suffix sum, done once for
-    each parity, in log space (np.logaddexp) because e^{±λ0 τ} alone overflows on long climbs."""
+    climb from w1 reaches w2 is e^{−λ0(τ(w2) − τ(w1))}. The m-th packet of the climb from w1 goes at the fluid
+    window x with x² = w1² + 2m and counts e^{−λ0(τ(x) + q(x) − τ(w1))} (q: the queue delay), so E[N | w1] is a sum
+    over the integers s = x² > w1² of w1's parity: window sums (:func:`_packets_by_window`) and their suffix sums
+    by parity, in log space (np.logaddexp) because e^{±λ0 τ} alone overflows on long climbs. A typical cycle's
+    reward is the climb from ⌊w_p/2⌋'s."""
     wp = int(traj.wp)
     tau = traj.time(1.0, np.arange(1, wp + 1, dtype=float))
-    upper = np.triu(np.ones((wp, wp), dtype=bool))
-    entered = np.exp(-lam0 * np.where(upper, tau[None, :] - tau[:, None], np.inf))   # 0 below the diagonal
-
-    low = int(traj.low)
-    cycle_decay = entered[low - 1, -1]
-    cycle_entered = entered[low - 1, low - 1:]
-    cycle_reward = float(np.exp(-lam0 * traj.cycle_times).sum())
-    repeat = entered[:, -1] / (1.0 - cycle_decay)   # P(V reaches w_p), then the typical cycles repeat
-    cycle_w = np.arange(low, wp) - 1
-
-    climb = np.zeros((wp, wp))
-    climb[:, :-1] = np.triu(entered[:, :-1] - entered[:, 1:])
-    climb[:, cycle_w] += repeat[:, None] * (cycle_entered[:-1] - cycle_entered[1:])[None, :]
-    rounds = np.zeros((wp, wp))
-    rounds[:, :-1] = entered[:, :-1]
-    rounds[:, cycle_w] += repeat[:, None] * cycle_entered[:-1][None, :]
-
-    squares = np.arange(1, wp * wp + 1, dtype=float)
-    x = np.sqrt(squares)
-    log_count = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
-    first = np.arange(1, wp + 1) ** 2 + 2   # s of the climb's first packet from each w1
-    climb_reward = np.zeros(wp)
+    step = lam0 * np.diff(tau)
+    whole, after = _packets_by_window(traj, lam0)
+    suffix = np.full((wp + 1, 2), -np.inf)
     for parity in (0, 1):
-        rows = np.flatnonzero((np.arange(1, wp + 1) % 2 == parity) & (first <= wp * wp))
-        series = log_count[1 - parity::2]        # s = 2 − parity, 4 − parity, ...: the squares of this parity
-        suffix = np.logaddexp.accumulate(series[::-1])[::-1]
-        climb_reward[rows] = np.exp(lam0 * tau[rows] + suffix[(first[rows] - (2 - parity)) // 2])
-    return climb_reward + repeat * cycle_reward, climb, rounds
+        suffix[:wp, parity] = np.logaddexp.accumulate(whole[::-1, parity])[::-1]
+    w = np.arange(1, wp + 1)
+    climb_reward = np.exp(lam0 * tau + np.logaddexp(after, suffix[w, w % 2]))
+    low = int(traj.low)
+    cycle_decay = math.exp(-lam0 * (tau[-1] - tau[low - 1]))
+    repeat = np.exp(-lam0 * (tau[-1] - tau)) / (1.0 - cycle_decay)   # P(V reaches w_p), then the cycles repeat
+    return _Climb(survive=np.exp(-step), ends=np.r_[-np.expm1(-step), 1.0], low=low,
+                  reward=climb_reward + repeat * climb_reward[low - 1])
 
 
 #: What each parameter of :func:`analyze_link` accepts: the link's rules (:data:`tcpfade.tcp.link.RULES`) and the
@@ -274,15 +327,34 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
         raise v.fail("max_rto", max_rto, f"must be >= w_p/μ = {max_window / mu:.4g} s, the round trip with a full "
                      "buffer, for the refined analysis: a smaller cap fires the timer before the ACKs are back, and "
                      "those spurious timeouts are not in the model (simulate_link has them)")
-    states = max_window * (backoff.bit_length() + (recovery == "rounds"))
-    if states > MAX_STATES:
-        raise v.fail("buffer", buffer, f"w_p = B + μT = {max_window} windows make a chain of {states} states "
-                     f"(w_p × (log2(max_backoff) + 1{' + 1 for the recovery' if recovery == 'rounds' else ''})), "
-                     f"more than the {MAX_STATES} the dense solve takes in seconds; use a smaller buffer, rate × tau "
-                     "or max_backoff, or simulate_link")
+    transitions, nbytes = _chain_size(max_window, backoff.bit_length() - 1, model == "refined", recovery == "rounds")
+    hint = "; use a smaller buffer, rate × tau or max_backoff, or simulate_link"
+    v.memory("buffer", buffer, nbytes, f"w_p = B + μT = {max_window} windows (a chain of about {transitions:.3g} "
+                                       f"transitions){hint}")
+    v.work("buffer", buffer, float(max_window) ** 2, "climb packets",
+           f"w_p = B + μT = {max_window} windows (a climb sends w_p²/2 packets, each counted)", hint)
     return {"variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes,
             "buffer": buffer, "channel": channel, "model": model, "recovery": recovery, "min_rto": min_rto,
             "max_rto": max_rto, "clock_granularity": clock_granularity, "max_backoff": backoff}
+
+
+def _chain_size(wp: int, levels: int, refined: bool, rounds: bool) -> tuple[float, float]:
+    """Transitions of the expanded chain (:class:`~tcpfade.analysis.link_chain.LinkChain`) and the bytes the analysis
+    needs at its peak, bounded from above without building anything. A backed-off start writes out the windows
+    before Karn's point: at most √(1 + 2h) + 2 of them for h outstanding, each with 3 + levels outcomes; the
+    recovery's tables are w_p × (chain size)."""
+    w = float(wp)
+    transitions = w * (6 + levels)
+    backed_off = refined and levels > 0
+    if backed_off:
+        before_karn = 2.0 * math.sqrt(2.0) / 3.0 * (w + 1.0) ** 1.5 + 3.0 * w
+        transitions += levels * (before_karn * (3 + levels) + 2 * w)
+    nbytes = transitions * BYTES_PER_TRANSITION
+    if rounds:
+        core = w * (levels + 1) if backed_off else w
+        transitions += w * w / 2 + (before_karn * (3 + levels) if backed_off else 0.0)
+        nbytes = transitions * BYTES_PER_TRANSITION + 8.0 * w * (core + 3.0 * w)
+    return transitions, nbytes
 
 
 def _unreachable(args: dict, exc: ReducibleChain) -> v.ParameterError:
@@ -311,8 +383,8 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
     packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
     buffer, beta : the buffer B [packets] or β = B/(μT) (B then rounded to the nearest packet). Give one;
-        default β = 1. The chain has w_p·(log2(max_backoff) + 1) states (w_p = B + μT; one more w_p with
-        ``recovery="rounds"``); more than :data:`MAX_STATES` raise ParameterError.
+        default β = 1. The chain grows with w_p = B + μT (about w_p^1.5 transitions for the refined model's
+        timer states, w_p² with ``recovery="rounds"``); what would not fit in memory is refused up front.
     mean_good, mean_bad : E[X], E[Y] [s] of the channel, or give ``channel``: a ContinuousTwoState with the
         any-instant rule and losses 0 and 1 (abouzeid §III).
     model : "refined" (default: RFC 6298's timer with Karn's rule and packets counted at the link, which is
@@ -347,11 +419,12 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
                                    min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
                                    max_backoff=max_backoff, recovery=recovery)
 
-    def solve(transition: np.ndarray) -> np.ndarray:
+    def solve(chain: LinkChain) -> LinkChain:
         try:
-            return stationary_distribution(transition)
+            chain.solve()
         except ReducibleChain as exc:
             raise _unreachable(args, exc) from None
+        return chain
 
     name, mu, t, size, buffer, model = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                           "model"))
@@ -364,16 +437,16 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     traj = _Trajectory(mu, t, max_window, at_link=refined)
     windows = np.arange(1, max_window + 1, dtype=float)
 
-    reward, climb, rounds = _good_state_terms(traj, lam0)
-
+    climb = _good_state_terms(traj, lam0)
     outcome = _outcomes(windows, mu, t, lam0, lam1)
-    chain = _TimerChain(max_window, climb, reward, outcome, *_bad_given_no_timeout(windows, mu, t, lam1, outcome))
+    y_nl, y_td = _bad_given_no_timeout(windows, mu, t, lam1, outcome)
+    no_to_bad = outcome["no_loss"] * y_nl + outcome["triple_duplicate"] * y_td
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        samples = solve(chain.window_chain()) @ rounds
-        samples /= samples.sum()
-        deviation = float(samples @ np.abs(rtt - samples @ rtt))
+        samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0)).passing_mass()
+        samples = samples / samples.sum()
+        deviation = float(samples @ np.abs(rtt[:-1] - samples @ rtt[:-1]))
         delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
         persistence = _persistence(traj, lam0)
         start_delay = t - 1.0 / mu
@@ -387,24 +460,25 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
         known_bad, survivors = np.zeros(max_window), np.zeros(max_window)
     laws = [_timeout_law(delta, e, levels, start_delay, known_bad, highest, lam0, lam1) for e in range(levels + 1)]
+    backed_off = persistence is not None and levels > 0
     recovery = None
     if args["recovery"] == "rounds":
-        backed_off, core = _TimerChain.core_states(max_window, persistence, levels)
+        core = max_window * (levels + 1) if backed_off else max_window
         recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
-    chain.build(laws, persistence, levels, survivors, recovery)
-    pi = solve(chain.matrix)
-    expected_reward = float(pi @ chain.reward)
-    expected_bad = float(pi @ chain.effective_bad)
-    visits = pi @ chain.visit_windows
+    chain = solve(LinkChain(max_window, climb, outcome, no_to_bad, laws, persistence if backed_off else None,
+                            levels, recovery))
+    visits = chain.visits()
+    expected_reward = chain.average(chain.base) + float(visits @ survivors)
+    expected_bad = chain.average(chain.effective_bad)
+    pi = chain.mass[:chain.starts]
     pi_good = pi[:max_window].copy()
-    core = len(pi) - (max_window if recovery is not None else 0)
-    pi_good[0] += pi[max_window:core].sum()   # the backed-off states all start at W = 1
+    pi_good[0] += pi[max_window:chain.core].sum()   # the backed-off states all start at W = 1
     if recovery is not None:   # the TD states: the window the recovery leaves (most often)
-        np.add.at(pi_good, recovery.start - 1, pi[core:])
+        np.add.at(pi_good, recovery.start - 1, pi[chain.core:])
     # E[N] is a sum of non-negative terms; the differences it is formed from can round it to -1e-20 when good
     # states are far shorter than a packet
     goodput = max(expected_reward, 0.0) / (ex + expected_bad) / mu
-    ideal = len(traj.cycle_times) / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
+    ideal = traj.packets_per_cycle / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
         variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
         buffer=buffer, round_trip=t,
@@ -412,9 +486,9 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         goodput_bps=goodput * mu * size * 8, reward=expected_reward, mean_effective_bad=expected_bad,
         p_no_loss=float(visits @ outcome["no_loss"]), p_triple_duplicate=float(visits @ outcome["triple_duplicate"]),
         p_timeout=float(visits @ outcome["timeout"]), mean_rto_at_bad=float(visits @ delta),
-        mean_backoff_at_bad=float(pi @ chain.backoff), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
-        good_chain=chain.matrix, window_good=pi_good, window_bad=visits, outcome=outcome,
-        effective_bad=chain.effective_bad_by_window, reward_by_window=reward, rto=delta)
+        mean_backoff_at_bad=chain.average(chain.backoff), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
+        chain=chain, window_good=pi_good, window_bad=visits, outcome=outcome,
+        effective_bad=no_to_bad + outcome["timeout"] * laws[0].mean, reward_by_window=climb.reward, rto=delta)
 
 
 def _partial_integral(length: np.ndarray, lam1: float) -> np.ndarray:
@@ -507,26 +581,62 @@ def _timeout_law(delta: np.ndarray, first: int, levels: int, start_delay: float,
         exponent, step = after, step + 1
 
 
-def _persistence(traj: _Trajectory, lam0: float) -> np.ndarray:
+@dataclass(frozen=True)
+class _Persistence:
+    """When a good state that began after a timeout still meets the backed-off timer (see :func:`_persistence`),
+    for each h = 1..w_p segments outstanding: the climb from W = 1 passes Karn's point at ``until[h − 1]`` [s],
+    in window ``reached[h − 1]`` (the windows 1..reached whose start comes before it)."""
+
+    until: np.ndarray
+    reached: np.ndarray
+    enter: np.ndarray      # τ(w') = t(1, w'), w' = 1..w_p
+    lam0: float
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(h, w', P(W' = w' and the visit comes before Karn's point | h)) for every window it can: about √(2h)
+        windows for each h."""
+        h = np.repeat(np.arange(1, len(self.until) + 1), self.reached)
+        w = np.arange(h.size) - np.repeat(np.cumsum(self.reached) - self.reached, self.reached) + 1
+        leave = np.minimum(self.enter[w], self.until[h - 1])     # τ(w' + 1), cut at Karn's point
+        return h, w, np.exp(-self.lam0 * self.enter[w - 1]) - np.exp(-self.lam0 * leave)
+
+    @property
+    def boundary(self) -> np.ndarray:
+        """The window Karn's point falls in, per h (0 when it falls on a window's end or beyond the climb)."""
+        cut = self.reached > 0
+        inside = np.zeros(len(self.until), dtype=int)
+        inside[cut] = np.where(self.enter[self.reached[cut]] > self.until[cut], self.reached[cut], 0)
+        return inside
+
+    def rest(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The climb after Karn's point, per h: P(the visit comes in the boundary window after that point), the
+        window the climb then goes on from, and the chance it gets there."""
+        boundary = self.boundary
+        after = np.where(boundary > 0, boundary + 1, self.reached + 1)
+        partial = np.where(boundary > 0, np.exp(-self.lam0 * self.until)
+                           - np.exp(-self.lam0 * self.enter[np.minimum(after, len(self.enter)) - 1]), 0.0)
+        return partial, after, np.exp(-self.lam0 * self.enter[after - 1])
+
+
+def _persistence(traj: _Trajectory, lam0: float) -> _Persistence:
     """P(W' = w', the bad visit comes before Karn's rule ends the backoff | the good state began after a
-    timeout that left h segments outstanding), shape (h = 1..w_p, w' = 1..w_p).
+    timeout that left h segments outstanding), for h = 1..w_p and w' = 1..w_p.
 
     After a timeout the sender resends the h outstanding segments (go-back-N) before any new one; only a
     new one is timed (Karn), and its ACK ends the backoff. A bad visit that starts once that segment is
     through meets a reset timer (the ACK is on its way on the lossless return path), so the backoff matters
     for visits that start before packet h + 1 of the climb from W = 1 (approximation 5) is through: it is
     sent at the fluid window x = √(1 + 2h) (Table I's n(1, x) = (x² − 1)/2) and takes 1/μ on the link.
-    The span is cut at the atypical cycle's end (it is a few rounds long)."""
+    The span is cut at the atypical cycle's end (it is a few rounds long). For each h that is the first windows
+    of the climb only (about √(2h)), so the law is kept as those windows, not as a w_p × w_p table."""
     wp = int(traj.wp)
     h = np.arange(1, wp + 1, dtype=float)
     x = np.minimum(np.sqrt(1.0 + 2.0 * h), traj.wp)
     until = np.minimum(traj.time(1.0, x) + 1.0 / traj.rate, traj.time(1.0, traj.wp))
-    held = np.arange(1, wp, dtype=float)
-    enter, leave = traj.time(1.0, held), traj.time(1.0, held + 1.0)
-    out = np.zeros((wp, wp))
-    left_by = np.exp(-lam0 * np.minimum(leave[None, :], until[:, None]))
-    out[:, :wp - 1] = np.where(enter[None, :] < until[:, None], np.exp(-lam0 * enter)[None, :] - left_by, 0.0)
-    return out
+    enter = traj.time(1.0, np.arange(1, wp + 1, dtype=float))
+    # Windows w' = 1..w_p − 1 whose start comes before Karn's point (a visit is never at w_p).
+    reached = np.searchsorted(enter[:wp - 1], until, side="left")
+    return _Persistence(until=until, reached=reached.astype(int), enter=enter, lam0=lam0)
 
 
 def _loss_count_law(wp: int, mu: float, lam1: float) -> np.ndarray:
@@ -656,116 +766,3 @@ def _idle_timeout_law(delta: np.ndarray, levels: int, max_rto: float, lam0: floa
         mean += density * law.mean
         exit_ += density[:, None] * law.exit
     return _TimeoutLaw(mean, exit_)
-
-
-class _TimerChain:
-    """The good chain of abouzeid §IV-C extended by the backoff Karn's rule carries into a good state.
-
-    States 0..w_p−1: a good state that starts at window w = 1..w_p with the timer not backed off (all of the
-    paper's states). State w_p + (k − 1)·w_p + (h − 1): a good state that starts after a timeout (W = 1) with
-    the timer backed off 2^k times and h segments outstanding; until Karn's rule ends the backoff (see
-    :func:`_persistence`) a bad visit meets the backed-off timer, and a timeout then goes on doubling from
-    there. With ``persistence=None`` (the paper's timer) there are no backed-off states: the paper's chain."""
-
-    def __init__(self, wp: int, climb: np.ndarray, reward: np.ndarray, outcome: dict[str, np.ndarray],
-                 y_nl: np.ndarray, y_td: np.ndarray) -> None:
-        self.wp, self.climb, self.outcome, self.y_nl, self.y_td = wp, climb, outcome, y_nl, y_td
-        self.base_reward = reward
-        idx = np.arange(wp)
-        # Where NL and TD lead (eq. (10)): the same window, or half of it.
-        self.no_timeout = np.zeros((wp, wp))
-        self.no_timeout[idx, idx] += outcome["no_loss"]
-        self.no_timeout[idx, np.maximum((idx + 1) // 2, 1) - 1] += outcome["triple_duplicate"]
-
-    def window_chain(self) -> np.ndarray:
-        """The paper's good chain (eq. (11)): windows only, every timeout restarting at W = 1."""
-        after = self.no_timeout.copy()
-        after[:, 0] += self.outcome["timeout"]
-        return self.climb @ after
-
-    @staticmethod
-    def core_states(wp: int, persistence: np.ndarray | None, levels: int) -> tuple[bool, int]:
-        """Whether the chain carries backoff states, and how many states it has without the TD states. Without
-        persistence (the paper's timer) or without backoff (max_backoff = 1) there is nothing to carry: every
-        timeout restarts at W = 1 with a fresh timer."""
-        backed_off = persistence is not None and levels > 0
-        return backed_off, wp * (levels + 1) if backed_off else wp
-
-    def build(self, laws: list[_TimeoutLaw], persistence: np.ndarray | None, levels: int,
-              survivors: np.ndarray, recovery: _Recovery | None = None) -> None:
-        """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
-        queued at a visit's start that the link delivers after it (added to the reward). With ``recovery`` a TD
-        at w' leads to a state of its own (index core + w' − 1) whose good state opens with the recovery."""
-        wp = self.wp
-        backed_off, core = self.core_states(wp, persistence, levels)
-        n = core + (wp if recovery is not None else 0)
-        matrix = np.zeros((n, n))
-        self.effective_bad, self.backoff, self.visit_windows = np.zeros(n), np.zeros(n), np.zeros((n, wp))
-        timeout = self.outcome["timeout"]
-        no_to_bad = self.outcome["no_loss"] * self.y_nl + self.outcome["triple_duplicate"] * self.y_td
-        self.effective_bad_by_window = no_to_bad + timeout * laws[0].mean
-        windows = np.arange(1, wp + 1)
-        if recovery is None:
-            no_timeout = self.no_timeout
-        else:
-            no_timeout = np.zeros((wp, n))
-            no_timeout[windows - 1, windows - 1] = self.outcome["no_loss"]
-            no_timeout[windows - 1, core + windows - 1] = self.outcome["triple_duplicate"]
-
-        def visit(rows, mass, e, outstanding=None, only_timeout=False, law=None):
-            # mass: (rows, w') probabilities of a visit at w' with backoff 2^e; a timeout leads to the state
-            # (exponent j, h' outstanding), h' = w' unless ``outstanding`` (rows, w') says otherwise. Z's law is
-            # laws[e] by the visit's window, or ``law`` by row.
-            z_mean, z_exit = (laws[e].mean[None, :], laws[e].exit[None, :, :]) if law is None else \
-                (law.mean[:, None], law.exit[:, None, :])
-            if only_timeout:
-                self.effective_bad[rows] += (mass * z_mean).sum(axis=1)
-                into = mass
-            else:
-                matrix[rows, :no_timeout.shape[1]] += mass @ no_timeout
-                self.effective_bad[rows] += mass @ no_to_bad + (mass * timeout[None, :] * z_mean).sum(axis=1)
-                into = mass * timeout[None, :]
-            self.backoff[rows] += mass.sum(axis=1) * 2.0 ** e
-            self.visit_windows[rows] += mass
-            if not backed_off:
-                matrix[rows, 0] += into.sum(axis=1)   # eq. (10)
-                return
-            # into × P(exponent j | w'), j = 1..levels: shape (rows, w', levels).
-            if outstanding is None:
-                exits = into[:, :, None] * z_exit[..., 1:]
-                matrix[rows, wp:wp * (levels + 1)] += exits.transpose(0, 2, 1).reshape(len(rows), levels * wp)
-                return
-            used = np.flatnonzero(into.any(axis=0))   # the few small windows the persistence reaches
-            exits = into[:, used, None] * np.broadcast_to(z_exit, into.shape + (levels + 1,))[:, used, 1:]
-            columns = wp * np.arange(1, levels + 1)[None, None, :] + (outstanding[:, used] - 1)[:, :, None]
-            np.add.at(matrix, (np.broadcast_to(rows[:, None, None], columns.shape), columns), exits)
-
-        visit(np.arange(wp), self.climb, 0)
-        for k in range(1, levels + 1 if backed_off else 1):
-            rows = wp * k + np.arange(wp)
-            visit(rows, self.climb[0][None, :] - persistence, 0)
-            h = np.arange(1, wp + 1)[:, None]
-            left = np.maximum(windows[None, :], h - windows[None, :] * (windows[None, :] - 1) // 2)
-            visit(rows, persistence, k, left)
-            # An NL visit at W' = 1 (the sender idle, awaiting the first ACK) leaves the backoff and the
-            # outstanding segments as they were: the next good state is this state again.
-            kept = persistence[:, 0] * self.outcome["no_loss"][0]
-            matrix[rows, 0] -= kept
-            matrix[rows, rows] += kept
-        reward = np.concatenate([self.base_reward] + [np.full(wp, self.base_reward[0])] * (core // wp - 1))
-        if recovery is not None:
-            # A TD state is its prelude, then (if the good state outlasts it) the state the climb starts in:
-            # that state's row, by the memoryless good state; else a timeout during the recovery.
-            rows, weights = core + windows - 1, recovery.target[:, :core]
-            matrix[rows] = weights @ matrix[:core]
-            self.effective_bad[rows] = weights @ self.effective_bad[:core]
-            self.backoff[rows] = weights @ self.backoff[:core]
-            self.visit_windows[rows] = weights @ self.visit_windows[:core]
-            reward = np.concatenate([reward, recovery.reward + weights @ reward])
-            for mass, only_timeout, law in ((recovery.broken_timeout, True, None), (recovery.broken_visit, False, None),
-                                            (recovery.broken_idle, True, recovery.idle_law)):
-                broken = np.zeros((wp, wp))
-                broken[windows - 1, recovery.start - 1] = mass
-                visit(rows, broken, 0, only_timeout=only_timeout, law=law)
-        self.matrix = matrix
-        self.reward = reward + self.visit_windows @ survivors

@@ -1,0 +1,289 @@
+"""The embedded chain of the link analysis (abouzeid §IV-C, with the refined model's timer states), built so that
+its transitions are local in the window, and solved sparsely.
+
+The embedded chain's states are the starts of sampled good states: S_w (window w, fresh timer), B_{k,h} (after a
+timeout, backoff 2^k, h segments outstanding; refined model) and R_w (after a TD at w, the variant's recovery
+first; ``recovery="rounds"``). Its transition from a start is dense: the window climbs from w and the bad visit
+may come at any window above. But the good state is memoryless, so the climb is a birth chain: *passing* states
+P_u (the window has reached u), each left for P_{u+1} with the chance e_u that the good state outlasts window u,
+or for a *visit* V_u (a bad visit at window u, with a fresh timer), and P_{w_p} → P_{⌊w_p/2⌋} for the typical
+cycles. The visit's outcome (NL, TD, TO, eqs. (7)-(9)) then leads to the next start. That expanded chain has a
+few transitions per state, and the embedded chain is it watched on the start states only (the censored chain),
+whose stationary law is the expanded chain's restricted to the starts and renormalized (Kemeny-Snell, lumping by
+censoring): one sparse solve, O(w_p) states.
+
+A backed-off start B_{k,h} meets its own timer only until Karn's rule ends the backoff (see
+``link._persistence``): its visits at the first windows of the climb from W = 1 are written out (about √(2h)
+of them, each with its outstanding count), and the rest of its climb joins the passing chain. A recovery start
+R_w goes on like the start the recovery leaves (its row is a mixture of those rows): through the passing chain
+for an S start, through a copy of B_{1,h} that is not a start for a stall.
+
+Per-step averages (E[N], E[U], the law of the window at visits, the backoff multiplier) are sums of the
+expanded chain's stationary mass times what each state contributes, divided by the starts' mass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
+
+from .renewal import ReducibleChain, stationary_distribution
+
+if TYPE_CHECKING:
+    from .link import _Climb, _Persistence, _Recovery, _TimeoutLaw
+
+#: Bytes per nonzero of the sparse chain as it is built and factored (COO triplets, CSR, SuperLU's fill-in).
+BYTES_PER_TRANSITION = 120
+
+
+@dataclass
+class _Triplets:
+    """COO entries of the expanded chain, appended in blocks."""
+
+    rows: list
+    cols: list
+    vals: list
+
+    def add(self, rows, cols, vals) -> None:
+        rows, cols, vals = np.broadcast_arrays(np.asarray(rows), np.asarray(cols), np.asarray(vals, dtype=float))
+        keep = vals != 0.0
+        self.rows.append(rows[keep].ravel())
+        self.cols.append(cols[keep].ravel())
+        self.vals.append(vals[keep].ravel())
+
+    def matrix(self, n: int) -> scipy.sparse.csr_matrix:
+        rows = np.concatenate(self.rows) if self.rows else np.zeros(0, dtype=int)
+        cols = np.concatenate(self.cols) if self.cols else np.zeros(0, dtype=int)
+        vals = np.concatenate(self.vals) if self.vals else np.zeros(0)
+        return scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))   # duplicates are summed
+
+
+class LinkChain:
+    """The expanded chain of one analysis, its stationary law, and the per-step averages it gives.
+
+    ``starts`` is the number of start states (they come first: S, then B, then R), ``matrix`` the expanded chain
+    (scipy.sparse CSR, rows sum to 1), ``mass`` its stationary law scaled so that the starts' mass is 1 (the
+    embedded chain's law is ``mass[:starts]``)."""
+
+    def __init__(self, wp: int, climb: _Climb, outcome: dict[str, np.ndarray], no_to_bad: np.ndarray,
+                 laws: list[_TimeoutLaw] | None, persistence: _Persistence | None, levels: int,
+                 recovery: _Recovery | None = None) -> None:
+        self.wp = wp
+        backed_off = persistence is not None and levels > 0 and laws is not None
+        self.backed_off = backed_off
+        self.core = wp * (levels + 1) if backed_off else wp
+        self.starts = self.core + (wp if recovery is not None else 0)
+        self.passing = self.starts                  # P_u at passing + u − 1
+        self.visit = self.passing + wp              # V_w at visit + w − 1, w < w_p (none at w_p: it overflows)
+        self.twin = self.visit + wp - 1             # copies of B_{1,h} (recovery stalls) at twin + h − 1
+        n = self.twin + (wp if recovery is not None and backed_off else 0)
+        self.n = n
+        t = _Triplets([], [], [])
+        windows = np.arange(1, wp + 1)
+        # Row quantities: base reward (starts only), E[U], backoff multiplier, and the visits a row makes
+        # directly (window, weight) besides those through the V states.
+        self.base = np.zeros(n)
+        self.effective_bad = np.zeros(n)
+        self.backoff = np.zeros(n)
+        direct_rows, direct_windows, direct_weights = [], [], []
+        timeout = outcome["timeout"]
+        law0 = laws[0] if laws is not None else None
+
+        def halving(w):
+            return np.maximum(w // 2, 1)
+
+        def no_timeout_targets(rows, w, mass, self_row=None):
+            # NL keeps the window (an NL at W' = 1 of a backed-off start keeps the start itself), TD halves it or
+            # opens the recovery.
+            nl = mass * outcome["no_loss"][w - 1]
+            if self_row is not None:
+                at_one = w == 1
+                t.add(rows[at_one], self_row[at_one], nl[at_one])
+                nl = np.where(at_one, 0.0, nl)
+            t.add(rows, w - 1, nl)
+            td = mass * outcome["triple_duplicate"][w - 1]
+            t.add(rows, (self.core + w - 1) if recovery is not None else halving(w) - 1, td)
+
+        def timeout_targets(rows, w, mass, exit_rows, outstanding=None):
+            # A timeout leads to B_{j, h'} with the exponent law of the timeout (h' = w unless given), or to S_1.
+            if not backed_off:
+                t.add(rows, 0, mass)
+                return
+            h = w if outstanding is None else outstanding
+            for j in range(1, levels + 1):
+                t.add(rows, wp * j + h - 1, mass * exit_rows[:, j])
+
+        # S_w → P_w.
+        t.add(windows - 1, self.passing + windows - 1, 1.0)
+        self.base[:wp] = climb.reward
+        # P_u → V_u or P_{u+1}; P_{w_p} → P_low.
+        u = np.arange(1, wp)
+        t.add(self.passing + u - 1, self.visit + u - 1, climb.ends[:wp - 1])
+        t.add(self.passing + u - 1, self.passing + u, climb.survive)
+        t.add(self.passing + wp - 1, self.passing + climb.low - 1, 1.0)
+        # V_w: a visit with a fresh timer.
+        v_rows = self.visit + u - 1
+        no_timeout_targets(v_rows, u, np.ones(wp - 1))
+        timeout_targets(v_rows, u, timeout[:-1], law0.exit[:-1] if law0 is not None else None)
+        self.effective_bad[v_rows] = (no_to_bad + timeout * (law0.mean if law0 is not None else 0.0))[:-1]
+        self.backoff[v_rows] = 1.0
+
+        if backed_off:
+            for k in range(1, levels + 1):
+                rows = wp * k + windows - 1
+                self._backed_off_rows(t, rows, rows, k, persistence, outcome, no_to_bad, laws[k],
+                                      no_timeout_targets, timeout_targets, direct_rows, direct_windows,
+                                      direct_weights)
+                self.base[rows] = climb.reward[0]
+        if recovery is not None:
+            self._recovery_rows(t, recovery, climb, no_to_bad, law0, timeout_targets, direct_rows, direct_windows,
+                                direct_weights, persistence, outcome, laws, no_timeout_targets)
+        self.matrix = t.matrix(n)
+        self.direct = scipy.sparse.csr_matrix(
+            (np.concatenate(direct_weights) if direct_weights else np.zeros(0),
+             (np.concatenate(direct_rows) if direct_rows else np.zeros(0, dtype=int),
+              np.concatenate(direct_windows) if direct_windows else np.zeros(0, dtype=int))), shape=(n, wp))
+
+    def _backed_off_rows(self, t, rows, starts, k, persistence, outcome, no_to_bad, law, no_timeout_targets,
+                         timeout_targets, direct_rows, direct_windows, direct_weights) -> None:
+        """B_{k,h}, h = 1..w_p (in ``rows``; ``starts`` are the start states B_{k,h} themselves, which an NL at
+        W' = 1 keeps): the visits that meet the backed-off timer (written out, one per window the persistence
+        reaches, with the outstanding count then), and the rest of the climb from W = 1."""
+        h_of, w_of, mass = persistence.entries()
+        b_rows = rows[h_of - 1]
+        outstanding = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
+        no_timeout_targets(b_rows, w_of, mass, self_row=starts[h_of - 1])
+        timeout_targets(b_rows, w_of, mass * outcome["timeout"][w_of - 1], law.exit[w_of - 1], outstanding)
+        np.add.at(self.effective_bad, b_rows,
+                  mass * (no_to_bad[w_of - 1] + outcome["timeout"][w_of - 1] * law.mean[w_of - 1]))
+        np.add.at(self.backoff, b_rows, mass * 2.0 ** k)
+        direct_rows.append(b_rows)
+        direct_windows.append(w_of - 1)
+        direct_weights.append(mass)
+        # The rest of the climb from W = 1: a visit with a fresh timer in the window Karn's rule ends in (after
+        # that instant), then on from the next window.
+        partial, after, into = persistence.rest()
+        has = partial > 0
+        t.add(rows[has], self.visit + persistence.boundary[has] - 1, partial[has])
+        t.add(rows, self.passing + after - 1, into)
+
+    def _recovery_rows(self, t, recovery, climb, no_to_bad, law0, timeout_targets, direct_rows, direct_windows,
+                       direct_weights, persistence, outcome, laws, no_timeout_targets) -> None:
+        """R_w: the recovery's prelude, then the start it leaves (an S start through the passing chain, a stall's
+        B_{1,h} through a copy that is not a start), or a visit during the prelude."""
+        wp, core = self.wp, self.core
+        windows = np.arange(1, wp + 1)
+        rows = core + windows - 1
+        weights = recovery.target[:, :core]
+        r_idx, s_idx = np.nonzero(weights)
+        w_val = weights[r_idx, s_idx]
+        to_s = s_idx < wp
+        t.add(rows[r_idx[to_s]], self.passing + s_idx[to_s], w_val[to_s])
+        if self.backed_off:
+            h = s_idx[~to_s] - wp + 1          # stalls lead to level 1 only
+            t.add(rows[r_idx[~to_s]], self.twin + h - 1, w_val[~to_s])
+            twin_rows = self.twin + windows - 1
+            self._backed_off_rows(t, twin_rows, wp + windows - 1, 1, persistence, outcome, no_to_bad, laws[1],
+                                  no_timeout_targets, timeout_targets, direct_rows, direct_windows, direct_weights)
+        base_core = np.concatenate([climb.reward] + [np.full(wp, climb.reward[0])] * (core // wp - 1))
+        self.base[rows] = recovery.reward + weights @ base_core
+        s1 = recovery.start
+        # A timeout that destroys a retransmission (fresh timer), a visit that destroys only new packets (an
+        # ordinary visit at s1), a timeout while the stalled sender waits (the idle law, by row).
+        timeout_targets(rows, s1, recovery.broken_timeout, law0.exit[s1 - 1] if law0 is not None else None)
+        t.add(rows, self.visit + s1 - 1, recovery.broken_visit)
+        idle = recovery.idle_law
+        timeout_targets(rows, s1, recovery.broken_idle, idle.exit if law0 is not None else None)
+        mean0 = law0.mean[s1 - 1] if law0 is not None else np.zeros(wp)
+        self.effective_bad[rows] += recovery.broken_timeout * mean0 + recovery.broken_idle * idle.mean
+        self.backoff[rows] += recovery.broken_timeout + recovery.broken_idle
+        direct_rows += [rows, rows]
+        direct_windows += [s1 - 1, s1 - 1]
+        direct_weights += [recovery.broken_timeout, recovery.broken_idle]
+
+    # -- the solve and what it gives -----------------------------------------------------------------------------
+
+    def solve(self) -> None:
+        """The stationary law, scaled so that the starts' mass is 1."""
+        self.mass = sparse_stationary(self.matrix)
+        total = self.mass[:self.starts].sum()
+        if not total > 0:
+            raise ReducibleChain("no stationary mass on the start states")
+        self.mass = self.mass / total
+
+    def visits(self) -> np.ndarray:
+        """Law of the window when a bad visit begins, per step of the embedded chain."""
+        out = self.direct.T @ self.mass
+        out[:-1] += self.mass[self.visit:self.visit + self.wp - 1]
+        return out
+
+    def average(self, per_state: np.ndarray) -> float:
+        """Σ mass × per-state value: the per-step average of a quantity the states contribute."""
+        return float(self.mass @ per_state)
+
+    def passing_mass(self) -> np.ndarray:
+        """Expected rounds held at each window u = 1..w_p − 1 per step (visits to P_u)."""
+        return self.mass[self.passing:self.passing + self.wp - 1]
+
+    def embedded(self) -> np.ndarray:
+        """The embedded chain itself (dense, starts × starts): the expanded chain censored to the starts,
+        P = P_SS + P_SX (I − P_XX)⁻¹ P_XS."""
+        m = self.matrix.tocsc()
+        s = self.starts
+        p_ss, p_sx = m[:s, :s].toarray(), m[:s, s:]
+        p_xs, p_xx = m[s:, :s], m[s:, s:]
+        eye = scipy.sparse.identity(p_xx.shape[0], format="csc")
+        through = scipy.sparse.linalg.splu((eye - p_xx).tocsc()).solve(p_xs.toarray())
+        return p_ss + p_sx @ through
+
+
+def sparse_stationary(matrix: scipy.sparse.csr_matrix) -> np.ndarray:
+    """π with π P = π, Σ π = 1, for a sparse chain with one recurrent class.
+
+    Solves (P^T − I) π = 0 with the last equation replaced by the normalization. A direct sparse LU fills in
+    almost completely here (the climb's passing states make every start reach every window above it), so the
+    system is solved by GMRES preconditioned with its lower triangle: one preconditioner application is a
+    Gauss-Seidel sweep in the chain's order (starts, passing states, visits), which carries the mass through a
+    whole good state and its visit, and a few tens of iterations reach a residual of 1e-13. If GMRES does not
+    get there, sparse LU; and for a nearly reducible chain (LU cancels transitions of 1e-40), state reduction
+    (:func:`~tcpfade.analysis.renewal.stationary_distribution`) when the chain is small enough to be dense."""
+    n = matrix.shape[0]
+    balance = (matrix.T - scipy.sparse.identity(n, format="csr")).tocsr()
+    system = scipy.sparse.vstack([balance[:n - 1], scipy.sparse.csr_matrix(np.ones((1, n)))], format="csr")
+    rhs = np.zeros(n)
+    rhs[-1] = 1.0
+    lower = scipy.sparse.tril(system, format="csr")
+
+    def accept(pi: np.ndarray | None) -> np.ndarray | None:
+        if pi is None or not np.all(np.isfinite(pi)):
+            return None
+        pi = np.clip(pi, 0.0, None)
+        total = pi.sum()
+        if not total > 0:
+            return None
+        pi = pi / total
+        return pi if np.abs(matrix.T @ pi - pi).sum() < 1e-10 else None
+
+    with np.errstate(all="ignore"):
+        sweep = scipy.sparse.linalg.LinearOperator(
+            (n, n), matvec=lambda x: scipy.sparse.linalg.spsolve_triangular(lower, x, lower=True), dtype=float)
+        try:
+            guess, _ = scipy.sparse.linalg.gmres(system, rhs, M=sweep, rtol=1e-14, atol=0.0, restart=200,
+                                                 maxiter=10)
+        except (RuntimeError, ValueError, np.linalg.LinAlgError):
+            guess = None
+        pi = accept(guess)
+        if pi is None:
+            try:
+                pi = accept(scipy.sparse.linalg.splu(system.tocsc(), permc_spec="MMD_AT_PLUS_A").solve(rhs))
+            except (RuntimeError, ValueError, np.linalg.LinAlgError):
+                pi = None
+    if pi is not None:
+        return pi
+    if n <= 4096:
+        return stationary_distribution(matrix.toarray())
+    raise ReducibleChain("the sparse solve's residual is not small and the chain is too large for state reduction")

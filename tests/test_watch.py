@@ -156,3 +156,67 @@ def test_ctrl_c_stops_a_long_fading_trace():
         tcpfade.ThresholdFading(fdt=0.01, error_rate=0.1).trace(10**9, seed=1)   # about 20 s (1 GB reserved)
     timer.join()
     assert time.monotonic() - started < 0.5 + STOP_WITHIN
+
+
+# The analyses: Reno at Wmax = 128 (about 0.7 s, the longest point of analyze) and a link of w_p = 30,000 windows
+# (the paper's model: its climb counts 9e8 packets, about a minute).
+LONG_LINK_ANALYSIS = {"rate": 150_000, "tau": 0.1, "beta": 1, "mean_good": 1.0, "mean_bad": 0.01, "model": "paper"}
+
+
+def long_reno_analysis(**kwargs):
+    return tcpfade.analyze("reno", channel(), wmax=128, rto=200, **kwargs)
+
+
+def test_the_analyses_report_progress_and_it_changes_nothing():
+    link = {"rate": 8333.3, "tau": 0.1, "beta": 1, "mean_good": 1.0, "mean_bad": 0.01}   # w_p = 1668
+    for run in (long_reno_analysis, lambda **kw: tcpfade.analyze_link(**link, **kw)):
+        seen: list[float] = []
+        watched, plain = run(progress=seen.append), run()
+        assert watched.to_dict() == plain.to_dict()
+        assert len(seen) >= 2, seen
+        assert all(0.0 <= a <= b <= 1.0 for a, b in zip(seen, seen[1:])), seen
+    with pytest.raises(ParameterError, match="progress = 3 is not allowed"):
+        tcpfade.analyze("reno", channel(), progress=3)
+    with pytest.raises(ParameterError, match="progress"):
+        tcpfade.analyze_link(**link, progress="bar")
+
+
+def test_ctrl_c_stops_the_analyses_at_once():
+    """KeyboardInterrupt (as Ctrl-C raises it) ends Reno's analysis in the core within a report interval, well
+    before the point is done, and a link analysis of a minute within seconds."""
+    started = time.monotonic()
+    long_reno_analysis()
+    whole = time.monotonic() - started
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        long_reno_analysis()
+    timer.join()
+    assert time.monotonic() - started < 0.6 * whole, whole
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
+    timer.join()
+    assert time.monotonic() - started < 0.5 + STOP_WITHIN
+
+
+def test_an_analysis_on_another_thread_stops_when_its_event_is_set():
+    stopping, outcome = threading.Event(), {}
+
+    def work():
+        with stop_on(stopping):
+            try:
+                tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
+            except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
+                outcome["raised"] = exc
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.3)
+    stopping.set()
+    worker.join(STOP_WITHIN)
+    assert not worker.is_alive(), "the analysis ran on after its event was set"
+    assert isinstance(outcome.get("raised"), RunStopped)

@@ -1,4 +1,4 @@
-"""Following and stopping long simulations.
+"""Following and stopping long simulations and analyses.
 
 The core calls back about every 0.1 s of a run (``crates/tcpfade-core/src/watch.rs``): it lets Python
 handle its signals, so Ctrl-C stops a run at once, and calls the callback built here, which reports the
@@ -13,9 +13,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TypeVar
 
 from . import _validate as v
 from .errors import RunStopped
+
+T = TypeVar("T")
 
 #: The event that stops the simulations run in this context (thread), if any.
 _stop_event: ContextVar[threading.Event | None] = ContextVar("tcpfade_stop_event", default=None)
@@ -70,3 +73,27 @@ def _checked(progress: Callable[[float], object] | None) -> Callable[[float], No
             progress(done)
 
     return report
+
+
+def interruptible(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` in a helper thread, waited for in slices of 0.25 s: Ctrl-C reaches Python only between
+    bytecodes of the main thread, so a long LAPACK call made there would hold it until it returns. Here the wait
+    ends at once with KeyboardInterrupt; the helper finishes its call (it cannot be stopped) and its result is
+    dropped. Called from any other thread, or for short work, just call ``fn``."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:      # handed to the caller as it was
+            box["error"] = exc
+
+    helper = threading.Thread(target=work, name="tcpfade-solve", daemon=True)
+    helper.start()
+    while helper.is_alive():
+        helper.join(0.25)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

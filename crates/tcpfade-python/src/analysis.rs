@@ -1,6 +1,6 @@
 //! Analysis kernels of `tcpfade._core`.
 
-use crate::errors::run;
+use crate::errors::{run, run_watched};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use tcpfade_core::analysis::cycle::cycle_model;
@@ -94,8 +94,11 @@ impl FastRecoveryPhase2 {
 
 /// The embedded chain of Reno/NewReno cycles (see tcpfade_core::analysis::cycle). Returns
 /// (states, transition, rewards): states a list of (channel, ssthresh, cwnd), transition the n × n
-/// matrix P, rewards an n × 8 array in the order of tcpfade.analysis.tahoe.REWARDS.
+/// matrix P, rewards an n × 8 array in the order of tcpfade.analysis.tahoe.REWARDS. `progress` gets the
+/// fraction done about every 100 ms, and Ctrl-C stops the computation.
 #[pyfunction]
+#[pyo3(signature = (success, failure, newreno, wmax, dupthresh, rto, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn fast_recovery_cycle_model<'py>(
     py: Python<'py>,
     success: [[f64; 2]; 2],
@@ -104,9 +107,11 @@ fn fast_recovery_cycle_model<'py>(
     wmax: u32,
     dupthresh: u32,
     rto: u32,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<ChainArrays<'py>> {
     let ch = SlotMatrices { success, failure };
-    let model = run(py, || cycle_model(&ch, recovery_rule(newreno), wmax, dupthresh, rto))?;
+    let rule = recovery_rule(newreno);
+    let model = run_watched(py, progress, |watch| cycle_model(&ch, rule, wmax, dupthresh, rto, watch))?;
     let n = model.states.len();
     let mut transition = numpy::ndarray::Array2::<f64>::zeros((n, n));
     for (i, row) in model.transitions.iter().enumerate() {

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import _validate as v
+from .._watch import reporting
 from ..channels.base import SlotChannel
 from . import fast_recovery, tahoe
 from .channel import SlotMatrices
@@ -33,6 +36,10 @@ RULES: dict[str, v.Rule] = {
 #: Bytes the Reno and NewReno analyses keep per slot of the timer (the channel's step matrix to each power).
 BYTES_PER_RTO_SLOT = 40
 
+#: Bytes the Tahoe analysis holds at its peak per entry of its phase-1 tables (the matrices A^k F and their
+#: weighted copies; measured: 6 GB for Wmax = 512, whose tables have 6.7e7 entries).
+BYTES_PER_PHASE1_ENTRY = 150
+
 
 @v.checked(**RULES)
 def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
@@ -49,14 +56,19 @@ def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, du
         raise v.fail("wmax", wmax, f"must be <= 128 for the {name} analysis (the held set is a 128-bit mask)")
     if name in ("reno", "newreno"):
         v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
+    else:
+        # Phase 1 is tabulated per correct slot k of every start state: about Wmax × Wmax²/2 entries.
+        v.memory("wmax", wmax, BYTES_PER_PHASE1_ENTRY * wmax * (wmax * wmax / 2 + wmax),
+                 f"the {name} analysis at Wmax = {wmax} (its phase-1 tables grow as Wmax³)")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
     return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto": rto,
             "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
 
 
-@v.checked()
+@v.checked(progress=v.PROGRESS)
 def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-            transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0) -> AnalysisResult:
+            transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
+            progress: bool | Callable[[float], object] | None = None) -> AnalysisResult:
     """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).
 
     The slotted model of :func:`tcpfade.simulate` (decision D1-D4 of docs/models.md) over a two-state Markov channel, solved
@@ -72,11 +84,14 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     variant : one of :data:`ANALYZED_VARIANTS`.
     channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
         with :func:`tcpfade.fit_markov`).
-    wmax : receiver's window Wmax [packets] (at most 4096; 128 for Reno and NewReno).
+    wmax : receiver's window Wmax [packets] (at most 4096, and what fits in memory for Tahoe: about 600 with 24 GB;
+        128 for Reno and NewReno).
     dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
     rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
     transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.
     w_active, w_idle : circuit energy per active and idle slot (eq. (14)).
+    progress : True for a progress bar (shown once the analysis has lasted a second: Reno at Wmax = 128 takes about
+        a second), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
 
     Examples
     --------
@@ -105,12 +120,15 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
         rates, states = _lossless_rates(), 1
     else:
         try:
-            if name in ("reno", "newreno"):
-                model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k,
-                                                  rto=t0)
-            else:
-                model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
-            rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
+            with reporting(progress, "analysis") as report:
+                if name in ("reno", "newreno"):
+                    model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k,
+                                                      rto=t0, progress=report)
+                else:
+                    model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
+                if report is not None:
+                    report(0.9)
+                rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]
         except (np.linalg.LinAlgError, ReducibleChain):
             # A state whose loss probability rounds away (1 − 1e-300 is 1) yet is left with probability 0: runs of
             # correct slots never end in double precision, though the error rate is not 0.

@@ -20,6 +20,8 @@ window are still being resent after a timeout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import _core
@@ -27,8 +29,10 @@ from .channel import SlotMatrices
 from .tahoe import REWARDS, CycleModel
 
 
-def cycle_model(ch: SlotMatrices, *, newreno: bool, wmax: int, dupthresh: int, rto: int) -> CycleModel:
-    """The embedded chain over the reachable cycle-start states and its rewards (eq. (13))."""
+def cycle_model(ch: SlotMatrices, *, newreno: bool, wmax: int, dupthresh: int, rto: int,
+                progress: Callable[[float], None] | None = None) -> CycleModel:
+    """The embedded chain over the reachable cycle-start states and its rewards (eq. (13)); ``progress`` gets the
+    fraction done about every 0.1 s, and Ctrl-C stops the computation."""
     _, transition, rewards = _core.fast_recovery_cycle_model(ch.success.tolist(), ch.failure.tolist(), newreno,
-                                                             wmax, dupthresh, rto)
+                                                             wmax, dupthresh, rto, progress)
     return CycleModel(transition, {name: np.ascontiguousarray(rewards[:, i]) for i, name in enumerate(REWARDS)})

@@ -48,12 +48,14 @@ reuses P_Δ).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import _validate as v
 from .._record import Record
+from .._watch import reporting
 from ..channels.continuous import ContinuousTwoState
 from ..tcp.link import RULES as LINK_RULES
 from ..tcp.link import link_buffer, link_channel
@@ -211,7 +213,8 @@ class _Climb:
     reward: np.ndarray
 
 
-def _packets_by_window(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray]:
+def _packets_by_window(traj: _Trajectory, lam0: float, report: Callable[[float], None] | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
     """log Σ e^{−λ0 (τ(x) + q(x))} over the climb's packets, window by window: the packets go at the fluid windows
     x = √s, s = 1..w_p² (a climb from w1 sends at s = w1² + 2, w1² + 4, ...: Table I's n(w1, x) = (x² − w1²)/2), so
     window u holds the s in [u², (u+1)²) of either parity. Returns ``whole[u − 1, parity]`` and ``after[u − 1]``,
@@ -243,6 +246,8 @@ def _packets_by_window(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.n
             if rest.any():
                 after[group[rest] - 1] = _group_logsumexp(vals, first[rest] + 1, ends=first[rest] + counts[rest])
         u0 = u1
+        if report is not None:
+            report(0.5 * min(u0 - 1, wp) ** 2 / wp ** 2)
     return whole, after
 
 
@@ -260,7 +265,7 @@ def _group_logsumexp(vals: np.ndarray, starts: np.ndarray, ends: np.ndarray | No
     return np.where(np.isfinite(top), top + np.log(np.add.reduceat(shifted, offsets)), -np.inf)
 
 
-def _good_state_terms(traj: _Trajectory, lam0: float) -> _Climb:
+def _good_state_terms(traj: _Trajectory, lam0: float, report: Callable[[float], None] | None = None) -> _Climb:
     """The climb's birth chain and E[N | W = w] for every starting window (eqs. (4)-(6), the typical cycles summed
     as a geometric series).
 
@@ -273,7 +278,7 @@ def _good_state_terms(traj: _Trajectory, lam0: float) -> _Climb:
     wp = int(traj.wp)
     tau = traj.time(1.0, np.arange(1, wp + 1, dtype=float))
     step = lam0 * np.diff(tau)
-    whole, after = _packets_by_window(traj, lam0)
+    whole, after = _packets_by_window(traj, lam0, report)
     suffix = np.full((wp + 1, 2), -np.inf)
     for parity in (0, 1):
         suffix[:wp, parity] = np.logaddexp.accumulate(whole[::-1, parity])[::-1]
@@ -365,12 +370,13 @@ def _unreachable(args: dict, exc: ReducibleChain) -> v.ParameterError:
                   "Use simulate_link for such a link")
 
 
-@v.checked()
+@v.checked(progress=v.PROGRESS)
 def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
                  min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01,
-                 max_backoff: int = MAX_BACKOFF, recovery: str = "paper") -> LinkAnalysis:
+                 max_backoff: int = MAX_BACKOFF, recovery: str = "paper",
+                 progress: bool | Callable[[float], object] | None = None) -> LinkAnalysis:
     """Goodput of TCP Reno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
 
     The parameters are :func:`tcpfade.simulate_link`'s, so a point can be analysed and simulated alike.
@@ -395,6 +401,8 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         "rounds" (``model="refined"`` only): the variant's own recovery of the L packets a visit destroys,
         round by round (Reno's second halving or stall, NewReno's L rounds; docs/models.md). "rounds" is what
         agrees with simulation when a bad visit costs several packets of a window (abouzeid Fig. 6's links).
+    progress : True for a progress bar (shown once the analysis has lasted a second, as for a link of w_p in the
+        thousands), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
 
     Returns
     -------
@@ -419,9 +427,16 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
                                    min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
                                    max_backoff=max_backoff, recovery=recovery)
 
-    def solve(chain: LinkChain) -> LinkChain:
+    with reporting(progress, "analysis") as report:
+        return _analyze_link(args, report)
+
+
+def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAnalysis:
+    """:func:`analyze_link` on checked arguments; ``report`` gets the fraction done: the climb's packets are
+    counted in the first half, the chains solved in the second."""
+    def solve(chain: LinkChain, share: tuple[float, float]) -> LinkChain:
         try:
-            chain.solve()
+            chain.solve(report, share)
         except ReducibleChain as exc:
             raise _unreachable(args, exc) from None
         return chain
@@ -437,14 +452,14 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     traj = _Trajectory(mu, t, max_window, at_link=refined)
     windows = np.arange(1, max_window + 1, dtype=float)
 
-    climb = _good_state_terms(traj, lam0)
+    climb = _good_state_terms(traj, lam0, report)
     outcome = _outcomes(windows, mu, t, lam0, lam1)
     y_nl, y_td = _bad_given_no_timeout(windows, mu, t, lam1, outcome)
     no_to_bad = outcome["no_loss"] * y_nl + outcome["triple_duplicate"] * y_td
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0)).passing_mass()
+        samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0), (0.5, 0.6)).passing_mass()
         samples = samples / samples.sum()
         deviation = float(samples @ np.abs(rtt[:-1] - samples @ rtt[:-1]))
         delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
@@ -466,7 +481,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
         core = max_window * (levels + 1) if backed_off else max_window
         recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain = solve(LinkChain(max_window, climb, outcome, no_to_bad, laws, persistence if backed_off else None,
-                            levels, recovery))
+                            levels, recovery), (0.6, 1.0))
     visits = chain.visits()
     expected_reward = chain.average(chain.base) + float(visits @ survivors)
     expected_bad = chain.average(chain.effective_bad)

@@ -24,6 +24,7 @@ expanded chain's stationary mass times what each state contributes, divided by t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -207,9 +208,10 @@ class LinkChain:
 
     # -- the solve and what it gives -----------------------------------------------------------------------------
 
-    def solve(self) -> None:
-        """The stationary law, scaled so that the starts' mass is 1."""
-        self.mass = sparse_stationary(self.matrix)
+    def solve(self, report: Callable[[float], None] | None = None, share: tuple[float, float] = (0.0, 1.0)) -> None:
+        """The stationary law, scaled so that the starts' mass is 1; ``report`` gets the fraction done, within
+        ``share`` of the caller's whole."""
+        self.mass = sparse_stationary(self.matrix, report, share)
         total = self.mass[:self.starts].sum()
         if not total > 0:
             raise ReducibleChain("no stationary mass on the start states")
@@ -241,7 +243,8 @@ class LinkChain:
         return p_ss + p_sx @ through
 
 
-def sparse_stationary(matrix: scipy.sparse.csr_matrix) -> np.ndarray:
+def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float], None] | None = None,
+                      share: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
     """π with π P = π, Σ π = 1, for a sparse chain with one recurrent class.
 
     Solves (P^T − I) π = 0 with the last equation replaced by the normalization. A direct sparse LU fills in
@@ -250,7 +253,9 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix) -> np.ndarray:
     Gauss-Seidel sweep in the chain's order (starts, passing states, visits), which carries the mass through a
     whole good state and its visit, and a few tens of iterations reach a residual of 1e-13. If GMRES does not
     get there, sparse LU; and for a nearly reducible chain (LU cancels transitions of 1e-40), state reduction
-    (:func:`~tcpfade.analysis.renewal.stationary_distribution`) when the chain is small enough to be dense."""
+    (:func:`~tcpfade.analysis.renewal.stationary_distribution`) when the chain is small enough to be dense.
+    ``report`` (if given) is called at each GMRES iteration with the share of ``share`` done (iterations out of a
+    typical 50): it is where a stop or a Ctrl-C is seen."""
     n = matrix.shape[0]
     balance = (matrix.T - scipy.sparse.identity(n, format="csr")).tocsr()
     system = scipy.sparse.vstack([balance[:n - 1], scipy.sparse.csr_matrix(np.ones((1, n)))], format="csr")
@@ -272,8 +277,15 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix) -> np.ndarray:
         sweep = scipy.sparse.linalg.LinearOperator(
             (n, n), matvec=lambda x: scipy.sparse.linalg.spsolve_triangular(lower, x, lower=True), dtype=float)
         try:
+            iterations = [0]
+
+            def step(_residual: float) -> None:
+                iterations[0] += 1
+                if report is not None:
+                    report(share[0] + (share[1] - share[0]) * min(iterations[0] / 50.0, 1.0))
+
             guess, _ = scipy.sparse.linalg.gmres(system, rhs, M=sweep, rtol=1e-14, atol=0.0, restart=200,
-                                                 maxiter=10)
+                                                 maxiter=10, callback=step, callback_type="pr_norm")
         except (RuntimeError, ValueError, np.linalg.LinAlgError):
             guess = None
         pi = accept(guess)

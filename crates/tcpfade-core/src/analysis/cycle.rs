@@ -14,6 +14,7 @@ use super::fast_recovery::{
 use super::phase2::Phase2;
 use super::{mat_mul, SlotMatrices};
 use crate::error::{Error, Result};
+use crate::watch::Watch;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
@@ -196,13 +197,16 @@ impl ClassPhase2 {
     }
 }
 
-/// The cycle model of Reno or NewReno over the reachable cycle-start states (zorzi-rao eq. (13)).
+/// The cycle model of Reno or NewReno over the reachable cycle-start states (zorzi-rao eq. (13)). The
+/// watch looks at the clock after each window class's phase 2 (at Wmax = 128 one takes tens of
+/// milliseconds); the fraction done is the share of the (at most 2·Wmax) classes computed.
 pub fn cycle_model(
     ch: &SlotMatrices,
     recovery: FastRecovery,
     wmax: u32,
     dupthresh: u32,
     rto: u32,
+    watch: &mut Watch<'_>,
 ) -> Result<CycleModel> {
     let mut phase2 = Phase2::new(recovery, *ch, wmax, dupthresh, rto)?;
     let tables = Phase1Tables::new(ch, longest_phase1(wmax) + 1)?;
@@ -220,6 +224,7 @@ pub fn cycle_model(
     let mut transitions = Vec::new();
     let mut rewards = Vec::new();
     let mut done = 0;
+    let mut computed = 0u32;
     while done < states.len() {
         let start = states[done];
         done += 1;
@@ -230,6 +235,8 @@ pub fn cycle_model(
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => {
                     let outcomes = phase2.outcomes(ph1.class.0, ph1.class.1)?;
+                    computed += 1;
+                    watch.look_now(|| f64::from(computed) / (2.0 * f64::from(wmax)))?;
                     e.insert(ClassPhase2::new(&outcomes, |st| state(st, &mut states)))
                 }
             };

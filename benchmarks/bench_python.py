@@ -7,7 +7,13 @@ point (target BRIEF §6: 5 ms) and seconds per figure (target: 1 s), with the si
 point for the ratio; and sweeps: points per second against the number of workers (local processes and a
 Dask LocalCluster); and the link (abouzeid): analyze_link per point against simulate_link for the same point,
 the paper's own default run length (the paper reports ~100x in the analysis' favour). Run:
-python benchmarks/bench_python.py [--only analysis | sweep | link | transfer | wcdma | startup | emulator]
+python benchmarks/bench_python.py [--only analysis | sweep | link | transfer | wcdma | startup | emulator | scale]
+
+``--only scale [--baseline REV]``: the analyses against their size, the same points timed on the code as it is and,
+with ``--baseline``, on the package as it was at the git revision REV (built once into benchmarks/.baseline/REV
+and run in a subprocess), side by side: milliseconds per point of ``analyze`` against Wmax (6 to 128) and of
+``analyze_link`` against w_p (10 to 10^4; its refined and paper models). A point the code refuses prints
+"refused", one that takes more than a minute is not run again at a larger size ("> 60 s").
 
 The emulator's figures (root needed): for each configured rate, a kernel CUBIC bulk transfer with no loss and
 a buffer of twice the pipe, the rate the receiving application saw against the link's payload rate (the
@@ -18,6 +24,7 @@ CPU time per packet.
 from __future__ import annotations
 
 import platform
+import sys
 import time
 
 import tcpfade
@@ -235,9 +242,97 @@ def bench_sweep() -> None:
                       f"({rate / base:.2f}x one worker)")
 
 
-def main() -> None:
-    import sys
+#: The points of ``--only scale``.
+SCALE_WMAX = (6, 12, 24, 32, 48, 64, 96, 128)
+SCALE_WP = (10, 30, 100, 300, 1000, 3000, 10_000)
+SCALE_LIMIT_S = 60.0
 
+
+def scale_points() -> dict[str, float | str]:
+    """Milliseconds per point of the analyses at each size (the best of a few calls for short points; one call for
+    points over a second), "refused" for a ParameterError, "> 60 s" once a size took longer than SCALE_LIMIT_S."""
+    out: dict[str, float | str] = {}
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.016)
+
+    def timed(key: str, call, slow: set) -> None:
+        family = key.rsplit(" ", 1)[0]
+        if family in slow:
+            out[key] = f"> {SCALE_LIMIT_S:.0f} s"
+            return
+        try:
+            start = time.perf_counter()
+            call()
+            first = time.perf_counter() - start
+        except tcpfade.ParameterError:
+            out[key] = "refused"
+            return
+        if first < 0.2:    # short: the best of three batches of about half a second
+            calls = max(3, min(200, int(0.5 / max(first, 1e-6))))
+            out[key] = best_of(lambda: [call() for _ in range(calls)]) / calls * 1e3
+        else:
+            out[key] = first * 1e3
+        if first > SCALE_LIMIT_S:
+            slow.add(family)
+
+    slow: set = set()
+    for variant in ("tahoe", "reno", "newreno"):
+        for wmax in SCALE_WMAX:
+            timed(f"analyze {variant} {wmax}", lambda: tcpfade.analyze(variant, ch, wmax=wmax, rto=max(100, 2 * wmax)),
+                  slow)
+    # A link of w_p = B + μT windows: τ = 50 ms, β = 1 (μT = w_p / 2), good states of 1 s and bad ones of 10 ms.
+    for model in ("refined", "paper"):
+        for wp in SCALE_WP:
+            rate = wp / 2 / 0.05
+            timed(f"analyze_link {model} {wp}", lambda: tcpfade.analyze_link(rate=rate, tau=0.05 - 1 / rate, beta=1,
+                                                                            mean_good=1.0, mean_bad=0.01, model=model),
+                  slow)
+    return out
+
+
+def _baseline(rev: str) -> dict[str, float | str]:
+    """scale_points() on the package as it was at ``rev``: built once into benchmarks/.baseline/<rev>, run in a
+    subprocess whose path puts that build first."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    target = repo / "benchmarks" / ".baseline" / rev
+    if not (target / "tcpfade").exists():
+        with tempfile.TemporaryDirectory() as src:
+            archive = subprocess.run(["git", "-C", str(repo), "archive", rev], check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), src],
+                           check=True)
+    env = dict(os.environ, PYTHONPATH=str(target))
+    code = ("import json, sys; sys.path.insert(0, %r); import bench_python as b; "
+            "print(json.dumps(b.scale_points()))" % str(repo / "benchmarks"))
+    done = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True, cwd=target)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_scale(baseline: str | None) -> None:
+    """The analyses against their size, now and (with a baseline revision) before, on this machine in this run."""
+    after = scale_points()
+    before = _baseline(baseline) if baseline else {}
+
+    def cell(value) -> str:
+        if value is None:
+            return "-"
+        return value if isinstance(value, str) else (f"{value:.3g} ms" if value < 1000 else f"{value / 1e3:.3g} s")
+
+    print(f"analysis time per point{f' (before: {baseline})' if baseline else ''}")
+    for key, value in after.items():
+        ratio = ""
+        old = before.get(key)
+        if isinstance(old, (int, float)) and isinstance(value, (int, float)):
+            ratio = f"  {old / value:,.1f}x"
+        print(f"  {key:<28} before {cell(old):>12}   after {cell(value):>12}{ratio}")
+
+
+def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
           f"tcpfade {tcpfade.__version__}")
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
@@ -255,6 +350,8 @@ def main() -> None:
         bench_startup()
     if only == "emulator":       # real time and root: only when asked for
         bench_emulator()
+    if only == "scale":          # minutes with a baseline: only when asked for
+        bench_scale(sys.argv[sys.argv.index("--baseline") + 1] if "--baseline" in sys.argv else None)
     if only is not None:
         return
     n = 20_000_000

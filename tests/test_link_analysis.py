@@ -383,3 +383,17 @@ def test_sparse_chain_equals_the_dense_one(link, options):
         np.testing.assert_allclose(getattr(sparse, name), dense[name], rtol=1e-11, atol=1e-300, err_msg=name)
     if link["rate"] <= 250:
         np.testing.assert_allclose(sparse.good_chain, dense["good_chain"], rtol=0, atol=1e-12)
+
+
+def test_a_high_bandwidth_delay_link_is_analysed_and_agrees_with_simulation():
+    """100 Mb/s, a 100 ms round trip, 1500-byte packets and a buffer of one pipe: w_p = 1668 windows, which the dense
+    chain refused. With Reno's own recovery (recovery="rounds") the analysis is within abouzeid's normalized-error
+    criterion (Fig. 6: 10%) of a simulation of the same link; eq. (10)'s single halving overestimates it, as on
+    Fig. 6's links where a visit costs several packets of a window (validation/high_bdp_link.py has more points)."""
+    link = dict(rate=1e8 / 12000, tau=0.1, packet_bytes=1500, beta=1, mean_good=1.0, mean_bad=0.001)
+    rounds = analyze_link(**link, recovery="rounds")
+    halving = analyze_link(**link)
+    assert rounds.max_window == 1668
+    simulated = tcpfade.simulate_link("reno", **link, seed=1)
+    assert abs(rounds.goodput - simulated.goodput) / simulated.goodput < 0.1, (rounds.goodput, simulated.goodput)
+    assert halving.goodput > simulated.ci["goodput"][1]

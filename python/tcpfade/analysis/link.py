@@ -95,8 +95,10 @@ class LinkAnalysis(Record):
         The loss-free goodput (whole packets per cycle) and the cycle's length [s].
     mean_rto_at_bad, mean_backoff_at_bad : float
         The timer Δ [s] and the backoff multiplier when a bad visit starts.
-    good_chain : numpy.ndarray
-        The embedded chain's transition matrix.
+    chain : tcpfade.analysis.link_chain.LinkChain
+        The chain that was solved: the embedded chain expanded so that its transitions are local in the window
+        (sparse; docs/models.md, "The chain, solved sparsely"). ``good_chain`` is the embedded chain itself, dense,
+        computed from it on request.
     window_good, window_bad : numpy.ndarray
         The law of the window at the start of a good state and when a bad visit meets it.
     outcome : dict[str, numpy.ndarray]

@@ -37,6 +37,9 @@ from .renewal import ReducibleChain, stationary_distribution
 if TYPE_CHECKING:
     from .link import _Climb, _Persistence, _Recovery, _TimeoutLaw
 
+#: Chains up to this size are solved densely (LAPACK): faster than the sparse machinery's fixed costs below it.
+DENSE_BELOW = 400
+
 #: Bytes per nonzero of the sparse chain as it is built and factored (COO triplets, CSR, SuperLU's fill-in).
 BYTES_PER_TRANSITION = 120
 
@@ -245,7 +248,8 @@ class LinkChain:
 
 def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float], None] | None = None,
                       share: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """π with π P = π, Σ π = 1, for a sparse chain with one recurrent class.
+    """π with π P = π, Σ π = 1, for a sparse chain with one recurrent class (up to :data:`DENSE_BELOW` states,
+    densely).
 
     Solves (P^T − I) π = 0 with the last equation replaced by the normalization. A direct sparse LU fills in
     almost completely here (the climb's passing states make every start reach every window above it), so the
@@ -257,6 +261,8 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float],
     ``report`` (if given) is called at each GMRES iteration with the share of ``share`` done (iterations out of a
     typical 50): it is where a stop or a Ctrl-C is seen."""
     n = matrix.shape[0]
+    if n <= DENSE_BELOW:
+        return stationary_distribution(matrix.toarray())
     balance = (matrix.T - scipy.sparse.identity(n, format="csr")).tocsr()
     system = scipy.sparse.vstack([balance[:n - 1], scipy.sparse.csr_matrix(np.ones((1, n)))], format="csr")
     rhs = np.zeros(n)

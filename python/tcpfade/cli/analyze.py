@@ -37,7 +37,7 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
     """
     ch = build_channel(**channel)
     result = run_analysis(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
-                          transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
+                          transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, progress=progress_bar())
     if compare_slots is not None:
         sim = run_simulation(variant.lower(), ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
                              slots=compare_slots, seed=seed,

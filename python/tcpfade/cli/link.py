@@ -133,7 +133,8 @@ def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean
     """
     a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
                      mean_good=mean_good, mean_bad=mean_bad, model=model, recovery=recovery, min_rto=min_rto,
-                     max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff)
+                     max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
+                     progress=progress_bar())
     emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
         "variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
         "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,

@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from tcpfade.analysis.link import (_TimeoutLaw, _Recovery, _Trajectory, _bad_given_no_timeout, _outcomes, _recovery,
-                                   _timeout_law, link_analysis_arguments)
+from tcpfade.analysis.link import (_Recovery, _TimeoutLaw, _Trajectory, _bad_given_no_timeout, _outcomes, _recovery,
+                                   _refined_timer, _timeout_law, link_analysis_arguments)
 from tcpfade.analysis.renewal import stationary_distribution
 
 
@@ -99,18 +99,9 @@ def analyze_link_dense(variant: str = "reno", **kwargs) -> dict:
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        samples = solve(chain.window_chain()) @ rounds
-        samples /= samples.sum()
-        deviation = float(samples @ np.abs(rtt - samples @ rtt))
-        delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
+        delta, start_delay, known_bad, survivors = _refined_timer(solve(chain.window_chain()) @ rounds, rtt, windows,
+                                                                  mu, t, lam1, granularity, lowest, highest)
         persistence = _persistence(traj, lam0)
-        start_delay = t - 1.0 / mu
-        # A timeout means the channel was still bad when the last three packets of the window went out
-        # (else eq. (8)'s TD); from then on it is memoryless.
-        known_bad = np.where(windows > mu * t, np.maximum(windows - 3.0, 0.0) / mu, 0.0)
-        queued = np.maximum(windows - mu * t, 0.0)
-        # E[(q − μY)^+]: queued packets the link sends after the bad visit is over.
-        survivors = queued - mu / lam1 * (1.0 - np.exp(-lam1 * queued / mu))
     else:
         delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
         known_bad, survivors = np.zeros(max_window), np.zeros(max_window)

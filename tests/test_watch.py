@@ -17,6 +17,9 @@ from tcpfade.reproduce.registry import Settings
 # Runs far longer than any test may take (minutes to hours), so a test that returns in seconds shows the stop.
 LONG_SLOTS = 10**11
 LONG_LINK = {"rate": 100, "tau": 0.01, "beta": 8, "mean_good": 0.8, "mean_bad": 0.2, "duration": 1e9, "seed": 1}
+# Analyses of the same kind: Reno at Wmax = 128 (about 0.7 s, the longest point of analyze) and a link of w_p = 30,000 windows
+# (the paper's model: its climb counts 9e8 packets, about a minute).
+LONG_LINK_ANALYSIS = {"rate": 150_000, "tau": 0.1, "beta": 1, "mean_good": 1.0, "mean_bad": 0.01, "model": "paper"}
 # A stop must come within the core's report interval (0.1 s) plus the time to unwind; generous for a loaded CI.
 STOP_WITHIN = 5.0
 
@@ -90,15 +93,17 @@ def test_ctrl_c_stops_a_long_run_at_once(run):
     assert time.monotonic() - started < 0.5 + STOP_WITHIN
 
 
-def test_a_run_on_another_thread_stops_when_its_event_is_set():
-    """Signals reach only the main thread: a simulation on a worker thread stops through stop_on's event, and
-    raises RunStopped there (a KeyboardInterrupt, so `except Exception` does not swallow it)."""
+@pytest.mark.parametrize("run", [long_slotted, lambda: tcpfade.analyze_link(**LONG_LINK_ANALYSIS)],
+                         ids=["simulation", "analysis"])
+def test_a_run_on_another_thread_stops_when_its_event_is_set(run):
+    """Signals reach only the main thread: a simulation (or an analysis) on a worker thread stops through stop_on's
+    event, and raises RunStopped there (a KeyboardInterrupt, so `except Exception` does not swallow it)."""
     stopping, outcome = threading.Event(), {}
 
     def work():
         with stop_on(stopping):
             try:
-                long_slotted()
+                run()
             except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
                 outcome["raised"] = exc
 
@@ -107,7 +112,7 @@ def test_a_run_on_another_thread_stops_when_its_event_is_set():
     time.sleep(0.3)
     stopping.set()
     worker.join(STOP_WITHIN)
-    assert not worker.is_alive(), "the simulation ran on after its event was set"
+    assert not worker.is_alive(), "the run went on after its event was set"
     assert isinstance(outcome.get("raised"), RunStopped) and isinstance(outcome["raised"], KeyboardInterrupt)
 
 
@@ -158,9 +163,6 @@ def test_ctrl_c_stops_a_long_fading_trace():
     assert time.monotonic() - started < 0.5 + STOP_WITHIN
 
 
-# The analyses: Reno at Wmax = 128 (about 0.7 s, the longest point of analyze) and a link of w_p = 30,000 windows
-# (the paper's model: its climb counts 9e8 packets, about a minute).
-LONG_LINK_ANALYSIS = {"rate": 150_000, "tau": 0.1, "beta": 1, "mean_good": 1.0, "mean_bad": 0.01, "model": "paper"}
 
 
 def long_reno_analysis(**kwargs):
@@ -201,22 +203,3 @@ def test_ctrl_c_stops_the_analyses_at_once():
         tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
     timer.join()
     assert time.monotonic() - started < 0.5 + STOP_WITHIN
-
-
-def test_an_analysis_on_another_thread_stops_when_its_event_is_set():
-    stopping, outcome = threading.Event(), {}
-
-    def work():
-        with stop_on(stopping):
-            try:
-                tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
-            except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
-                outcome["raised"] = exc
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    time.sleep(0.3)
-    stopping.set()
-    worker.join(STOP_WITHIN)
-    assert not worker.is_alive(), "the analysis ran on after its event was set"
-    assert isinstance(outcome.get("raised"), RunStopped)

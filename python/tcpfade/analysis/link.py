@@ -462,17 +462,9 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
         samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0), (0.5, 0.6)).passing_mass()
-        samples = samples / samples.sum()
-        deviation = float(samples @ np.abs(rtt[:-1] - samples @ rtt[:-1]))
-        delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
+        delta, start_delay, known_bad, survivors = _refined_timer(np.r_[samples, 0.0], rtt, windows, mu, t, lam1,
+                                                                  granularity, lowest, highest)
         persistence = _persistence(traj, lam0)
-        start_delay = t - 1.0 / mu
-        # A timeout means the channel was still bad when the last three packets of the window went out
-        # (else eq. (8)'s TD); from then on it is memoryless.
-        known_bad = np.where(windows > mu * t, np.maximum(windows - 3.0, 0.0) / mu, 0.0)
-        queued = np.maximum(windows - mu * t, 0.0)
-        # E[(q − μY)^+]: queued packets the link sends after the bad visit is over.
-        survivors = queued - mu / lam1 * (1.0 - np.exp(-lam1 * queued / mu))
     else:
         delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
         known_bad, survivors = np.zeros(max_window), np.zeros(max_window)
@@ -506,6 +498,25 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
         mean_backoff_at_bad=chain.average(chain.backoff), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
         chain=chain, window_good=pi_good, window_bad=visits, outcome=outcome,
         effective_bad=no_to_bad + outcome["timeout"] * laws[0].mean, reward_by_window=climb.reward, rto=delta)
+
+
+def _refined_timer(rounds: np.ndarray, rtt: np.ndarray, windows: np.ndarray, mu: float, t: float, lam1: float,
+                   granularity: float, lowest: float, highest: float
+                   ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """The refined model's timer and counting: Δ(w') = R(w') + max(G, 4·D) from the RTT samples (one a round:
+    ``rounds[w − 1]`` the rounds held at window w, per step), the first timeout's delay after a visit begins, how
+    long the channel is known to have been bad by then, and the packets queued at a visit that the link delivers
+    after it."""
+    samples = rounds / rounds.sum()
+    deviation = float(samples @ np.abs(rtt - samples @ rtt))
+    delta = np.clip(rtt + max(granularity, 4.0 * deviation), lowest, highest)
+    # A timeout means the channel was still bad when the last three packets of the window went out (else eq. (8)'s
+    # TD); from then on it is memoryless.
+    known_bad = np.where(windows > mu * t, np.maximum(windows - 3.0, 0.0) / mu, 0.0)
+    queued = np.maximum(windows - mu * t, 0.0)
+    # E[(q − μY)^+]: queued packets the link sends after the bad visit is over.
+    survivors = queued - mu / lam1 * (1.0 - np.exp(-lam1 * queued / mu))
+    return delta, t - 1.0 / mu, known_bad, survivors
 
 
 def _partial_integral(length: np.ndarray, lam1: float) -> np.ndarray:

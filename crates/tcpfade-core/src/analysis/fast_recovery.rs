@@ -250,7 +250,8 @@ struct Sending {
     channel: u8,
     /// W grows by one a correct packet (in recovery), so only losses use up room.
     inflating: bool,
-    /// ⌊W⌋ minus the packets outstanding, when inflating: each loss uses one up for good.
+    /// ⌊W⌋ minus the packets outstanding, when inflating: each loss uses one up for good (at most `cap`:
+    /// more room than packets to send changes nothing).
     room: u32,
     /// At most this many packets: fewer than Wmax outstanding, and none after the timer fired.
     cap: u32,
@@ -352,7 +353,7 @@ fn doomed_outcomes(
     let key = Sending {
         channel: st.channel,
         inflating: st.recovering,
-        room: if st.recovering { room } else { 0 },
+        room: if st.recovering { room.min(cap) } else { 0 },
         cap: if st.recovering { cap } else { cap.min(room) },
         unbroken: st.unbroken,
     };
@@ -441,6 +442,23 @@ impl Explorer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The path in state `st` can no longer resend una before the timer: it becomes a doomed state
+    /// (`recovering`: in recovery, so duplicate ACKs inflate W). The run held right after una is freed
+    /// by the next good retransmission: it is counted now.
+    fn doom_counting(&mut self, t: u32, st: &Active, recovering: bool, mut acc: Rewards, prob: [f64; 2]) {
+        let run = run_after_una(st.held);
+        credit(&mut acc, DELIVERED, prob, f64::from(run));
+        let doomed = Doomed {
+            channel: st.channel,
+            recovering,
+            cwnd: st.cwnd,
+            outstanding: st.high,
+            unbroken: run + 1 == st.high,
+            deadline: st.deadline,
+        };
+        self.doom(t, doomed, &acc);
     }
 
     /// A path that became doomed in slot `t` with rewards `acc` (slots not yet counted): its endings
@@ -736,19 +754,8 @@ impl Explorer<'_> {
                 s.deadline -= 1;
             }
             if s.recover != NONE && !s.retransmit {
-                // The retransmission of una was lost: doomed to the timer. The run held right after
-                // una is freed by the next good retransmission: count it now.
-                let run = run_after_una(s.held);
-                credit(&mut a, DELIVERED, prob, f64::from(run));
-                let doomed = Doomed {
-                    channel: s.channel,
-                    recovering: true,
-                    cwnd: s.cwnd,
-                    outstanding: s.high,
-                    unbroken: run + 1 == s.high,
-                    deadline: s.deadline,
-                };
-                self.doom(t, doomed, &a);
+                // The retransmission of una was lost: doomed to the timer.
+                self.doom_counting(t, &s, true, a, prob);
             } else if !self.forget_unreadable {
                 next.add(s, a);
             } else {
@@ -756,18 +763,8 @@ impl Explorer<'_> {
                 let left = self.fast_retransmits_left(&s, holes);
                 if left == 0 && s.recover == NONE && !s.retransmit {
                     // Too little room for K duplicate ACKs: the sender sends what W allows, then the
-                    // timer fires and frees the run held after una.
-                    let run = run_after_una(s.held);
-                    credit(&mut a, DELIVERED, prob, f64::from(run));
-                    let stalling = Doomed {
-                        channel: s.channel,
-                        recovering: false,
-                        cwnd: s.cwnd,
-                        outstanding: s.high,
-                        unbroken: run + 1 == s.high,
-                        deadline: s.deadline,
-                    };
-                    self.doom(t, stalling, &a);
+                    // timer fires.
+                    self.doom_counting(t, &s, false, a, prob);
                 } else {
                     s.held = readable(&s, holes, left);
                     next.add(s, a);

@@ -224,47 +224,39 @@ def _packets_by_window(traj: _Trajectory, lam0: float, report: Callable[[float],
     that memory stays O(w_p) though the work is O(w_p²)."""
     wp = int(traj.wp)
     whole, after = np.full((wp, 2), -np.inf), np.full(wp, -np.inf)
+    last = wp * wp
     u0 = 1
     while u0 <= wp:
         u1 = min(max(math.isqrt(u0 * u0 + (1 << 20)), u0 + 1), wp + 1)     # windows u0..u1 − 1
         us = np.arange(u0, u1)
-        sizes = np.minimum((us + 1) ** 2, wp * wp + 1) - us ** 2
-        s = np.arange(u0 * u0, u0 * u0 + int(sizes.sum()))
-        u_of = np.repeat(us, sizes)
-        x = np.sqrt(s.astype(float))
-        logs = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
         for parity in (0, 1):
-            pick = (s % 2) == parity
-            vals, owner = logs[pick], u_of[pick]
-            if vals.size == 0:
+            # Window u's packets of this parity: s = u² or u² + 1 (whichever has it), then every other one, up to
+            # (u + 1)² − 1 and w_p². The terms fall with s (τ and q grow), so each window's first is its largest.
+            first_s = us * us + ((us * us + parity) % 2)
+            counts = np.maximum((np.minimum((us + 1) ** 2, last + 1) - first_s + 1) // 2, 0)
+            kept = counts > 0
+            us_p, first_s, counts = us[kept], first_s[kept], counts[kept]
+            if us_p.size == 0:
                 continue
-            first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-            group = owner[first]
-            whole[group - 1, parity] = _group_logsumexp(vals, first)
-            # u's own parity: its first element is s = u²; the climb from u starts after it.
-            own = (group % 2) == parity
-            counts = np.diff(np.r_[first, vals.size])
-            rest = own & (counts > 1)
-            if rest.any():
-                after[group[rest] - 1] = _group_logsumexp(vals, first[rest] + 1, ends=first[rest] + counts[rest])
+            starts = np.r_[0, np.cumsum(counts)[:-1]]
+            x = np.sqrt(np.arange(first_s[0], first_s[-1] + 2 * counts[-1], 2, dtype=float))
+            logs = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
+            top = logs[starts]
+            with np.errstate(invalid="ignore"):
+                whole[us_p - 1, parity] = top + np.log(np.add.reduceat(np.exp(logs - np.repeat(top, counts)), starts))
+            # u's own parity without s = u², where the climb from u starts: its largest term is the second.
+            own = ((us_p % 2) == parity) & (counts > 1)
+            if own.any():
+                rest = logs.copy()
+                rest[starts[own]] = -np.inf
+                second = np.where(own, logs[np.minimum(starts + 1, logs.size - 1)], top)
+                with np.errstate(invalid="ignore"):
+                    sums = np.add.reduceat(np.exp(rest - np.repeat(second, counts)), starts)
+                after[us_p[own] - 1] = second[own] + np.log(sums[own])
         u0 = u1
         if report is not None:
             report(0.5 * min(u0 - 1, wp) ** 2 / wp ** 2)
     return whole, after
-
-
-def _group_logsumexp(vals: np.ndarray, starts: np.ndarray, ends: np.ndarray | None = None) -> np.ndarray:
-    """log Σ e^v over the groups vals[starts[i]:ends[i]] (contiguous, ends default to the next start)."""
-    if ends is None:
-        ends = np.r_[starts[1:], vals.size]
-    lengths = ends - starts
-    idx = np.repeat(starts, lengths) + (np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths))
-    gathered = vals[idx]
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
-    top = np.maximum.reduceat(gathered, offsets)
-    with np.errstate(invalid="ignore"):
-        shifted = np.exp(gathered - np.repeat(np.where(np.isfinite(top), top, 0.0), lengths))
-    return np.where(np.isfinite(top), top + np.log(np.add.reduceat(shifted, offsets)), -np.inf)
 
 
 def _good_state_terms(traj: _Trajectory, lam0: float, report: Callable[[float], None] | None = None) -> _Climb:

@@ -383,11 +383,12 @@ def _human_bytes(n: float) -> str:
     return f"{n:.3g} PiB"  # pragma: no cover
 
 
-def memory(name: str, value: object, nbytes: float, what: str) -> None:
-    """Refuse a request whose ``what`` would take ``nbytes`` of memory beyond :data:`MEMORY_LIMIT`."""
+def memory(name: str, value: object, nbytes: float, what: str, hint: str = "") -> None:
+    """Refuse a request whose ``what`` would take ``nbytes`` of memory beyond :data:`MEMORY_LIMIT` (``hint``, if
+    given, says what to do instead, after the figures)."""
     if not math.isfinite(nbytes) or nbytes > MEMORY_LIMIT:
         raise fail(name, value, f"{what} would need {_human_bytes(nbytes)} of memory; this machine allows "
-                                f"{_human_bytes(MEMORY_LIMIT)} per request")
+                                f"{_human_bytes(MEMORY_LIMIT)} per request{hint}")
 
 
 def work(name: str, value: object, steps: float, unit: str, what: str, hint: str = "") -> None:

@@ -329,7 +329,7 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
     transitions, nbytes = _chain_size(max_window, backoff.bit_length() - 1, model == "refined", recovery == "rounds")
     hint = "; use a smaller buffer, rate × tau or max_backoff, or simulate_link"
     v.memory("buffer", buffer, nbytes, f"w_p = B + μT = {max_window} windows (a chain of about {transitions:.3g} "
-                                       f"transitions){hint}")
+                                       "transitions)", hint)
     v.work("buffer", buffer, float(max_window) ** 2, "climb packets",
            f"w_p = B + μT = {max_window} windows (a climb sends w_p²/2 packets, each counted)", hint)
     return {"variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes,

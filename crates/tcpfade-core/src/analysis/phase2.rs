@@ -324,11 +324,18 @@ fn detected(t: u32, c: u32, k: u32) -> [(usize, f64); 5] {
     ]
 }
 
+/// `common` and `more` in one array (these are built once per group and class: no heap allocation).
+fn with<const M: usize, const N: usize>(common: [(usize, f64); 5], more: [(usize, f64); M]) -> [(usize, f64); N] {
+    let mut out = [(PROBABILITY, 0.0); N];
+    out[..5].copy_from_slice(&common);
+    out[5..].copy_from_slice(&more);
+    out
+}
+
 /// Every retransmission through (the last hole's included): a full ACK, clean with W = Wth.
 fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
     let weight = group.through;
-    let mut fixed = detected(group.t, group.c + 1, ex.q.dupthresh).to_vec();
-    fixed.push((DELIVERED, f64::from(group.t + 1)));
+    let fixed: [_; 6] = with(detected(group.t, group.c + 1, ex.q.dupthresh), [(DELIVERED, f64::from(group.t + 1))]);
     let ending = Ending::Clean { ssthresh: next_ssthresh, cwnd_bits: f64::from(next_ssthresh).to_bits() };
     for s in reached(&weight) {
         let acc = rewards(s, &weight, &fixed, &[]);
@@ -348,8 +355,7 @@ fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: 
     let deadline = if group.c == 0 { ex.q.rto as i32 - 1 - slot as i32 } else { ex.q.rto as i32 - 1 };
     let mut delivered = weight_run;
     add(&mut delivered, &weight, f64::from(group.hole));
-    let mut fixed = detected(group.t, group.c + 1, k).to_vec();
-    fixed.extend([(LOSSES_OTHER, 1.0), (CWND_AT_LOSS, cwnd)]);
+    let mut fixed: [_; 7] = with(detected(group.t, group.c + 1, k), [(LOSSES_OTHER, 1.0), (CWND_AT_LOSS, cwnd)]);
     fixed[2].1 -= 1.0; // the last retransmission was lost
     for s in reached(&weight) {
         let acc = rewards(s, &weight, &fixed, &[(DELIVERED, &delivered)]);
@@ -379,7 +385,7 @@ fn reno_stalls_after_partial_ack(ex: &mut Explorer<'_>, group: &HoleGroup, next_
     let (weight, weight_run) = (group.next, group.next_run);
     let mut delivered = weight_run;
     add(&mut delivered, &weight, f64::from(group.hole));
-    let mut fixed = detected(group.t, 1, ex.q.dupthresh).to_vec();
+    let mut fixed = detected(group.t, 1, ex.q.dupthresh);
     fixed[0].1 += f64::from(ex.q.rto);
     let ending = Ending::Timeout { ssthresh: ceil_half(f64::from(next_ssthresh)) };
     for s in reached(&weight) {
@@ -396,8 +402,7 @@ fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32
     ex.forget_unreadable = true;
     let mut live = Frontier::default();
     for seed in seeds.iter().filter(|s| s.t < ex.q.window && s.t + 1 - s.first_hole < next_ssthresh) {
-        let mut fixed = detected(seed.t, 1, k).to_vec();
-        fixed.push((DELIVERED, f64::from(seed.first_hole)));
+        let fixed: [_; 6] = with(detected(seed.t, 1, k), [(DELIVERED, f64::from(seed.first_hole))]);
         for s in reached(&seed.weight) {
             let state = Active {
                 channel: s as u8,

@@ -275,55 +275,50 @@ struct Stop {
 /// recovery) and frees one more if the run after una is unbroken; a lost one breaks the run. With
 /// one packet a slot, outstanding grows by one a slot, so the sender stops after `cap` packets or,
 /// in recovery, at the loss that uses the last of its room: the state of a slot is (losses so far,
-/// unbroken, channel).
+/// channel). The run is unbroken exactly while no packet of the stretch was lost, if it started so.
 #[inline(never)]
 fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
-    type Acc = [f64; REWARDS];
     let mut stops = Vec::new();
-    // live[losses][unbroken][channel] before the packet of the slot; sent = the slots so far.
-    let mut live = vec![[[[0.0; REWARDS]; 2]; 2]];
-    live[0][usize::from(key.unbroken)][usize::from(key.channel)][PROBABILITY] = 1.0;
-    let mut next: Vec<[[Acc; 2]; 2]> = Vec::new();
+    // live[losses][channel] before the packet of the slot; sent = the slots so far.
+    let mut live = vec![[[0.0; REWARDS]; 2]];
+    live[0][usize::from(key.channel)][PROBABILITY] = 1.0;
+    let mut next: Vec<[[f64; REWARDS]; 2]> = Vec::new();
     for sent in 0..=key.cap {
         next.clear();
-        next.resize(live.len() + 1, [[[0.0; REWARDS]; 2]; 2]);
+        next.resize(live.len() + 1, [[0.0; REWARDS]; 2]);
         let mut alive = false;
-        for (losses, by_unbroken) in live.iter().enumerate() {
-            let successes = f64::from(sent - losses as u32);
+        for (losses, by_channel) in live.iter().enumerate() {
             if (key.inflating && losses as u32 >= key.room) || sent == key.cap {
-                for (s, (broken, unbroken)) in by_unbroken[0].iter().zip(&by_unbroken[1]).enumerate() {
-                    let mut acc = *broken;
-                    acc.iter_mut().zip(unbroken).for_each(|(d, v)| *d += v);
+                for (s, acc) in by_channel.iter().enumerate() {
                     if acc[PROBABILITY] != 0.0 {
-                        stops.push(Stop { sent, losses: losses as u32, channel: s, acc });
+                        stops.push(Stop { sent, losses: losses as u32, channel: s, acc: *acc });
                     }
                 }
                 continue;
             }
-            for (unbroken, by_channel) in by_unbroken.iter().enumerate() {
-                for (s, acc) in by_channel.iter().enumerate() {
-                    if acc[PROBABILITY] == 0.0 {
-                        continue;
-                    }
-                    for (ok, to, p) in branches(ch, s) {
-                        let mut a = acc.map(|v| v * p);
-                        let prob = a[PROBABILITY];
-                        a[TRANSMISSIONS] += prob;
-                        let (now_losses, now_unbroken) = if ok {
-                            a[SUCCESSES] += prob;
-                            a[DELIVERED] += prob * unbroken as f64;
-                            (losses, unbroken)
-                        } else {
-                            a[LOSSES_OTHER] += prob;
-                            if key.inflating {
-                                a[CWND_AT_LOSS] += prob * successes;
-                            }
-                            (losses + 1, 0)
-                        };
-                        let dst = &mut next[now_losses][now_unbroken][to];
-                        dst.iter_mut().zip(&a).for_each(|(d, v)| *d += v);
-                        alive = true;
-                    }
+            let successes = f64::from(sent - losses as u32);
+            let freeing = f64::from(u8::from(key.unbroken && losses == 0));
+            for (s, acc) in by_channel.iter().enumerate() {
+                if acc[PROBABILITY] == 0.0 {
+                    continue;
+                }
+                for (ok, to, p) in branches(ch, s) {
+                    let mut a = acc.map(|v| v * p);
+                    let prob = a[PROBABILITY];
+                    a[TRANSMISSIONS] += prob;
+                    let now_losses = if ok {
+                        a[SUCCESSES] += prob;
+                        a[DELIVERED] += prob * freeing;
+                        losses
+                    } else {
+                        a[LOSSES_OTHER] += prob;
+                        if key.inflating {
+                            a[CWND_AT_LOSS] += prob * successes;
+                        }
+                        losses + 1
+                    };
+                    next[now_losses][to].iter_mut().zip(&a).for_each(|(d, v)| *d += v);
+                    alive = true;
                 }
             }
         }

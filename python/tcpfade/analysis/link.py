@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -612,15 +613,16 @@ class _Persistence:
     enter: np.ndarray      # τ(w') = t(1, w'), w' = 1..w_p
     lam0: float
 
+    @cached_property
     def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(h, w', P(W' = w' and the visit comes before Karn's point | h)) for every window it can: about √(2h)
-        windows for each h."""
+        windows for each h. Computed once: every backoff level's starts use it."""
         h = np.repeat(np.arange(1, len(self.until) + 1), self.reached)
         w = np.arange(h.size) - np.repeat(np.cumsum(self.reached) - self.reached, self.reached) + 1
         leave = np.minimum(self.enter[w], self.until[h - 1])     # τ(w' + 1), cut at Karn's point
         return h, w, np.exp(-self.lam0 * self.enter[w - 1]) - np.exp(-self.lam0 * leave)
 
-    @property
+    @cached_property
     def boundary(self) -> np.ndarray:
         """The window Karn's point falls in, per h (0 when it falls on a window's end or beyond the climb)."""
         cut = self.reached > 0
@@ -628,6 +630,7 @@ class _Persistence:
         inside[cut] = np.where(self.enter[self.reached[cut]] > self.until[cut], self.reached[cut], 0)
         return inside
 
+    @cached_property
     def rest(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The climb after Karn's point, per h: P(the visit comes in the boundary window after that point), the
         window the climb then goes on from, and the chance it gets there."""

@@ -77,50 +77,25 @@ class LinkChain:
                  laws: list[_TimeoutLaw] | None, persistence: _Persistence | None, levels: int,
                  recovery: _Recovery | None = None) -> None:
         self.wp = wp
-        backed_off = persistence is not None and levels > 0 and laws is not None
-        self.backed_off = backed_off
-        self.core = wp * (levels + 1) if backed_off else wp
+        self.backed_off = persistence is not None and levels > 0 and laws is not None
+        self.core = wp * (levels + 1) if self.backed_off else wp
         self.starts = self.core + (wp if recovery is not None else 0)
         self.passing = self.starts                  # P_u at passing + u − 1
         self.visit = self.passing + wp              # V_w at visit + w − 1, w < w_p (none at w_p: it overflows)
         self.twin = self.visit + wp - 1             # copies of B_{1,h} (recovery stalls) at twin + h − 1
-        n = self.twin + (wp if recovery is not None and backed_off else 0)
-        self.n = n
-        t = _Triplets([], [], [])
-        windows = np.arange(1, wp + 1)
+        self.n = n = self.twin + (wp if recovery is not None and self.backed_off else 0)
+        self._t = _Triplets([], [], [])
+        self._outcome, self._no_to_bad, self._levels = outcome, no_to_bad, levels
+        self._recovering = recovery is not None
         # Row quantities: base reward (starts only), E[U], backoff multiplier, and the visits a row makes
-        # directly (window, weight) besides those through the V states.
+        # directly (rows, windows, weights) besides those through the V states.
         self.base = np.zeros(n)
         self.effective_bad = np.zeros(n)
         self.backoff = np.zeros(n)
-        direct_rows, direct_windows, direct_weights = [], [], []
-        timeout = outcome["timeout"]
+        self._direct: tuple[list, list, list] = ([], [], [])
         law0 = laws[0] if laws is not None else None
-
-        def halving(w):
-            return np.maximum(w // 2, 1)
-
-        def no_timeout_targets(rows, w, mass, self_row=None):
-            # NL keeps the window (an NL at W' = 1 of a backed-off start keeps the start itself), TD halves it or
-            # opens the recovery.
-            nl = mass * outcome["no_loss"][w - 1]
-            if self_row is not None:
-                at_one = w == 1
-                t.add(rows[at_one], self_row[at_one], nl[at_one])
-                nl = np.where(at_one, 0.0, nl)
-            t.add(rows, w - 1, nl)
-            td = mass * outcome["triple_duplicate"][w - 1]
-            t.add(rows, (self.core + w - 1) if recovery is not None else halving(w) - 1, td)
-
-        def timeout_targets(rows, w, mass, exit_rows, outstanding=None):
-            # A timeout leads to B_{j, h'} with the exponent law of the timeout (h' = w unless given), or to S_1.
-            if not backed_off:
-                t.add(rows, 0, mass)
-                return
-            h = w if outstanding is None else outstanding
-            for j in range(1, levels + 1):
-                t.add(rows, wp * j + h - 1, mass * exit_rows[:, j])
-
+        t = self._t
+        windows = np.arange(1, wp + 1)
         # S_w → P_w.
         t.add(windows - 1, self.passing + windows - 1, 1.0)
         self.base[:wp] = climb.reward
@@ -131,55 +106,74 @@ class LinkChain:
         t.add(self.passing + wp - 1, self.passing + climb.low - 1, 1.0)
         # V_w: a visit with a fresh timer.
         v_rows = self.visit + u - 1
-        no_timeout_targets(v_rows, u, np.ones(wp - 1))
-        timeout_targets(v_rows, u, timeout[:-1], law0.exit[:-1] if law0 is not None else None)
+        timeout = outcome["timeout"]
+        self._no_timeout(v_rows, u, np.ones(wp - 1))
+        self._timeout(v_rows, u, timeout[:-1], law0.exit[:-1] if law0 is not None else None)
         self.effective_bad[v_rows] = (no_to_bad + timeout * (law0.mean if law0 is not None else 0.0))[:-1]
         self.backoff[v_rows] = 1.0
-
-        if backed_off:
+        if self.backed_off:
             for k in range(1, levels + 1):
                 rows = wp * k + windows - 1
-                self._backed_off_rows(t, rows, rows, k, persistence, outcome, no_to_bad, laws[k],
-                                      no_timeout_targets, timeout_targets, direct_rows, direct_windows,
-                                      direct_weights)
+                self._backed_off_rows(rows, rows, k, persistence, laws[k])
                 self.base[rows] = climb.reward[0]
         if recovery is not None:
-            self._recovery_rows(t, recovery, climb, no_to_bad, law0, timeout_targets, direct_rows, direct_windows,
-                                direct_weights, persistence, outcome, laws, no_timeout_targets)
+            self._recovery_rows(recovery, climb, law0, persistence, laws)
         self.matrix = t.matrix(n)
-        self.direct = scipy.sparse.csr_matrix(
-            (np.concatenate(direct_weights) if direct_weights else np.zeros(0),
-             (np.concatenate(direct_rows) if direct_rows else np.zeros(0, dtype=int),
-              np.concatenate(direct_windows) if direct_windows else np.zeros(0, dtype=int))), shape=(n, wp))
+        rows, cols, weights = (np.concatenate(part) if part else np.zeros(0) for part in self._direct)
+        self.direct = scipy.sparse.csr_matrix((weights, (rows.astype(int), cols.astype(int))), shape=(n, wp))
 
-    def _backed_off_rows(self, t, rows, starts, k, persistence, outcome, no_to_bad, law, no_timeout_targets,
-                         timeout_targets, direct_rows, direct_windows, direct_weights) -> None:
+    def _no_timeout(self, rows, w, mass, self_row=None) -> None:
+        """An NL keeps the window (at W' = 1 a backed-off start's NL keeps the start itself, ``self_row``); a TD
+        halves it (eq. (10)) or opens the recovery."""
+        nl = mass * self._outcome["no_loss"][w - 1]
+        if self_row is not None:
+            at_one = w == 1
+            self._t.add(rows[at_one], self_row[at_one], nl[at_one])
+            nl = np.where(at_one, 0.0, nl)
+        self._t.add(rows, w - 1, nl)
+        td = mass * self._outcome["triple_duplicate"][w - 1]
+        self._t.add(rows, (self.core + w - 1) if self._recovering else np.maximum(w // 2, 1) - 1, td)
+
+    def _timeout(self, rows, w, mass, exit_rows, outstanding=None) -> None:
+        """A timeout leads to B_{j, h'} with the exponent law of its timeout (h' = w unless given), or to S_1."""
+        if not self.backed_off:
+            self._t.add(rows, 0, mass)
+            return
+        h = w if outstanding is None else outstanding
+        for j in range(1, self._levels + 1):
+            self._t.add(rows, self.wp * j + h - 1, mass * exit_rows[:, j])
+
+    def _direct_visits(self, rows, windows, weights) -> None:
+        """Visits a row makes itself (not through a V state), for the law of the window at a visit."""
+        for part, values in zip(self._direct, (rows, windows, weights)):
+            part.append(np.broadcast_to(values, np.shape(rows)))
+
+    def _backed_off_rows(self, rows, starts, k, persistence, law) -> None:
         """B_{k,h}, h = 1..w_p (in ``rows``; ``starts`` are the start states B_{k,h} themselves, which an NL at
         W' = 1 keeps): the visits that meet the backed-off timer (written out, one per window the persistence
         reaches, with the outstanding count then), and the rest of the climb from W = 1."""
-        h_of, w_of, mass = persistence.entries()
+        h_of, w_of, mass = persistence.entries
         b_rows = rows[h_of - 1]
         outstanding = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
-        no_timeout_targets(b_rows, w_of, mass, self_row=starts[h_of - 1])
-        timeout_targets(b_rows, w_of, mass * outcome["timeout"][w_of - 1], law.exit[w_of - 1], outstanding)
-        np.add.at(self.effective_bad, b_rows,
-                  mass * (no_to_bad[w_of - 1] + outcome["timeout"][w_of - 1] * law.mean[w_of - 1]))
-        np.add.at(self.backoff, b_rows, mass * 2.0 ** k)
-        direct_rows.append(b_rows)
-        direct_windows.append(w_of - 1)
-        direct_weights.append(mass)
+        timeout = self._outcome["timeout"][w_of - 1]
+        self._no_timeout(b_rows, w_of, mass, self_row=starts[h_of - 1])
+        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1], outstanding)
+        # Summed in the rows' order (np.bincount, as np.add.at would, and much faster).
+        self.effective_bad += np.bincount(b_rows, mass * (self._no_to_bad[w_of - 1] + timeout * law.mean[w_of - 1]),
+                                          minlength=self.n)
+        self.backoff += np.bincount(b_rows, mass * 2.0 ** k, minlength=self.n)
+        self._direct_visits(b_rows, w_of - 1, mass)
         # The rest of the climb from W = 1: a visit with a fresh timer in the window Karn's rule ends in (after
         # that instant), then on from the next window.
-        partial, after, into = persistence.rest()
+        partial, after, into = persistence.rest
         has = partial > 0
-        t.add(rows[has], self.visit + persistence.boundary[has] - 1, partial[has])
-        t.add(rows, self.passing + after - 1, into)
+        self._t.add(rows[has], self.visit + persistence.boundary[has] - 1, partial[has])
+        self._t.add(rows, self.passing + after - 1, into)
 
-    def _recovery_rows(self, t, recovery, climb, no_to_bad, law0, timeout_targets, direct_rows, direct_windows,
-                       direct_weights, persistence, outcome, laws, no_timeout_targets) -> None:
+    def _recovery_rows(self, recovery, climb, law0, persistence, laws) -> None:
         """R_w: the recovery's prelude, then the start it leaves (an S start through the passing chain, a stall's
         B_{1,h} through a copy that is not a start), or a visit during the prelude."""
-        wp, core = self.wp, self.core
+        wp, core, t = self.wp, self.core, self._t
         windows = np.arange(1, wp + 1)
         rows = core + windows - 1
         weights = recovery.target[:, :core]
@@ -190,24 +184,21 @@ class LinkChain:
         if self.backed_off:
             h = s_idx[~to_s] - wp + 1          # stalls lead to level 1 only
             t.add(rows[r_idx[~to_s]], self.twin + h - 1, w_val[~to_s])
-            twin_rows = self.twin + windows - 1
-            self._backed_off_rows(t, twin_rows, wp + windows - 1, 1, persistence, outcome, no_to_bad, laws[1],
-                                  no_timeout_targets, timeout_targets, direct_rows, direct_windows, direct_weights)
+            self._backed_off_rows(self.twin + windows - 1, wp + windows - 1, 1, persistence, laws[1])
         base_core = np.concatenate([climb.reward] + [np.full(wp, climb.reward[0])] * (core // wp - 1))
         self.base[rows] = recovery.reward + weights @ base_core
         s1 = recovery.start
         # A timeout that destroys a retransmission (fresh timer), a visit that destroys only new packets (an
         # ordinary visit at s1), a timeout while the stalled sender waits (the idle law, by row).
-        timeout_targets(rows, s1, recovery.broken_timeout, law0.exit[s1 - 1] if law0 is not None else None)
+        self._timeout(rows, s1, recovery.broken_timeout, law0.exit[s1 - 1] if law0 is not None else None)
         t.add(rows, self.visit + s1 - 1, recovery.broken_visit)
         idle = recovery.idle_law
-        timeout_targets(rows, s1, recovery.broken_idle, idle.exit if law0 is not None else None)
+        self._timeout(rows, s1, recovery.broken_idle, idle.exit if law0 is not None else None)
         mean0 = law0.mean[s1 - 1] if law0 is not None else np.zeros(wp)
         self.effective_bad[rows] += recovery.broken_timeout * mean0 + recovery.broken_idle * idle.mean
         self.backoff[rows] += recovery.broken_timeout + recovery.broken_idle
-        direct_rows += [rows, rows]
-        direct_windows += [s1 - 1, s1 - 1]
-        direct_weights += [recovery.broken_timeout, recovery.broken_idle]
+        self._direct_visits(rows, s1 - 1, recovery.broken_timeout)
+        self._direct_visits(rows, s1 - 1, recovery.broken_idle)
 
     # -- the solve and what it gives -----------------------------------------------------------------------------
 

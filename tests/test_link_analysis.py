@@ -4,6 +4,7 @@ of the timeout law, and abouzeid Table III against the published goodput and the
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -269,6 +270,26 @@ def test_bad_input_is_named(monkeypatch):
     with pytest.raises(tcpfade.ParameterError, match=r"buffer = 1000 .*w_p = B \+ μT = 501000 windows .*of memory"):
         analyze_link(rate=5_000_000, tau=0.1 - 2e-7, buffer=1000, mean_good=1, mean_bad=0.05)
     assert link_analysis_arguments(rate=1_000, tau=0.1 - 1e-3, buffer=413, mean_good=1, mean_bad=0.05)["buffer"] == 413
+
+
+def test_a_chain_that_falls_apart_is_refused_without_a_crash():
+    """A chain in which some windows keep all their mass in double precision (P_ii = 1: zeros on the diagonal of
+    the sparse system) was handed to SuperLU as a triangular preconditioner with those zeros as pivots, which wrote
+    out of bounds: the fuzzing suite found this case killing its child. Run in a child whose allocator fills freed
+    memory and checks the heap, where the out-of-bounds write crashed every time."""
+    import subprocess
+    import sys
+
+    script = ("import tcpfade\n"
+              "try:\n"
+              "    tcpfade.analyze_link('reno', rate=281.554436269212, tau=0.3, mean_good=1e-4, mean_bad=1e-4, "
+              "min_rto=0.001)\n"
+              "except tcpfade.ParameterError as e:\n"
+              "    print(e)\n")
+    env = dict(os.environ, MALLOC_CHECK_="3", MALLOC_PERTURB_="165")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("mean_good = 0.0001 is not allowed:") and "falls apart" in done.stdout
 
 
 def test_top_level_and_cli(capsys):

@@ -34,6 +34,10 @@ from typing import Any
 CHILD_ENV = {"TCPFADE_WORK_LIMIT": "3", "TCPFADE_MEMORY_LIMIT": str(1 << 30), "TQDM_DISABLE": "1"}
 #: Address space of the child: an allocation the validation lets through beyond this aborts and is counted.
 CHILD_ADDRESS_SPACE = 6 << 30
+#: glibc's allocator in the child fills freed and new memory and checks the heap, so that an out-of-bounds write in
+#: native code (one was a sparse factorization handed zero pivots) crashes the case that made it, every time, rather
+#: than now and then or a later case.
+CHILD_MALLOC = {"MALLOC_CHECK_": "3", "MALLOC_PERTURB_": "165"}
 #: Seconds a case may take before it is a hang (the work limit is 3 s of conservative estimate).
 CASE_TIMEOUT = 60.0
 
@@ -265,7 +269,18 @@ class Runner:
     def _start(self) -> None:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(target=_child, args=(child,), daemon=True)
-        self.process.start()
+        # glibc reads its allocator's checks at start-up, from the environment the child inherits: set them for the
+        # spawn alone.
+        saved = {k: os.environ.get(k) for k in CHILD_MALLOC}
+        os.environ.update(CHILD_MALLOC)
+        try:
+            self.process.start()
+        finally:
+            for k, value in saved.items():
+                if value is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = value
         self.conn = parent
 
     def _kill(self) -> None:

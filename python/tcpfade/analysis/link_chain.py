@@ -274,6 +274,10 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float],
         try:
             # A triangular matrix factors with no fill when SuperLU keeps the diagonal pivots: its solves are
             # forward substitutions (scipy's spsolve_triangular re-checks the matrix at every call: 20× slower).
+            # A zero on the diagonal (a state that keeps all its mass in double precision: the chain falls apart)
+            # is no pivot, and SuperLU told to keep it writes out of bounds: such a chain goes to the fallbacks.
+            if not np.all(lower.diagonal() != 0.0):
+                raise ValueError("a zero diagonal pivot")
             sweep = scipy.sparse.linalg.splu(lower, permc_spec="NATURAL", diag_pivot_thresh=0.0,
                                              options={"SymmetricMode": True})
             iterations = [0]

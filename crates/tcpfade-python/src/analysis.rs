@@ -3,7 +3,9 @@
 use crate::errors::{run, run_watched};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
-use tcpfade_core::analysis::cycle::cycle_model;
+use tcpfade_core::analysis::cycle::{
+    fast_recovery_cycle_model as reno_cycle_model, tahoe_cycle_model as tahoe_model, CycleModel,
+};
 use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outcome, Phase2Query, REWARDS};
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
@@ -111,7 +113,29 @@ fn fast_recovery_cycle_model<'py>(
 ) -> PyResult<ChainArrays<'py>> {
     let ch = SlotMatrices { success, failure };
     let rule = recovery_rule(newreno);
-    let model = run_watched(py, progress, |watch| cycle_model(&ch, rule, wmax, dupthresh, rto, watch))?;
+    let model = run_watched(py, progress, |watch| reno_cycle_model(&ch, rule, wmax, dupthresh, rto, watch))?;
+    Ok(chain_arrays(py, &model))
+}
+
+/// The embedded chain of Tahoe cycles, or OldTahoe's with `dupthresh` None (see
+/// tcpfade_core::analysis::cycle): (states, transition, rewards) as fast_recovery_cycle_model.
+#[pyfunction]
+#[pyo3(signature = (success, failure, wmax, dupthresh, rto, progress=None))]
+fn tahoe_cycle_model<'py>(
+    py: Python<'py>,
+    success: [[f64; 2]; 2],
+    failure: [[f64; 2]; 2],
+    wmax: u32,
+    dupthresh: Option<u32>,
+    rto: u32,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<ChainArrays<'py>> {
+    let ch = SlotMatrices { success, failure };
+    let model = run_watched(py, progress, |watch| tahoe_model(&ch, dupthresh, wmax, rto, watch))?;
+    Ok(chain_arrays(py, &model))
+}
+
+fn chain_arrays<'py>(py: Python<'py>, model: &CycleModel) -> ChainArrays<'py> {
     let n = model.states.len();
     let mut transition = numpy::ndarray::Array2::<f64>::zeros((n, n));
     for (i, row) in model.transitions.iter().enumerate() {
@@ -121,12 +145,13 @@ fn fast_recovery_cycle_model<'py>(
     }
     let rewards = numpy::ndarray::Array2::from_shape_fn((n, 8), |(i, r)| model.rewards[i][r]);
     let states = model.states.iter().map(|s| (s.channel, s.ssthresh, s.cwnd)).collect();
-    Ok((states, transition.into_pyarray(py), rewards.into_pyarray(py)))
+    (states, transition.into_pyarray(py), rewards.into_pyarray(py))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_recovery_phase2, m)?)?;
     m.add_class::<FastRecoveryPhase2>()?;
     m.add_function(wrap_pyfunction!(fast_recovery_cycle_model, m)?)?;
+    m.add_function(wrap_pyfunction!(tahoe_cycle_model, m)?)?;
     Ok(())
 }

@@ -2,8 +2,8 @@
 
 :func:`analyze` answers in milliseconds what :func:`tcpfade.simulate` answers in seconds, with a
 pessimistic and an optimistic bound on the successes that count. Modules: :mod:`.channel` (the
-one-slot success and failure matrices), :mod:`.window` (the window function w(n, W, Wth)),
-:mod:`.tahoe` (the OldTahoe/Tahoe cycle model), :mod:`.renewal` (eq. (13)), :mod:`.result`.
+one-slot success and failure matrices), :mod:`.cycle` (the embedded chain of every variant, built by the
+core), :mod:`.renewal` (eq. (13)), :mod:`.result`.
 :func:`analyze_link` (:mod:`.link`) is abouzeid §IV's analysis of the event-driven link with a buffer.
 """
 

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _validate as v
 from .._watch import reporting
 from ..channels.base import SlotChannel
-from . import fast_recovery, tahoe
+from .cycle import cycle_model
 from .channel import SlotMatrices
 from .renewal import ReducibleChain, reward_rates
 from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
@@ -121,11 +121,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     else:
         try:
             with reporting(progress, "analysis") as report:
-                if name in ("reno", "newreno"):
-                    model = fast_recovery.cycle_model(matrices, newreno=name == "newreno", wmax=wmax, dupthresh=k,
-                                                      rto=t0, progress=report)
-                else:
-                    model = tahoe.cycle_model(matrices, wmax=wmax, dupthresh=k if name == "tahoe" else None, rto=t0)
+                model = cycle_model(matrices, name, wmax=wmax, dupthresh=k, rto=t0, progress=report)
                 if report is not None:
                     report(0.9)
                 rates, states = reward_rates(model.transition, model.rewards), model.transition.shape[0]

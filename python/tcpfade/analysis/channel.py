@@ -15,7 +15,6 @@ zeroed, and e_s A^(n-2) ... reproduces α_C(n) of eq. (7) and the φ probabiliti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -48,37 +47,3 @@ class SlotMatrices:
         step = np.array([[p, 1.0 - p], [1.0 - q, q]])
         return cls(step=step, success=step * (1.0 - loss)[None, :], failure=step * loss[None, :],
                    error_rate=float(channel.error_rate))
-
-    @cached_property
-    def resolvent(self) -> np.ndarray:
-        """R = (I - A)^-1 = Σ_k A^k: a run of correct slots ends (needs an error rate > 0)."""
-        return np.linalg.inv(np.eye(2) - self.success)
-
-    def failure_tail(self, start: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
-        """Σ_{k>=t} A^k F and Σ_{k>=t} (k+1) A^k F for t = ``start`` (scalar or array): the first
-        failure after at least t correct slots, and its slot count (eqs. (7), (19), geometric tail).
-
-        Σ_{k>=t} A^k = A^t R and Σ_{k>=t} k A^k = A^t (t R + A R²).
-        """
-        t = np.asarray(start)
-        a, r = self.success, self.resolvent
-        a_t = power_table(a, int(t.max()) + 1)[t]
-        weight = (t + 1.0)[..., None, None] if t.ndim else t + 1.0
-        return a_t @ r @ self.failure, a_t @ (weight * r + a @ r @ r) @ self.failure
-
-
-def power_table(matrix: np.ndarray, count: int) -> np.ndarray:
-    """matrix^k for k = 0..count-1 as an array of shape (count, 2, 2).
-
-    Built by doubling (the first n powers times matrix^n give the next n), so a table of a few
-    hundred powers costs a handful of batched products instead of one Python step per power.
-    """
-    out = np.empty((max(count, 1), 2, 2))
-    out[0] = np.eye(2)
-    filled, power = 1, np.asarray(matrix, dtype=float)
-    while filled < count:
-        n = min(filled, count - filled)
-        out[filled:filled + n] = out[:n] @ power
-        filled += n
-        power = power @ power if filled == 2 * n else power
-    return out[:count]

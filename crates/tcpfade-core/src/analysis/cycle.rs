@@ -1,17 +1,20 @@
-//! The embedded chain of Reno and NewReno cycles and its expected rewards (zorzi-rao §4, eq. (13)).
+//! The embedded chain of TCP cycles and its expected rewards (zorzi-rao §4, eq. (13)), for every
+//! analysed variant: the variants differ only in their phase 2 ([`WindowClasses`]).
 //!
 //! A cycle starts when the sender is clean (nothing outstanding, no recovery) or right after a
 //! timeout, in state X = (channel state of the previous slot, Wth, W): W = 1 after a timeout, the
 //! window recovery left otherwise. Phase 1 is the error-free stretch up to the first loss: after k
 //! correct slots the window is w_k (slow start below Wth, then congestion avoidance, capped at Wmax),
 //! so the loss falls in the window class (⌊w_k⌋, ⌈w_k/2⌉) with matrix weight A^k F. Phase 2 is the
-//! class's [`Phase2`]. This module assembles P and the rewards for `tcpfade.analysis.fast_recovery`,
-//! which solves for the stationary law; docs/models.md ("Reno and NewReno") has the derivation.
+//! class's: [`Phase2`] for Reno and NewReno, [`TahoePhase2`] for Tahoe and OldTahoe. This module
+//! assembles P and the rewards for `tcpfade.analysis`, which solves for the stationary law;
+//! docs/models.md ("Tahoe and OldTahoe", "Reno and NewReno") has the derivation.
 use super::fast_recovery::{
-    Ending, FastRecovery, Outcome, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY,
-    REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
+    Ending, FastRecovery, Outcome, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
+    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
 use super::phase2::Phase2;
+use super::tahoe::TahoePhase2;
 use super::{mat_mul, SlotMatrices};
 use crate::error::{Error, Result};
 use crate::watch::Watch;
@@ -161,46 +164,78 @@ fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
     a[0] * b[0] + a[1] * b[1]
 }
 
-/// Phase 2 of one window class as the cycle model uses it: per outcome its next cycle-start state and
-/// probability (per channel state s0 of the loss slot), and the rewards summed over outcomes.
-struct ClassPhase2 {
+/// Phase 2 of one window class as the cycle model needs it: each way it ends (the next cycle's Wth
+/// and W, the channel state of its last slot) with its probability per channel state s0 of the loss
+/// slot, and the rewards summed over the ways ([`Rewards`] order).
+pub struct ClassPhase2 {
+    /// (ending, channel state of the last slot, probability per s0); an ending may repeat.
+    pub endings: Vec<(Ending, usize, [f64; 2])>,
+    /// Rewards summed over the endings, per s0.
+    pub sums: Rewards,
+}
+
+impl ClassPhase2 {
+    /// The endings and summed rewards of a list of outcomes.
+    pub fn from_outcomes(outcomes: &[Outcome]) -> Self {
+        let mut sums = [[0.0; 2]; REWARDS];
+        for o in outcomes {
+            for (sum, r) in sums.iter_mut().zip(&o.rewards) {
+                sum[0] += r[0];
+                sum[1] += r[1];
+            }
+        }
+        let endings = outcomes.iter().map(|o| (o.ending, o.channel_state, o.rewards[PROBABILITY])).collect();
+        ClassPhase2 { endings, sums }
+    }
+}
+
+/// Phase 2 per window class (⌊Y⌋, ⌈Y/2⌉) = (`window`, `next_ssthresh`): what tells one variant's
+/// cycle model from another's.
+pub trait WindowClasses {
+    /// The class's endings and rewards.
+    fn class(&mut self, window: u32, next_ssthresh: u32) -> Result<ClassPhase2>;
+}
+
+impl WindowClasses for Phase2 {
+    fn class(&mut self, window: u32, next_ssthresh: u32) -> Result<ClassPhase2> {
+        Ok(ClassPhase2::from_outcomes(&self.outcomes(window, next_ssthresh)?))
+    }
+}
+
+/// A class's endings as indices of cycle-start states, and its rewards with the timeouts'
+/// probability appended.
+struct Resolved {
     targets: Vec<usize>,
     probabilities: Vec<[f64; 2]>,
-    /// [reward][s0], `Rewards` order, with the timeouts' probability appended.
     sums: [[f64; 2]; REWARDS + 1],
 }
 
 const TIMEOUTS: usize = REWARDS;
 
-impl ClassPhase2 {
-    fn new(outcomes: &[Outcome], mut state: impl FnMut(CycleStart) -> usize) -> Self {
+impl Resolved {
+    fn new(class: ClassPhase2, mut state: impl FnMut(CycleStart) -> usize) -> Self {
         let mut sums = [[0.0; 2]; REWARDS + 1];
-        let mut targets = Vec::with_capacity(outcomes.len());
-        let mut probabilities = Vec::with_capacity(outcomes.len());
-        for o in outcomes {
-            let (ssthresh, cwnd, timeout) = match o.ending {
-                Ending::Timeout { ssthresh } => (f64::from(ssthresh), 1.0, true),
-                Ending::Clean { ssthresh, cwnd_bits } => (f64::from(ssthresh), f64::from_bits(cwnd_bits), false),
+        sums[..REWARDS].copy_from_slice(&class.sums);
+        let mut targets = Vec::with_capacity(class.endings.len());
+        let mut probabilities = Vec::with_capacity(class.endings.len());
+        for (ending, channel, p) in class.endings {
+            let (ssthresh, cwnd) = match ending {
+                Ending::Timeout { ssthresh } => {
+                    sums[TIMEOUTS][0] += p[0];
+                    sums[TIMEOUTS][1] += p[1];
+                    (f64::from(ssthresh), 1.0)
+                }
+                Ending::Clean { ssthresh, cwnd_bits } => (f64::from(ssthresh), f64::from_bits(cwnd_bits)),
             };
-            targets.push(state(CycleStart { channel: o.channel_state, ssthresh, cwnd }));
-            probabilities.push(o.rewards[PROBABILITY]);
-            for (sum, r) in sums.iter_mut().zip(&o.rewards) {
-                sum[0] += r[0];
-                sum[1] += r[1];
-            }
-            if timeout {
-                sums[TIMEOUTS][0] += o.rewards[PROBABILITY][0];
-                sums[TIMEOUTS][1] += o.rewards[PROBABILITY][1];
-            }
+            targets.push(state(CycleStart { channel, ssthresh, cwnd }));
+            probabilities.push(p);
         }
-        ClassPhase2 { targets, probabilities, sums }
+        Resolved { targets, probabilities, sums }
     }
 }
 
-/// The cycle model of Reno or NewReno over the reachable cycle-start states (zorzi-rao eq. (13)). The
-/// watch looks at the clock after each window class's phase 2 (at Wmax = 128 one takes tens of
-/// milliseconds); the fraction done is the share of the (at most 2·Wmax) classes computed.
-pub fn cycle_model(
+/// The cycle model of Reno or NewReno ([`Phase2`] per window class).
+pub fn fast_recovery_cycle_model(
     ch: &SlotMatrices,
     recovery: FastRecovery,
     wmax: u32,
@@ -209,8 +244,34 @@ pub fn cycle_model(
     watch: &mut Watch<'_>,
 ) -> Result<CycleModel> {
     let mut phase2 = Phase2::new(recovery, *ch, wmax, dupthresh, rto)?;
+    cycle_model(ch, &mut phase2, wmax, watch)
+}
+
+/// The cycle model of Tahoe (`dupthresh` Some(K)) or OldTahoe (None) ([`TahoePhase2`] per window
+/// class), zorzi-rao eqs. (6)-(13) and (19)-(24).
+pub fn tahoe_cycle_model(
+    ch: &SlotMatrices,
+    dupthresh: Option<u32>,
+    wmax: u32,
+    rto: u32,
+    watch: &mut Watch<'_>,
+) -> Result<CycleModel> {
+    let mut phase2 = TahoePhase2::new(*ch, wmax, dupthresh, rto)?;
+    cycle_model(ch, &mut phase2, wmax, watch)
+}
+
+/// The cycle model over the reachable cycle-start states (zorzi-rao eq. (13)), phase 2 per window
+/// class from `phase2`. The watch looks at the clock after each window class's phase 2 (for Reno at
+/// Wmax = 128 one takes tens of milliseconds); the fraction done is the share of the (at most
+/// 2·Wmax) classes computed.
+pub fn cycle_model(
+    ch: &SlotMatrices,
+    phase2: &mut impl WindowClasses,
+    wmax: u32,
+    watch: &mut Watch<'_>,
+) -> Result<CycleModel> {
     let tables = Phase1Tables::new(ch, longest_phase1(wmax) + 1)?;
-    let mut classes: HashMap<(u32, u32), ClassPhase2> = HashMap::default();
+    let mut classes: HashMap<(u32, u32), Resolved> = HashMap::default();
     let mut index: HashMap<(usize, u64, u64), usize> = HashMap::default();
     let mut states: Vec<CycleStart> = Vec::new();
     let mut state = |st: CycleStart, states: &mut Vec<CycleStart>| -> usize {
@@ -234,10 +295,10 @@ pub fn cycle_model(
             let class = match classes.entry(ph1.class) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => {
-                    let outcomes = phase2.outcomes(ph1.class.0, ph1.class.1)?;
+                    let class = phase2.class(ph1.class.0, ph1.class.1)?;
                     computed += 1;
                     watch.look_now(|| f64::from(computed) / (2.0 * f64::from(wmax)))?;
-                    e.insert(ClassPhase2::new(&outcomes, |st| state(st, &mut states)))
+                    e.insert(Resolved::new(class, |st| state(st, &mut states)))
                 }
             };
             let mass = ph1.loss;

@@ -1,26 +1,9 @@
-"""Markov renewal-reward model of TCP Tahoe and OldTahoe over a two-state Markov channel
-(zorzi-rao §4, eqs. (6)-(13) and (19)-(24)), with the timer of decision D2 of docs/models.md.
-
-A cycle runs from one loss detection to the next. Phase 1 is the error-free stretch that starts
-with the retransmission of the oldest unacknowledged packet at W = 1; it ends with the first
-failure, at window Y = w(n, 1, Wth). Phase 2 runs from that failure to its detection: either the
-K-th duplicate ACK arrives before the window of ⌊Y⌋ packets is used up (fast retransmit, Tahoe
-only), or the sender stalls until the timer fires T0 slots after the lost packet was sent.
-docs/models.md gives the derivation line by line; the differences from the paper are:
-
-- the channel may lose packets in either state (``channel.SlotMatrices``), so X(k) carries the
-  channel *state* of slot t_k - 1 rather than the outcome;
-- the timer is the one of decision D2 of docs/models.md: it is not restarted by a fast retransmit. If the
-  retransmission that follows a fast retransmit is lost, the timer set by the original loss fires
-  T0 slots after *that* loss, not T0 slots after the retransmission as eq. (20) would have it. The
-  model therefore resolves the retransmission slot inside the fast-retransmit transition: lost, it
-  leads to a timeout at T0 (next state (C, 1, 1)); correct, it leads to an "one ACK in" state, a
-  cycle whose first slot has already succeeded;
-- eq. (24) writes the next threshold as ⌊Y/2⌋; the protocol (§2 and decision D3 of docs/models.md) sets ⌈Y/2⌉.
-
-The embedded chain has 4⌈Wmax/2⌉ states: (one ACK in?, channel state, Wth). N_s is bounded as
-in the paper: after a timeout 0 <= N_s <= j (eq. (20)); after a fast retransmit at slot i,
-ℓ1 - 1 <= N_s <= K (eqs. (22)-(24)). The optimistic count is every correct transmission.
+"""The Tahoe and OldTahoe analysis as it was in numpy (tcpfade 4a1b891), before it moved to the core
+(``tcpfade._core.tahoe_cycle_model``): zorzi-rao §4, eqs. (6)-(13) and (19)-(24), its phase 1 tabulated per correct
+slot k of every start state (O(Wmax³)) and its embedded chain over all 4⌈Wmax/2⌉ states (offset, s, Wth). Kept as
+the reference the core must reproduce (tests/test_analysis.py), with the helpers only it uses: the window function
+w(n, W, Wth) of §4.2 (footnote 6: "can be tabulated by a simple program"), tables of matrix powers and the
+geometric tails of phase 1.
 """
 
 from __future__ import annotations
@@ -31,8 +14,54 @@ from functools import lru_cache
 
 import numpy as np
 
-from .channel import SlotMatrices, power_table
-from .window import window_class, window_sequence
+from tcpfade.analysis.channel import SlotMatrices
+
+
+def grow(cwnd: float, ssthresh: float, wmax: int) -> float:
+    """W after one ACK of new data (D3): slow start below Wth, congestion avoidance above, capped."""
+    cwnd = cwnd + 1.0 if cwnd < ssthresh else cwnd + 1.0 / cwnd
+    return min(cwnd, float(wmax))
+
+
+@lru_cache(maxsize=4096)
+def window_sequence(ssthresh: int, wmax: int, start: float = 1.0) -> np.ndarray:
+    """w_k, the window after k ACKs from W = ``start``, for k = 0 .. k* where w_(k*) = Wmax first."""
+    values = [min(float(start), float(wmax))]
+    while values[-1] < wmax:
+        values.append(grow(values[-1], ssthresh, wmax))
+    out = np.array(values)
+    out.setflags(write=False)
+    return out
+
+
+def window_class(cwnd: float) -> tuple[int, int]:
+    """(⌊W⌋, ⌈W/2⌉): the packets the window allows after a loss, and the next Wth."""
+    return int(math.floor(cwnd)), int(math.ceil(cwnd / 2.0))
+
+
+def power_table(matrix: np.ndarray, count: int) -> np.ndarray:
+    """matrix^k for k = 0..count-1, shape (count, 2, 2), by doubling."""
+    out = np.empty((max(count, 1), 2, 2))
+    out[0] = np.eye(2)
+    filled, power = 1, np.asarray(matrix, dtype=float)
+    while filled < count:
+        n = min(filled, count - filled)
+        out[filled:filled + n] = out[:n] @ power
+        filled += n
+        power = power @ power if filled == 2 * n else power
+    return out[:count]
+
+
+def failure_tail(ch: SlotMatrices, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_{k>=t} A^k F and Σ_{k>=t} (k+1) A^k F for t = ``start``: Σ_{k>=t} A^k = A^t R and
+    Σ_{k>=t} k A^k = A^t (t R + A R²), R = (I - A)^-1."""
+    t = np.asarray(start)
+    a = ch.success
+    r = np.linalg.inv(np.eye(2) - a)
+    a_t = power_table(a, int(t.max()) + 1)[t]
+    weight = (t + 1.0)[..., None, None]
+    return a_t @ r @ ch.failure, a_t @ (weight * r + a @ r @ r) @ ch.failure
+
 
 #: Per-transition rewards: slots N_d, transmissions N_t, pessimistic and optimistic successes
 #: N_s, timeouts, fast retransmits, losses and the sum of W over the losses.
@@ -231,7 +260,7 @@ def cycle_model(ch: SlotMatrices, *, wmax: int, dupthresh: int | None, rto: int)
         m.append(lay.group_m)
         h.append(lay.group_h)
     # Tail, W = Wmax: Σ_{k>=t} A^k F = A^t R F and Σ (k+1) A^k F = A^t ((t+1) R + A R²) F, R = (I - A)^-1.
-    tail0, tail1 = ch.failure_tail(lay.tail_k)
+    tail0, tail1 = failure_tail(ch, lay.tail_k)
     mt, ht = window_class(float(wmax))
     nb = len(lay.tail_k)
     g0.append(tail0)

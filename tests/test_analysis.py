@@ -227,6 +227,21 @@ def test_bad_input_names_the_parameter(bad, match):
         tcpfade.analyze(args.pop("variant"), args.pop("channel"), **args)
 
 
+def test_what_would_not_fit_is_refused_up_front(monkeypatch):
+    """Tahoe's phase 1 is walked slot by slot (about Wmax³ slots) and its chain is dense (about 2 Wmax states):
+    with the limits lowered, a Wmax past them is refused before any work, naming wmax and the figure."""
+    from tcpfade import _validate as v
+
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
+    monkeypatch.setattr(v, "WORK_LIMIT_SECONDS", 1.0)    # 5e7 phase-1 slots a second: Wmax = 368 is the edge
+    with pytest.raises(tcpfade.ParameterError, match=r"wmax = 400 .*tahoe analysis at Wmax = 400 implies 6.4e\+07"):
+        tcpfade.analyze("tahoe", ch, wmax=400, rto=500)
+    assert tcpfade.analyze("oldtahoe", ch, wmax=360, rto=500).states > 0
+    monkeypatch.setattr(v, "MEMORY_LIMIT", 2**20)        # 128 bytes per Wmax²: Wmax = 90 is the edge
+    with pytest.raises(tcpfade.ParameterError, match=r"wmax = 100 .*oldtahoe analysis at Wmax = 100 would need"):
+        tcpfade.analyze("oldtahoe", ch, wmax=100, rto=500)
+
+
 def test_energy_follows_eqs_14_to_18():
     ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
     base = tcpfade.analyze("tahoe", ch)

@@ -36,10 +36,9 @@ RULES: dict[str, v.Rule] = {
 #: Bytes the Reno and NewReno analyses keep per slot of the timer (the channel's step matrix to each power).
 BYTES_PER_RTO_SLOT = 40
 
-#: Bytes the Tahoe analysis holds at its peak per entry of its phase-1 tables (the matrices A^k F and their
-#: weighted copies; measured: 6 GB for Wmax = 512, whose tables have 6.7e7 entries).
-BYTES_PER_PHASE1_ENTRY = 150
-
+#: Bytes the Tahoe and OldTahoe analyses hold per Wmax²: A^k F and A^k for every k of the longest phase 1 (about
+#: Wmax²/2 of each, 32 bytes apiece) and the dense chain of about 2 Wmax states, three copies of it at the solve.
+BYTES_PER_WMAX_SQUARED = 32 + 3 * 8 * 4
 
 @v.checked(**RULES)
 def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
@@ -57,9 +56,9 @@ def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, du
     if name in ("reno", "newreno"):
         v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
     else:
-        # Phase 1 is tabulated per correct slot k of every start state: about Wmax × Wmax²/2 entries.
-        v.memory("wmax", wmax, BYTES_PER_PHASE1_ENTRY * wmax * (wmax * wmax / 2 + wmax),
-                 f"the {name} analysis at Wmax = {wmax} (its phase-1 tables grow as Wmax³)")
+        v.memory("wmax", wmax, BYTES_PER_WMAX_SQUARED * float(wmax) ** 2, f"the {name} analysis at Wmax = {wmax}")
+        # Phase 1 is walked slot by slot from each of about 2 Wmax start states, up to Wmax²/2 slots each.
+        v.work("wmax", wmax, float(wmax) ** 3, "phase-1 slots", f"the {name} analysis at Wmax = {wmax}")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
     return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto": rto,
             "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
@@ -84,8 +83,8 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     variant : one of :data:`ANALYZED_VARIANTS`.
     channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
         with :func:`tcpfade.fit_markov`).
-    wmax : receiver's window Wmax [packets] (at most 4096, and what fits in memory for Tahoe: about 600 with 24 GB;
-        128 for Reno and NewReno).
+    wmax : receiver's window Wmax [packets] (at most 4096; 128 for Reno and NewReno). Tahoe's time grows as Wmax³:
+        0.24 ms at 24, 15 ms at 128, 0.9 s at 512.
     dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
     rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
     transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.

@@ -5,6 +5,8 @@ agree bit for bit), and the Monte-Carlo block errors against what the code guara
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -92,6 +94,34 @@ def test_block_errors_at_the_extremes_and_bad_input():
                            (dict(sir_db=np.nan), "sir_db"), (dict(blocks=0), "blocks = 0")]:
         with pytest.raises(tcpfade.ParameterError, match=needle):
             wcdma.block_error_rate(**{"sir_db": 0.0, "seed": 1, **kwargs})
+
+
+def test_wilson_interval_against_scipy_and_at_a_confidence_within_1e_16_of_one():
+    """The block error rate's Wilson interval equals scipy's where scipy's is finite, and stays finite and around
+    the rate at a confidence of 1 − 1e-16, where scipy's upper end is NaN (the fuzzing suite found it): there z
+    is checked against mpmath's inverse of the normal tail at 30 digits."""
+    import mpmath
+    from scipy import stats
+
+    from tcpfade.wcdma.coding import _wilson
+
+    for errors, n in [(0, 7), (3, 20), (20, 20), (17, 1000)]:
+        for confidence in (0.5, 0.95, 0.999):
+            ci = stats.binomtest(errors, n).proportion_ci(confidence_level=confidence, method="wilson")
+            assert _wilson(errors, n, confidence) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
+    confidence = 0.9999999999999999
+    with mpmath.workdps(30):
+        alpha = 1 - mpmath.mpf(confidence)          # the double's own distance to 1, exactly
+        z = float(mpmath.sqrt(2) * mpmath.erfinv(1 - alpha))
+    for errors, n in [(0, 20), (7, 20), (20, 20)]:
+        low, high = _wilson(errors, n, confidence)
+        center, half = (errors + z * z / 2) / (n + z * z), z / (n + z * z) * math.sqrt(errors * (n - errors) / n
+                                                                                      + z * z / 4)
+        assert low == pytest.approx(max(center - half, 0.0), abs=1e-12)
+        assert high == pytest.approx(min(center + half, 1.0), abs=1e-12)
+        assert 0.0 <= low <= errors / n <= high <= 1.0
+    r = wcdma.block_error_rate(19.999999999999996, blocks=20, seed=0, confidence=confidence, tti_frames=2)
+    assert r.errors == 0 and r.low == 0.0 and 0.0 < r.high < 1.0
 
 
 def test_deeper_interleaving_helps_when_one_frame_is_faded():

@@ -9,6 +9,7 @@ reference the WCDMA block-error mapping is calibrated against.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -68,10 +69,17 @@ class BlockErrorRate(Record):
 
 
 def _wilson(errors: int, n: int, confidence: float) -> tuple[float, float]:
-    from scipy import stats
+    """Wilson's score interval for errors/n (Wilson 1927; the same as scipy's ``binomtest(...).proportion_ci(
+    method="wilson")``), written out because scipy inverts the normal at 1 − α/2, which rounds to 1 for
+    confidences within 1e-16 of 1 and gives an upper end of NaN: z is taken here from α/2 itself, exact there."""
+    from scipy import special
 
-    ci = stats.binomtest(errors, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+    z2 = special.ndtri((1.0 - confidence) / 2.0) ** 2
+    rate = errors / n
+    center = (errors + z2 / 2.0) / (n + z2)
+    half = math.sqrt(z2) / (n + z2) * math.sqrt(errors * (n - errors) / n + z2 / 4.0)
+    # Round-off must not leave the rate outside its own interval (at 0 errors the lower end is 0 exactly).
+    return float(min(max(center - half, 0.0), rate)), float(max(min(center + half, 1.0), rate))
 
 
 def _tti(tti_frames: int) -> int:

@@ -111,10 +111,11 @@ impl Phase1Tables {
         Ok(Phase1Tables { fail_after, success_powers, tail_rf: rf, tail_arrf: arrf })
     }
 
-    fn classes(&self, start: &CycleStart, wmax: u32) -> Vec<Phase1Class> {
+    /// The classes of `start`, into `out` (cleared first: one buffer serves every start).
+    fn classes(&self, start: &CycleStart, wmax: u32, out: &mut Vec<Phase1Class>) {
         let wmax_f = f64::from(wmax);
         let s = start.channel;
-        let mut out: Vec<Phase1Class> = Vec::new();
+        out.clear();
         let mut push = |class: (u32, u32), loss: [f64; 2], slots: [f64; 2], cwnd_sum: [f64; 2]| match out.last_mut() {
             Some(last) if last.class == class => {
                 for s0 in 0..2 {
@@ -127,10 +128,18 @@ impl Phase1Tables {
         };
         let mut w = start.cwnd.min(wmax_f);
         let mut k = 0usize;
+        // The class holds on the open interval (n, n + 1) between integers, and at an integer for that
+        // value alone: it is worked out again only when W leaves the interval (a ceil per slot was a
+        // tenth of a Reno point's time).
+        let (mut class, mut until) = ((0, 0), f64::NEG_INFINITY);
         while w < wmax_f {
+            if !(w < until) {
+                class = class_of(w);
+                until = if w.fract() == 0.0 { w } else { w.floor() + 1.0 };
+            }
             let f = &self.fail_after[k];
             let kk = (k + 1) as f64;
-            push(class_of(w), f[s], [kk * f[s][0], kk * f[s][1]], [w * f[s][0], w * f[s][1]]);
+            push(class, f[s], [kk * f[s][0], kk * f[s][1]], [w * f[s][0], w * f[s][1]]);
             w = grow(w, start.ssthresh, wmax_f);
             k += 1;
         }
@@ -145,7 +154,6 @@ impl Phase1Tables {
         add_scaled(&mut inner, &self.tail_arrf, 1.0);
         let tail1 = mat_mul(p, &inner);
         push(class_of(wmax_f), tail0[s], tail1[s], [wmax_f * tail0[s][0], wmax_f * tail0[s][1]]);
-        out
     }
 }
 
@@ -284,14 +292,16 @@ pub fn cycle_model(
     state(CycleStart { channel: 0, ssthresh: 1.0, cwnd: 1.0 }, &mut states);
     let mut transitions = Vec::new();
     let mut rewards = Vec::new();
+    let mut phase1 = Vec::with_capacity(2 * wmax as usize + 2);
     let mut done = 0;
     let mut computed = 0u32;
     while done < states.len() {
         let start = states[done];
         done += 1;
-        let mut row = Vec::new();
+        let mut row = Vec::with_capacity(6 * phase1.len().max(1));
         let mut r = [0.0; 8];
-        for ph1 in tables.classes(&start, wmax) {
+        tables.classes(&start, wmax, &mut phase1);
+        for ph1 in &phase1 {
             let class = match classes.entry(ph1.class) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => {

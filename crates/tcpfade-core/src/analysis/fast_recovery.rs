@@ -258,10 +258,12 @@ struct Sending {
     unbroken: bool,
 }
 
-/// One way the sending stretch stops: `sent` packets, `losses` of them lost, in channel state
-/// `channel` after the last. The rewards are per unit of probability from the start:
-/// [`TRANSMISSIONS`], [`SUCCESSES`], [`DELIVERED`], [`LOSSES_OTHER`], and in [`CWND_AT_LOSS`] the
-/// sum over losses of the successes before each (the window then is W plus that).
+/// One way the sending stretch stops: `sent` packets, in channel state `channel` after the last, and
+/// `losses` of them lost when inflating (W then grows by the successes, `sent − losses`); otherwise
+/// `losses` is 0 or 1, whether any was lost, which is all the stretch's rewards tell apart. The
+/// rewards are per unit of probability from the start: [`TRANSMISSIONS`], [`SUCCESSES`],
+/// [`DELIVERED`], [`LOSSES_OTHER`], and in [`CWND_AT_LOSS`] the sum over losses of the successes
+/// before each (the window then is W plus that).
 #[derive(Debug, Clone, Copy)]
 struct Stop {
     sent: u32,
@@ -275,19 +277,22 @@ struct Stop {
 /// recovery) and frees one more if the run after una is unbroken; a lost one breaks the run. With
 /// one packet a slot, outstanding grows by one a slot, so the sender stops after `cap` packets or,
 /// in recovery, at the loss that uses the last of its room: the state of a slot is (losses so far,
-/// channel). The run is unbroken exactly while no packet of the stretch was lost, if it started so.
+/// channel), the losses counted up to the room when inflating and up to 1 otherwise (the run is
+/// unbroken exactly while no packet of the stretch was lost, if it started so).
 #[inline(never)]
 fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
     let mut stops = Vec::new();
+    let levels = if key.inflating { key.room as usize + 1 } else { 2 };
     // live[losses][channel] before the packet of the slot; sent = the slots so far.
-    let mut live = vec![[[0.0; REWARDS]; 2]];
+    let mut live = vec![[[0.0; REWARDS]; 2]; levels];
     live[0][usize::from(key.channel)][PROBABILITY] = 1.0;
-    let mut next: Vec<[[f64; REWARDS]; 2]> = Vec::new();
+    let mut next = live.clone();
+    // The levels that can hold mass so far: one more each slot.
+    let mut reach = 1;
     for sent in 0..=key.cap {
-        next.clear();
-        next.resize(live.len() + 1, [[0.0; REWARDS]; 2]);
+        next[..levels.min(reach + 1)].fill([[0.0; REWARDS]; 2]);
         let mut alive = false;
-        for (losses, by_channel) in live.iter().enumerate() {
+        for (losses, by_channel) in live[..reach].iter().enumerate() {
             if (key.inflating && losses as u32 >= key.room) || sent == key.cap {
                 for (s, acc) in by_channel.iter().enumerate() {
                     if acc[PROBABILITY] != 0.0 {
@@ -315,7 +320,7 @@ fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
                         if key.inflating {
                             a[CWND_AT_LOSS] += prob * successes;
                         }
-                        losses + 1
+                        (losses + 1).min(levels - 1)
                     };
                     next[now_losses][to].iter_mut().zip(&a).for_each(|(d, v)| *d += v);
                     alive = true;
@@ -325,6 +330,7 @@ fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
         if !alive {
             break;
         }
+        reach = levels.min(reach + 1);
         std::mem::swap(&mut live, &mut next);
     }
     stops

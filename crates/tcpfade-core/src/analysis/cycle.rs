@@ -133,7 +133,7 @@ impl Phase1Tables {
         // tenth of a Reno point's time).
         let (mut class, mut until) = ((0, 0), f64::NEG_INFINITY);
         while w < wmax_f {
-            if !(w < until) {
+            if w >= until {
                 class = class_of(w);
                 until = if w.fract() == 0.0 { w } else { w.floor() + 1.0 };
             }

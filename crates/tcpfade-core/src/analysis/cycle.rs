@@ -76,14 +76,19 @@ fn add_scaled(a: &mut M2, b: &M2, by: f64) {
     }
 }
 
-/// Phase 1 of one cycle-start state, per window class at the loss: Σ A^k F, Σ (k + 1) A^k F and
-/// Σ w_k A^k F over the k in the class, from the state's channel state (rows: channel state of the
-/// loss slot).
+/// Phase 1 from one (Wth, W), per window class at the loss: Σ A^k F, Σ (k + 1) A^k F and Σ w_k A^k F
+/// over the k in the class (row: channel state before the cycle, column: of the loss slot).
 struct Phase1Class {
     class: (u32, u32),
-    loss: [f64; 2],
-    slots: [f64; 2],
-    cwnd_sum: [f64; 2],
+    loss: M2,
+    slots: M2,
+    cwnd_sum: M2,
+}
+
+impl Phase1Class {
+    fn new(class: (u32, u32)) -> Self {
+        Phase1Class { class, loss: [[0.0; 2]; 2], slots: [[0.0; 2]; 2], cwnd_sum: [[0.0; 2]; 2] }
+    }
 }
 
 /// What phase 1 needs of the channel: A^k F for k up to where any window reaches Wmax, and the
@@ -111,36 +116,31 @@ impl Phase1Tables {
         Ok(Phase1Tables { fail_after, success_powers, tail_rf: rf, tail_arrf: arrf })
     }
 
-    /// The classes of `start`, into `out` (cleared first: one buffer serves every start).
-    fn classes(&self, start: &CycleStart, wmax: u32, out: &mut Vec<Phase1Class>) {
+    /// The classes of a phase 1 from W = `cwnd` with Wth = `ssthresh`, for both channel states before
+    /// the cycle at once.
+    fn classes(&self, ssthresh: f64, cwnd: f64, wmax: u32) -> Vec<Phase1Class> {
         let wmax_f = f64::from(wmax);
-        let s = start.channel;
-        out.clear();
-        let mut push = |class: (u32, u32), loss: [f64; 2], slots: [f64; 2], cwnd_sum: [f64; 2]| match out.last_mut() {
-            Some(last) if last.class == class => {
-                for s0 in 0..2 {
-                    last.loss[s0] += loss[s0];
-                    last.slots[s0] += slots[s0];
-                    last.cwnd_sum[s0] += cwnd_sum[s0];
-                }
-            }
-            _ => out.push(Phase1Class { class, loss, slots, cwnd_sum }),
-        };
-        let mut w = start.cwnd.min(wmax_f);
+        let mut out = Vec::new();
+        let mut w = cwnd.min(wmax_f);
         let mut k = 0usize;
         // The class holds on the open interval (n, n + 1) between integers, and at an integer for that
         // value alone: it is worked out again only when W leaves the interval (a ceil per slot was a
         // tenth of a Reno point's time).
-        let (mut class, mut until) = ((0, 0), f64::NEG_INFINITY);
+        let mut until = f64::NEG_INFINITY;
+        let mut run = Phase1Class::new(class_of(w));
         while w < wmax_f {
             if w >= until {
-                class = class_of(w);
+                let class = class_of(w);
                 until = if w.fract() == 0.0 { w } else { w.floor() + 1.0 };
+                if class != run.class {
+                    out.push(std::mem::replace(&mut run, Phase1Class::new(class)));
+                }
             }
             let f = &self.fail_after[k];
-            let kk = (k + 1) as f64;
-            push(class, f[s], [kk * f[s][0], kk * f[s][1]], [w * f[s][0], w * f[s][1]]);
-            w = grow(w, start.ssthresh, wmax_f);
+            add_scaled(&mut run.loss, f, 1.0);
+            add_scaled(&mut run.slots, f, (k + 1) as f64);
+            add_scaled(&mut run.cwnd_sum, f, w);
+            w = grow(w, ssthresh, wmax_f);
             k += 1;
         }
         let p = &self.success_powers[k];
@@ -153,7 +153,15 @@ impl Phase1Tables {
         }
         add_scaled(&mut inner, &self.tail_arrf, 1.0);
         let tail1 = mat_mul(p, &inner);
-        push(class_of(wmax_f), tail0[s], tail1[s], [wmax_f * tail0[s][0], wmax_f * tail0[s][1]]);
+        let class = class_of(wmax_f);
+        if class != run.class {
+            out.push(std::mem::replace(&mut run, Phase1Class::new(class)));
+        }
+        add_scaled(&mut run.loss, &tail0, 1.0);
+        add_scaled(&mut run.slots, &tail1, 1.0);
+        add_scaled(&mut run.cwnd_sum, &tail0, wmax_f);
+        out.push(run);
+        out
     }
 }
 
@@ -292,16 +300,19 @@ pub fn cycle_model(
     state(CycleStart { channel: 0, ssthresh: 1.0, cwnd: 1.0 }, &mut states);
     let mut transitions = Vec::new();
     let mut rewards = Vec::new();
-    let mut phase1 = Vec::with_capacity(2 * wmax as usize + 2);
+    // Phase 1 depends on the start's (Wth, W), its channel state only picking a row: walked once for both.
+    let mut phase1: HashMap<(u64, u64), Vec<Phase1Class>> = HashMap::default();
     let mut done = 0;
     let mut computed = 0u32;
     while done < states.len() {
         let start = states[done];
         done += 1;
-        let mut row = Vec::with_capacity(6 * phase1.len().max(1));
+        let classes_from = (phase1.entry((start.ssthresh.to_bits(), start.cwnd.to_bits())))
+            .or_insert_with(|| tables.classes(start.ssthresh, start.cwnd, wmax));
+        let s = start.channel;
+        let mut row = Vec::with_capacity(6 * classes_from.len());
         let mut r = [0.0; 8];
-        tables.classes(&start, wmax, &mut phase1);
-        for ph1 in &phase1 {
+        for ph1 in classes_from.iter() {
             let class = match classes.entry(ph1.class) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => {
@@ -311,11 +322,11 @@ pub fn cycle_model(
                     e.insert(Resolved::new(class, |st| state(st, &mut states)))
                 }
             };
-            let mass = ph1.loss;
+            let mass = ph1.loss[s];
             row.extend(class.targets.iter().zip(&class.probabilities).map(|(&t, p)| (t, dot(p, &mass))));
             let sum = |what: usize| dot(&class.sums[what], &mass);
             let lost = mass[0] + mass[1];
-            let slots = ph1.slots[0] + ph1.slots[1];
+            let slots = ph1.slots[s][0] + ph1.slots[s][1];
             // Phase 1: k + 1 slots and transmissions, k correct ones (all delivered), one loss at
             // W = Y; losses before the detection also happen at W = Y (weighted by cwnd_sum).
             r[0] += slots + sum(SLOTS);
@@ -326,7 +337,7 @@ pub fn cycle_model(
             r[5] += sum(FAST_RETRANSMITS);
             r[6] += lost + sum(LOSSES_AT_Y) + sum(LOSSES_OTHER);
             r[7] +=
-                ph1.cwnd_sum[0] + ph1.cwnd_sum[1] + dot(&class.sums[LOSSES_AT_Y], &ph1.cwnd_sum) + sum(CWND_AT_LOSS);
+                ph1.cwnd_sum[s][0] + ph1.cwnd_sum[s][1] + dot(&class.sums[LOSSES_AT_Y], &ph1.cwnd_sum[s]) + sum(CWND_AT_LOSS);
         }
         transitions.push(row);
         rewards.push(r);

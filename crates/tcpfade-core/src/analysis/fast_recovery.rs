@@ -384,6 +384,16 @@ fn doomed_outcomes(
     out
 }
 
+/// Add `acc` to the ending with id `id` of `out` (rewards per ending id, and whether it was reached).
+fn add_outcome(out: &mut Vec<(bool, Rewards)>, id: usize, acc: &Rewards) {
+    if id >= out.len() {
+        out.resize(id + 1, (false, [[0.0; 2]; REWARDS]));
+    }
+    let (reached, sum) = &mut out[id];
+    *reached = true;
+    add_rewards(sum, acc);
+}
+
 pub(super) struct Explorer<'a> {
     pub(super) q: &'a Phase2Query,
     pub(super) ch: &'a SlotMatrices,
@@ -417,12 +427,7 @@ impl<'a> Explorer<'a> {
 
     /// Add `acc` to the ending with id `id`.
     pub(super) fn add_to(&mut self, id: usize, acc: &Rewards) {
-        if id >= self.out.len() {
-            self.out.resize(id + 1, (false, [[0.0; 2]; REWARDS]));
-        }
-        let (reached, sum) = &mut self.out[id];
-        *reached = true;
-        add_rewards(sum, acc);
+        add_outcome(&mut self.out, id, acc);
     }
 }
 
@@ -476,22 +481,22 @@ impl Explorer<'_> {
     #[inline(never)]
     fn resolve_pending(&mut self) {
         let pending = std::mem::take(&mut self.pending);
+        // Out of `shared` while in use, so that a state's outcomes are looked up once.
+        let mut doomed = std::mem::take(&mut self.shared.doomed);
         for (st, acc) in &pending {
-            if !self.shared.doomed.contains_key(st) {
-                let unit = doomed_outcomes(self.q, self.ch, self.step_powers, st, self.shared);
-                self.shared.doomed.insert(*st, unit);
-            }
+            let unit = doomed
+                .entry(*st)
+                .or_insert_with(|| doomed_outcomes(self.q, self.ch, self.step_powers, st, self.shared));
             let prob = acc[PROBABILITY];
-            let unit = std::mem::take(self.shared.doomed.get_mut(st).expect("just inserted"));
-            for (id, u) in &unit {
+            for (id, u) in unit.iter() {
                 let mut a = scaled(acc, u[PROBABILITY]);
                 for (what, &by) in u.iter().enumerate().skip(1) {
                     credit(&mut a, what, prob, by);
                 }
-                self.add_to(*id, &a);
+                add_outcome(&mut self.out, *id, &a);
             }
-            self.shared.doomed.insert(*st, unit);
         }
+        self.shared.doomed = doomed;
     }
 
     /// At most how many more fast retransmits of a Reno sender outside its first recovery can

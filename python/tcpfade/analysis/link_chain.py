@@ -53,11 +53,13 @@ class _Triplets:
     vals: list
 
     def add(self, rows, cols, vals) -> None:
-        rows, cols, vals = np.broadcast_arrays(np.asarray(rows), np.asarray(cols), np.asarray(vals, dtype=float))
+        rows, cols, vals = np.asarray(rows), np.asarray(cols), np.asarray(vals, dtype=float)
+        if not rows.shape == cols.shape == vals.shape:   # most blocks come whole: broadcasting costs more than they
+            rows, cols, vals = np.broadcast_arrays(rows, cols, vals)
         keep = vals != 0.0
-        self.rows.append(rows[keep].ravel())
-        self.cols.append(cols[keep].ravel())
-        self.vals.append(vals[keep].ravel())
+        self.rows.append(rows[keep])
+        self.cols.append(cols[keep])
+        self.vals.append(vals[keep])
 
     def matrix(self, n: int) -> scipy.sparse.csr_matrix:
         rows = np.concatenate(self.rows) if self.rows else np.zeros(0, dtype=int)
@@ -139,9 +141,11 @@ class LinkChain:
         if not self.backed_off:
             self._t.add(rows, 0, mass)
             return
-        h = w if outstanding is None else outstanding
-        for j in range(1, self._levels + 1):
-            self._t.add(rows, self.wp * j + h - 1, mass * exit_rows[:, j])
+        h = np.asarray(w if outstanding is None else outstanding)
+        levels = np.arange(1, self._levels + 1)
+        mass = np.broadcast_to(mass, h.shape)
+        self._t.add(np.broadcast_to(np.asarray(rows)[..., None], h.shape + levels.shape),
+                    self.wp * levels + h[..., None] - 1, mass[..., None] * exit_rows[..., 1:])
 
     def _direct_visits(self, rows, windows, weights) -> None:
         """Visits a row makes itself (not through a V state), for the law of the window at a visit."""

@@ -216,48 +216,216 @@ class _Climb:
     reward: np.ndarray
 
 
-def _packets_by_window(traj: _Trajectory, lam0: float, report: Callable[[float], None] | None = None
-                       ) -> tuple[np.ndarray, np.ndarray]:
+#: Windows below this are summed packet by packet (at most 2·64 + 1 packets each); above, a window's packets are a
+#: run of a smooth function far from the square root's branch point, which Euler-Maclaurin sums in closed form.
+DIRECT_WINDOWS = 64
+#: Euler-Maclaurin takes over where each packet's term is at least e^{-1/2} of the one before: its correction terms
+#: then fall as (0.5/2π)^{2k}, below 1e-16 at k = 8.
+SMOOTH_SLOPE = 0.5
+#: Terms e^{-60} below a run's first, however many, add less than 1e-20 of it: the sums stop there.
+NEGLIGIBLE = 60.0
+#: Bernoulli numbers B_2k / (2k)!, k = 1..8.
+_EM_COEFFICIENTS = np.array([1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510]) / np.array(
+    [math.factorial(2 * k) for k in range(1, 9)], dtype=float)
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
+
+
+def _series(z: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """Σ c_k (−z)^k by Horner's rule."""
+    out = np.full(z.shape, coefficients[-1])
+    for c in coefficients[-2::-1]:
+        out = out * -z + c
+    return out
+
+
+_H1 = tuple(1.0 / math.factorial(k + 1) for k in range(12))
+_H2 = tuple((k + 1) / math.factorial(k + 2) for k in range(12))
+
+
+def _h1(z: np.ndarray) -> np.ndarray:
+    """(1 − e^{−z})/z, by its series where that cancels."""
+    z = np.asarray(z, dtype=float)
+    small = z < 0.1
+    zb = np.where(small, 1.0, z)
+    return np.where(small, _series(np.where(small, z, 0.0), _H1), -np.expm1(-zb) / zb)
+
+
+def _h2(z: np.ndarray) -> np.ndarray:
+    """(1 − e^{−z}(1 + z))/z², by its series where that cancels."""
+    z = np.asarray(z, dtype=float)
+    small = z < 0.1
+    zb = np.where(small, 1.0, z)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(small, _series(np.where(small, z, 0.0), _H2), (-np.expm1(-zb) - zb * np.exp(-zb)) / (zb * zb))
+
+
+def _run_integral(c1: np.ndarray, c2: np.ndarray, ya: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """∫ y e^{G(y) − G(ya)} dy from ya to ya + ``delta``, G(y) = c1 y² + c2 y with c2 < 0 and c1 ≤ 0: the integral
+    over j of a run's terms e^{ℓ(j)}, y = √(s0 + 2j) (dj = y dy), in closed form (``delta`` is passed, not the
+    upper end: the difference of two roots of 10⁷ loses six digits). With c1 = 0 (phase A) it is elementary; with
+    c1 < 0 (phase B counted at the link) G is a Gaussian about −p = −c2/(2c1), and ∫ (v − p) e^{−a(v² − va²)} dv
+    splits into an elementary part and p times a Gaussian integral: by Gauss-Legendre where the integrand varies by
+    at most e², by scipy's erfcx (no cancellation) beyond."""
+    from scipy import special
+
+    out = np.empty(ya.shape)
+    linear = c1 == 0.0
+    if linear.any():
+        lo, d = ya[linear], delta[linear]
+        z = -c2[linear] * d
+        out[linear] = lo * d * _h1(z) + d * d * _h2(z)
+    if (~linear).any():
+        a, p = -c1[~linear], c2[~linear] / (2.0 * c1[~linear])
+        va, d = ya[~linear] + p, delta[~linear]
+        width = d * (2.0 * va + d)                      # vb² − va²
+        z = a * width
+        elementary = 0.5 * width * _h1(z)
+        half = 0.5 * d
+        offsets = half[:, None] * (1.0 + _GL_NODES[None, :])       # v − va at the nodes
+        quadrature = half * (np.exp(-a[:, None] * offsets * (offsets + 2.0 * va[:, None])) @ _GL_WEIGHTS)
+        ra = np.sqrt(a)
+        with np.errstate(over="ignore", invalid="ignore"):
+            closed = math.sqrt(math.pi) / (2.0 * ra) * (special.erfcx(ra * va) - special.erfcx(ra * (va + d)) * np.exp(-z))
+        out[~linear] = elementary - p * np.where(z <= 2.0, quadrature, closed)
+    return out
+
+
+def _exponent(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """ℓ(j) = c1·2j + c2·(√(s0 + 2j) − √s0): a run's term j against its first (the difference of roots without
+    cancellation)."""
+    return 2.0 * c1 * j + c2 * (2.0 * j / (np.sqrt(s0 + 2.0 * j) + np.sqrt(s0)))
+
+
+def _log_run_sums(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """log Σ_{j<n} e^{ℓ(j)} for runs of packets s = s0, s0 + 2, ... within one phase of the climb, where a term is
+    e^{c1 s + c2 √s} (c1, c2 ≤ 0): phase A has c1 = 0, phase B c1 = −λ0/(2μ) and, counted at the link,
+    c2 = −λ0/μ. Without the root (c2 = 0) a run is a geometric series. Otherwise its first terms, while each is
+    below e^{−1/2} of the one before, are summed one by one (at most until the rest is negligible), and the rest
+    by Euler-Maclaurin: the integral in closed form (:func:`_run_integral`), the ends' mean and 8 Bernoulli
+    corrections from the derivatives of e^{ℓ} (complete Bell polynomials of ℓ's derivatives)."""
+    out = np.zeros(n.shape)
+    geometric = c2 == 0.0
+    if geometric.any():
+        a, m = -2.0 * c1[geometric], n[geometric].astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[geometric] = np.where(a > 0.0, np.log(-np.expm1(-a * m)) - np.log(-np.expm1(-np.where(a > 0, a, 1.0))),
+                                      np.log(m))
+    rest = ~geometric & (n > 0)
+    if not rest.any():
+        return out
+    c1, c2, s0, n = c1[rest], c2[rest], s0[rest].astype(float), n[rest].astype(np.int64)
+    # Terms j < switch fall by more than SMOOTH_SLOPE each: −ℓ'(j) = −2c1 − c2/√(s0 + 2j) > SMOOTH_SLOPE.
+    room = SMOOTH_SLOPE + 2.0 * c1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        edge = np.where(room > 0.0, (c2 / np.where(room > 0.0, room, 1.0)) ** 2, np.inf)
+    switch = np.clip(np.ceil((edge - s0) / 2.0), 0, n).astype(np.int64)
+    # One by one: up to where the terms left are negligible (each falls by the last direct term's slope or more).
+    last = np.maximum(np.minimum(switch, 160) - 1, 0)
+    slope = -2.0 * c1 - c2 / np.sqrt(s0 + 2.0 * last)
+    direct = np.minimum(switch, np.ceil((np.log(n) + NEGLIGIBLE) / np.maximum(slope, SMOOTH_SLOPE))).astype(np.int64)
+    total = np.full(n.shape, -np.inf)
+    if direct.any():
+        runs = np.repeat(np.arange(n.size), direct)
+        j = np.arange(runs.size) - np.repeat(np.cumsum(direct) - direct, direct)
+        terms = np.exp(_exponent(c1[runs], c2[runs], s0[runs], j.astype(float)))
+        with np.errstate(divide="ignore"):
+            total = np.log(np.bincount(runs, terms, minlength=n.size))
+    smooth = switch < n
+    if smooth.any():
+        total[smooth] = np.logaddexp(total[smooth], _euler_maclaurin(c1[smooth], c2[smooth], s0[smooth],
+                                                                      switch[smooth], n[smooth] - 1))
+    out[rest] = total
+    return out
+
+
+def _euler_maclaurin(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log Σ_{j=a}^{b} e^{ℓ(j)} by Euler-Maclaurin, where the terms fall by at most SMOOTH_SLOPE each and s0 is at
+    least DIRECT_WINDOWS² (the derivatives of √(s0 + 2j) are then small), cut where the terms are negligible."""
+    a, b = a.astype(float), b.astype(float)
+    ya = np.sqrt(s0 + 2.0 * a)
+    base = _exponent(c1, c2, s0, a)
+    # Cut at ℓ(j) = ℓ(a) − NEGLIGIBLE: c1 y² + c2 y = K, the root above ya (the stable one of the two forms).
+    k = c1 * ya * ya + c2 * ya - NEGLIGIBLE
+    disc = np.sqrt(c2 * c2 + 4.0 * c1 * k)
+    y_cut = -2.0 * k / (disc - c2)
+    b = np.minimum(b, np.maximum(np.floor((y_cut * y_cut - s0) / 2.0) + 1.0, a))
+    ratio = np.exp(_exponent(c1, c2, s0, b) - base)
+    integral = _run_integral(c1, c2, ya, 2.0 * (b - a) / (np.sqrt(s0 + 2.0 * b) + ya))
+    corrections = np.zeros(a.shape)
+    for at, scale, sign in ((a, np.ones(a.shape), -1.0), (b, ratio, 1.0)):
+        s = s0 + 2.0 * at
+        # ℓ's derivatives in j: ℓ' = 2c1 + c2/√s, ℓ^(k) = c2 2^k (1/2)(−1/2)···(3/2 − k) s^(1/2 − k) for k ≥ 2.
+        derivative = [2.0 * c1 + c2 / np.sqrt(s)]
+        falling = 0.5
+        for order in range(2, 16):
+            falling *= 1.5 - order
+            derivative.append(c2 * 2.0 ** order * falling * s ** (0.5 - order))
+        # (e^ℓ)^(m) / e^ℓ = Y_m(ℓ', ℓ'', ...): Y_{m+1} = Σ_i C(m, i) ℓ^(i+1) Y_{m−i}.
+        bell = [np.ones(a.shape)]
+        for m in range(15):
+            bell.append(sum(math.comb(m, i) * derivative[i] * bell[m - i] for i in range(m + 1)))
+        corrections += sign * scale * sum(c * bell[2 * i + 1] for i, c in enumerate(_EM_COEFFICIENTS))
+    return base + np.log(integral + 0.5 * (1.0 + ratio) + corrections)
+
+
+def _packets_by_window(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray]:
     """log Σ e^{−λ0 (τ(x) + q(x))} over the climb's packets, window by window: the packets go at the fluid windows
     x = √s, s = 1..w_p² (a climb from w1 sends at s = w1² + 2, w1² + 4, ...: Table I's n(w1, x) = (x² − w1²)/2), so
     window u holds the s in [u², (u+1)²) of either parity. Returns ``whole[u − 1, parity]`` and ``after[u − 1]``,
-    the same for u's own parity without s = u² (where a climb from u starts). In blocks of about 2²⁰ packets, so
-    that memory stays O(w_p) though the work is O(w_p²)."""
+    the same for u's own parity without s = u² (where a climb from u starts).
+
+    Within a phase of the climb a packet's term is e^{c1 s + c2 √s} (phase A: c1 = 0, c2 = −λ0T; phase B:
+    c1 = −λ0/(2μ), c2 = −λ0/μ counted at the link, else 0), so a window's packets of one parity, split where the
+    phase changes, are runs summed by :func:`_log_run_sums`: O(w_p) work for the w_p²/2 packets."""
     wp = int(traj.wp)
-    whole, after = np.full((wp, 2), -np.inf), np.full(wp, -np.inf)
+    us = np.arange(1, wp + 1, dtype=np.int64)
     last = wp * wp
-    u0 = 1
-    while u0 <= wp:
-        u1 = min(max(math.isqrt(u0 * u0 + (1 << 20)), u0 + 1), wp + 1)     # windows u0..u1 − 1
-        us = np.arange(u0, u1)
-        for parity in (0, 1):
-            # Window u's packets of this parity: s = u² or u² + 1 (whichever has it), then every other one, up to
-            # (u + 1)² − 1 and w_p². The terms fall with s (τ and q grow), so each window's first is its largest.
-            first_s = us * us + ((us * us + parity) % 2)
-            counts = np.maximum((np.minimum((us + 1) ** 2, last + 1) - first_s + 1) // 2, 0)
-            kept = counts > 0
-            us_p, first_s, counts = us[kept], first_s[kept], counts[kept]
-            if us_p.size == 0:
-                continue
-            starts = np.r_[0, np.cumsum(counts)[:-1]]
-            x = np.sqrt(np.arange(first_s[0], first_s[-1] + 2 * counts[-1], 2, dtype=float))
-            logs = -lam0 * (traj.time(1.0, x) + traj.queue_delay(x))
-            top = logs[starts]
-            with np.errstate(invalid="ignore"):
-                whole[us_p - 1, parity] = top + np.log(np.add.reduceat(np.exp(logs - np.repeat(top, counts)), starts))
-            # u's own parity without s = u², where the climb from u starts: its largest term is the second.
-            own = ((us_p % 2) == parity) & (counts > 1)
-            if own.any():
-                rest = logs.copy()
-                rest[starts[own]] = -np.inf
-                second = np.where(own, logs[np.minimum(starts + 1, logs.size - 1)], top)
-                with np.errstate(invalid="ignore"):
-                    sums = np.add.reduceat(np.exp(rest - np.repeat(second, counts)), starts)
-                after[us_p[own] - 1] = second[own] + np.log(sums[own])
-        u0 = u1
-        if report is not None:
-            report(0.5 * min(u0 - 1, wp) ** 2 / wp ** 2)
-    return whole, after
+    starts, counts, rows, cols = [], [], [], []
+    for parity in (0, 1):
+        first = us * us + ((us * us + parity) % 2)
+        starts.append(first)
+        counts.append(np.maximum((np.minimum((us + 1) ** 2, last + 1) - first + 1) // 2, 0))
+        rows.append(us - 1)
+        cols.append(np.full(wp, parity))
+    # u's own parity without s = u².
+    starts.append(us * us + 2)
+    counts.append(np.maximum(counts[0] * (us % 2 == 0) + counts[1] * (us % 2 == 1) - 1, 0))
+    rows.append(us - 1)
+    cols.append(np.full(wp, 2))
+    s0, n = np.concatenate(starts), np.concatenate(counts)
+    row, col = np.concatenate(rows), np.concatenate(cols)
+    # Split each run where phase A (x ≤ μT) ends.
+    pipe, lam_mu = traj.pipe, lam0 / traj.rate
+    in_a = np.clip(np.floor((pipe * pipe - s0) / 2.0) + 1, 0, n).astype(np.int64) if pipe > 1 else np.zeros_like(n)
+    piece_s0 = np.concatenate([s0, s0 + 2 * in_a])
+    piece_n = np.concatenate([in_a, n - in_a])
+    c1 = np.concatenate([np.zeros(n.size), np.full(n.size, -0.5 * lam_mu)])
+    c2 = np.concatenate([np.full(n.size, -lam0 * traj.t), np.full(n.size, -lam_mu if traj.at_link else 0.0)])
+    direct = np.concatenate([row, row]) < DIRECT_WINDOWS - 1
+    logs = np.full(piece_n.shape, -np.inf)
+    kept = piece_n > 0
+    x0 = np.sqrt(piece_s0[kept].astype(float))
+    first_log = -lam0 * (traj.time(1.0, x0) + traj.queue_delay(x0))
+    by_terms = kept & direct
+    by_runs = kept & ~direct
+    sums = np.empty(kept.sum())
+    sums_index = np.cumsum(kept) - 1
+    if by_runs.any():
+        sums[sums_index[by_runs]] = _log_run_sums(c1[by_runs], c2[by_runs], piece_s0[by_runs].astype(float),
+                                                  piece_n[by_runs])
+    if by_terms.any():
+        # Small windows, packet by packet.
+        counts_t = piece_n[by_terms]
+        runs = np.repeat(np.arange(counts_t.size), counts_t)
+        j = np.arange(runs.size) - np.repeat(np.cumsum(counts_t) - counts_t, counts_t)
+        terms = np.exp(_exponent(c1[by_terms][runs], c2[by_terms][runs], piece_s0[by_terms][runs].astype(float),
+                                 j.astype(float)))
+        sums[sums_index[by_terms]] = np.log(np.bincount(runs, terms, minlength=counts_t.size))
+    logs[kept] = first_log + sums
+    total = np.logaddexp(logs[:n.size], logs[n.size:])
+    out = np.full((wp, 3), -np.inf)
+    out[row, col] = total
+    return out[:, :2].copy(), out[:, 2].copy()
 
 
 def _good_state_terms(traj: _Trajectory, lam0: float, report: Callable[[float], None] | None = None) -> _Climb:
@@ -273,7 +441,9 @@ def _good_state_terms(traj: _Trajectory, lam0: float, report: Callable[[float], 
     wp = int(traj.wp)
     tau = traj.time(1.0, np.arange(1, wp + 1, dtype=float))
     step = lam0 * np.diff(tau)
-    whole, after = _packets_by_window(traj, lam0, report)
+    whole, after = _packets_by_window(traj, lam0)
+    if report is not None:
+        report(0.05)
     suffix = np.full((wp + 1, 2), -np.inf)
     for parity in (0, 1):
         suffix[:wp, parity] = np.logaddexp.accumulate(whole[::-1, parity])[::-1]
@@ -427,8 +597,8 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
 
 
 def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAnalysis:
-    """:func:`analyze_link` on checked arguments; ``report`` gets the fraction done: the climb's packets are
-    counted in the first half, the chains solved in the second."""
+    """:func:`analyze_link` on checked arguments; ``report`` gets the fraction done: the climb and the windows'
+    chain in the first tenth, the chain with the timer's states built in the next four and solved in the rest."""
     def solve(chain: LinkChain, share: tuple[float, float]) -> LinkChain:
         try:
             chain.solve(report, share)
@@ -454,7 +624,7 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0), (0.5, 0.6)).passing_mass()
+        samples = solve(LinkChain(max_window, climb, outcome, no_to_bad, None, None, 0), (0.05, 0.1)).passing_mass()
         delta, start_delay, known_bad, survivors = _refined_timer(np.r_[samples, 0.0], rtt, windows, mu, t, lam1,
                                                                   granularity, lowest, highest)
         persistence = _persistence(traj, lam0)
@@ -468,7 +638,7 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
         core = max_window * (levels + 1) if backed_off else max_window
         recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain = solve(LinkChain(max_window, climb, outcome, no_to_bad, laws, persistence if backed_off else None,
-                            levels, recovery), (0.6, 1.0))
+                            levels, recovery, report, (0.1, 0.5)), (0.5, 1.0))
     visits = chain.visits()
     expected_reward = chain.average(chain.base) + float(visits @ survivors)
     expected_bad = chain.average(chain.effective_bad)

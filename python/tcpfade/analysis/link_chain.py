@@ -77,7 +77,11 @@ class LinkChain:
 
     def __init__(self, wp: int, climb: _Climb, outcome: dict[str, np.ndarray], no_to_bad: np.ndarray,
                  laws: list[_TimeoutLaw] | None, persistence: _Persistence | None, levels: int,
-                 recovery: _Recovery | None = None) -> None:
+                 recovery: _Recovery | None = None, report: Callable[[float], None] | None = None,
+                 share: tuple[float, float] = (0.0, 1.0)) -> None:
+        """``report`` (if given) gets the fraction done, within ``share`` of the caller's whole, after each backoff
+        level's rows (about half a second apiece at w_p = 10⁴): where a stop or a Ctrl-C is seen while the chain
+        is built."""
         self.wp = wp
         self.backed_off = persistence is not None and levels > 0 and laws is not None
         self.core = wp * (levels + 1) if self.backed_off else wp
@@ -118,6 +122,8 @@ class LinkChain:
                 rows = wp * k + windows - 1
                 self._backed_off_rows(rows, rows, k, persistence, laws[k])
                 self.base[rows] = climb.reward[0]
+                if report is not None:
+                    report(share[0] + (share[1] - share[0]) * k / levels)
         if recovery is not None:
             self._recovery_rows(recovery, climb, law0, persistence, laws)
         self.matrix = t.matrix(n)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tcpfade
+from tcpfade import wcdma
 from tcpfade.cli import main
 from tcpfade.errors import ParameterError, ParameterTypeError, TraceFormatError
 
@@ -45,6 +46,8 @@ CT = tcpfade.ContinuousTwoState
     (lambda: tcpfade.analyze_link("reno", rate=1e-308, tau=0, mean_good=2, mean_bad=2), "rate"),
     (lambda: tcpfade.analyze_link("reno", rate=1, tau=0, mean_good=90.44, mean_bad=1e-4, max_rto=1, buffer=31,
                                   recovery="rounds"), "max_rto"),
+    # found by the long fuzz profile after the uplink joined: a duration of 1e308 s overflowed the slot count
+    (lambda: wcdma.simulate_system(seed=1, duration=1e308), "duration"),
     # accepted at entry and failing later, or refused without the parameter's name
     (lambda: GE("0.5", b"1"), "p"),
     (lambda: GE((), 1), "p"),
@@ -120,6 +123,17 @@ def test_link_goodput_never_exceeds_capacity():
         for m in ("goodput", "throughput", "utilization"):
             lo, hi = r.ci[m]
             assert 0 <= lo <= getattr(r, m) <= hi <= 1
+
+
+def test_analysed_link_goodput_never_exceeds_capacity():
+    """Found by the long fuzz profile: the paper model's eq. (19) gave 1 + 4.8e-9 on a link whose good states
+    (4.3e9 s) outlast its fades (2 s, 4 packets) by 10⁹: E[N] passes μE[X] by 46 packets a good state, more than the
+    fades take away. The analysis caps the goodput at the link's capacity."""
+    link = dict(rate=2.00001, tau=0.23622712383449365, mean_good=4294967296, mean_bad=2.00001, max_rto=2.00001,
+                max_backoff=128, beta=5, model="paper")
+    a = tcpfade.analyze_link("newreno", **link)
+    raw = a.reward / (a.mean_good + a.mean_effective_bad) / a.rate
+    assert a.goodput == 1.0 and 0 < raw - 1 < 1e-8
 
 
 def test_proportion_intervals_stay_in_unit_interval():

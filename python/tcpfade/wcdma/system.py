@@ -168,11 +168,12 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
         rays = [float(v.Real(-100.0, 100.0).check("rays", x)) for x in rays]
         if not 1 <= len(rays) <= 32:
             raise v.fail("rays", rays, "must hold 1 to 32 powers in dB")
-    slots = int(round(duration / SLOT))
-    if slots < 1:
+    count = float(np.rint(duration / SLOT))     # inf for 1e308 s: checked before it becomes an integer
+    if count < 1:
         raise v.fail("duration", duration, f"must last one slot at least ({SLOT * 1e3:.3f} ms)")
-    v.memory("duration", duration, float(users) * slots * TRACE_BYTES, f"traces of {users} users over {slots} slots")
-    v.work("duration", duration, float(users) * slots, "events", f"{slots} slots of {users} users")
+    v.memory("duration", duration, float(users) * count * TRACE_BYTES, f"traces of {users} users over {count:.6g} slots")
+    v.work("duration", duration, float(users) * count, "events", f"{count:.6g} slots of {users} users")
+    slots = int(count)
     with reporting(progress, "slots") as report:
         raw = _core.simulate_system((users, doppler_hz, target_sir_db, step_db, slots, fading),
                                     (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db),

@@ -230,12 +230,25 @@ pub(super) struct Shared {
     doomed: HashMap<Doomed, UnitOutcomes>,
     sending: HashMap<Sending, Vec<Stop>>,
     ids: HashMap<(Ending, usize), usize>,
+    /// The ids of timeouts, at 2·Wth + channel state: most endings are timeouts, and a table is no hash.
+    timeout_ids: Vec<usize>,
     endings: Vec<(Ending, usize)>,
 }
 
 impl Shared {
     fn id(&mut self, key: (Ending, usize)) -> usize {
         let endings = &mut self.endings;
+        if let Ending::Timeout { ssthresh } = key.0 {
+            let slot = 2 * ssthresh as usize + key.1;
+            if slot >= self.timeout_ids.len() {
+                self.timeout_ids.resize(slot + 1, usize::MAX);
+            }
+            if self.timeout_ids[slot] == usize::MAX {
+                endings.push(key);
+                self.timeout_ids[slot] = endings.len() - 1;
+            }
+            return self.timeout_ids[slot];
+        }
         *self.ids.entry(key).or_insert_with(|| {
             endings.push(key);
             endings.len() - 1

@@ -47,7 +47,7 @@ def bench_analysis() -> None:
                           ("newreno", 24)]:
         ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.016)
         tcpfade.analyze(variant, ch, wmax=wmax)  # warm the per-Wmax caches, as a sweep would
-        calls = 100 if variant in ("tahoe", "oldtahoe") or wmax <= 6 else 3
+        calls = 300   # batches of a few tenths of a second: the best of three is steady to a few per cent
         t = best_of(lambda: [tcpfade.analyze(variant, ch, wmax=wmax) for _ in range(calls)]) / calls
         sim = best_of(lambda: tcpfade.simulate(variant, ch, wmax=wmax, slots=10**7, seed=1), repeat=1)
         print(f"analyze {variant:<8} Wmax={wmax:<3} P_E=0.03 fdT=0.016    {t * 1e3:8.2f} ms per point "
@@ -275,7 +275,7 @@ def scale_points() -> dict[str, float | str]:
             slow.add(family)
 
     slow: set = set()
-    for variant in ("tahoe", "reno", "newreno"):
+    for variant in ("oldtahoe", "tahoe", "reno", "newreno"):
         for wmax in SCALE_WMAX:
             timed(f"analyze {variant} {wmax}", lambda: tcpfade.analyze(variant, ch, wmax=wmax, rto=max(100, 2 * wmax)),
                   slow)

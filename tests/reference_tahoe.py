@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from tcpfade.analysis.channel import SlotMatrices
+from tcpfade.analysis.cycle import CycleModel
 
 
 def grow(cwnd: float, ssthresh: float, wmax: int) -> float:
@@ -61,20 +62,6 @@ def failure_tail(ch: SlotMatrices, start: np.ndarray) -> tuple[np.ndarray, np.nd
     a_t = power_table(a, int(t.max()) + 1)[t]
     weight = (t + 1.0)[..., None, None]
     return a_t @ r @ ch.failure, a_t @ (weight * r + a @ r @ r) @ ch.failure
-
-
-#: Per-transition rewards: slots N_d, transmissions N_t, pessimistic and optimistic successes
-#: N_s, timeouts, fast retransmits, losses and the sum of W over the losses.
-REWARDS = ("slots", "transmissions", "successes_low", "successes_high", "timeouts", "fast_retransmits",
-           "losses", "cwnd_at_loss_sum")
-
-
-@dataclass(frozen=True)
-class CycleModel:
-    """Embedded chain P and expected rewards per transition out of each state (eq. (13))."""
-
-    transition: np.ndarray
-    rewards: dict[str, np.ndarray]
 
 
 @dataclass(frozen=True)

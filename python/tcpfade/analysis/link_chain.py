@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -60,6 +61,13 @@ class _Triplets:
         self.rows.append(rows[keep])
         self.cols.append(cols[keep])
         self.vals.append(vals[keep])
+
+    def dense(self, n: int) -> np.ndarray:
+        """The same matrix, dense (for the small chains solved densely: no sparse structure to build)."""
+        flat = [r * n + c for r, c in zip(self.rows, self.cols)]
+        index = np.concatenate(flat) if flat else np.zeros(0, dtype=int)
+        vals = np.concatenate(self.vals) if self.vals else np.zeros(0)
+        return np.bincount(index, vals, minlength=n * n).reshape(n, n)
 
     def matrix(self, n: int) -> scipy.sparse.csr_matrix:
         rows = np.concatenate(self.rows) if self.rows else np.zeros(0, dtype=int)
@@ -126,9 +134,15 @@ class LinkChain:
                     report(share[0] + (share[1] - share[0]) * k / levels)
         if recovery is not None:
             self._recovery_rows(recovery, climb, law0, persistence, laws)
-        self.matrix = t.matrix(n)
         rows, cols, weights = (np.concatenate(part) if part else np.zeros(0) for part in self._direct)
-        self.direct = scipy.sparse.csr_matrix((weights, (rows.astype(int), cols.astype(int))), shape=(n, wp))
+        #: The visits rows make directly: (row, window − 1, weight).
+        self.direct_visits = rows.astype(int), cols.astype(int), weights
+
+    @cached_property
+    def matrix(self) -> scipy.sparse.csr_matrix:
+        """The expanded chain (CSR, rows sum to 1), built on first use: a small chain is solved from its dense form
+        (building the sparse one had been a fifth of a point's time at w_p = 10)."""
+        return self._t.matrix(self.n)
 
     def _no_timeout(self, rows, w, mass, self_row=None) -> None:
         """An NL keeps the window (at W' = 1 a backed-off start's NL keeps the start itself, ``self_row``); a TD
@@ -215,7 +229,8 @@ class LinkChain:
     def solve(self, report: Callable[[float], None] | None = None, share: tuple[float, float] = (0.0, 1.0)) -> None:
         """The stationary law, scaled so that the starts' mass is 1; ``report`` gets the fraction done, within
         ``share`` of the caller's whole."""
-        self.mass = sparse_stationary(self.matrix, report, share)
+        self.mass = (stationary_distribution(self._t.dense(self.n)) if self.n <= DENSE_BELOW
+                     else sparse_stationary(self.matrix, report, share))
         total = self.mass[:self.starts].sum()
         if not total > 0:
             raise ReducibleChain("no stationary mass on the start states")
@@ -223,7 +238,8 @@ class LinkChain:
 
     def visits(self) -> np.ndarray:
         """Law of the window when a bad visit begins, per step of the embedded chain."""
-        out = self.direct.T @ self.mass
+        rows, cols, weights = self.direct_visits
+        out = np.bincount(cols, weights * self.mass[rows], minlength=self.wp).astype(float)   # int when empty
         out[:-1] += self.mass[self.visit:self.visit + self.wp - 1]
         return out
 

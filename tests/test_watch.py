@@ -24,6 +24,17 @@ LONG_LINK_ANALYSIS = {"rate": 100_000, "tau": 0.05 - 1e-5, "beta": 1, "mean_good
 STOP_WITHIN = 5.0
 
 
+def _interrupted(run, after: float) -> float:
+    """Seconds ``run()`` lasts when KeyboardInterrupt (as Ctrl-C raises it) comes ``after`` seconds in; it must raise."""
+    timer = threading.Timer(after, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    timer.join()
+    return time.monotonic() - started
+
+
 def channel():
     return tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.01)
 
@@ -84,13 +95,7 @@ def test_progress_must_be_callable():
 def test_ctrl_c_stops_a_long_run_at_once(run):
     """KeyboardInterrupt in the main thread (as Ctrl-C raises it) ends a run of hours within seconds; before, the
     core held on until the run was over."""
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        run()
-    timer.join()
-    assert time.monotonic() - started < 0.5 + STOP_WITHIN
+    assert _interrupted(run, after=0.5) < 0.5 + STOP_WITHIN
 
 
 @pytest.mark.parametrize("run", [long_slotted, lambda: tcpfade.analyze_link(**LONG_LINK_ANALYSIS)],
@@ -183,31 +188,12 @@ def test_the_analyses_report_progress_and_it_changes_nothing():
         tcpfade.analyze_link(**link, progress="bar")
 
 
-def test_ctrl_c_stops_the_link_analysis_well_before_its_end():
-    """KeyboardInterrupt (as Ctrl-C raises it) a tenth into a link analysis of seconds ends it well before the point
-    is done: numpy's calls while the chain is built and solved are each short."""
+@pytest.mark.parametrize("run", [long_reno_analysis, lambda: tcpfade.analyze_link(**LONG_LINK_ANALYSIS)],
+                         ids=["reno", "link"])
+def test_ctrl_c_stops_an_analysis_well_before_its_end(run):
+    """KeyboardInterrupt (as Ctrl-C raises it) 0.1 s into an analysis ends it well before the point is done: Reno's
+    in the core within a report interval, the link's between numpy's calls while its chain is built and solved."""
     started = time.monotonic()
-    tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
+    run()
     whole = time.monotonic() - started
-    timer = threading.Timer(0.1 * whole, _thread.interrupt_main)
-    timer.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        tcpfade.analyze_link(**LONG_LINK_ANALYSIS)
-    timer.join()
-    assert time.monotonic() - started < 0.6 * whole, whole
-
-
-def test_ctrl_c_stops_the_reno_analysis_in_the_core():
-    """KeyboardInterrupt (as Ctrl-C raises it) ends Reno's analysis in the core within a report interval, well
-    before the point is done."""
-    started = time.monotonic()
-    long_reno_analysis()
-    whole = time.monotonic() - started
-    timer = threading.Timer(0.1, _thread.interrupt_main)
-    timer.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        long_reno_analysis()
-    timer.join()
-    assert time.monotonic() - started < 0.6 * whole, whole
+    assert _interrupted(run, after=0.1) < 0.6 * whole, whole

@@ -323,19 +323,22 @@ def _log_run_sums(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, n: np.ndarray)
     last = np.maximum(np.minimum(switch, 160) - 1, 0)
     slope = -2.0 * c1 - c2 / np.sqrt(s0 + 2.0 * last)
     direct = np.minimum(switch, np.ceil((np.log(n) + NEGLIGIBLE) / np.maximum(slope, SMOOTH_SLOPE))).astype(np.int64)
-    total = np.full(n.shape, -np.inf)
-    if direct.any():
-        runs = np.repeat(np.arange(n.size), direct)
-        j = np.arange(runs.size) - np.repeat(np.cumsum(direct) - direct, direct)
-        terms = np.exp(_exponent(c1[runs], c2[runs], s0[runs], j.astype(float)))
-        with np.errstate(divide="ignore"):
-            total = np.log(np.bincount(runs, terms, minlength=n.size))
+    total = _log_direct_sums(c1, c2, s0, direct)
     smooth = switch < n
     if smooth.any():
         total[smooth] = np.logaddexp(total[smooth], _euler_maclaurin(c1[smooth], c2[smooth], s0[smooth],
                                                                       switch[smooth], n[smooth] - 1))
     out[rest] = total
     return out
+
+
+def _log_direct_sums(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """log Σ_{j<count} e^{ℓ(j)}, the terms one by one (−inf for an empty run)."""
+    runs = np.repeat(np.arange(count.size), count)
+    j = np.arange(runs.size) - np.repeat(np.cumsum(count) - count, count)
+    terms = np.exp(_exponent(c1[runs], c2[runs], s0[runs], j.astype(float)))
+    with np.errstate(divide="ignore"):
+        return np.log(np.bincount(runs, terms, minlength=count.size))
 
 
 def _euler_maclaurin(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -401,27 +404,15 @@ def _packets_by_window(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.n
     piece_n = np.concatenate([in_a, n - in_a])
     c1 = np.concatenate([np.zeros(n.size), np.full(n.size, -0.5 * lam_mu)])
     c2 = np.concatenate([np.full(n.size, -lam0 * traj.t), np.full(n.size, -lam_mu if traj.at_link else 0.0)])
-    direct = np.concatenate([row, row]) < DIRECT_WINDOWS - 1
+    small = np.concatenate([row, row]) < DIRECT_WINDOWS - 1      # small windows: packet by packet
     logs = np.full(piece_n.shape, -np.inf)
     kept = piece_n > 0
-    x0 = np.sqrt(piece_s0[kept].astype(float))
-    first_log = -lam0 * (traj.time(1.0, x0) + traj.queue_delay(x0))
-    by_terms = kept & direct
-    by_runs = kept & ~direct
-    sums = np.empty(kept.sum())
-    sums_index = np.cumsum(kept) - 1
-    if by_runs.any():
-        sums[sums_index[by_runs]] = _log_run_sums(c1[by_runs], c2[by_runs], piece_s0[by_runs].astype(float),
-                                                  piece_n[by_runs])
-    if by_terms.any():
-        # Small windows, packet by packet.
-        counts_t = piece_n[by_terms]
-        runs = np.repeat(np.arange(counts_t.size), counts_t)
-        j = np.arange(runs.size) - np.repeat(np.cumsum(counts_t) - counts_t, counts_t)
-        terms = np.exp(_exponent(c1[by_terms][runs], c2[by_terms][runs], piece_s0[by_terms][runs].astype(float),
-                                 j.astype(float)))
-        sums[sums_index[by_terms]] = np.log(np.bincount(runs, terms, minlength=counts_t.size))
-    logs[kept] = first_log + sums
+    for mask, summed in ((kept & small, _log_direct_sums), (kept & ~small, _log_run_sums)):
+        if mask.any():
+            first = piece_s0[mask].astype(float)
+            x0 = np.sqrt(first)
+            logs[mask] = (-lam0 * (traj.time(1.0, x0) + traj.queue_delay(x0))
+                          + summed(c1[mask], c2[mask], first, piece_n[mask]))
     total = np.logaddexp(logs[:n.size], logs[n.size:])
     out = np.full((wp, 3), -np.inf)
     out[row, col] = total

@@ -15,13 +15,12 @@ use super::fast_recovery::{
 };
 use super::phase2::Phase2;
 use super::tahoe::TahoePhase2;
-use super::{mat_mul, SlotMatrices};
+use super::{add_scaled, mat_mul, SlotMatrices, M2};
 use crate::error::{Error, Result};
 use crate::watch::Watch;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
-type M2 = [[f64; 2]; 2];
 
 /// Rewards per cycle, in the order of `tcpfade.analysis.tahoe.REWARDS`.
 pub const CYCLE_REWARDS: [&str; 8] = [
@@ -66,14 +65,6 @@ fn grow(cwnd: f64, ssthresh: f64, wmax: f64) -> f64 {
 
 fn class_of(cwnd: f64) -> (u32, u32) {
     (cwnd.floor() as u32, (cwnd / 2.0).ceil() as u32)
-}
-
-fn add_scaled(a: &mut M2, b: &M2, by: f64) {
-    for i in 0..2 {
-        for j in 0..2 {
-            a[i][j] += by * b[i][j];
-        }
-    }
 }
 
 /// Phase 1 from one (Wth, W), per window class at the loss: Σ A^k F, Σ (k + 1) A^k F and Σ w_k A^k F

@@ -28,10 +28,11 @@
 //! runs (fires at the end of slot t + T0 - 1), restarted by a new ACK at the end of slot t (fires
 //! at the end of slot t + T0), stopped when nothing is outstanding. Timeout: Wth = ⌈W/2⌉ and the
 //! next cycle starts with W = 1.
-use super::{powers, SlotMatrices};
+use super::{powers, SlotMatrices, WordSums, IDENTITY, M2};
 use crate::check;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
 /// Largest receiver window the analysis takes: positions relative to una fit a 128-bit mask.
 pub const MAX_WMAX: u32 = 128;
@@ -177,7 +178,7 @@ fn scaled(acc: &Rewards, p: f64) -> Rewards {
     a
 }
 
-fn add_rewards(dst: &mut Rewards, src: &Rewards) {
+pub(super) fn add_rewards(dst: &mut Rewards, src: &Rewards) {
     for (d, s) in dst.iter_mut().zip(src) {
         d[0] += s[0];
         d[1] += s[1];
@@ -228,7 +229,8 @@ pub(super) type UnitOutcomes = Vec<(usize, [f64; REWARDS])>;
 #[derive(Default)]
 pub(super) struct Shared {
     doomed: HashMap<Doomed, UnitOutcomes>,
-    sending: HashMap<Sending, Vec<Stop>>,
+    /// The loss-pattern sums the doomed stretches read, built on first use.
+    word_sums: Option<Arc<WordSums>>,
     ids: HashMap<(Ending, usize), usize>,
     /// The ids of timeouts, at 2·Wth + channel state: most endings are timeouts, and a table is no hash.
     timeout_ids: Vec<usize>,
@@ -236,6 +238,10 @@ pub(super) struct Shared {
 }
 
 impl Shared {
+    pub(super) fn with_word_sums(sums: Arc<WordSums>) -> Self {
+        Shared { word_sums: Some(sums), ..Shared::default() }
+    }
+
     fn id(&mut self, key: (Ending, usize)) -> usize {
         let endings = &mut self.endings;
         if let Ending::Timeout { ssthresh } = key.0 {
@@ -256,102 +262,21 @@ impl Shared {
     }
 }
 
-/// A doomed sender's sending stretch, which does not depend on when the timer fires as long as it
-/// fires no earlier than the stretch's end (`cap` bounds it either way).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Sending {
-    channel: u8,
-    /// W grows by one a correct packet (in recovery), so only losses use up room.
-    inflating: bool,
-    /// ⌊W⌋ minus the packets outstanding, when inflating: each loss uses one up for good (at most `cap`:
-    /// more room than packets to send changes nothing).
-    room: u32,
-    /// At most this many packets: fewer than Wmax outstanding, and none after the timer fired.
-    cap: u32,
-    unbroken: bool,
+/// Row vector times matrix.
+fn row_times(v: [f64; 2], m: &M2) -> [f64; 2] {
+    [v[0] * m[0][0] + v[1] * m[1][0], v[0] * m[0][1] + v[1] * m[1][1]]
 }
 
-/// One way the sending stretch stops: `sent` packets, in channel state `channel` after the last, and
-/// `losses` of them lost when inflating (W then grows by the successes, `sent − losses`); otherwise
-/// `losses` is 0 or 1, whether any was lost, which is all the stretch's rewards tell apart. The
-/// rewards are per unit of probability from the start: [`TRANSMISSIONS`], [`SUCCESSES`],
-/// [`DELIVERED`], [`LOSSES_OTHER`], and in [`CWND_AT_LOSS`] the sum over losses of the successes
-/// before each (the window then is W plus that).
-#[derive(Debug, Clone, Copy)]
-struct Stop {
-    sent: u32,
-    losses: u32,
-    channel: usize,
-    acc: [f64; REWARDS],
-}
-
-/// The stops of a sending stretch. Until the timer, the sender sends while fewer than
-/// min(⌊W⌋, Wmax) packets are outstanding; a correct packet is a duplicate ACK (W += 1 in
-/// recovery) and frees one more if the run after una is unbroken; a lost one breaks the run. With
-/// one packet a slot, outstanding grows by one a slot, so the sender stops after `cap` packets or,
-/// in recovery, at the loss that uses the last of its room: the state of a slot is (losses so far,
-/// channel), the losses counted up to the room when inflating and up to 1 otherwise (the run is
-/// unbroken exactly while no packet of the stretch was lost, if it started so).
-#[inline(never)]
-fn sending_stops(ch: &SlotMatrices, key: &Sending) -> Vec<Stop> {
-    let mut stops = Vec::new();
-    let levels = if key.inflating { key.room as usize + 1 } else { 2 };
-    // live[losses][channel] before the packet of the slot; sent = the slots so far.
-    let mut live = vec![[[0.0; REWARDS]; 2]; levels];
-    live[0][usize::from(key.channel)][PROBABILITY] = 1.0;
-    let mut next = live.clone();
-    // The levels that can hold mass so far: one more each slot.
-    let mut reach = 1;
-    for sent in 0..=key.cap {
-        next[..levels.min(reach + 1)].fill([[0.0; REWARDS]; 2]);
-        let mut alive = false;
-        for (losses, by_channel) in live[..reach].iter().enumerate() {
-            if (key.inflating && losses as u32 >= key.room) || sent == key.cap {
-                for (s, acc) in by_channel.iter().enumerate() {
-                    if acc[PROBABILITY] != 0.0 {
-                        stops.push(Stop { sent, losses: losses as u32, channel: s, acc: *acc });
-                    }
-                }
-                continue;
-            }
-            let successes = f64::from(sent - losses as u32);
-            let freeing = f64::from(u8::from(key.unbroken && losses == 0));
-            for (s, acc) in by_channel.iter().enumerate() {
-                if acc[PROBABILITY] == 0.0 {
-                    continue;
-                }
-                for (ok, to, p) in branches(ch, s) {
-                    let mut a = acc.map(|v| v * p);
-                    let prob = a[PROBABILITY];
-                    a[TRANSMISSIONS] += prob;
-                    let now_losses = if ok {
-                        a[SUCCESSES] += prob;
-                        a[DELIVERED] += prob * freeing;
-                        losses
-                    } else {
-                        a[LOSSES_OTHER] += prob;
-                        if key.inflating {
-                            a[CWND_AT_LOSS] += prob * successes;
-                        }
-                        (losses + 1).min(levels - 1)
-                    };
-                    next[now_losses][to].iter_mut().zip(&a).for_each(|(d, v)| *d += v);
-                    alive = true;
-                }
-            }
-        }
-        if !alive {
-            break;
-        }
-        reach = levels.min(reach + 1);
-        std::mem::swap(&mut live, &mut next);
-    }
-    stops
-}
-
-/// The outcomes of a doomed state: its sending stretch ([`sending_stops`], shared by the doomed
-/// states that differ only in the timer), then idle until the timer fires at the end of the slot
-/// `deadline` + 1 slots on, with W grown by the stretch's successes.
+/// The outcomes of a doomed state: a sending stretch, then idle until the timer fires at the end of the slot
+/// `deadline` + 1 slots on, with W grown by the stretch's successes when in recovery.
+///
+/// Until the timer the sender sends while fewer than min(⌊W⌋, Wmax) packets are outstanding; a correct
+/// packet is a duplicate ACK (W += 1 in recovery) and frees one more if the run after una is unbroken; a
+/// lost one breaks the run. With one packet a slot, outstanding grows by one a slot, so the stretch stops
+/// after `cap` packets or, in recovery, at the loss that uses up the last of the room ⌊W⌋ − outstanding
+/// (each correct packet adds as much room as it takes). So each way it stops is a set of loss patterns of
+/// one length and one number of correct packets, and its rewards are the [`WordSums`] of that set: O(cap)
+/// products per state rather than a recursion over (slot, losses).
 #[inline(never)]
 fn doomed_outcomes(
     q: &Phase2Query,
@@ -364,36 +289,88 @@ fn doomed_outcomes(
     let last = st.deadline as u32 + 1;
     let room = (w0 as u32).saturating_sub(st.outstanding);
     let cap = q.wmax.saturating_sub(st.outstanding).min(last);
-    let key = Sending {
-        channel: st.channel,
-        inflating: st.recovering,
-        room: if st.recovering { room.min(cap) } else { 0 },
-        cap: if st.recovering { cap } else { cap.min(room) },
-        unbroken: st.unbroken,
+    let sums = shared.word_sums.get_or_insert_with(|| Arc::new(WordSums::new(ch, q.wmax as usize))).clone();
+    let (s, unbroken) = (st.channel as usize, f64::from(u8::from(st.unbroken)));
+    // (packets sent, W's growth: its successes in recovery, rewards per channel state after the last packet),
+    // per unit of probability from channel state s: PROBABILITY, TRANSMISSIONS, SUCCESSES, DELIVERED,
+    // LOSSES_OTHER, and in CWND_AT_LOSS the successes before each loss (W at a loss is w0 plus those).
+    let mut stops: Vec<(u32, u32, [[f64; 2]; REWARDS])> = Vec::new();
+    // `correct`: the successes per unit of probability times the probability, per end state.
+    let mut stop = |sent: u32, grown: u32, words: [f64; 2], correct: [f64; 2], run: [f64; 2], before: [f64; 2]| {
+        let mut a = [[0.0; 2]; REWARDS];
+        for (e, p) in words.into_iter().enumerate() {
+            a[PROBABILITY][e] = p;
+            a[TRANSMISSIONS][e] = p * f64::from(sent);
+            a[SUCCESSES][e] = correct[e];
+            a[LOSSES_OTHER][e] = p * f64::from(sent) - correct[e];
+            a[DELIVERED][e] = run[e] * unbroken;
+            a[CWND_AT_LOSS][e] = before[e];
+        }
+        stops.push((sent, grown, a));
     };
-    let stops = match shared.sending.remove(&key) {
-        Some(stops) => stops,
-        None => sending_stops(ch, &key),
-    };
+    let times = |row: [f64; 2], by: u32| row.map(|v| v * f64::from(by));
+    if st.recovering {
+        let room = room.min(cap);
+        if room == 0 {
+            stop(0, 0, IDENTITY[s], [0.0; 2], [0.0; 2], [0.0; 2]);
+        } else {
+            // Stopped by the loss that uses up the room: n − 1 packets with room − 1 losses, then a loss.
+            for n in room..=cap {
+                let i = WordSums::at((n - 1) as usize, (n - room) as usize);
+                let mut before = sums.successes_before_losses[i][s];
+                for (b, w) in before.iter_mut().zip(sums.words[i][s]) {
+                    *b += f64::from(n - room) * w;
+                }
+                let words = row_times(sums.words[i][s], &ch.failure);
+                let run = row_times(sums.leading_run[i][s], &ch.failure);
+                stop(n, n - room, words, times(words, n - room), run, row_times(before, &ch.failure));
+            }
+            // Stopped at the cap with room to spare.
+            for losses in 0..room {
+                let i = WordSums::at(cap as usize, (cap - losses) as usize);
+                let (words, before) = (sums.words[i][s], sums.successes_before_losses[i][s]);
+                stop(cap, cap - losses, words, times(words, cap - losses), sums.leading_run[i][s], before);
+            }
+        }
+    } else {
+        // W stays put: the stretch always sends min(cap, room) packets; its rewards sum over the correct count.
+        let sent = cap.min(room);
+        let (mut words, mut correct, mut run) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+        for c in 0..=sent {
+            let i = WordSums::at(sent as usize, c as usize);
+            for (e, (p, r)) in sums.words[i][s].iter().zip(sums.leading_run[i][s]).enumerate() {
+                words[e] += p;
+                correct[e] += p * f64::from(c);
+                run[e] += r;
+            }
+        }
+        stop(sent, 0, words, correct, run, [0.0; 2]);
+    }
+    // The endings by (ssthresh, end state), ssthresh from ⌈w0/2⌉ on: positions in `out`.
+    let lowest = ceil_half(w0);
+    let mut position = vec![usize::MAX; 2 * (ceil_half(w0 + f64::from(cap)) - lowest + 1) as usize];
     let mut out: UnitOutcomes = Vec::new();
-    for stop in &stops {
-        let grown = if st.recovering { f64::from(stop.sent - stop.losses) } else { 0.0 };
-        let ssthresh = ceil_half(w0 + grown);
-        for (end, &p) in step_powers[(last - stop.sent) as usize][stop.channel].iter().enumerate() {
-            if p == 0.0 {
+    for (sent, grown, stop) in &stops {
+        let ssthresh = ceil_half(w0 + f64::from(*grown));
+        let idle = &step_powers[(last - sent) as usize];
+        for (end, at) in position[2 * (ssthresh - lowest) as usize..][..2].iter_mut().enumerate() {
+            let mut a = [0.0; REWARDS];
+            for (what, row) in stop.iter().enumerate() {
+                a[what] = row[0] * idle[0][end] + row[1] * idle[1][end];
+            }
+            if a[PROBABILITY] == 0.0 {
                 continue;
             }
-            let mut a = stop.acc.map(|v| v * p);
             a[SLOTS] = a[PROBABILITY] * f64::from(last);
             a[CWND_AT_LOSS] += w0 * a[LOSSES_OTHER];
-            let id = shared.id((Ending::Timeout { ssthresh }, end));
-            match out.iter_mut().find(|(k, _)| *k == id) {
-                Some((_, acc)) => acc.iter_mut().zip(&a).for_each(|(d, v)| *d += v),
-                None => out.push((id, a)),
+            if *at == usize::MAX {
+                *at = out.len();
+                out.push((shared.id((Ending::Timeout { ssthresh }, end)), a));
+            } else {
+                out[*at].1.iter_mut().zip(&a).for_each(|(d, v)| *d += v);
             }
         }
     }
-    shared.sending.insert(key, stops);
     out
 }
 

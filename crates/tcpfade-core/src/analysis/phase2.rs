@@ -30,27 +30,15 @@
 //!
 //! The explorer remains the reference: a test checks this against it class by class.
 use super::fast_recovery::{
-    ceil_half, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery, Frontier, Outcome,
-    Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, NONE,
-    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
+    add_rewards, ceil_half, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery, Frontier,
+    Outcome, Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
+    NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
-use super::{mat_mul, powers, SlotMatrices};
+use super::{add_scaled, mat_mul, powers, SlotMatrices, WordSums, IDENTITY, M2, ZERO};
+use std::sync::Arc;
 use crate::error::Result;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
-
-type M2 = [[f64; 2]; 2];
-
-const ZERO: M2 = [[0.0; 2]; 2];
-const IDENTITY: M2 = [[1.0, 0.0], [0.0, 1.0]];
-
-fn add(a: &mut M2, b: &M2, by: f64) {
-    for i in 0..2 {
-        for j in 0..2 {
-            a[i][j] += by * b[i][j];
-        }
-    }
-}
 
 fn chain(ms: &[&M2]) -> M2 {
     ms.iter().fold(IDENTITY, |acc, m| mat_mul(&acc, m))
@@ -94,9 +82,10 @@ pub struct Phase2 {
     rto: u32,
     step_powers: Vec<M2>,
     success_powers: Vec<M2>,
-    /// prefix[j][n]: Σ over the loss patterns of j slots with n correct (n ≤ min(K, Wmax)).
-    prefix: Vec<Vec<M2>>,
-    groups: Vec<HoleGroup>,
+    /// Σ over the loss patterns of each length and number correct (shared with the doomed stretches).
+    sums: Arc<WordSums>,
+    /// The hole groups' rewards, summed over their detection slots, by what they lead to.
+    lanes: Vec<(Lane, SummedOverT)>,
     seeds: Vec<Seed>,
     /// The seeds cover partial ACKs leaving fewer than this many packets outstanding (Reno).
     seeds_cover: u32,
@@ -113,21 +102,7 @@ impl Phase2 {
         probe.validate()?;
         let step_powers = powers(&ch.step(), rto as usize + 1);
         let success_powers = powers(&ch.success, wmax as usize + 1);
-        let nmax = dupthresh.min(wmax) as usize;
-        let mut prefix = vec![vec![ZERO; nmax + 1]];
-        prefix[0][0] = IDENTITY;
-        for j in 1..=wmax as usize {
-            let row: Vec<M2> = (0..=nmax)
-                .map(|n| {
-                    let mut m = mat_mul(&prefix[j - 1][n], &ch.failure);
-                    if n > 0 {
-                        add(&mut m, &mat_mul(&prefix[j - 1][n - 1], &ch.success), 1.0);
-                    }
-                    m
-                })
-                .collect();
-            prefix.push(row);
-        }
+        let sums = Arc::new(WordSums::new(&ch, wmax as usize));
         let mut model = Phase2 {
             recovery,
             ch,
@@ -136,15 +111,20 @@ impl Phase2 {
             rto,
             step_powers,
             success_powers,
-            prefix,
-            groups: Vec::new(),
+            sums: sums.clone(),
+            lanes: Vec::new(),
             seeds: Vec::new(),
             seeds_cover: 0,
             seed_runs: HashMap::default(),
-            shared: Shared::default(),
+            shared: Shared::with_word_sums(sums),
         };
         model.group_patterns();
         Ok(model)
+    }
+
+    /// Σ over patterns of `len` slots with `correct` correct ones.
+    fn words(&self, len: u32, correct: u32) -> &M2 {
+        self.sums.of(len, correct)
     }
 
     /// Σ over patterns of `len` slots with `correct` correct ones, the last of them correct.
@@ -152,12 +132,14 @@ impl Phase2 {
         if len == 0 || correct == 0 || correct > len {
             return ZERO;
         }
-        mat_mul(&self.prefix[len as usize - 1][correct as usize - 1], &self.ch.success)
+        mat_mul(self.words(len - 1, correct - 1), &self.ch.success)
     }
 
     /// The hole groups of every detection slot t < Wmax (Reno uses only c ≤ 1).
     fn group_patterns(&mut self) {
         let k = self.dupthresh;
+        let mut lanes: Vec<(Lane, SummedOverT)> = Vec::new();
+        let mut lane_index: HashMap<Lane, usize> = HashMap::default();
         for t in k..self.wmax {
             let holes = t - k;
             let last_c = if self.recovery == FastRecovery::Reno { holes.min(1) } else { holes };
@@ -168,23 +150,23 @@ impl Phase2 {
                     let lead = if c == 0 {
                         IDENTITY
                     } else {
-                        mat_mul(&self.prefix[hole as usize - 1][held_before as usize], &self.ch.failure)
+                        mat_mul(self.words(hole - 1, held_before), &self.ch.failure)
                     };
                     let (mut weight, mut weight_run) = (ZERO, ZERO);
                     if c == holes {
                         // The run after the last hole reaches t: all the remaining correct packets.
                         let run = k - held_before;
                         let w = mat_mul(&lead, &self.success_powers[run as usize]);
-                        add(&mut weight, &w, 1.0);
-                        add(&mut weight_run, &w, f64::from(run));
+                        add_scaled(&mut weight, &w, 1.0);
+                        add_scaled(&mut weight_run, &w, f64::from(run));
                     } else {
                         for run in 0..k - held_before {
                             // Hole c + 1 right after the run, then the rest up to t ending correct.
                             let rest = t.saturating_sub(hole + run + 1);
                             let tail = self.ending_correct(rest, k - held_before - run);
                             let w = chain(&[&lead, &self.success_powers[run as usize], &self.ch.failure, &tail]);
-                            add(&mut weight, &w, 1.0);
-                            add(&mut weight_run, &w, f64::from(run));
+                            add_scaled(&mut weight, &w, 1.0);
+                            add_scaled(&mut weight_run, &w, f64::from(run));
                         }
                     }
                     let follow = if self.recovery == FastRecovery::Reno && c == 1 {
@@ -192,7 +174,7 @@ impl Phase2 {
                     } else {
                         mat_mul(&self.success_powers[c as usize], &self.ch.failure)
                     };
-                    self.groups.push(HoleGroup {
+                    let group = HoleGroup {
                         t,
                         c,
                         hole,
@@ -201,10 +183,18 @@ impl Phase2 {
                         next: mat_mul(&weight, &follow),
                         next_run: mat_mul(&weight_run, &follow),
                         through: mat_mul(&weight, &self.success_powers[c as usize + 1]),
-                    });
+                    };
+                    for (lane, rewards) in group.lanes(self.recovery, self.dupthresh, self.rto) {
+                        let i = *lane_index.entry(lane).or_insert_with(|| {
+                            lanes.push((lane, SummedOverT::default()));
+                            lanes.len() - 1
+                        });
+                        lanes[i].1.add(t, &rewards);
+                    }
                 }
             }
         }
+        self.lanes = lanes;
     }
 
     /// Depth-first over Reno's loss patterns with at least one hole whose partial ACK leaves at most
@@ -256,7 +246,7 @@ impl Phase2 {
             self.seeds_cover = next_ssthresh.max(self.wmax.div_ceil(2));
             self.enumerate_seeds(0, 0, 0, IDENTITY, self.seeds_cover - 1);
         }
-        let Phase2 { ch, step_powers, success_powers, prefix, groups, seeds, shared, seed_runs, .. } = self;
+        let Phase2 { ch, step_powers, success_powers, sums, lanes, seeds, shared, seed_runs, .. } = self;
         let seeded = if q.recovery == FastRecovery::Reno {
             // A seed's t + 1 - h_1 < ⌈Y/2⌉ with h_1 ≤ K: t ≤ ⌈Y/2⌉ + K - 2.
             let key = (next_ssthresh, (window - 1).min(next_ssthresh + q.dupthresh - 2));
@@ -275,18 +265,12 @@ impl Phase2 {
         for (id, r) in seeded {
             ex.add_to(*id, r);
         }
-        for group in groups.iter().filter(|g| g.t < window) {
-            match (q.recovery, group.c) {
-                (FastRecovery::NewReno, _) | (FastRecovery::Reno, 0) => {
-                    retransmission_lost(&mut ex, group, next_ssthresh);
-                    if group.last_hole {
-                        all_retransmissions_through(&mut ex, group, next_ssthresh);
-                    }
-                }
-                _ => reno_stalls_after_partial_ack(&mut ex, group, next_ssthresh),
+        for (lane, summed) in lanes.iter() {
+            if let Some(acc) = summed.before(window) {
+                lane.finish(&mut ex, acc, next_ssthresh);
             }
         }
-        stall_before_detection(&mut ex, prefix, success_powers);
+        stall_before_detection(&mut ex, sums, success_powers);
         Ok(ex.into_outcomes())
     }
 }
@@ -332,65 +316,121 @@ fn with<const M: usize, const N: usize>(common: [(usize, f64); 5], more: [(usize
     out
 }
 
-/// Every retransmission through (the last hole's included): a full ACK, clean with W = Wth.
-fn all_retransmissions_through(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
-    let weight = group.through;
-    let fixed: [_; 6] = with(detected(group.t, group.c + 1, ex.q.dupthresh), [(DELIVERED, f64::from(group.t + 1))]);
-    let ending = Ending::Clean { ssthresh: next_ssthresh, cwnd_bits: f64::from(next_ssthresh).to_bits() };
-    for s in reached(&weight) {
-        let acc = rewards(s, &weight, &fixed, &[]);
-        ex.finish(ending, s, &acc);
-    }
+/// What a hole group leads to, with its rewards apart from the class: a class (⌊Y⌋, ⌈Y/2⌉) sums a lane's
+/// rewards over the groups detected before slot ⌊Y⌋ and then reads ⌈Y/2⌉ only here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Lane {
+    /// The c-th retransmission is the first lost, ending in channel state `channel`: doomed to the timer with
+    /// W = ⌈Y/2⌉ + K − `held_before` (or, if the timer fires in that very slot, `deadline` = 0, a timeout now).
+    /// The lane's [`CWND_AT_LOSS`] leaves out the ⌈Y/2⌉ of that W.
+    Lost { channel: u8, held_before: u32, outstanding: u32, unbroken: bool, deadline: i32 },
+    /// Every retransmission through (the last hole's included): a full ACK, clean with W = Wth.
+    Through { channel: usize },
+    /// Reno, partial ACK of the retransmission of packet 0 in slot t + 1: recovery ends with W = Wth and
+    /// `outstanding` = t + 1 − h_1. If that fills W the sender idles until the timer, restarted by the ACK,
+    /// fires T0 slots later, freeing the run after h_1 (otherwise the explorer goes on from the seeds).
+    Stalled { channel: usize, outstanding: u32 },
 }
 
-/// The c-th retransmission is the first lost: doomed to the timer (or, if the timer fires in that very
-/// slot, a timeout now). Rewards up to that slot; the doomed state's from its memoized outcomes.
-fn retransmission_lost(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
-    let k = ex.q.dupthresh;
-    let (weight, weight_run) = (group.next, group.next_run);
-    let cwnd = f64::from(next_ssthresh + k - group.held_before);
-    let slot = group.t + 1 + group.c;
-    // The timer runs from the original send at slot 0 (fires at the end of slot T0 - 1) until the
-    // first partial ACK restarts it (fires T0 slots after that ACK's slot).
-    let deadline = if group.c == 0 { ex.q.rto as i32 - 1 - slot as i32 } else { ex.q.rto as i32 - 1 };
-    let mut delivered = weight_run;
-    add(&mut delivered, &weight, f64::from(group.hole));
-    let mut fixed: [_; 7] = with(detected(group.t, group.c + 1, k), [(LOSSES_OTHER, 1.0), (CWND_AT_LOSS, cwnd)]);
-    fixed[2].1 -= 1.0; // the last retransmission was lost
-    for s in reached(&weight) {
-        let acc = rewards(s, &weight, &fixed, &[(DELIVERED, &delivered)]);
-        if deadline == 0 {
-            ex.finish(Ending::Timeout { ssthresh: ceil_half(cwnd) }, s, &acc);
-            continue;
+impl HoleGroup {
+    /// The lanes this group feeds, with its rewards in each.
+    fn lanes(&self, recovery: FastRecovery, k: u32, rto: u32) -> Vec<(Lane, Rewards)> {
+        let mut out = Vec::new();
+        let mut delivered = self.next_run;
+        add_scaled(&mut delivered, &self.next, f64::from(self.hole));
+        if recovery == FastRecovery::Reno && self.c == 1 {
+            let mut fixed = detected(self.t, 1, k);
+            fixed[0].1 += f64::from(rto);
+            let outstanding = self.t + 1 - self.hole;
+            for s in reached(&self.next) {
+                let r = rewards(s, &self.next, &fixed, &[(DELIVERED, &delivered)]);
+                out.push((Lane::Stalled { channel: s, outstanding }, r));
+            }
+            return out;
         }
-        let state = Doomed {
-            channel: s as u8,
-            recovering: true,
-            cwnd: cwnd.to_bits(),
-            outstanding: group.t + 1 - group.hole,
-            unbroken: group.last_hole,
-            deadline: deadline - 1,
-        };
-        ex.doom(0, state, &acc);
+        let slot = self.t + 1 + self.c;
+        // The timer runs from the original send at slot 0 (fires at the end of slot T0 - 1) until the first
+        // partial ACK restarts it (fires T0 slots after that ACK's slot).
+        let deadline = if self.c == 0 { rto as i32 - 1 - slot as i32 } else { rto as i32 - 1 };
+        let growth = f64::from(k - self.held_before);
+        let mut fixed: [_; 7] = with(detected(self.t, self.c + 1, k), [(LOSSES_OTHER, 1.0), (CWND_AT_LOSS, growth)]);
+        fixed[2].1 -= 1.0; // the last retransmission was lost
+        for s in reached(&self.next) {
+            let lane = Lane::Lost {
+                channel: s as u8,
+                held_before: self.held_before,
+                outstanding: self.t + 1 - self.hole,
+                unbroken: self.last_hole,
+                deadline,
+            };
+            out.push((lane, rewards(s, &self.next, &fixed, &[(DELIVERED, &delivered)])));
+        }
+        if self.last_hole {
+            let fixed: [_; 6] = with(detected(self.t, self.c + 1, k), [(DELIVERED, f64::from(self.t + 1))]);
+            for s in reached(&self.through) {
+                out.push((Lane::Through { channel: s }, rewards(s, &self.through, &fixed, &[])));
+            }
+        }
+        out
     }
 }
 
-/// Reno, partial ACK of the retransmission of packet 0 in slot t + 1: recovery ends with W = Wth and
-/// t + 1 - h_1 outstanding. If that fills W the sender idles until the timer, restarted by the ACK,
-/// fires T0 slots later, freeing the run after h_1. Otherwise the explorer goes on from the seeds.
-fn reno_stalls_after_partial_ack(ex: &mut Explorer<'_>, group: &HoleGroup, next_ssthresh: u32) {
-    if group.t + 1 - group.hole < next_ssthresh {
-        return;
+impl Lane {
+    /// Add the ending of the groups summed in `acc` for a class with ⌈Y/2⌉ = `next_ssthresh`.
+    fn finish(&self, ex: &mut Explorer<'_>, acc: &Rewards, next_ssthresh: u32) {
+        match *self {
+            Lane::Lost { channel, held_before, outstanding, unbroken, deadline } => {
+                let cwnd = f64::from(next_ssthresh + ex.q.dupthresh - held_before);
+                let mut acc = *acc;
+                let prob = acc[PROBABILITY];
+                acc[CWND_AT_LOSS][0] += prob[0] * f64::from(next_ssthresh);
+                acc[CWND_AT_LOSS][1] += prob[1] * f64::from(next_ssthresh);
+                if deadline == 0 {
+                    ex.finish(Ending::Timeout { ssthresh: ceil_half(cwnd) }, channel as usize, &acc);
+                } else {
+                    let (cwnd, deadline) = (cwnd.to_bits(), deadline - 1);
+                    let state = Doomed { channel, recovering: true, cwnd, outstanding, unbroken, deadline };
+                    ex.doom(0, state, &acc);
+                }
+            }
+            Lane::Through { channel } => {
+                let ending = Ending::Clean { ssthresh: next_ssthresh, cwnd_bits: f64::from(next_ssthresh).to_bits() };
+                ex.finish(ending, channel, acc);
+            }
+            Lane::Stalled { channel, outstanding } => {
+                if outstanding >= next_ssthresh {
+                    ex.finish(Ending::Timeout { ssthresh: ceil_half(f64::from(next_ssthresh)) }, channel, acc);
+                }
+            }
+        }
     }
-    let (weight, weight_run) = (group.next, group.next_run);
-    let mut delivered = weight_run;
-    add(&mut delivered, &weight, f64::from(group.hole));
-    let mut fixed = detected(group.t, 1, ex.q.dupthresh);
-    fixed[0].1 += f64::from(ex.q.rto);
-    let ending = Ending::Timeout { ssthresh: ceil_half(f64::from(next_ssthresh)) };
-    for s in reached(&weight) {
-        let acc = rewards(s, &weight, &fixed, &[(DELIVERED, &delivered)]);
-        ex.finish(ending, s, &acc);
+}
+
+/// A lane's rewards summed over the detection slots up to each t that has any (t increasing).
+#[derive(Default)]
+struct SummedOverT {
+    upto: Vec<(u32, Rewards)>,
+}
+
+impl SummedOverT {
+    /// Add a group detected at slot `t`, no earlier than those before.
+    fn add(&mut self, t: u32, r: &Rewards) {
+        match self.upto.last_mut() {
+            Some((last, sum)) if *last == t => add_rewards(sum, r),
+            Some((last, sum)) => {
+                debug_assert!(*last < t, "groups come by detection slot");
+                let mut sum = *sum;
+                add_rewards(&mut sum, r);
+                self.upto.push((t, sum));
+            }
+            None => self.upto.push((t, *r)),
+        }
+    }
+
+    /// The sum over the groups detected before slot `window`, if any.
+    fn before(&self, window: u32) -> Option<&Rewards> {
+        let n = self.upto.partition_point(|(t, _)| *t < window);
+        n.checked_sub(1).map(|i| &self.upto[i].1)
     }
 }
 
@@ -426,7 +466,7 @@ fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32
 
 /// Fewer than K of the ⌊Y⌋ - 1 packets after the loss get through: the sender stalls and the timer
 /// fires at the end of slot T0 - 1, freeing at most the run held right after packet 0.
-fn stall_before_detection(ex: &mut Explorer<'_>, prefix: &[Vec<M2>], success_powers: &[M2]) {
+fn stall_before_detection(ex: &mut Explorer<'_>, sums: &WordSums, success_powers: &[M2]) {
     let q = *ex.q;
     let sent = q.window - 1;
     let most_correct = sent.min(q.dupthresh - 1);
@@ -436,14 +476,14 @@ fn stall_before_detection(ex: &mut Explorer<'_>, prefix: &[Vec<M2>], success_pow
             let w = if run == sent {
                 success_powers[run as usize]
             } else if run < sent && correct - run < sent - run {
-                let rest = &prefix[(sent - run - 1) as usize][(correct - run) as usize];
+                let rest = sums.of(sent - run - 1, correct - run);
                 chain(&[&success_powers[run as usize], &ex.ch.failure, rest])
             } else {
                 continue;
             };
-            add(&mut weight, &w, 1.0);
-            add(&mut weight_correct, &w, f64::from(correct));
-            add(&mut weight_run, &w, f64::from(run));
+            add_scaled(&mut weight, &w, 1.0);
+            add_scaled(&mut weight_correct, &w, f64::from(correct));
+            add_scaled(&mut weight_run, &w, f64::from(run));
         }
     }
     // Idle from slot ⌊Y⌋ to the end of slot T0 - 1.

@@ -20,10 +20,9 @@ use super::fast_recovery::{
     Ending, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY, SLOTS,
     SUCCESSES, TRANSMISSIONS,
 };
-use super::{mat_mul, mat_pow, powers, SlotMatrices};
+use super::{mat_mul, mat_pow, powers, SlotMatrices, M2};
 use crate::error::{Error, Result};
 
-type M2 = [[f64; 2]; 2];
 type V2 = [f64; 2];
 
 /// One count bucket of the recursion, per channel state s0 of the loss slot: [P(no new loss),

@@ -28,7 +28,7 @@
 //! runs (fires at the end of slot t + T0 - 1), restarted by a new ACK at the end of slot t (fires
 //! at the end of slot t + T0), stopped when nothing is outstanding. Timeout: Wth = ⌈W/2⌉ and the
 //! next cycle starts with W = 1.
-use super::{powers, SlotMatrices, WordSums, IDENTITY, M2};
+use super::{powers, row_times, SlotMatrices, WordSums, IDENTITY};
 use crate::check;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
@@ -215,7 +215,7 @@ fn sends(ch: &SlotMatrices, from: u8, acc: &Rewards) -> impl Iterator<Item = (bo
     })
 }
 
-fn run_after_una(held: u128) -> u32 {
+pub(super) fn run_after_una(held: u128) -> u32 {
     (held >> 1).trailing_ones()
 }
 
@@ -260,11 +260,6 @@ impl Shared {
             endings.len() - 1
         })
     }
-}
-
-/// Row vector times matrix.
-fn row_times(v: [f64; 2], m: &M2) -> [f64; 2] {
-    [v[0] * m[0][0] + v[1] * m[1][0], v[0] * m[0][1] + v[1] * m[1][1]]
 }
 
 /// The outcomes of a doomed state: a sending stretch, then idle until the timer fires at the end of the slot
@@ -395,8 +390,6 @@ pub(super) struct Explorer<'a> {
     /// Paths that became doomed, merged by doomed state (slots so far in their rewards): each
     /// state's endings are added once, not once per path.
     pending: HashMap<Doomed, Rewards>,
-    /// Reno after its first recovery: drop the held packets no ACK can reveal ([`Self::readable`]).
-    pub(super) forget_unreadable: bool,
 }
 
 impl<'a> Explorer<'a> {
@@ -406,7 +399,7 @@ impl<'a> Explorer<'a> {
         step_powers: &'a [[[f64; 2]; 2]],
         shared: &'a mut Shared,
     ) -> Self {
-        Explorer { q, ch, step_powers, out: Vec::new(), shared, pending: HashMap::default(), forget_unreadable: false }
+        Explorer { q, ch, step_powers, out: Vec::new(), shared, pending: HashMap::default() }
     }
 
     /// The endings reached, by id, with their rewards.
@@ -443,7 +436,7 @@ impl Explorer<'_> {
     /// The path in state `st` can no longer resend una before the timer: it becomes a doomed state
     /// (`recovering`: in recovery, so duplicate ACKs inflate W). The run held right after una is freed
     /// by the next good retransmission: it is counted now.
-    fn doom_counting(&mut self, t: u32, st: &Active, recovering: bool, mut acc: Rewards, prob: [f64; 2]) {
+    pub(super) fn doom_counting(&mut self, t: u32, st: &Active, recovering: bool, mut acc: Rewards, prob: [f64; 2]) {
         let run = run_after_una(st.held);
         credit(&mut acc, DELIVERED, prob, f64::from(run));
         let doomed = Doomed {
@@ -489,26 +482,16 @@ impl Explorer<'_> {
         self.shared.doomed = doomed;
     }
 
-    /// At most how many more fast retransmits of a Reno sender outside its first recovery can
-    /// succeed, `holes` being its holes after una (bit b: una + b). Each needs K - dupacks more new
-    /// packets to get through while fewer than W are outstanding; its retransmission's ACK moves una to
-    /// the next hole (at best, for more rounds, one packet before the new high when no known hole is
-    /// left), and Reno then leaves recovery with W = ⌈W/2⌉. Every shortcut here errs towards more.
+    /// At most how many more fast retransmits a Reno sender at a round start (outside recovery, its first
+    /// one over) can make, `holes` being its holes after una (bit b: una + b). Each needs K - dupacks more new
+    /// packets to get through while fewer than W are outstanding; its retransmission's ACK moves una to the
+    /// next hole (at best, for more rounds, one packet before the new high when no known hole is left), and
+    /// Reno then leaves recovery with W = ⌈W/2⌉. Every shortcut here errs towards more.
     pub(super) fn fast_retransmits_left(&self, st: &Active, mut holes: u128) -> u32 {
+        debug_assert!(st.recover == NONE && !st.retransmit, "only at a round start");
         let k = self.q.dupthresh;
         let mut window = self.usable(f64::from_bits(st.cwnd));
         let (mut high, mut dupacks, mut count) = (st.high, st.dupacks, 0);
-        if st.retransmit {
-            // The pending retransmission: its ACK moves una to the first hole, or ends recovery cleanly.
-            if holes == 0 {
-                return 1;
-            }
-            let jump = holes.trailing_zeros();
-            window = f64::from_bits(st.ssthresh) as u32;
-            (high, dupacks, count, holes) = (high - jump, 0, 1, (holes >> jump) & !1);
-        } else if st.recover != NONE {
-            return 0;
-        }
         while dupacks < k && high + (k - dupacks) <= window {
             count += 1;
             let fast_retransmit_high = high + (k - dupacks);
@@ -635,8 +618,8 @@ impl Explorer<'_> {
 #[derive(Default)]
 pub(super) struct Frontier {
     index: HashMap<Active, u32>,
-    states: Vec<Active>,
-    rewards: Vec<Rewards>,
+    pub(super) states: Vec<Active>,
+    pub(super) rewards: Vec<Rewards>,
 }
 
 impl Frontier {
@@ -752,19 +735,8 @@ impl Explorer<'_> {
             if s.recover != NONE && !s.retransmit {
                 // The retransmission of una was lost: doomed to the timer.
                 self.doom_counting(t, &s, true, a, prob);
-            } else if !self.forget_unreadable {
-                next.add(s, a);
             } else {
-                let holes = holes_after_una(&s);
-                let left = self.fast_retransmits_left(&s, holes);
-                if left == 0 && s.recover == NONE && !s.retransmit {
-                    // Too little room for K duplicate ACKs: the sender sends what W allows, then the
-                    // timer fires.
-                    self.doom_counting(t, &s, false, a, prob);
-                } else {
-                    s.held = readable(&s, holes, left);
-                    next.add(s, a);
-                }
+                next.add(s, a);
             }
         }
     }

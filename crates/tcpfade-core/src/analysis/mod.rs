@@ -12,6 +12,7 @@
 pub mod cycle;
 pub mod fast_recovery;
 pub mod phase2;
+mod reno_rounds;
 pub mod tahoe;
 
 /// One-slot matrices of a two-state channel (states 0 = good, 1 = bad): `success[s][s']` is the
@@ -51,6 +52,11 @@ pub(crate) fn add_scaled(a: &mut M2, b: &M2, by: f64) {
             a[i][j] += by * b[i][j];
         }
     }
+}
+
+/// Row vector times matrix.
+pub(crate) fn row_times(v: [f64; 2], m: &M2) -> [f64; 2] {
+    [v[0] * m[0][0] + v[1] * m[1][0], v[0] * m[0][1] + v[1] * m[1][1]]
 }
 
 pub(crate) fn mat_mul(a: &[[f64; 2]; 2], b: &[[f64; 2]; 2]) -> [[f64; 2]; 2] {

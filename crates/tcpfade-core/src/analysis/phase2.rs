@@ -34,6 +34,7 @@ use super::fast_recovery::{
     Outcome, Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
     NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
+use super::reno_rounds::continue_reno_rounds;
 use super::{add_scaled, mat_mul, powers, SlotMatrices, WordSums, IDENTITY, M2, ZERO};
 use std::sync::Arc;
 use crate::error::Result;
@@ -254,7 +255,7 @@ impl Phase2 {
                 Entry::Occupied(e) => e.into_mut().as_slice(),
                 Entry::Vacant(e) => {
                     let mut sub = Explorer::new(&q, ch, step_powers, shared);
-                    continue_reno_seeds(&mut sub, seeds, next_ssthresh)?;
+                    continue_reno_seeds(&mut sub, sums, seeds, next_ssthresh);
                     e.insert(sub.reached()).as_slice()
                 }
             }
@@ -436,10 +437,9 @@ impl SummedOverT {
 
 /// Reno after a partial ACK that leaves room for new packets: the explorer takes over from the exact
 /// protocol state, the timer restarted at the end of slot t + 1.
-fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32) -> Result<()> {
+fn continue_reno_seeds(ex: &mut Explorer<'_>, sums: &WordSums, seeds: &[Seed], next_ssthresh: u32) {
     let k = ex.q.dupthresh;
     let wth = f64::from(next_ssthresh).to_bits();
-    ex.forget_unreadable = true;
     let mut live = Frontier::default();
     for seed in seeds.iter().filter(|s| s.t < ex.q.window && s.t + 1 - s.first_hole < next_ssthresh) {
         let fixed: [_; 6] = with(detected(seed.t, 1, k), [(DELIVERED, f64::from(seed.first_hole))]);
@@ -461,7 +461,7 @@ fn continue_reno_seeds(ex: &mut Explorer<'_>, seeds: &[Seed], next_ssthresh: u32
             live.add(state, rewards(s, &seed.weight, &fixed, &[]));
         }
     }
-    ex.run(live)
+    continue_reno_rounds(ex, sums, live);
 }
 
 /// Fewer than K of the ⌊Y⌋ - 1 packets after the loss get through: the sender stalls and the timer

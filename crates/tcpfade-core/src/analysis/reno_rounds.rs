@@ -1,0 +1,314 @@
+//! Reno after a partial ACK that leaves room for new packets, a round at a time.
+//!
+//! Reno leaves recovery on the first partial ACK with W = Wth, una on the next hole and the packets after it
+//! partly held (a "round start": no duplicate ACK yet, the timer just restarted). Until the next fast
+//! retransmit no ACK of new data can come, so W stays put and the sender sends new packets, one a slot,
+//! while fewer than W are outstanding; each correct one is a duplicate ACK. Whatever the held set, the round
+//! then goes one of three ways (docs/models.md, "Reno after a partial ACK, round by round"):
+//!
+//! 1. fewer than K of the W − o new packets get through: the sender stalls until the timer;
+//! 2. the K-th gets through at the n-th new packet: fast retransmit, and the retransmission of una is lost:
+//!    doomed to the timer;
+//! 3. the same, and the retransmission gets through: its ACK moves una to the next hole, Reno leaves recovery
+//!    with W = ⌈W/2⌉, and the next round starts (or, with too little room for K duplicate ACKs, the sender
+//!    sends what W allows and waits for the timer).
+//!
+//! The new packets' outcomes over n slots are sums over loss patterns ([`WordSums`]), so 1 and 2 read the
+//! held set only through the run after una, and take one step per window, not one per slot. Only 3 needs
+//! which new packets were lost, and only as far as the next round can read them ([`readable`]): the new
+//! packets are enumerated until enough holes are known, and the rest summed. The slot-by-slot explorer
+//! ([`super::fast_recovery`]) is the reference: the test of [`super::phase2`] compares the two class by
+//! class.
+use super::fast_recovery::{
+    add_rewards, ceil_half, holes_after_una, readable, run_after_una, Active, Doomed, Ending, Explorer, Frontier,
+    Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
+    TRANSMISSIONS,
+};
+use super::{row_times, WordSums};
+use rustc_hash::FxHashMap as HashMap;
+
+/// `acc` carried along paths of weight `w` (per unit of its probability), with `fixed` rewards per path.
+fn extend(acc: &Rewards, w: f64, fixed: &[(usize, f64)]) -> Rewards {
+    let mut a = acc.map(|r| [r[0] * w, r[1] * w]);
+    let prob = a[PROBABILITY];
+    for &(what, by) in fixed {
+        a[what][0] += prob[0] * by;
+        a[what][1] += prob[1] * by;
+    }
+    a
+}
+
+/// Add `by` times the probability of `acc` (per unit) to reward `what`: for rewards that vary by path.
+fn credit_per_unit(a: &mut Rewards, what: usize, acc: &Rewards, by: f64) {
+    a[what][0] += acc[PROBABILITY][0] * by;
+    a[what][1] += acc[PROBABILITY][1] * by;
+}
+
+/// Round starts that share outcomes 1 and 2: channel state, packets outstanding, whether every one after una
+/// is held, W (bits of the f64).
+type StallKey = (u8, u32, bool, u64);
+
+/// Play the rounds from the round starts in `live` until every path has ended.
+pub(super) fn continue_reno_rounds(ex: &mut Explorer<'_>, sums: &WordSums, mut live: Frontier) {
+    while !live.states.is_empty() {
+        let mut next = Frontier::default();
+        let mut stalls: HashMap<StallKey, (Rewards, [f64; 2])> = HashMap::default();
+        for (st, acc) in live.states.iter().zip(&live.rewards) {
+            let w = usable(ex, st);
+            if st.high + ex.q.dupthresh > w {
+                // Too little room for K duplicate ACKs: send what W allows, then the timer.
+                ex.doom_counting(0, st, false, *acc, acc[PROBABILITY]);
+                continue;
+            }
+            // Outcomes 1 and 2 read only the run after una (and whether it reaches the last packet sent).
+            let run = f64::from(run_after_una(st.held));
+            let all_held = holes_after_una(st) == 0;
+            let key = (st.channel, st.high, all_held, st.cwnd);
+            let (sum, runs) = stalls.entry(key).or_insert(([[0.0; 2]; REWARDS], [0.0; 2]));
+            add_rewards(sum, acc);
+            runs[0] += acc[PROBABILITY][0] * run;
+            runs[1] += acc[PROBABILITY][1] * run;
+            for n in ex.q.dupthresh..=w - st.high {
+                let mut walk = Walk { ex: &mut *ex, sums, st, acc, n, next: &mut next };
+                walk.new_packets(0, 0, 0, if st.channel == 0 { [1.0, 0.0] } else { [0.0, 1.0] });
+            }
+        }
+        for (&(channel, outstanding, all_held, cwnd), (acc, runs)) in &stalls {
+            stall_or_lose_the_retransmission(ex, sums, channel, outstanding, all_held, cwnd, acc, runs);
+        }
+        live = next;
+    }
+}
+
+fn usable(ex: &Explorer<'_>, st: &Active) -> u32 {
+    (f64::from_bits(st.cwnd) as u32).min(ex.q.wmax)
+}
+
+/// Outcomes 1 and 2 for the round starts in channel state `channel` with `outstanding` packets and W from
+/// `cwnd`, summed in `acc`; `runs`: Σ probability × the run after una; `all_held`: that run reaches the last
+/// packet sent (so the new packets' own leading run extends it).
+#[allow(clippy::too_many_arguments)]
+fn stall_or_lose_the_retransmission(
+    ex: &mut Explorer<'_>,
+    sums: &WordSums,
+    channel: u8,
+    outstanding: u32,
+    all_held: bool,
+    cwnd: u64,
+    acc: &Rewards,
+    runs: &[f64; 2],
+) {
+    let (k, rto) = (ex.q.dupthresh, ex.q.rto);
+    let w0 = f64::from_bits(cwnd);
+    let w = (w0 as u32).min(ex.q.wmax);
+    let s = channel as usize;
+    let avail = w - outstanding;
+    let extended = u8::from(all_held) as f64;
+    let delivered = |a: &mut Rewards, weight: f64, run_weight: f64| {
+        for s0 in 0..2 {
+            a[DELIVERED][s0] += runs[s0] * weight + acc[PROBABILITY][s0] * run_weight * extended;
+        }
+    };
+    // 1. Fewer than K correct among the `avail` new packets; then idle until the timer fires at the end of
+    // slot T0 of the round, freeing the run after una.
+    let (mut weight, mut correct, mut run) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+    for c in 0..k.min(avail + 1) {
+        let i = WordSums::at(avail as usize, c as usize);
+        for e in 0..2 {
+            weight[e] += sums.words[i][s][e];
+            correct[e] += f64::from(c) * sums.words[i][s][e];
+            run[e] += sums.leading_run[i][s][e];
+        }
+    }
+    let idle = &ex.step_powers[(rto - avail) as usize];
+    let [weight, correct, run] = [weight, correct, run].map(|r| row_times(r, idle));
+    for e in 0..2 {
+        if weight[e] == 0.0 {
+            continue;
+        }
+        let lost = f64::from(avail) * weight[e] - correct[e];
+        let mut a = extend(acc, weight[e], &[(TRANSMISSIONS, f64::from(avail)), (SLOTS, f64::from(rto))]);
+        credit_per_unit(&mut a, SUCCESSES, acc, correct[e]);
+        credit_per_unit(&mut a, LOSSES_OTHER, acc, lost);
+        credit_per_unit(&mut a, CWND_AT_LOSS, acc, w0 * lost);
+        delivered(&mut a, weight[e], run[e]);
+        ex.finish(Ending::Timeout { ssthresh: ceil_half(w0) }, e, &a);
+    }
+    // 2. The K-th correct at new packet n (its last), then the retransmission of una lost: in recovery with
+    // W = ⌈W/2⌉ + K and o + n outstanding, doomed to the timer.
+    let recovery_cwnd = f64::from(ceil_half(w0) + k);
+    for n in k..=avail {
+        let i = WordSums::at((n - 1) as usize, (k - 1) as usize);
+        let mut lead = sums.leading_run[i][s];
+        if n == k {
+            // All correct: the run is all n.
+            lead = [lead[0] + sums.words[i][s][0], lead[1] + sums.words[i][s][1]];
+        }
+        let both = |r: [f64; 2]| row_times(row_times(r, &ex.ch.success), &ex.ch.failure);
+        let (weight, run) = (both(sums.words[i][s]), both(lead));
+        for e in 0..2 {
+            if weight[e] == 0.0 {
+                continue;
+            }
+            let fixed = [
+                (TRANSMISSIONS, f64::from(n + 1)),
+                (SUCCESSES, f64::from(k)),
+                (LOSSES_OTHER, f64::from(n - k + 1)),
+                (CWND_AT_LOSS, w0 * f64::from(n - k) + recovery_cwnd),
+                (FAST_RETRANSMITS, 1.0),
+            ];
+            let mut a = extend(acc, weight[e], &fixed);
+            delivered(&mut a, weight[e], run[e]);
+            let state = Doomed {
+                channel: e as u8,
+                recovering: true,
+                cwnd: recovery_cwnd.to_bits(),
+                outstanding: outstanding + n,
+                unbroken: all_held && n == k,
+                deadline: rto as i32 - 2 - n as i32,
+            };
+            ex.doom(n + 1, state, &a);
+        }
+    }
+}
+
+/// Outcome 3 of one round start for the K-th correct at new packet `n`: the new packets' outcomes
+/// enumerated only as far as the next round can read them.
+struct Walk<'w, 'e> {
+    ex: &'w mut Explorer<'e>,
+    sums: &'w WordSums,
+    st: &'w Active,
+    acc: &'w Rewards,
+    n: u32,
+    next: &'w mut Frontier,
+}
+
+impl Walk<'_, '_> {
+    /// The state after the retransmission's ACK, the new packets `bits` (bit b: new packet b held) known up to
+    /// `known` and the rest taken as held; and how far the ACK moved una (None: not known yet).
+    fn after_ack(&self, bits: u128, known: u32) -> Option<(Active, u32)> {
+        let st = self.st;
+        let o = st.high;
+        let rest = if known >= self.n { 0 } else { ((1u128 << (self.n - known)) - 1) << known };
+        let held = st.held | (bits | rest) << o;
+        let holes = holes_after_una(st);
+        let acked = if holes != 0 {
+            holes.trailing_zeros()
+        } else {
+            // Every old packet held: una moves to the first lost new packet, if one is known.
+            let first_lost = (!bits).trailing_zeros();
+            if first_lost >= known && known < self.n {
+                return None;
+            }
+            o + first_lost.min(self.n)
+        };
+        let wth = f64::from(ceil_half(f64::from_bits(st.cwnd))).to_bits();
+        let state = Active {
+            channel: st.channel,
+            pre: false,
+            cwnd: wth,
+            ssthresh: wth,
+            dupacks: 0,
+            recover: NONE,
+            retransmit: false,
+            deadline: self.ex.q.rto as i32 - 1,
+            high: o + self.n - acked,
+            held: held.checked_shr(acked).unwrap_or(0),
+        };
+        Some((state, acked))
+    }
+
+    /// Whether the new packets after the first `known` can matter: the next round reads the holes after una up
+    /// to one more than its fast retransmits, at most as many as with the unknown packets all held.
+    fn known_enough(&self, bits: u128, known: u32) -> bool {
+        if known >= self.n {
+            return true;
+        }
+        let Some((optimistic, acked)) = self.after_ack(bits, known) else { return false };
+        if optimistic.high == 0 {
+            return false;
+        }
+        let holes = holes_after_una(&optimistic);
+        let most = self.ex.fast_retransmits_left(&optimistic, holes);
+        let known_span = (self.st.high + known).saturating_sub(acked);
+        let known_holes = if known_span >= 128 { holes } else { holes & ((1u128 << known_span) - 1) };
+        known_holes.count_ones() > most
+    }
+
+    /// Depth-first over the new packets from `known` on (`correct` of those before held, bits in `bits`), with
+    /// `row` the probability from the round start's channel state to the channel state after packet `known`.
+    fn new_packets(&mut self, known: u32, correct: u32, bits: u128, row: [f64; 2]) {
+        let k = self.ex.q.dupthresh;
+        if self.known_enough(bits, known) {
+            // The rest: n − known packets with K − correct of them held, the last held.
+            let (rest, missing) = (self.n - known, k - correct);
+            let tail = if rest == 0 {
+                row
+            } else {
+                let m = self.sums.words[WordSums::at((rest - 1) as usize, (missing - 1) as usize)];
+                row_times(row_times(row, &m), &self.ex.ch.success)
+            };
+            self.leaf(bits, known, tail);
+            return;
+        }
+        // The n-th new packet is the K-th held; before it, K − 1 of n − 1.
+        let last = known + 1 == self.n;
+        if (last && correct + 1 == k) || (!last && correct + 1 < k) {
+            let row = row_times(row, &self.ex.ch.success);
+            self.new_packets(known + 1, correct + 1, bits | 1u128 << known, row);
+        }
+        if !last && self.n - known > k - correct {
+            let row = row_times(row, &self.ex.ch.failure);
+            self.new_packets(known + 1, correct, bits, row);
+        }
+    }
+
+    /// The paths whose new packets are `bits` up to `known` (the rest summed), in `row` after the n-th:
+    /// the retransmission of una gets through and the next round starts.
+    fn leaf(&mut self, bits: u128, known: u32, row: [f64; 2]) {
+        let (k, n) = (self.ex.q.dupthresh, self.n);
+        let w0 = f64::from_bits(self.st.cwnd);
+        let Some((mut state, acked)) = self.after_ack(bits, known) else { unreachable!("una's next hole is known") };
+        if known < n {
+            // Unknown packets count as lost: beyond the holes the next round reads, they are dropped below.
+            let unknown = ((1u128 << (n - known)) - 1) << known;
+            state.held &= !((unknown << self.st.high).checked_shr(acked).unwrap_or(0));
+        }
+        let through = row_times(row, &self.ex.ch.success);
+        let fixed = [
+            (TRANSMISSIONS, f64::from(n + 1)),
+            (SUCCESSES, f64::from(k + 1)),
+            (LOSSES_OTHER, f64::from(n - k)),
+            (CWND_AT_LOSS, w0 * f64::from(n - k)),
+            (FAST_RETRANSMITS, 1.0),
+            (DELIVERED, f64::from(acked)),
+        ];
+        for (e, &p) in through.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let mut a = extend(self.acc, p, &fixed);
+            let state = Active { channel: e as u8, ..state };
+            if state.high == 0 {
+                // A full ACK: clean with W = Wth.
+                let prob = a[PROBABILITY];
+                a[SLOTS][0] += prob[0] * f64::from(n + 1);
+                a[SLOTS][1] += prob[1] * f64::from(n + 1);
+                let ending = Ending::Clean { ssthresh: f64::from_bits(state.ssthresh) as u32, cwnd_bits: state.cwnd };
+                self.ex.finish(ending, e, &a);
+                continue;
+            }
+            let holes = holes_after_una(&state);
+            let left = self.ex.fast_retransmits_left(&state, holes);
+            if left == 0 {
+                let prob = a[PROBABILITY];
+                self.ex.doom_counting(n + 1, &state, false, a, prob);
+            } else {
+                let prob = a[PROBABILITY];
+                a[SLOTS][0] += prob[0] * f64::from(n + 1);
+                a[SLOTS][1] += prob[1] * f64::from(n + 1);
+                self.next.add(Active { held: readable(&state, holes, left), ..state }, a);
+            }
+        }
+    }
+}

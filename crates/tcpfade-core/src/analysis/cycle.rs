@@ -51,7 +51,7 @@ pub struct CycleStart {
 pub struct CycleModel {
     /// Cycle-start states, the first being (good, 1, 1).
     pub states: Vec<CycleStart>,
-    /// Row i: (next state, probability) pairs, a target possibly repeated.
+    /// Row i: (next state, probability) pairs, each target once.
     pub transitions: Vec<Vec<(usize, f64)>>,
     /// rewards[i][r]: expected reward r of a cycle from state i.
     pub rewards: Vec<[f64; 8]>,
@@ -295,13 +295,15 @@ pub fn cycle_model(
     let mut phase1: HashMap<(u64, u64), Vec<Phase1Class>> = HashMap::default();
     let mut done = 0;
     let mut computed = 0u32;
+    // A row's probabilities summed by target: each class reaches the same few targets from many phase-1
+    // classes (at Wmax = 64 about 600,000 pairs for 127 states), so they are added here, not listed.
+    let (mut by_target, mut listed, mut targets): (Vec<f64>, Vec<bool>, Vec<usize>) = Default::default();
     while done < states.len() {
         let start = states[done];
         done += 1;
         let classes_from = (phase1.entry((start.ssthresh.to_bits(), start.cwnd.to_bits())))
             .or_insert_with(|| tables.classes(start.ssthresh, start.cwnd, wmax));
         let s = start.channel;
-        let mut row = Vec::with_capacity(6 * classes_from.len());
         let mut r = [0.0; 8];
         for ph1 in classes_from.iter() {
             let class = match classes.entry(ph1.class) {
@@ -314,7 +316,17 @@ pub fn cycle_model(
                 }
             };
             let mass = ph1.loss[s];
-            row.extend(class.targets.iter().zip(&class.probabilities).map(|(&t, p)| (t, dot(p, &mass))));
+            for (&t, p) in class.targets.iter().zip(&class.probabilities) {
+                if t >= listed.len() {
+                    listed.resize(t + 1, false);
+                    by_target.resize(t + 1, 0.0);
+                }
+                if !listed[t] {
+                    listed[t] = true;
+                    targets.push(t);
+                }
+                by_target[t] += dot(p, &mass);
+            }
             let sum = |what: usize| dot(&class.sums[what], &mass);
             let lost = mass[0] + mass[1];
             let slots = ph1.slots[s][0] + ph1.slots[s][1];
@@ -330,6 +342,11 @@ pub fn cycle_model(
             r[7] +=
                 ph1.cwnd_sum[s][0] + ph1.cwnd_sum[s][1] + dot(&class.sums[LOSSES_AT_Y], &ph1.cwnd_sum[s]) + sum(CWND_AT_LOSS);
         }
+        let row: Vec<(usize, f64)> = targets.iter().map(|&t| (t, std::mem::take(&mut by_target[t]))).collect();
+        for &t in &targets {
+            listed[t] = false;
+        }
+        targets.clear();
         transitions.push(row);
         rewards.push(r);
     }

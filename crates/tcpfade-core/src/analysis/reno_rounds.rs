@@ -44,31 +44,51 @@ fn credit_per_unit(a: &mut Rewards, what: usize, acc: &Rewards, by: f64) {
     a[what][1] += acc[PROBABILITY][1] * by;
 }
 
-/// Round starts that share outcomes 1 and 2: channel state, packets outstanding, whether every one after una
-/// is held, W (bits of the f64).
-type StallKey = (u8, u32, bool, u64);
+/// Round starts summed where their outcomes agree but for a run of held packets that the ACKs free: the sum of
+/// their rewards, and Σ probability × that run (per channel state of slot 0).
+type Bundle = (Rewards, [f64; 2]);
+
+fn gather<K: std::hash::Hash + Eq>(bundles: &mut HashMap<K, Bundle>, key: K, acc: &Rewards, run: u32) {
+    let (sum, runs) = bundles.entry(key).or_insert(([[0.0; 2]; REWARDS], [0.0; 2]));
+    add_rewards(sum, acc);
+    runs[0] += acc[PROBABILITY][0] * f64::from(run);
+    runs[1] += acc[PROBABILITY][1] * f64::from(run);
+}
 
 /// Play the rounds from the round starts in `live` until every path has ended.
 pub(super) fn continue_reno_rounds(ex: &mut Explorer<'_>, sums: &WordSums, mut live: Frontier) {
+    let k = ex.q.dupthresh;
     while !live.states.is_empty() {
         let mut next = Frontier::default();
-        let mut stalls: HashMap<StallKey, (Rewards, [f64; 2])> = HashMap::default();
+        // Outcomes 1 and 2 read only the run after una, and whether it reaches the last packet sent:
+        // by (channel state, packets outstanding, all held, W).
+        let mut stalls: HashMap<(u8, u32, bool, u64), Bundle> = HashMap::default();
+        // Outcome 3 with too little room left for the next round, una moving to a hole of the round start:
+        // by (channel state, packets outstanding, the hole, all held after it, W); the run is the ACK's jump
+        // plus the run after the hole.
+        let mut short: HashMap<(u8, u32, u32, bool, u64), Bundle> = HashMap::default();
         for (st, acc) in live.states.iter().zip(&live.rewards) {
             let w = usable(ex, st);
-            if st.high + ex.q.dupthresh > w {
+            let o = st.high;
+            if o + k > w {
                 // Too little room for K duplicate ACKs: send what W allows, then the timer.
                 ex.doom_counting(0, st, false, *acc, acc[PROBABILITY]);
                 continue;
             }
-            // Outcomes 1 and 2 read only the run after una (and whether it reaches the last packet sent).
-            let run = f64::from(run_after_una(st.held));
-            let all_held = holes_after_una(st) == 0;
-            let key = (st.channel, st.high, all_held, st.cwnd);
-            let (sum, runs) = stalls.entry(key).or_insert(([[0.0; 2]; REWARDS], [0.0; 2]));
-            add_rewards(sum, acc);
-            runs[0] += acc[PROBABILITY][0] * run;
-            runs[1] += acc[PROBABILITY][1] * run;
-            for n in ex.q.dupthresh..=w - st.high {
+            let holes = holes_after_una(st);
+            gather(&mut stalls, (st.channel, o, holes == 0, st.cwnd), acc, run_after_una(st.held));
+            // The new packets matter for the next round's room only up to n = `enumerated`; beyond it, and
+            // with a hole to move to, outcome 3 reads the run after that hole.
+            let enumerated = if holes == 0 {
+                w - o
+            } else {
+                let hole = holes.trailing_zeros();
+                let after = (holes >> hole) & !1;
+                let run = if after == 0 { o - 1 - hole } else { after.trailing_zeros() - 1 };
+                gather(&mut short, (st.channel, o, hole, after == 0, st.cwnd), acc, hole + run);
+                (ceil_half(f64::from_bits(st.cwnd)) + hole).saturating_sub(o + k).min(w - o)
+            };
+            for n in k..=enumerated {
                 let mut walk = Walk { ex: &mut *ex, sums, st, acc, n, next: &mut next };
                 walk.new_packets(0, 0, 0, if st.channel == 0 { [1.0, 0.0] } else { [0.0, 1.0] });
             }
@@ -76,7 +96,71 @@ pub(super) fn continue_reno_rounds(ex: &mut Explorer<'_>, sums: &WordSums, mut l
         for (&(channel, outstanding, all_held, cwnd), (acc, runs)) in &stalls {
             stall_or_lose_the_retransmission(ex, sums, channel, outstanding, all_held, cwnd, acc, runs);
         }
+        for (&(channel, outstanding, hole, all_held, cwnd), (acc, runs)) in &short {
+            move_and_stall(ex, sums, (channel, outstanding, hole, all_held, cwnd), acc, runs);
+        }
         live = next;
+    }
+}
+
+/// The new packets' probability from channel state `s` to the state after the n-th, whose is the K-th held,
+/// and the same weighted by their leading run of held packets.
+fn detection(ex: &Explorer<'_>, sums: &WordSums, s: usize, n: u32) -> ([f64; 2], [f64; 2]) {
+    let k = ex.q.dupthresh;
+    let i = WordSums::at((n - 1) as usize, (k - 1) as usize);
+    let mut lead = sums.leading_run[i][s];
+    if n == k {
+        // All held: the run is all n.
+        lead = [lead[0] + sums.words[i][s][0], lead[1] + sums.words[i][s][1]];
+    }
+    (row_times(sums.words[i][s], &ex.ch.success), row_times(lead, &ex.ch.success))
+}
+
+/// Outcome 3 for the round starts of one `short` bundle and every n past the last enumerated: the ACK moves
+/// una to the hole, W = ⌈W/2⌉ leaves too little room for K duplicate ACKs, so the sender sends what W allows
+/// and waits for the timer (a doomed state outside recovery).
+fn move_and_stall(
+    ex: &mut Explorer<'_>,
+    sums: &WordSums,
+    (channel, outstanding, hole, all_held, cwnd): (u8, u32, u32, bool, u64),
+    acc: &Rewards,
+    runs: &[f64; 2],
+) {
+    let (k, rto) = (ex.q.dupthresh, ex.q.rto);
+    let w0 = f64::from_bits(cwnd);
+    let w = (w0 as u32).min(ex.q.wmax);
+    let wth = ceil_half(w0);
+    let first = (wth + hole).saturating_sub(outstanding + k) + 1;
+    for n in first.max(k)..=w - outstanding {
+        let (weight, lead) = detection(ex, sums, channel as usize, n);
+        let (weight, lead) = (row_times(weight, &ex.ch.success), row_times(lead, &ex.ch.success));
+        for e in 0..2 {
+            if weight[e] == 0.0 {
+                continue;
+            }
+            let fixed = [
+                (TRANSMISSIONS, f64::from(n + 1)),
+                (SUCCESSES, f64::from(k + 1)),
+                (LOSSES_OTHER, f64::from(n - k)),
+                (CWND_AT_LOSS, w0 * f64::from(n - k)),
+                (FAST_RETRANSMITS, 1.0),
+            ];
+            let mut a = extend(acc, weight[e], &fixed);
+            // All held after the hole: the new packets' leading run extends the run.
+            let lead = if all_held { lead[e] } else { 0.0 };
+            for s0 in 0..2 {
+                a[DELIVERED][s0] += runs[s0] * weight[e] + acc[PROBABILITY][s0] * lead;
+            }
+            let state = Doomed {
+                channel: e as u8,
+                recovering: false,
+                cwnd: f64::from(wth).to_bits(),
+                outstanding: outstanding + n - hole,
+                unbroken: all_held && n == k,
+                deadline: rto as i32 - 1,
+            };
+            ex.doom(n + 1, state, &a);
+        }
     }
 }
 
@@ -138,14 +222,8 @@ fn stall_or_lose_the_retransmission(
     // W = ⌈W/2⌉ + K and o + n outstanding, doomed to the timer.
     let recovery_cwnd = f64::from(ceil_half(w0) + k);
     for n in k..=avail {
-        let i = WordSums::at((n - 1) as usize, (k - 1) as usize);
-        let mut lead = sums.leading_run[i][s];
-        if n == k {
-            // All correct: the run is all n.
-            lead = [lead[0] + sums.words[i][s][0], lead[1] + sums.words[i][s][1]];
-        }
-        let both = |r: [f64; 2]| row_times(row_times(r, &ex.ch.success), &ex.ch.failure);
-        let (weight, run) = (both(sums.words[i][s]), both(lead));
+        let (weight, run) = detection(ex, sums, s, n);
+        let (weight, run) = (row_times(weight, &ex.ch.failure), row_times(run, &ex.ch.failure));
         for e in 0..2 {
             if weight[e] == 0.0 {
                 continue;

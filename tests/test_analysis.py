@@ -145,10 +145,10 @@ def test_fast_recovery_phase2_matches_brute_force(newreno, wmax, k, rto):
 @pytest.mark.parametrize("channel", [tcpfade.GilbertElliott(p=0.8, q=0.5, loss_good=0.1, loss_bad=0.9),
                                      tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)])
 def test_phase2_kernel_equals_the_full_exploration_at_larger_windows(wmax, k, rto, channel):
-    """The kernel the analysis uses (loss patterns, and for Reno after a partial ACK an exploration that forgets
-    the held packets no ACK can reveal) against the exploration that keeps every held packet, for every window
-    class of Wmax up to 36: the same endings, and probabilities and rewards equal to 1e-12, on a channel that loses
-    in both states and on the papers' (a lost packet is a bad slot)."""
+    """The kernel the analysis uses (loss patterns, and for Reno after a partial ACK its rounds summed over loss
+    patterns, the held packets no ACK can reveal forgotten) against the exploration that keeps every held packet
+    and follows every slot, for every window class of Wmax up to 36: the same endings, and probabilities and rewards
+    equal to 1e-12, on a channel that loses in both states and on the papers' (a lost packet is a bad slot)."""
     from tcpfade import _core
 
     ch = SlotMatrices.from_channel(channel)

@@ -18,8 +18,8 @@
 //!   packets before h_c, is at most K - 1, so W never reaches the clamp at 1.
 //! - Reno: the partial ACK of the retransmission of packet 0 ends recovery with W = Wth, una = h_1 and
 //!   t + 1 - h_1 packets outstanding. If that fills the window, the sender stalls until the timer;
-//!   otherwise new packets go out and what follows depends on every held packet: the explorer
-//!   continues from those states ("seeds"), which need t < ⌈Y/2⌉ + K - 1, so few patterns.
+//!   otherwise new packets go out and what follows depends on the held packets: it is played a round
+//!   at a time from those states ("seeds", [`super::reno_rounds`]), which need t < ⌈Y/2⌉ + K - 1.
 //!
 //! So, except for Reno's seeds, a loss pattern matters only through t, the hole h_c at which things
 //! change and the run of held packets right after it (what a later good retransmission frees). Their
@@ -90,7 +90,7 @@ pub struct Phase2 {
     seeds: Vec<Seed>,
     /// The seeds cover partial ACKs leaving fewer than this many packets outstanding (Reno).
     seeds_cover: u32,
-    /// What the explorer makes of the seeds, by (⌈Y/2⌉, latest detection slot t among them): the
+    /// What the seeds' rounds lead to, by (⌈Y/2⌉, latest detection slot t among them): the
     /// classes ⌊Y⌋ = 2⌈Y/2⌉ - 1 and 2⌈Y/2⌉ share it when ⌈Y/2⌉ ≥ K.
     seed_runs: HashMap<(u32, u32), Vec<(usize, Rewards)>>,
     shared: Shared,
@@ -329,7 +329,7 @@ enum Lane {
     Through { channel: usize },
     /// Reno, partial ACK of the retransmission of packet 0 in slot t + 1: recovery ends with W = Wth and
     /// `outstanding` = t + 1 − h_1. If that fills W the sender idles until the timer, restarted by the ACK,
-    /// fires T0 slots later, freeing the run after h_1 (otherwise the explorer goes on from the seeds).
+    /// fires T0 slots later, freeing the run after h_1 (otherwise the seeds' rounds follow).
     Stalled { channel: usize, outstanding: u32 },
 }
 
@@ -435,8 +435,8 @@ impl SummedOverT {
     }
 }
 
-/// Reno after a partial ACK that leaves room for new packets: the explorer takes over from the exact
-/// protocol state, the timer restarted at the end of slot t + 1.
+/// Reno after a partial ACK that leaves room for new packets: its rounds from the exact protocol state, the
+/// timer restarted at the end of slot t + 1.
 fn continue_reno_seeds(ex: &mut Explorer<'_>, sums: &WordSums, seeds: &[Seed], next_ssthresh: u32) {
     let k = ex.q.dupthresh;
     let wth = f64::from(next_ssthresh).to_bits();

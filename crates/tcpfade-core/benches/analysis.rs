@@ -1,11 +1,15 @@
 //! Phase 2 of Reno and NewReno (the analysis kernel): every window class of one (channel, Wmax, K,
 //! T0) point, from loss patterns (`Phase2`, what `tcpfade.analyze` uses) and by the reference
-//! explorer. Run `cargo bench -p tcpfade-core --bench analysis`; figures are in the README.
+//! explorer; and the whole embedded chain of a point (`cycle_model`: phase 1, phase 2, the chain's
+//! rows), what a Python `analyze` call spends in the core. Run `cargo bench -p tcpfade-core --bench
+//! analysis`; figures are in the README.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use tcpfade_core::analysis::cycle::fast_recovery_cycle_model;
 use tcpfade_core::analysis::fast_recovery::{explore, FastRecovery, Phase2Query};
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
+use tcpfade_core::watch::Watch;
 
 /// The papers' two-state channel for P_E = p_error at the given p (stay good) and q (stay bad).
 fn channel(p: f64, q: f64) -> SlotMatrices {
@@ -57,5 +61,21 @@ fn all_classes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, all_classes);
+fn cycle_model(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cycle_model");
+    group.sample_size(20);
+    // The README's analysis point: P_E = 0.03, fD·T = 0.016, K = 3, T0 = max(100, 2 Wmax).
+    let ch = channel(0.9930722, 0.7760006);
+    for (rule, recovery) in [("reno", FastRecovery::Reno), ("newreno", FastRecovery::NewReno)] {
+        for wmax in [24u32, 64] {
+            let rto = wmax.max(50) * 2;
+            group.bench_function(format!("{rule}/wmax{wmax}"), |b| {
+                b.iter(|| black_box(fast_recovery_cycle_model(&ch, recovery, wmax, 3, rto, &mut Watch::quiet())))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, all_classes, cycle_model);
 criterion_main!(benches);

@@ -153,6 +153,26 @@ pub(super) struct Active {
     pub(super) held: u128,
 }
 
+impl Active {
+    /// Reno right after a partial ACK ended recovery: W = Wth, no duplicate ACK yet, the timer restarted at the
+    /// end of this slot (it fires T0 slots on), `high` packets outstanding and `held` of them held.
+    pub(super) fn round_start(channel: u8, ssthresh: u32, rto: u32, high: u32, held: u128) -> Self {
+        let wth = f64::from(ssthresh).to_bits();
+        Active {
+            channel,
+            pre: false,
+            cwnd: wth,
+            ssthresh: wth,
+            dupacks: 0,
+            recover: NONE,
+            retransmit: false,
+            deadline: rto as i32 - 1,
+            high,
+            held,
+        }
+    }
+}
+
 /// Nothing can resend una before the timer, so only counts matter until it fires: in recovery with
 /// the retransmission of una lost, or (Reno, outside recovery) with too little room left for K
 /// duplicate ACKs.

@@ -32,7 +32,7 @@
 use super::fast_recovery::{
     add_rewards, ceil_half, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery, Frontier,
     Outcome, Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
-    NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
+    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
 use super::reno_rounds::continue_reno_rounds;
 use super::{add_scaled, mat_mul, powers, SlotMatrices, WordSums, IDENTITY, M2, ZERO};
@@ -439,23 +439,11 @@ impl SummedOverT {
 /// timer restarted at the end of slot t + 1.
 fn continue_reno_seeds(ex: &mut Explorer<'_>, sums: &WordSums, seeds: &[Seed], next_ssthresh: u32) {
     let k = ex.q.dupthresh;
-    let wth = f64::from(next_ssthresh).to_bits();
     let mut live = Frontier::default();
     for seed in seeds.iter().filter(|s| s.t < ex.q.window && s.t + 1 - s.first_hole < next_ssthresh) {
         let fixed: [_; 6] = with(detected(seed.t, 1, k), [(DELIVERED, f64::from(seed.first_hole))]);
         for s in reached(&seed.weight) {
-            let state = Active {
-                channel: s as u8,
-                pre: false,
-                cwnd: wth,
-                ssthresh: wth,
-                dupacks: 0,
-                recover: NONE,
-                retransmit: false,
-                deadline: ex.q.rto as i32 - 1,
-                high: seed.t + 1 - seed.first_hole,
-                held: seed.held,
-            };
+            let state = Active::round_start(s as u8, next_ssthresh, ex.q.rto, seed.t + 1 - seed.first_hole, seed.held);
             let holes = holes_after_una(&state);
             let state = Active { held: readable(&state, holes, ex.fast_retransmits_left(&state, holes)), ..state };
             live.add(state, rewards(s, &seed.weight, &fixed, &[]));

@@ -21,7 +21,7 @@
 //! class.
 use super::fast_recovery::{
     add_rewards, ceil_half, holes_after_una, readable, run_after_una, Active, Doomed, Ending, Explorer, Frontier,
-    Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_OTHER, NONE, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
+    Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_OTHER, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
     TRANSMISSIONS,
 };
 use super::{row_times, WordSums};
@@ -36,6 +36,19 @@ fn extend(acc: &Rewards, w: f64, fixed: &[(usize, f64)]) -> Rewards {
         a[what][1] += prob[1] * by;
     }
     a
+}
+
+/// The rewards of every path of a round whose K-th duplicate ACK comes with new packet n, up to the
+/// retransmission of una in slot n + 1: through, or lost (`lost_at`: W then, in recovery).
+fn detected_at(n: u32, k: u32, w0: f64, lost_at: Option<f64>) -> [(usize, f64); 5] {
+    let lost = u32::from(lost_at.is_some());
+    [
+        (TRANSMISSIONS, f64::from(n + 1)),
+        (SUCCESSES, f64::from(k + 1 - lost)),
+        (LOSSES_OTHER, f64::from(n - k + lost)),
+        (CWND_AT_LOSS, w0 * f64::from(n - k) + lost_at.unwrap_or(0.0)),
+        (FAST_RETRANSMITS, 1.0),
+    ]
 }
 
 /// Add `by` times the probability of `acc` (per unit) to reward `what`: for rewards that vary by path.
@@ -138,14 +151,7 @@ fn move_and_stall(
             if weight[e] == 0.0 {
                 continue;
             }
-            let fixed = [
-                (TRANSMISSIONS, f64::from(n + 1)),
-                (SUCCESSES, f64::from(k + 1)),
-                (LOSSES_OTHER, f64::from(n - k)),
-                (CWND_AT_LOSS, w0 * f64::from(n - k)),
-                (FAST_RETRANSMITS, 1.0),
-            ];
-            let mut a = extend(acc, weight[e], &fixed);
+            let mut a = extend(acc, weight[e], &detected_at(n, k, w0, None));
             // All held after the hole: the new packets' leading run extends the run.
             let lead = if all_held { lead[e] } else { 0.0 };
             for s0 in 0..2 {
@@ -228,14 +234,7 @@ fn stall_or_lose_the_retransmission(
             if weight[e] == 0.0 {
                 continue;
             }
-            let fixed = [
-                (TRANSMISSIONS, f64::from(n + 1)),
-                (SUCCESSES, f64::from(k)),
-                (LOSSES_OTHER, f64::from(n - k + 1)),
-                (CWND_AT_LOSS, w0 * f64::from(n - k) + recovery_cwnd),
-                (FAST_RETRANSMITS, 1.0),
-            ];
-            let mut a = extend(acc, weight[e], &fixed);
+            let mut a = extend(acc, weight[e], &detected_at(n, k, w0, Some(recovery_cwnd)));
             delivered(&mut a, weight[e], run[e]);
             let state = Doomed {
                 channel: e as u8,
@@ -280,20 +279,9 @@ impl Walk<'_, '_> {
             }
             o + first_lost.min(self.n)
         };
-        let wth = f64::from(ceil_half(f64::from_bits(st.cwnd))).to_bits();
-        let state = Active {
-            channel: st.channel,
-            pre: false,
-            cwnd: wth,
-            ssthresh: wth,
-            dupacks: 0,
-            recover: NONE,
-            retransmit: false,
-            deadline: self.ex.q.rto as i32 - 1,
-            high: o + self.n - acked,
-            held: held.checked_shr(acked).unwrap_or(0),
-        };
-        Some((state, acked))
+        let wth = ceil_half(f64::from_bits(st.cwnd));
+        let held = held.checked_shr(acked).unwrap_or(0);
+        Some((Active::round_start(st.channel, wth, self.ex.q.rto, o + self.n - acked, held), acked))
     }
 
     /// Whether the new packets after the first `known` can matter: the next round reads the holes after una up
@@ -353,19 +341,13 @@ impl Walk<'_, '_> {
             state.held &= !((unknown << self.st.high).checked_shr(acked).unwrap_or(0));
         }
         let through = row_times(row, &self.ex.ch.success);
-        let fixed = [
-            (TRANSMISSIONS, f64::from(n + 1)),
-            (SUCCESSES, f64::from(k + 1)),
-            (LOSSES_OTHER, f64::from(n - k)),
-            (CWND_AT_LOSS, w0 * f64::from(n - k)),
-            (FAST_RETRANSMITS, 1.0),
-            (DELIVERED, f64::from(acked)),
-        ];
+        let fixed = detected_at(n, k, w0, None);
         for (e, &p) in through.iter().enumerate() {
             if p == 0.0 {
                 continue;
             }
             let mut a = extend(self.acc, p, &fixed);
+            credit_per_unit(&mut a, DELIVERED, self.acc, p * f64::from(acked));
             let state = Active { channel: e as u8, ..state };
             if state.high == 0 {
                 // A full ACK: clean with W = Wth.

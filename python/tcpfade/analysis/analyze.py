@@ -89,8 +89,8 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
     rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
     transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.
     w_active, w_idle : circuit energy per active and idle slot (eq. (14)).
-    progress : True for a progress bar (shown once the analysis has lasted a second: Reno at Wmax = 128 takes about
-        a second), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
+    progress : True for a progress bar (shown once the analysis has lasted a second; Reno at Wmax = 128 takes about
+        0.1 s), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
 
     Examples
     --------

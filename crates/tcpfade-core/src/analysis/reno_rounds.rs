@@ -116,7 +116,7 @@ pub(super) fn continue_reno_rounds(ex: &mut Explorer<'_>, sums: &WordSums, mut l
     }
 }
 
-/// The new packets' probability from channel state `s` to the state after the n-th, whose is the K-th held,
+/// The new packets' probability from channel state `s` to the state after the n-th, which is the K-th held,
 /// and the same weighted by their leading run of held packets.
 fn detection(ex: &Explorer<'_>, sums: &WordSums, s: usize, n: u32) -> ([f64; 2], [f64; 2]) {
     let k = ex.q.dupthresh;

@@ -501,19 +501,20 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
 
 def _chain_size(wp: int, levels: int, refined: bool, rounds: bool) -> tuple[float, float]:
     """Transitions of the expanded chain (:class:`~tcpfade.analysis.link_chain.LinkChain`) and the bytes the analysis
-    needs at its peak, bounded from above without building anything. A backed-off start writes out the windows
-    before Karn's point: at most √(1 + 2h) + 2 of them for h outstanding, each with 3 + levels outcomes; the
+    needs at its peak, bounded from above without building anything. A backed-off start (one for all levels)
+    writes out the windows before Karn's point: at most √(1 + 2h) + 2 of them for h outstanding, each with 3
+    outcomes, and the split of its mass by level after the solve holds two more tables of that size; the
     recovery's tables are w_p × (chain size)."""
     w = float(wp)
-    transitions = w * (6 + levels)
+    transitions = w * 7.0
     backed_off = refined and levels > 0
     if backed_off:
         before_karn = 2.0 * math.sqrt(2.0) / 3.0 * (w + 1.0) ** 1.5 + 3.0 * w
-        transitions += levels * (before_karn * (3 + levels) + 2 * w)
+        transitions += before_karn * (3 + 2) + 2 * w + levels * w
     nbytes = transitions * BYTES_PER_TRANSITION
     if rounds:
-        core = w * (levels + 1) if backed_off else w
-        transitions += w * w / 2 + (before_karn * (3 + levels) if backed_off else 0.0)
+        core = 2.0 * w if backed_off else w
+        transitions += w * w / 2 + (before_karn * 3 if backed_off else 0.0)
         nbytes = transitions * BYTES_PER_TRANSITION + 8.0 * w * (core + 3.0 * w)
     return transitions, nbytes
 
@@ -626,7 +627,7 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
     backed_off = persistence is not None and levels > 0
     recovery = None
     if args["recovery"] == "rounds":
-        core = max_window * (levels + 1) if backed_off else max_window
+        core = 2 * max_window if backed_off else max_window   # S_w, then B_h (every backoff level in one)
         recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain = solve(LinkChain(max_window, climb, outcome, no_to_bad, laws, persistence if backed_off else None,
                             levels, recovery, report, (0.1, 0.5)), (0.5, 1.0))

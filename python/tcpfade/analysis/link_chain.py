@@ -14,7 +14,9 @@ censoring): one sparse solve, O(w_p) states.
 
 A backed-off start B_{k,h} meets its own timer only until Karn's rule ends the backoff (see
 ``link._persistence``): its visits at the first windows of the climb from W = 1 are written out (about √(2h)
-of them, each with its outstanding count), and the rest of its climb joins the passing chain. A recovery start
+of them, each with its outstanding count), and the rest of its climb joins the passing chain. The starts of every
+level k with the same h leave for every other state alike, so one state B_h stands for them all (strong
+lumpability), and its mass is split by level after the solve (``LinkChain._split_levels``). A recovery start
 R_w goes on like the start the recovery leaves (its row is a mixture of those rows): through the passing chain
 for an S start, through a copy of B_{1,h} that is not a start for a stall.
 
@@ -79,7 +81,7 @@ class _Triplets:
 class LinkChain:
     """The expanded chain of one analysis, its stationary law, and the per-step averages it gives.
 
-    ``starts`` is the number of start states (they come first: S, then B, then R), ``matrix`` the expanded chain
+    ``starts`` is the number of start states (they come first: S, then B_h, then R), ``matrix`` the expanded chain
     (scipy.sparse CSR, rows sum to 1), ``mass`` its stationary law scaled so that the starts' mass is 1 (the
     embedded chain's law is ``mass[:starts]``)."""
 
@@ -87,12 +89,12 @@ class LinkChain:
                  laws: list[_TimeoutLaw] | None, persistence: _Persistence | None, levels: int,
                  recovery: _Recovery | None = None, report: Callable[[float], None] | None = None,
                  share: tuple[float, float] = (0.0, 1.0)) -> None:
-        """``report`` (if given) gets the fraction done, within ``share`` of the caller's whole, after each backoff
-        level's rows (about half a second apiece at w_p = 10⁴): where a stop or a Ctrl-C is seen while the chain
-        is built."""
+        """``report`` (if given) gets the fraction done, within ``share`` of the caller's whole, once the backed-off
+        starts' rows are built: where a stop or a Ctrl-C is seen while the chain is built."""
         self.wp = wp
         self.backed_off = persistence is not None and levels > 0 and laws is not None
-        self.core = wp * (levels + 1) if self.backed_off else wp
+        # One state B_h per outstanding count for every backoff level at once (see _split_levels).
+        self.core = 2 * wp if self.backed_off else wp
         self.starts = self.core + (wp if recovery is not None else 0)
         self.passing = self.starts                  # P_u at passing + u − 1
         self.visit = self.passing + wp              # V_w at visit + w − 1, w < w_p (none at w_p: it overflows)
@@ -108,6 +110,10 @@ class LinkChain:
         self.backoff = np.zeros(n)
         self._direct: tuple[list, list, list] = ([], [], [])
         law0 = laws[0] if laws is not None else None
+        self._laws, self._persistence = laws, persistence
+        # Timeouts into B from states whose backoff level is known (visits, recoveries, stalls' copies): (rows,
+        # outstanding counts, mass × P(level j), j = 1..levels), for the split of B's mass by level after the solve.
+        self._into_levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         t = self._t
         windows = np.arange(1, wp + 1)
         # S_w → P_w.
@@ -126,12 +132,11 @@ class LinkChain:
         self.effective_bad[v_rows] = (no_to_bad + timeout * (law0.mean if law0 is not None else 0.0))[:-1]
         self.backoff[v_rows] = 1.0
         if self.backed_off:
-            for k in range(1, levels + 1):
-                rows = wp * k + windows - 1
-                self._backed_off_rows(rows, rows, k, persistence, laws[k])
-                self.base[rows] = climb.reward[0]
-                if report is not None:
-                    report(share[0] + (share[1] - share[0]) * k / levels)
+            rows = wp + windows - 1
+            self._backed_off_rows(rows, rows, None, persistence, None)
+            self.base[rows] = climb.reward[0]
+            if report is not None:
+                report(share[0] + (share[1] - share[0]) * 0.5)
         if recovery is not None:
             self._recovery_rows(recovery, climb, law0, persistence, laws)
         rows, cols, weights = (np.concatenate(part) if part else np.zeros(0) for part in self._direct)
@@ -157,15 +162,16 @@ class LinkChain:
         self._t.add(rows, (self.core + w - 1) if self._recovering else np.maximum(w // 2, 1) - 1, td)
 
     def _timeout(self, rows, w, mass, exit_rows, outstanding=None) -> None:
-        """A timeout leads to B_{j, h'} with the exponent law of its timeout (h' = w unless given), or to S_1."""
+        """A timeout leads to B_{h'} (h' = w unless given), or to S_1. ``exit_rows`` is the law of the backoff level
+        it leaves (None from the B states themselves, whose level is split off after the solve)."""
         if not self.backed_off:
             self._t.add(rows, 0, mass)
             return
         h = np.asarray(w if outstanding is None else outstanding)
-        levels = np.arange(1, self._levels + 1)
         mass = np.broadcast_to(mass, h.shape)
-        self._t.add(np.broadcast_to(np.asarray(rows)[..., None], h.shape + levels.shape),
-                    self.wp * levels + h[..., None] - 1, mass[..., None] * exit_rows[..., 1:])
+        self._t.add(rows, self.wp + h - 1, mass)
+        if exit_rows is not None:
+            self._into_levels.append((np.broadcast_to(rows, h.shape), h, mass[..., None] * exit_rows[..., 1:]))
 
     def _direct_visits(self, rows, windows, weights) -> None:
         """Visits a row makes itself (not through a V state), for the law of the window at a visit."""
@@ -173,19 +179,27 @@ class LinkChain:
             part.append(np.broadcast_to(values, np.shape(rows)))
 
     def _backed_off_rows(self, rows, starts, k, persistence, law) -> None:
-        """B_{k,h}, h = 1..w_p (in ``rows``; ``starts`` are the start states B_{k,h} themselves, which an NL at
-        W' = 1 keeps): the visits that meet the backed-off timer (written out, one per window the persistence
-        reaches, with the outstanding count then), and the rest of the climb from W = 1."""
+        """B_h, h = 1..w_p (in ``rows``; ``starts`` are the start states B_h themselves, which an NL at W' = 1
+        keeps): the visits that meet the backed-off timer (written out, one per window the persistence reaches,
+        with the outstanding count then), and the rest of the climb from W = 1. ``k`` and ``law``: the backoff
+        level and its timeout law when the rows have one (the stalls' copies of level 1); None for the B states,
+        which stand for every level at once and get their level's rewards after the solve."""
         h_of, w_of, mass = persistence.entries
         b_rows = rows[h_of - 1]
         outstanding = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
         timeout = self._outcome["timeout"][w_of - 1]
         self._no_timeout(b_rows, w_of, mass, self_row=starts[h_of - 1])
-        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1], outstanding)
-        # Summed in the rows' order (np.bincount, as np.add.at would, and much faster).
-        self.effective_bad += np.bincount(b_rows, mass * (self._no_to_bad[w_of - 1] + timeout * law.mean[w_of - 1]),
-                                          minlength=self.n)
-        self.backoff += np.bincount(b_rows, mass * 2.0 ** k, minlength=self.n)
+        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1] if law is not None else None, outstanding)
+        if law is not None:
+            # An NL at W' = 1 keeps the start, so this row's level: B_{k,h} gets it.
+            at_one = w_of == 1
+            levels = np.zeros((int(at_one.sum()), self._levels))
+            levels[:, k - 1] = (mass * self._outcome["no_loss"][0])[at_one]
+            self._into_levels.append((b_rows[at_one], h_of[at_one], levels))
+            # Summed in the rows' order (np.bincount, as np.add.at would, and much faster).
+            self.effective_bad += np.bincount(b_rows, mass * (self._no_to_bad[w_of - 1]
+                                                              + timeout * law.mean[w_of - 1]), minlength=self.n)
+            self.backoff += np.bincount(b_rows, mass * 2.0 ** k, minlength=self.n)
         self._direct_visits(b_rows, w_of - 1, mass)
         # The rest of the climb from W = 1: a visit with a fresh timer in the window Karn's rule ends in (after
         # that instant), then on from the next window.
@@ -235,6 +249,59 @@ class LinkChain:
         if not total > 0:
             raise ReducibleChain("no stationary mass on the start states")
         self.mass = self.mass / total
+        if self.backed_off:
+            self._split_levels()
+
+    def _split_levels(self) -> None:
+        """The B states' mass by backoff level, and their rewards that depend on it (E[U], the backoff in force).
+
+        B_h stands for the starts B_{k,h} of every level k: they leave for every other state alike (their climbs,
+        visits and outcomes are the same, and a timeout always leads to some B_{j,h'}), so the chain of the B_h is
+        the chain of the B_{k,h} lumped by level, and its stationary law is theirs summed (Kemeny-Snell, strong
+        lumpability). The split by level follows from the inflows: from the states whose level is known, and from
+        B itself, where a timeout from level k leads to a level above k (or stays at the last), and an NL at W' = 1
+        keeps the start as it is. So levels 1 .. L − 1 are one division each, in order, and level L one
+        triangular solve (a timeout leaves fewer segments outstanding, or as many at W' = 1)."""
+        wp, levels = self.wp, self._levels
+        h_of, w_of, mass = self._persistence.entries
+        timeout = self._outcome["timeout"][w_of - 1]
+        o_of = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
+        flow = mass * timeout                                  # B_h → B_o, per entry (and per unit of B_h's mass)
+        keep = np.bincount(h_of - 1, np.where(w_of == 1, mass * self._outcome["no_loss"][0], 0.0), minlength=wp)
+        into = np.zeros((levels + 1, wp))
+        for rows, h, weights in self._into_levels:
+            source = self.mass[rows].ravel()
+            for j in range(1, levels + 1):
+                into[j] += np.bincount(h.ravel() - 1, source * weights.reshape(-1, levels)[:, j - 1], minlength=wp)
+        width = int(w_of.max())
+        # B_h's timeouts by (the h' they leave, the window they come in): a level's flow is this times its mass.
+        by_cell = scipy.sparse.csr_matrix((flow, ((o_of - 1) * width + (w_of - 1), h_of - 1)), shape=(wp * width, wp))
+        by_level = np.zeros((levels + 1, wp))
+        for k in range(1, levels):
+            by_level[k] = into[k] / (1.0 - keep)
+            out = (by_cell @ by_level[k]).reshape(wp, width)
+            into[k + 1:] += (out @ self._laws[k].exit[:width, k + 1:]).T
+        # The last level keeps its own timeouts: π_L(o) = into(o) + keep(o) π_L(o) + Σ_h Q(o, h) π_L(h), h ≥ o.
+        q = scipy.sparse.csr_matrix((flow, (o_of - 1, h_of - 1)), shape=(wp, wp))
+        system = (scipy.sparse.identity(wp, format="csr") - q - scipy.sparse.diags(keep)).tocsc()
+        if np.all(system.diagonal() > 0.0):
+            # Triangular: SuperLU keeping the diagonal pivots does a back substitution (no fill, no search).
+            solver = scipy.sparse.linalg.splu(system, permc_spec="NATURAL", diag_pivot_thresh=0.0,
+                                              options={"SymmetricMode": True})
+            by_level[levels] = solver.solve(into[levels])
+        else:   # a start that keeps all its mass in double precision: no pivot there
+            by_level[levels] = scipy.sparse.linalg.spsolve(system, into[levels])
+        # E[U] and the backoff in force, per B_h: Σ_k (its level-k share) × (level k's), the windows summed first.
+        total = by_level[1:].sum(axis=0)
+        share = np.divide(by_level, total, out=np.zeros_like(by_level), where=total > 0)[1:]
+        by_window = scipy.sparse.csr_matrix((mass, (h_of - 1, w_of - 1)), shape=(wp, width))
+        no_to_bad, outcome_timeout = self._no_to_bad[:width], self._outcome["timeout"][:width]
+        means = np.stack([law.mean[:width] for law in self._laws[1:]], axis=1)       # width × levels
+        b = slice(wp, 2 * wp)
+        self.effective_bad[b] = by_window @ no_to_bad + ((by_window @ (outcome_timeout[:, None] * means)) * share.T).sum(1)
+        self.backoff[b] = (by_window @ np.ones(width)) * (share.T @ 2.0 ** np.arange(1, levels + 1))
+        #: The B states' stationary mass by backoff level (row k = 1..L; row 0 unused), from the split above.
+        self.by_level = by_level
 
     def visits(self) -> np.ndarray:
         """Law of the window when a bad visit begins, per step of the embedded chain."""

@@ -298,7 +298,8 @@ class LinkChain:
         no_to_bad, outcome_timeout = self._no_to_bad[:width], self._outcome["timeout"][:width]
         means = np.stack([law.mean[:width] for law in self._laws[1:]], axis=1)       # width × levels
         b = slice(wp, 2 * wp)
-        self.effective_bad[b] = by_window @ no_to_bad + ((by_window @ (outcome_timeout[:, None] * means)) * share.T).sum(1)
+        timeouts = (by_window @ (outcome_timeout[:, None] * means)) * share.T      # w_p × levels
+        self.effective_bad[b] = by_window @ no_to_bad + timeouts.sum(axis=1)
         self.backoff[b] = (by_window @ np.ones(width)) * (share.T @ 2.0 ** np.arange(1, levels + 1))
         #: The B states' stationary mass by backoff level (row k = 1..L; row 0 unused), from the split above.
         self.by_level = by_level

@@ -189,7 +189,7 @@ pub(super) struct Doomed {
 }
 
 /// The rewards of a path times the probability `p` of its next step.
-fn scaled(acc: &Rewards, p: f64) -> Rewards {
+pub(super) fn scaled(acc: &Rewards, p: f64) -> Rewards {
     let mut a = *acc;
     for row in a.iter_mut() {
         row[0] *= p;
@@ -206,7 +206,7 @@ pub(super) fn add_rewards(dst: &mut Rewards, src: &Rewards) {
 }
 
 /// Add `by` to reward `what` of a path whose probability (per start state) is `prob`.
-fn credit(a: &mut Rewards, what: usize, prob: [f64; 2], by: f64) {
+pub(super) fn credit(a: &mut Rewards, what: usize, prob: [f64; 2], by: f64) {
     a[what][0] += prob[0] * by;
     a[what][1] += prob[1] * by;
 }

@@ -30,9 +30,9 @@
 //!
 //! The explorer remains the reference: a test checks this against it class by class.
 use super::fast_recovery::{
-    add_rewards, ceil_half, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery, Frontier,
-    Outcome, Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
-    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
+    add_rewards, ceil_half, credit, holes_after_una, readable, Active, Doomed, Ending, Explorer, FastRecovery,
+    Frontier, Outcome, Phase2Query, Rewards, Shared, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y,
+    LOSSES_OTHER, PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
 };
 use super::reno_rounds::continue_reno_rounds;
 use super::{add_scaled, mat_mul, powers, SlotMatrices, WordSums, IDENTITY, M2, ZERO};
@@ -384,8 +384,7 @@ impl Lane {
                 let cwnd = f64::from(next_ssthresh + ex.q.dupthresh - held_before);
                 let mut acc = *acc;
                 let prob = acc[PROBABILITY];
-                acc[CWND_AT_LOSS][0] += prob[0] * f64::from(next_ssthresh);
-                acc[CWND_AT_LOSS][1] += prob[1] * f64::from(next_ssthresh);
+                credit(&mut acc, CWND_AT_LOSS, prob, f64::from(next_ssthresh));
                 if deadline == 0 {
                     ex.finish(Ending::Timeout { ssthresh: ceil_half(cwnd) }, channel as usize, &acc);
                 } else {

@@ -20,22 +20,28 @@
 //! ([`super::fast_recovery`]) is the reference: the test of [`super::phase2`] compares the two class by
 //! class.
 use super::fast_recovery::{
-    add_rewards, ceil_half, holes_after_una, readable, run_after_una, Active, Doomed, Ending, Explorer, Frontier,
-    Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_OTHER, PROBABILITY, REWARDS, SLOTS, SUCCESSES,
-    TRANSMISSIONS,
+    add_rewards, ceil_half, credit, holes_after_una, readable, run_after_una, scaled, Active, Doomed, Ending, Explorer,
+    Frontier, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_OTHER, PROBABILITY, REWARDS, SLOTS,
+    SUCCESSES, TRANSMISSIONS,
 };
 use super::{row_times, WordSums};
 use rustc_hash::FxHashMap as HashMap;
 
 /// `acc` carried along paths of weight `w` (per unit of its probability), with `fixed` rewards per path.
 fn extend(acc: &Rewards, w: f64, fixed: &[(usize, f64)]) -> Rewards {
-    let mut a = acc.map(|r| [r[0] * w, r[1] * w]);
+    let mut a = scaled(acc, w);
     let prob = a[PROBABILITY];
     for &(what, by) in fixed {
-        a[what][0] += prob[0] * by;
-        a[what][1] += prob[1] * by;
+        credit(&mut a, what, prob, by);
     }
     a
+}
+
+/// The packets freed for paths of weight `weight` from round starts bundled with Σ probability × run `runs`, and,
+/// when every packet after una is held, the new packets' leading run `lead` (already weighted).
+fn credit_runs(a: &mut Rewards, acc: &Rewards, runs: [f64; 2], weight: f64, lead: f64) {
+    credit(a, DELIVERED, runs, weight);
+    credit(a, DELIVERED, acc[PROBABILITY], lead);
 }
 
 /// The rewards of every path of a round whose K-th duplicate ACK comes with new packet n, up to the
@@ -49,12 +55,6 @@ fn detected_at(n: u32, k: u32, w0: f64, lost_at: Option<f64>) -> [(usize, f64); 
         (CWND_AT_LOSS, w0 * f64::from(n - k) + lost_at.unwrap_or(0.0)),
         (FAST_RETRANSMITS, 1.0),
     ]
-}
-
-/// Add `by` times the probability of `acc` (per unit) to reward `what`: for rewards that vary by path.
-fn credit_per_unit(a: &mut Rewards, what: usize, acc: &Rewards, by: f64) {
-    a[what][0] += acc[PROBABILITY][0] * by;
-    a[what][1] += acc[PROBABILITY][1] * by;
 }
 
 /// Round starts summed where their outcomes agree but for a run of held packets that the ACKs free: the sum of
@@ -102,7 +102,7 @@ pub(super) fn continue_reno_rounds(ex: &mut Explorer<'_>, sums: &WordSums, mut l
                 (ceil_half(f64::from_bits(st.cwnd)) + hole).saturating_sub(o + k).min(w - o)
             };
             for n in k..=enumerated {
-                let mut walk = Walk { ex: &mut *ex, sums, st, acc, n, next: &mut next };
+                let mut walk = Walk { ex: &mut *ex, sums, st, holes, acc, n, next: &mut next };
                 walk.new_packets(0, 0, 0, if st.channel == 0 { [1.0, 0.0] } else { [0.0, 1.0] });
             }
         }
@@ -153,10 +153,7 @@ fn move_and_stall(
             }
             let mut a = extend(acc, weight[e], &detected_at(n, k, w0, None));
             // All held after the hole: the new packets' leading run extends the run.
-            let lead = if all_held { lead[e] } else { 0.0 };
-            for s0 in 0..2 {
-                a[DELIVERED][s0] += runs[s0] * weight[e] + acc[PROBABILITY][s0] * lead;
-            }
+            credit_runs(&mut a, acc, *runs, weight[e], if all_held { lead[e] } else { 0.0 });
             let state = Doomed {
                 channel: e as u8,
                 recovering: false,
@@ -193,11 +190,8 @@ fn stall_or_lose_the_retransmission(
     let w = (w0 as u32).min(ex.q.wmax);
     let s = channel as usize;
     let avail = w - outstanding;
-    let extended = u8::from(all_held) as f64;
-    let delivered = |a: &mut Rewards, weight: f64, run_weight: f64| {
-        for s0 in 0..2 {
-            a[DELIVERED][s0] += runs[s0] * weight + acc[PROBABILITY][s0] * run_weight * extended;
-        }
+    let delivered = |a: &mut Rewards, weight: f64, lead: f64| {
+        credit_runs(a, acc, *runs, weight, if all_held { lead } else { 0.0 });
     };
     // 1. Fewer than K correct among the `avail` new packets; then idle until the timer fires at the end of
     // slot T0 of the round, freeing the run after una.
@@ -218,9 +212,9 @@ fn stall_or_lose_the_retransmission(
         }
         let lost = f64::from(avail) * weight[e] - correct[e];
         let mut a = extend(acc, weight[e], &[(TRANSMISSIONS, f64::from(avail)), (SLOTS, f64::from(rto))]);
-        credit_per_unit(&mut a, SUCCESSES, acc, correct[e]);
-        credit_per_unit(&mut a, LOSSES_OTHER, acc, lost);
-        credit_per_unit(&mut a, CWND_AT_LOSS, acc, w0 * lost);
+        credit(&mut a, SUCCESSES, acc[PROBABILITY], correct[e]);
+        credit(&mut a, LOSSES_OTHER, acc[PROBABILITY], lost);
+        credit(&mut a, CWND_AT_LOSS, acc[PROBABILITY], w0 * lost);
         delivered(&mut a, weight[e], run[e]);
         ex.finish(Ending::Timeout { ssthresh: ceil_half(w0) }, e, &a);
     }
@@ -255,6 +249,8 @@ struct Walk<'w, 'e> {
     ex: &'w mut Explorer<'e>,
     sums: &'w WordSums,
     st: &'w Active,
+    /// The round start's holes after una.
+    holes: u128,
     acc: &'w Rewards,
     n: u32,
     next: &'w mut Frontier,
@@ -268,9 +264,8 @@ impl Walk<'_, '_> {
         let o = st.high;
         let rest = if known >= self.n { 0 } else { ((1u128 << (self.n - known)) - 1) << known };
         let held = st.held | (bits | rest) << o;
-        let holes = holes_after_una(st);
-        let acked = if holes != 0 {
-            holes.trailing_zeros()
+        let acked = if self.holes != 0 {
+            self.holes.trailing_zeros()
         } else {
             // Every old packet held: una moves to the first lost new packet, if one is known.
             let first_lost = (!bits).trailing_zeros();
@@ -347,7 +342,7 @@ impl Walk<'_, '_> {
                 continue;
             }
             let mut a = extend(self.acc, p, &fixed);
-            credit_per_unit(&mut a, DELIVERED, self.acc, p * f64::from(acked));
+            credit(&mut a, DELIVERED, self.acc[PROBABILITY], p * f64::from(acked));
             let state = Active { channel: e as u8, ..state };
             if state.high == 0 {
                 // A full ACK: clean with W = Wth.

@@ -20,7 +20,7 @@ use super::fast_recovery::{
     Ending, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY, SLOTS,
     SUCCESSES, TRANSMISSIONS,
 };
-use super::{mat_mul, mat_pow, powers, SlotMatrices, M2};
+use super::{mat_mul, mat_pow, powers, row_times, SlotMatrices, M2};
 use crate::error::{Error, Result};
 
 type V2 = [f64; 2];
@@ -73,10 +73,6 @@ pub struct TahoePhase2 {
     stalls: Vec<Stall>,
     /// Indexed by m: fast retransmits at slots i ≤ m − 1.
     retransmits: Vec<Retransmits>,
-}
-
-fn vec_mat(v: &V2, m: &M2) -> V2 {
-    [v[0] * m[0][0] + v[1] * m[1][0], v[0] * m[0][1] + v[1] * m[1][1]]
 }
 
 fn axpy(y: &mut V2, by: f64, x: &V2) {
@@ -132,18 +128,18 @@ impl TahoePhase2 {
                     let c = &cell[s0];
                     let mut moved = [[0.0; 2]; 4];
                     for (m, v) in moved.iter_mut().zip(c) {
-                        *m = vec_mat(v, &a);
+                        *m = row_times(*v, &a);
                     }
                     let (clean, seen) = (moved[CLEAN], moved[SEEN]);
                     axpy(&mut moved[COUNT], 1.0, &clean);
                     axpy(&mut moved[COUNT], 1.0, &seen);
                     let lost = &mut next[j][s0];
-                    axpy(&mut lost[SEEN], 1.0, &vec_mat(&[c[CLEAN][0] + c[SEEN][0], c[CLEAN][1] + c[SEEN][1]], &f));
-                    axpy(&mut lost[COUNT], 1.0, &vec_mat(&c[COUNT], &f));
+                    axpy(&mut lost[SEEN], 1.0, &row_times([c[CLEAN][0] + c[SEEN][0], c[CLEAN][1] + c[SEEN][1]], &f));
+                    axpy(&mut lost[COUNT], 1.0, &row_times(c[COUNT], &f));
                     if k > 0 {
                         let mut frozen = c[FIRST_RUN];
                         axpy(&mut frozen, j as f64, &c[CLEAN]);
-                        axpy(&mut lost[FIRST_RUN], 1.0, &vec_mat(&frozen, &f));
+                        axpy(&mut lost[FIRST_RUN], 1.0, &row_times(frozen, &f));
                     }
                     if k == 0 {
                         // OldTahoe: one bucket, no ℓ1 bookkeeping (a timeout counts N_s ≥ 0, eq. (20)).
@@ -157,10 +153,10 @@ impl TahoePhase2 {
                     } else {
                         let p_i = [clean[0] + seen[0], clean[1] + seen[1]];
                         let p = total(&p_i);
-                        let ok = vec_mat(&p_i, &a);
+                        let ok = row_times(p_i, &a);
                         let r = &mut fired;
                         r.prob[s0] += p;
-                        axpy(&mut r.refail[s0], 1.0, &vec_mat(&p_i, &f_then_idle(i)));
+                        axpy(&mut r.refail[s0], 1.0, &row_times(p_i, &f_then_idle(i)));
                         axpy(&mut r.resume[s0], 1.0, &ok);
                         r.transmissions[s0] += (i + 1) as f64 * p;
                         r.resume_slots[s0] += (i + 1) as f64 * total(&ok);
@@ -216,7 +212,7 @@ impl WindowClasses for TahoePhase2 {
         let stall = &self.stalls[m - 1];
         let r = &self.retransmits[m];
         let idle = &self.idle[(self.wmax + 1 - window) as usize];
-        let timeout = [vec_mat(&stall.prob[0], idle), vec_mat(&stall.prob[1], idle)];
+        let timeout = [row_times(stall.prob[0], idle), row_times(stall.prob[1], idle)];
         let mut endings = Vec::with_capacity(6);
         let one_ack_in = f64::min(2.0, f64::from(self.wmax));
         let kinds = [

@@ -1,11 +1,12 @@
 //! Analysis kernels of `tcpfade._core`.
 
 use crate::errors::{run, run_watched};
-use numpy::{IntoPyArray, PyArray2, PyArray3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
 use pyo3::prelude::*;
 use tcpfade_core::analysis::cycle::{
     fast_recovery_cycle_model as reno_cycle_model, tahoe_cycle_model as tahoe_model, CycleModel,
 };
+use tcpfade_core::analysis::link_chain::{split_backoff_levels, stationary_by_levels, Persistence, Triplets};
 use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outcome, Phase2Query, REWARDS};
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
@@ -148,7 +149,62 @@ fn chain_arrays<'py>(py: Python<'py>, model: &CycleModel) -> ChainArrays<'py> {
     (states, transition.into_pyarray(py), rewards.into_pyarray(py))
 }
 
+/// (rows, cols, vals) of one block of a chain's transitions.
+type Block<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, f64>);
+
+/// The stationary law of the link analysis' expanded chain, by a sweep over its windows (see
+/// tcpfade_core::analysis::link_chain): the chain as blocks of triplets (rows, cols, vals; fastest when each
+/// block's rows run through the levels one way, as the chain's builder appends them), each state's level and
+/// each level's gate. Returns (pi, residual ‖πP − π‖₁), or None where the chain is not shaped for the sweep.
+/// `progress` gets the share of the levels done; Ctrl-C stops the sweep.
+#[pyfunction]
+#[pyo3(signature = (blocks, level, gate, progress=None))]
+fn link_chain_stationary<'py>(
+    py: Python<'py>,
+    blocks: Vec<Block<'py>>,
+    level: PyReadonlyArray1<'py, u32>,
+    gate: PyReadonlyArray1<'py, i64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Option<(Bound<'py, PyArray1<f64>>, f64)>> {
+    let blocks = blocks
+        .iter()
+        .map(|(r, c, v)| Ok(Triplets { rows: r.as_slice()?, cols: c.as_slice()?, vals: v.as_slice()? }))
+        .collect::<PyResult<Vec<_>>>()?;
+    let (level, gate) = (level.as_slice()?, gate.as_slice()?);
+    let solved = run_watched(py, progress, |watch| stationary_by_levels(&blocks, level, gate, watch))?;
+    Ok(solved.map(|s| (s.pi.into_pyarray(py), s.residual)))
+}
+
+/// The link chain's backed-off starts split by backoff level (see tcpfade_core::analysis::link_chain):
+/// levels × w_p masses, from the persistence entries (h, w, o, mass), the chance `rest` of passing Karn's
+/// point first, the outcomes by window, the inflows of known level (levels × w_p, flattened) and the
+/// exit laws ((levels − 1) × width × levels, flattened). The entries come by h, from the largest down.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn link_chain_split_levels<'py>(
+    py: Python<'py>,
+    wp: usize,
+    levels: usize,
+    h: PyReadonlyArray1<'py, i64>,
+    w: PyReadonlyArray1<'py, i64>,
+    o: PyReadonlyArray1<'py, i64>,
+    mass: PyReadonlyArray1<'py, f64>,
+    rest: PyReadonlyArray1<'py, f64>,
+    outcome: (PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>),
+    into: PyReadonlyArray1<'py, f64>,
+    exits: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (h, w, o, mass, rest) = (h.as_slice()?, w.as_slice()?, o.as_slice()?, mass.as_slice()?, rest.as_slice()?);
+    let p = Persistence { h, w, o, mass, rest };
+    let outcome = [outcome.0.as_slice()?, outcome.1.as_slice()?, outcome.2.as_slice()?];
+    let (into, exits) = (into.as_slice()?, exits.as_slice()?);
+    let split = run(py, || split_backoff_levels(wp, levels, &p, outcome, into, exits))?;
+    Ok(split.into_pyarray(py))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(link_chain_stationary, m)?)?;
+    m.add_function(wrap_pyfunction!(link_chain_split_levels, m)?)?;
     m.add_function(wrap_pyfunction!(fast_recovery_phase2, m)?)?;
     m.add_class::<FastRecoveryPhase2>()?;
     m.add_function(wrap_pyfunction!(fast_recovery_cycle_model, m)?)?;

@@ -240,6 +240,7 @@ def _series(z: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
 
 _H1 = tuple(1.0 / math.factorial(k + 1) for k in range(12))
 _H2 = tuple((k + 1) / math.factorial(k + 2) for k in range(12))
+_H3 = tuple(1.0 / math.factorial(k + 2) for k in range(12))
 
 
 def _h1(z: np.ndarray) -> np.ndarray:
@@ -257,6 +258,14 @@ def _h2(z: np.ndarray) -> np.ndarray:
     zb = np.where(small, 1.0, z)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.where(small, _series(np.where(small, z, 0.0), _H2), (-np.expm1(-zb) - zb * np.exp(-zb)) / (zb * zb))
+
+
+def _h3(z: np.ndarray) -> np.ndarray:
+    """(z − 1 + e^{−z})/z², by its series where that cancels."""
+    z = np.asarray(z, dtype=float)
+    small = z < 0.1
+    zb = np.where(small, 1.0, z)
+    return np.where(small, _series(np.where(small, z, 0.0), _H3), (zb + np.expm1(-zb)) / (zb * zb))
 
 
 def _run_integral(c1: np.ndarray, c2: np.ndarray, ya: np.ndarray, delta: np.ndarray) -> np.ndarray:
@@ -677,8 +686,11 @@ def _refined_timer(rounds: np.ndarray, rtt: np.ndarray, windows: np.ndarray, mu:
 
 
 def _partial_integral(length: np.ndarray, lam1: float) -> np.ndarray:
-    """∫_0^L F_Y(c) dc = L − (1 − e^{−λ1 L})/λ1 (the bad visit must end within what is left of the round)."""
-    return length - (1.0 - np.exp(-lam1 * length)) / lam1
+    """∫_0^L F_Y(c) dc = L − (1 − e^{−λ1 L})/λ1 (the bad visit must end within what is left of the round), as
+    λ1 L² · (z − 1 + e^{−z})/z² with z = λ1 L: the difference loses every digit (and can turn negative) where the
+    round's idle part is short against E[Y]."""
+    length = np.asarray(length, dtype=float)
+    return lam1 * length * length * _h3(lam1 * length)
 
 
 def _outcomes(w: np.ndarray, mu: float, t: float, lam0: float, lam1: float) -> dict[str, np.ndarray]:
@@ -780,11 +792,20 @@ class _Persistence:
     @cached_property
     def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(h, w', P(W' = w' and the visit comes before Karn's point | h)) for every window it can: about √(2h)
-        windows for each h. Computed once: every backoff level's starts use it."""
-        h = np.repeat(np.arange(1, len(self.until) + 1), self.reached)
-        w = np.arange(h.size) - np.repeat(np.cumsum(self.reached) - self.reached, self.reached) + 1
+        windows for each h, the largest h first (the order in which the chain's solve reads them). Computed once:
+        every backoff level's starts use it."""
+        counts = self.reached[::-1]
+        h = np.repeat(np.arange(len(self.until), 0, -1), counts)
+        w = np.arange(h.size) - np.repeat(np.cumsum(counts) - counts, counts) + 1
         leave = np.minimum(self.enter[w], self.until[h - 1])     # τ(w' + 1), cut at Karn's point
         return h, w, np.exp(-self.lam0 * self.enter[w - 1]) - np.exp(-self.lam0 * leave)
+
+    @cached_property
+    def outstanding(self) -> np.ndarray:
+        """Per entry, the segments outstanding after a timeout at window w': the h − w'(w' − 1)/2 that the climb
+        from W = 1 has not yet resent, at least the window's w'."""
+        h, w, _ = self.entries
+        return np.maximum(w, h - w * (w - 1) // 2)
 
     @cached_property
     def boundary(self) -> np.ndarray:

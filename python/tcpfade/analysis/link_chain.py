@@ -35,6 +35,7 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.linalg
 
+from .. import _core
 from .renewal import ReducibleChain, stationary_distribution
 
 if TYPE_CHECKING:
@@ -46,10 +47,13 @@ DENSE_BELOW = 400
 #: Bytes per nonzero of the sparse chain as it is built and factored (COO triplets, CSR, SuperLU's fill-in).
 BYTES_PER_TRANSITION = 120
 
+#: A stationary law is accepted when ‖πP − π‖₁ is below this.
+RESIDUAL = 1e-10
+
 
 @dataclass
 class _Triplets:
-    """COO entries of the expanded chain, appended in blocks."""
+    """COO entries of the expanded chain, appended in blocks (zeros included: every solver skips them)."""
 
     rows: list
     cols: list
@@ -59,10 +63,14 @@ class _Triplets:
         rows, cols, vals = np.asarray(rows), np.asarray(cols), np.asarray(vals, dtype=float)
         if not rows.shape == cols.shape == vals.shape:   # most blocks come whole: broadcasting costs more than they
             rows, cols, vals = np.broadcast_arrays(rows, cols, vals)
-        keep = vals != 0.0
-        self.rows.append(rows[keep])
-        self.cols.append(cols[keep])
-        self.vals.append(vals[keep])
+        self.rows.append(rows.ravel())
+        self.cols.append(cols.ravel())
+        self.vals.append(vals.ravel())
+
+    def blocks(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The blocks as they were appended, each (rows, cols, vals) contiguous (int64, int64, float64)."""
+        return [(np.ascontiguousarray(r, dtype=np.int64), np.ascontiguousarray(c, dtype=np.int64),
+                 np.ascontiguousarray(v, dtype=np.float64)) for r, c, v in zip(self.rows, self.cols, self.vals)]
 
     def dense(self, n: int) -> np.ndarray:
         """The same matrix, dense (for the small chains solved densely: no sparse structure to build)."""
@@ -72,9 +80,8 @@ class _Triplets:
         return np.bincount(index, vals, minlength=n * n).reshape(n, n)
 
     def matrix(self, n: int) -> scipy.sparse.csr_matrix:
-        rows = np.concatenate(self.rows) if self.rows else np.zeros(0, dtype=int)
-        cols = np.concatenate(self.cols) if self.cols else np.zeros(0, dtype=int)
-        vals = np.concatenate(self.vals) if self.vals else np.zeros(0)
+        rows, cols, vals = (np.concatenate(part) if part else np.zeros(0, dtype=int)
+                            for part in (self.rows, self.cols, self.vals))
         return scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))   # duplicates are summed
 
 
@@ -186,10 +193,10 @@ class LinkChain:
         which stand for every level at once and get their level's rewards after the solve."""
         h_of, w_of, mass = persistence.entries
         b_rows = rows[h_of - 1]
-        outstanding = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
         timeout = self._outcome["timeout"][w_of - 1]
         self._no_timeout(b_rows, w_of, mass, self_row=starts[h_of - 1])
-        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1] if law is not None else None, outstanding)
+        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1] if law is not None else None,
+                      persistence.outstanding)
         if law is not None:
             # An NL at W' = 1 keeps the start, so this row's level: B_{k,h} gets it.
             at_one = w_of == 1
@@ -242,15 +249,40 @@ class LinkChain:
 
     def solve(self, report: Callable[[float], None] | None = None, share: tuple[float, float] = (0.0, 1.0)) -> None:
         """The stationary law, scaled so that the starts' mass is 1; ``report`` gets the fraction done, within
-        ``share`` of the caller's whole."""
-        self.mass = (stationary_distribution(self._t.dense(self.n)) if self.n <= DENSE_BELOW
-                     else sparse_stationary(self.matrix, report, share))
+        ``share`` of the caller's whole.
+
+        The chain moves up a window only through its passing states (P_u → P_{u+1}); every other move keeps the
+        window or goes down. So the mass that crosses from window u to u + 1 is π(P_u) times that chance, and it
+        equals what the windows above send below (the cut's balance): swept from the top window down, each
+        window's states follow from what the windows above have sent, in O(transitions) with no iteration and
+        no cancellation (tcpfade-core ``analysis::link_chain``). Should that fail (a chain the sweep cannot take,
+        or a residual ‖πP − π‖₁ above :data:`RESIDUAL`), the general solvers take over: dense up to
+        :data:`DENSE_BELOW` states, :func:`sparse_stationary` above."""
+        self.mass = self._sweep(report, share)
+        if self.mass is None:
+            self.mass = (stationary_distribution(self._t.dense(self.n)) if self.n <= DENSE_BELOW
+                         else sparse_stationary(self.matrix, report, share))
         total = self.mass[:self.starts].sum()
         if not total > 0:
             raise ReducibleChain("no stationary mass on the start states")
         self.mass = self.mass / total
         if self.backed_off:
             self._split_levels()
+
+    def _sweep(self, report: Callable[[float], None] | None, share: tuple[float, float]) -> np.ndarray | None:
+        """The stationary law by the core's sweep over the windows, or None (see :meth:`solve`)."""
+        wp = self.wp
+        window = np.arange(wp, dtype=np.uint32)
+        # Each state's level is its window (0-based): S, B, R by their window or h, then P, V, the stalls' copies.
+        level = np.concatenate([window] * (self.starts // wp) + [window, window[:-1]]
+                               + [window] * ((self.n - self.twin) // wp))
+        gate = (self.passing + np.arange(wp)).astype(np.int64)
+        progress = None if report is None else (lambda done: report(share[0] + (share[1] - share[0]) * done))
+        solved = _core.link_chain_stationary(self._t.blocks(), level, gate, progress)
+        if solved is None:
+            return None
+        pi, residual = solved
+        return pi if residual < RESIDUAL else None
 
     def _split_levels(self) -> None:
         """The B states' mass by backoff level, and their rewards that depend on it (E[U], the backoff in force).
@@ -260,47 +292,45 @@ class LinkChain:
         the chain of the B_{k,h} lumped by level, and its stationary law is theirs summed (Kemeny-Snell, strong
         lumpability). The split by level follows from the inflows: from the states whose level is known, and from
         B itself, where a timeout from level k leads to a level above k (or stays at the last), and an NL at W' = 1
-        keeps the start as it is. So levels 1 .. L − 1 are one division each, in order, and level L one
-        triangular solve (a timeout leaves fewer segments outstanding, or as many at W' = 1)."""
+        keeps the start as it is. So levels 1 .. L − 1 are one division each, in order, and level L is solved from
+        the largest h down (a timeout leaves fewer segments outstanding, or as many at W' = 1, except from the
+        lowest h, solved as one block): tcpfade-core ``analysis::link_chain``, by sums of non-negative terms."""
         wp, levels = self.wp, self._levels
-        h_of, w_of, mass = self._persistence.entries
-        timeout = self._outcome["timeout"][w_of - 1]
-        o_of = np.maximum(w_of, h_of - w_of * (w_of - 1) // 2)
-        flow = mass * timeout                                  # B_h → B_o, per entry (and per unit of B_h's mass)
-        keep = np.bincount(h_of - 1, np.where(w_of == 1, mass * self._outcome["no_loss"][0], 0.0), minlength=wp)
-        into = np.zeros((levels + 1, wp))
+        persistence = self._persistence
+        h_of, w_of, mass = persistence.entries
+        partial, _, into_rest = persistence.rest
+        into = np.zeros((levels, wp))
         for rows, h, weights in self._into_levels:
             source = self.mass[rows].ravel()
-            for j in range(1, levels + 1):
-                into[j] += np.bincount(h.ravel() - 1, source * weights.reshape(-1, levels)[:, j - 1], minlength=wp)
+            weights = weights.reshape(-1, levels)
+            for j in range(levels):
+                into[j] += np.bincount(h.ravel() - 1, source * weights[:, j], minlength=wp)
         width = int(w_of.max())
-        # B_h's timeouts by (the h' they leave, the window they come in): a level's flow is this times its mass.
-        by_cell = scipy.sparse.csr_matrix((flow, ((o_of - 1) * width + (w_of - 1), h_of - 1)), shape=(wp * width, wp))
+        exits = np.stack([law.exit[:width, 1:] for law in self._laws[1:levels]]) if levels > 1 else np.zeros(0)
+        outcome = tuple(np.ascontiguousarray(self._outcome[k], dtype=float)
+                        for k in ("no_loss", "triple_duplicate", "timeout"))
         by_level = np.zeros((levels + 1, wp))
-        for k in range(1, levels):
-            by_level[k] = into[k] / (1.0 - keep)
-            out = (by_cell @ by_level[k]).reshape(wp, width)
-            into[k + 1:] += (out @ self._laws[k].exit[:width, k + 1:]).T
-        # The last level keeps its own timeouts: π_L(o) = into(o) + keep(o) π_L(o) + Σ_h Q(o, h) π_L(h), h ≥ o.
-        q = scipy.sparse.csr_matrix((flow, (o_of - 1, h_of - 1)), shape=(wp, wp))
-        system = (scipy.sparse.identity(wp, format="csr") - q - scipy.sparse.diags(keep)).tocsc()
-        if np.all(system.diagonal() > 0.0):
-            # Triangular: SuperLU keeping the diagonal pivots does a back substitution (no fill, no search).
-            solver = scipy.sparse.linalg.splu(system, permc_spec="NATURAL", diag_pivot_thresh=0.0,
-                                              options={"SymmetricMode": True})
-            by_level[levels] = solver.solve(into[levels])
-        else:   # a start that keeps all its mass in double precision: no pivot there
-            by_level[levels] = scipy.sparse.linalg.spsolve(system, into[levels])
+        h_of, w_of, o_of = (a.astype(np.int64, copy=False) for a in (h_of, w_of, persistence.outstanding))
+        by_level[1:] = _core.link_chain_split_levels(
+            wp, levels, h_of, w_of, o_of, mass, partial + into_rest, outcome, into.ravel(),
+            np.ascontiguousarray(exits, dtype=float).ravel()).reshape(levels, wp)
         # E[U] and the backoff in force, per B_h: Σ_k (its level-k share) × (level k's), the windows summed first.
         total = by_level[1:].sum(axis=0)
         share = np.divide(by_level, total, out=np.zeros_like(by_level), where=total > 0)[1:]
-        by_window = scipy.sparse.csr_matrix((mass, (h_of - 1, w_of - 1)), shape=(wp, width))
+        # The entries come by h from the largest down, then w': their masses by (h, w') are written directly as CSR,
+        # rows from h = w_p down, so per_h reverses what it gives.
+        by_window = scipy.sparse.csr_matrix((mass, w_of - 1, np.r_[0, np.cumsum(persistence.reached[::-1])]),
+                                            shape=(wp, width))
+
+        def per_h(values: np.ndarray) -> np.ndarray:
+            return (by_window @ values)[::-1]
+
         no_to_bad, outcome_timeout = self._no_to_bad[:width], self._outcome["timeout"][:width]
         means = np.stack([law.mean[:width] for law in self._laws[1:]], axis=1)       # width × levels
         b = slice(wp, 2 * wp)
-        timeouts = (by_window @ (outcome_timeout[:, None] * means)) * share.T      # w_p × levels
-        self.effective_bad[b] = by_window @ no_to_bad + timeouts.sum(axis=1)
-        self.backoff[b] = (by_window @ np.ones(width)) * (share.T @ 2.0 ** np.arange(1, levels + 1))
+        timeouts = per_h(outcome_timeout[:, None] * means) * share.T      # w_p × levels
+        self.effective_bad[b] = per_h(no_to_bad) + timeouts.sum(axis=1)
+        self.backoff[b] = per_h(np.ones(width)) * (share.T @ 2.0 ** np.arange(1, levels + 1))
         #: The B states' stationary mass by backoff level (row k = 1..L; row 0 unused), from the split above.
         self.by_level = by_level
 
@@ -362,7 +392,7 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float],
         if not total > 0:
             return None
         pi = pi / total
-        return pi if np.abs(matrix.T @ pi - pi).sum() < 1e-10 else None
+        return pi if np.abs(matrix.T @ pi - pi).sum() < RESIDUAL else None
 
     with np.errstate(all="ignore"):
         try:

@@ -4,13 +4,15 @@
 //! (`tcpfade.analysis`); this module computes what it cannot afford to: the embedded chain and its
 //! rewards ([`cycle`]), with the exact phase 2 of Reno and NewReno, whose state is the set of packets
 //! the receiver holds ([`fast_recovery`], [`phase2`]), and the phase 2 of Tahoe and OldTahoe
-//! ([`tahoe`]).
+//! ([`tahoe`]). For the link analysis (abouzeid §IV, `tcpfade.analysis.link`) it solves the expanded chain
+//! and splits its backed-off starts by backoff level ([`link_chain`]).
 //!
 //! The protocol rules here are written for the analysis from BRIEF D1-D4, not taken from
 //! [`crate::tcp`]: comparing the analysis with the simulator then checks both.
 
 pub mod cycle;
 pub mod fast_recovery;
+pub mod link_chain;
 pub mod phase2;
 mod reno_rounds;
 pub mod tahoe;

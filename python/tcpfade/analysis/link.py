@@ -797,8 +797,10 @@ class _Persistence:
         counts = self.reached[::-1]
         h = np.repeat(np.arange(len(self.until), 0, -1), counts)
         w = np.arange(h.size) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-        leave = np.minimum(self.enter[w], self.until[h - 1])     # τ(w' + 1), cut at Karn's point
-        return h, w, np.exp(-self.lam0 * self.enter[w - 1]) - np.exp(-self.lam0 * leave)
+        # P(the good state outlasts τ(w')) and τ(w' + 1) cut at Karn's point: e^{−λ0 min(a, b)} is the larger of the
+        # two exponentials, so they are taken per window and per h, not per entry.
+        outlast = np.exp(-self.lam0 * self.enter)
+        return h, w, outlast[w - 1] - np.maximum(outlast[w], np.exp(-self.lam0 * self.until)[h - 1])
 
     @cached_property
     def outstanding(self) -> np.ndarray:

@@ -106,7 +106,8 @@ class LinkChain:
         self.passing = self.starts                  # P_u at passing + u − 1
         self.visit = self.passing + wp              # V_w at visit + w − 1, w < w_p (none at w_p: it overflows)
         self.twin = self.visit + wp - 1             # copies of B_{1,h} (recovery stalls) at twin + h − 1
-        self.n = n = self.twin + (wp if recovery is not None and self.backed_off else 0)
+        self.hub = self.twin + (wp if recovery is not None and self.backed_off else 0)   # H_w at hub + w − 1
+        self.n = n = self.hub + (wp if self.backed_off else 0)
         self._t = _Triplets([], [], [])
         self._outcome, self._no_to_bad, self._levels = outcome, no_to_bad, levels
         self._recovering = recovery is not None
@@ -139,6 +140,7 @@ class LinkChain:
         self.effective_bad[v_rows] = (no_to_bad + timeout * (law0.mean if law0 is not None else 0.0))[:-1]
         self.backoff[v_rows] = 1.0
         if self.backed_off:
+            self._hub_rows()
             rows = wp + windows - 1
             self._backed_off_rows(rows, rows, None, persistence, None)
             self.base[rows] = climb.reward[0]
@@ -156,17 +158,31 @@ class LinkChain:
         (building the sparse one had been a fifth of a point's time at w_p = 10)."""
         return self._t.matrix(self.n)
 
-    def _no_timeout(self, rows, w, mass, self_row=None) -> None:
-        """An NL keeps the window (at W' = 1 a backed-off start's NL keeps the start itself, ``self_row``); a TD
-        halves it (eq. (10)) or opens the recovery."""
-        nl = mass * self._outcome["no_loss"][w - 1]
-        if self_row is not None:
-            at_one = w == 1
-            self._t.add(rows[at_one], self_row[at_one], nl[at_one])
-            nl = np.where(at_one, 0.0, nl)
-        self._t.add(rows, w - 1, nl)
-        td = mass * self._outcome["triple_duplicate"][w - 1]
-        self._t.add(rows, (self.core + w - 1) if self._recovering else np.maximum(w // 2, 1) - 1, td)
+    def _no_timeout(self, rows, w, mass) -> None:
+        """An NL keeps the window; a TD halves it (eq. (10)) or opens the recovery."""
+        self._t.add(rows, w - 1, mass * self._outcome["no_loss"][w - 1])
+        self._t.add(rows, self._halving(w), mass * self._outcome["triple_duplicate"][w - 1])
+
+    def _halving(self, w):
+        """The state a TD at window w leads to: the window halved (eq. (10)), or the recovery R_w."""
+        return (self.core + w - 1) if self._recovering else np.maximum(w // 2, 1) - 1
+
+    def _hub_rows(self) -> None:
+        """H_w: a visit of a backed-off climb at window w that ends without a timeout. It leads where a visit with a
+        fresh timer would (an NL keeps the window, a TD halves it or opens the recovery), so the visits of every B_h
+        at w go through it: one transition each for the NL and the TD, where each would take two (a third of the
+        chain's transitions). An NL at W' = 1 keeps the start instead (see :meth:`_backed_off_rows`)."""
+        wp = self.wp
+        w = np.arange(1, wp + 1)
+        no_loss = np.where(w == 1, 0.0, self._outcome["no_loss"])
+        through = no_loss + self._outcome["triple_duplicate"]
+        self._hub_share = through
+        seen = through > 0.0   # H_w is never entered otherwise: it is kept stochastic
+        scale = np.where(seen, 1.0 / np.where(seen, through, 1.0), 0.0)
+        rows = self.hub + w - 1
+        self._t.add(rows, w - 1, no_loss * scale)
+        self._t.add(rows, self._halving(w), self._outcome["triple_duplicate"] * scale)
+        self._t.add(rows[~seen], w[~seen] - 1, 1.0)
 
     def _timeout(self, rows, w, mass, exit_rows, outstanding=None) -> None:
         """A timeout leads to B_{h'} (h' = w unless given), or to S_1. ``exit_rows`` is the law of the backoff level
@@ -188,18 +204,20 @@ class LinkChain:
     def _backed_off_rows(self, rows, starts, k, persistence, law) -> None:
         """B_h, h = 1..w_p (in ``rows``; ``starts`` are the start states B_h themselves, which an NL at W' = 1
         keeps): the visits that meet the backed-off timer (written out, one per window the persistence reaches,
-        with the outstanding count then), and the rest of the climb from W = 1. ``k`` and ``law``: the backoff
+        with the outstanding count then; those without a timeout through the hubs H_w), and the rest of the climb
+        from W = 1. ``k`` and ``law``: the backoff
         level and its timeout law when the rows have one (the stalls' copies of level 1); None for the B states,
         which stand for every level at once and get their level's rewards after the solve."""
         h_of, w_of, mass = persistence.entries
         b_rows = rows[h_of - 1]
         timeout = self._outcome["timeout"][w_of - 1]
-        self._no_timeout(b_rows, w_of, mass, self_row=starts[h_of - 1])
+        at_one = w_of == 1
+        self._t.add(b_rows[at_one], starts[h_of[at_one] - 1], (mass * self._outcome["no_loss"][0])[at_one])
+        self._t.add(b_rows, self.hub + w_of - 1, mass * self._hub_share[w_of - 1])
         self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1] if law is not None else None,
                       persistence.outstanding)
         if law is not None:
             # An NL at W' = 1 keeps the start, so this row's level: B_{k,h} gets it.
-            at_one = w_of == 1
             levels = np.zeros((int(at_one.sum()), self._levels))
             levels[:, k - 1] = (mass * self._outcome["no_loss"][0])[at_one]
             self._into_levels.append((b_rows[at_one], h_of[at_one], levels))
@@ -273,7 +291,8 @@ class LinkChain:
         """The stationary law by the core's sweep over the windows, or None (see :meth:`solve`)."""
         wp = self.wp
         window = np.arange(wp, dtype=np.uint32)
-        # Each state's level is its window (0-based): S, B, R by their window or h, then P, V, the stalls' copies.
+        # Each state's level is its window (0-based): S, B, R by their window or h, then P, V, the stalls' copies and
+        # the hubs.
         level = np.concatenate([window] * (self.starts // wp) + [window, window[:-1]]
                                + [window] * ((self.n - self.twin) // wp))
         gate = (self.passing + np.arange(wp)).astype(np.int64)

@@ -505,28 +505,34 @@ pub fn split_backoff_levels(
     if levels == 0 || into.len() != levels * wp || outcome.iter().any(|a| a.len() < wp) {
         return Err(invalid("into", into.len(), "levels × w_p values, and outcomes by window"));
     }
-    let at = |v: i64, name: &str| -> Result<usize> {
-        usize::try_from(v).ok().filter(|&v| (1..=wp).contains(&v)).map(|v| v - 1).ok_or_else(|| invalid(name, v, "1..w_p"))
-    };
-    // Each h's entries (first, end), and per entry (w, o) 0-based.
+    // One pass to check the entries and find each h's: (first, end).
     let mut span = vec![(0usize, 0usize); wp];
-    let mut cells = Vec::with_capacity(count);
+    let (mut width, mut block) = (0usize, 0usize);
     for e in 0..count {
-        let (hi, wi, oi) = (at(h[e], "h")?, at(w[e], "w")?, at(o[e], "o")?);
-        if e > 0 && h[e] > h[e - 1] {
-            return Err(invalid("h", h[e], "entries in order of h, from the largest down"));
+        let (he, we, oe) = (h[e], w[e], o[e]);
+        if [he, we, oe].iter().any(|&v| !(1..=wp as i64).contains(&v)) {
+            return Err(invalid("persistence", format!("(h, w, o) = ({he}, {we}, {oe})"), "1..w_p each"));
         }
+        if e > 0 && he > h[e - 1] {
+            return Err(invalid("h", he, "entries in order of h, from the largest down"));
+        }
+        let hi = he as usize - 1;
         if span[hi].1 == 0 {
             span[hi].0 = e;
         }
         span[hi].1 = e + 1;
-        cells.push((wi, oi));
+        width = width.max(we as usize);
+        if oe > he {
+            block = block.max(oe as usize); // a timeout to a larger h: the lowest h up to there are one block
+        }
     }
-    let of = |hi: usize| span[hi].0..span[hi].1;
-    let width = cells.iter().map(|&(wi, _)| wi + 1).max().unwrap_or(0);
-    if exits.len() < (levels - 1) * width * levels {
+    if exits.len() < levels.saturating_sub(1) * width * levels {
         return Err(invalid("exits", exits.len(), "(levels − 1) × width × levels values"));
     }
+    if block > BLOCK_LIMIT {
+        return Err(invalid("persistence", block, "timeouts to more segments outstanding only at the lowest h"));
+    }
+    let cell = |e: usize| (w[e] as usize - 1, o[e] as usize - 1);
     // into_level[(w·levels + j)·levels + k]: level k's timeouts at w end at level j (the last level stays there);
     // by j, then k, so that a push's sum over k runs along memory.
     let mut into_level = vec![0.0; width * levels * levels];
@@ -539,25 +545,22 @@ pub fn split_backoff_levels(
         into_level[(wi * levels + levels - 1) * levels + levels - 1] = 1.0;
     }
     let [no_loss, triple, timeout] = outcome;
-    // What leaves B_h for other states than the B's (S, V, P), and its timeouts (all, and to another h).
-    let mut others = rest.to_vec();
-    let (mut timeouts, mut timeouts_away) = (vec![0.0; wp], vec![0.0; wp]);
-    for hi in 0..wp {
-        let (mut other, mut away, mut here) = (0.0, 0.0, 0.0);
-        for e in of(hi) {
-            let (wi, oi) = cells[e];
-            let kept = if wi == 0 { 0.0 } else { no_loss[wi] };
-            other += mass[e] * (kept + triple[wi]);
+    // What leaves B_h: for the states other than the B's (S, V, P, the hubs), by a timeout to another h, by a
+    // timeout that keeps h (at W' = 1). A start of level k < levels leaves itself by all three, one of the last
+    // level by the first two.
+    let leaving = |hi: usize| {
+        let (mut other, mut away, mut here) = (rest[hi], 0.0, 0.0);
+        for e in span[hi].0..span[hi].1 {
+            let (wi, oi) = cell(e);
+            other += mass[e] * (if wi == 0 { 0.0 } else { no_loss[wi] } + triple[wi]);
             if oi != hi {
                 away += mass[e] * timeout[wi];
             } else {
                 here += mass[e] * timeout[wi];
             }
         }
-        others[hi] += other;
-        (timeouts[hi], timeouts_away[hi]) = (away + here, away);
-    }
-    let leave = |hi: usize, k: usize| if k + 1 < levels { others[hi] + timeouts[hi] } else { others[hi] + timeouts_away[hi] };
+        (other, away, here)
+    };
     let divide = |inflow: f64, out: f64| if out > 0.0 { inflow / out } else { 0.0 };
     // inflow[h·levels + k], by h so that an entry's pushes are contiguous.
     let mut inflow = vec![0.0; wp * levels];
@@ -566,50 +569,58 @@ pub fn split_backoff_levels(
             inflow[hi * levels + k] = into[k * wp + hi];
         }
     }
-    let block = (0..count).filter(|&e| cells[e].1 > (h[e] - 1) as usize).map(|e| cells[e].1 + 1).max().unwrap_or(0);
-    if block > BLOCK_LIMIT {
-        return Err(invalid("persistence", block, "timeouts to more segments outstanding only at the lowest h"));
-    }
     let mut out = vec![0.0; levels * wp];
     let mut x = vec![0.0; levels];
-    let mut here = Vec::new();
+    // One timeout's entry, a million times: unrolled for the usual numbers of levels (2^6 = 64 by default).
+    let push: fn(&mut [f64], &[f64], &[f64], f64) = match levels {
+        1 => push_levels::<1>,
+        2 => push_levels::<2>,
+        3 => push_levels::<3>,
+        4 => push_levels::<4>,
+        5 => push_levels::<5>,
+        6 => push_levels::<6>,
+        7 => push_levels::<7>,
+        8 => push_levels::<8>,
+        _ => push_any_levels,
+    };
     for hi in (block..wp).rev() {
-        let entries = of(hi);
-        here.clear();
-        here.extend(entries.clone().filter(|&e| cells[e].1 == hi));
+        let entries = span[hi].0..span[hi].1;
+        let (other, away, here) = leaving(hi);
+        let (leave_lower, leave_last) = (other + away + here, other + away);
         for k in 0..levels {
-            x[k] = divide(inflow[hi * levels + k], leave(hi, k));
-            if k + 1 < levels && x[k] != 0.0 {
-                for &e in &here {
-                    let f = mass[e] * timeout[cells[e].0] * x[k];
-                    for j in k + 1..levels {
-                        inflow[hi * levels + j] += f * into_level[(cells[e].0 * levels + j) * levels + k];
-                    }
+            let last = k + 1 == levels;
+            x[k] = divide(inflow[hi * levels + k], if last { leave_last } else { leave_lower });
+            out[k * wp + hi] = x[k];
+            if last || x[k] == 0.0 {
+                continue;
+            }
+            // Timeouts at W' = 1 leave h outstanding: they feed the levels above at this h.
+            for e in entries.clone().filter(|&e| cell(e).1 == hi) {
+                let (wi, _) = cell(e);
+                let f = mass[e] * timeout[wi] * x[k];
+                for j in k + 1..levels {
+                    inflow[hi * levels + j] += f * into_level[(wi * levels + j) * levels + k];
                 }
             }
-            out[k * wp + hi] = x[k];
         }
-        for e in entries.filter(|&e| cells[e].1 != hi) {
-            let (wi, oi) = cells[e];
-            let f = mass[e] * timeout[wi];
-            // Level j gets Σ_{k ≤ j} x_k · P(level k's timeouts end at j).
-            let laws = into_level[wi * levels * levels..][..levels * levels].chunks_exact(levels);
-            for (j, (target, law)) in inflow[oi * levels..][..levels].iter_mut().zip(laws).enumerate() {
-                let reaching: f64 = x[..=j].iter().zip(&law[..=j]).map(|(a, b)| a * b).sum();
-                *target += f * reaching;
-            }
+        for e in entries.filter(|&e| cell(e).1 != hi) {
+            let (wi, oi) = cell(e);
+            push(&mut inflow[oi * levels..][..levels], &x, &into_level[wi * levels * levels..][..levels * levels],
+                 mass[e] * timeout[wi]);
         }
     }
     if block > 0 {
         // The lowest h: level by level over the block (their timeouts may go to a larger h within it), the last
         // level by state reduction.
         let entries: Vec<usize> = (0..count).filter(|&e| ((h[e] - 1) as usize) < block).collect();
+        let leave: Vec<(f64, f64, f64)> = (0..block).map(leaving).collect();
         for k in 0..levels - 1 {
             for hi in 0..block {
-                out[k * wp + hi] = divide(inflow[hi * levels + k], leave(hi, k));
+                let (other, away, here) = leave[hi];
+                out[k * wp + hi] = divide(inflow[hi * levels + k], other + away + here);
             }
             for &e in &entries {
-                let (wi, oi) = cells[e];
+                let (wi, oi) = cell(e);
                 let f = mass[e] * timeout[wi] * out[k * wp + (h[e] - 1) as usize];
                 for j in k + 1..levels {
                     inflow[oi * levels + j] += f * into_level[(wi * levels + j) * levels + k];
@@ -618,9 +629,10 @@ pub fn split_backoff_levels(
         }
         let last = levels - 1;
         let mut q = vec![0.0; block * block];
-        let mut exit = others[..block].to_vec();
-        for e in entries {
-            let (hi, (wi, oi)) = ((h[e] - 1) as usize, cells[e]);
+        // Leaving the block: for the states other than the B's (its timeouts all stay in it).
+        let mut exit: Vec<f64> = leave.iter().map(|&(other, _, _)| other).collect();
+        for &e in &entries {
+            let (hi, (wi, oi)) = ((h[e] - 1) as usize, cell(e));
             if oi != hi {
                 q[hi * block + oi] += mass[e] * timeout[wi];
             }
@@ -631,6 +643,26 @@ pub fn split_backoff_levels(
         out[last * wp..last * wp + block].copy_from_slice(&x);
     }
     Ok(out)
+}
+
+/// target_j += f · Σ_k x_k · law[j][k] (`law` by j then k, zero for k > j: a timeout of level k ends above k),
+/// for N levels.
+fn push_levels<const N: usize>(target: &mut [f64], x: &[f64], law: &[f64], f: f64) {
+    let (target, x): (&mut [f64; N], &[f64; N]) = (target.try_into().expect("N"), x.try_into().expect("N"));
+    for (j, t) in target.iter_mut().enumerate() {
+        let row: &[f64; N] = law[j * N..][..N].try_into().expect("N");
+        let reaching: f64 = x.iter().zip(row).map(|(a, b)| a * b).sum();
+        *t += f * reaching;
+    }
+}
+
+/// [`push_levels`] for any number of levels.
+fn push_any_levels(target: &mut [f64], x: &[f64], law: &[f64], f: f64) {
+    let n = x.len();
+    for (j, t) in target.iter_mut().enumerate() {
+        let reaching: f64 = x[..=j].iter().zip(&law[j * n..][..=j]).map(|(a, b)| a * b).sum();
+        *t += f * reaching;
+    }
 }
 
 #[cfg(test)]
@@ -821,11 +853,18 @@ mod tests {
 
     #[test]
     fn the_split_by_level_equals_the_chain_of_every_level_solved_densely() {
-        // Random backed-off starts of w_p = 9 with 3 levels, their entries shaped like the link chain's
-        // (o = max(w, h − w(w − 1)/2), so h = 1, 2 time out to a larger h), against the unlumped chain of the
-        // B_{k,h}: x = into + x M, M holding the NL at W' = 1 (kept) and the timeouts by the exit laws.
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let (wp, levels) = (9usize, 3usize);
+        // Random backed-off starts of w_p = 9 with 3 and 10 levels (the unrolled and the general kernel), their
+        // entries shaped like the link chain's (o = max(w, h − w(w − 1)/2), so h = 1, 2 time out to a larger h),
+        // against the unlumped chain of the B_{k,h}: x = into + x M, M holding the NL at W' = 1 (kept) and the
+        // timeouts by the exit laws.
+        for levels in [3usize, 10] {
+            split_against_dense(levels);
+        }
+    }
+
+    fn split_against_dense(levels: usize) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11 + levels as u64);
+        let wp = 9usize;
         let (mut h, mut w, mut o, mut mass) = (vec![], vec![], vec![], vec![]);
         let mut rest = vec![0.0; wp];
         for hh in (1..=wp).rev() {

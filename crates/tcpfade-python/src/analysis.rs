@@ -6,7 +6,9 @@ use pyo3::prelude::*;
 use tcpfade_core::analysis::cycle::{
     fast_recovery_cycle_model as reno_cycle_model, tahoe_cycle_model as tahoe_model, CycleModel,
 };
-use tcpfade_core::analysis::link_chain::{split_backoff_levels, stationary_by_levels, Persistence, Triplets};
+use tcpfade_core::analysis::link_chain::{
+    persistence_sums, split_backoff_levels, stationary_by_levels, Persistence, Triplets,
+};
 use tcpfade_core::analysis::fast_recovery::{explore, Ending, FastRecovery, Outcome, Phase2Query, REWARDS};
 use tcpfade_core::analysis::phase2::Phase2;
 use tcpfade_core::analysis::SlotMatrices;
@@ -202,9 +204,31 @@ fn link_chain_split_levels<'py>(
     Ok(split.into_pyarray(py))
 }
 
+/// Sums over the link chain's persistence entries (see tcpfade_core::analysis::link_chain::persistence_sums):
+/// per h, Σ mass · columns[w] (columns: width × ncol, flattened), and per window Σ weight[h] · mass.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn link_chain_persistence_sums<'py>(
+    py: Python<'py>,
+    wp: usize,
+    h: PyReadonlyArray1<'py, i64>,
+    w: PyReadonlyArray1<'py, i64>,
+    mass: PyReadonlyArray1<'py, f64>,
+    weight: PyReadonlyArray1<'py, f64>,
+    columns: PyReadonlyArray1<'py, f64>,
+    ncol: usize,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    let (h, w, mass) = (h.as_slice()?, w.as_slice()?, mass.as_slice()?);
+    let p = Persistence { h, w, o: h, mass, rest: &[] };
+    let (weight, columns) = (weight.as_slice()?, columns.as_slice()?);
+    let (by_h, by_w) = run(py, || persistence_sums(wp, &p, weight, columns, ncol))?;
+    Ok((by_h.into_pyarray(py), by_w.into_pyarray(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(link_chain_stationary, m)?)?;
     m.add_function(wrap_pyfunction!(link_chain_split_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(link_chain_persistence_sums, m)?)?;
     m.add_function(wrap_pyfunction!(fast_recovery_phase2, m)?)?;
     m.add_class::<FastRecoveryPhase2>()?;
     m.add_function(wrap_pyfunction!(fast_recovery_cycle_model, m)?)?;

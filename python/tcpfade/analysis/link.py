@@ -228,6 +228,10 @@ NEGLIGIBLE = 60.0
 _EM_COEFFICIENTS = np.array([1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510]) / np.array(
     [math.factorial(2 * k) for k in range(1, 9)], dtype=float)
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
+#: ℓ^(k) = c2 2^k (1/2)(−1/2)···(3/2 − k) s^(1/2 − k), k = 2..15: the factor of c2 s^(1/2 − k).
+_EM_DERIVATIVE = np.array([2.0 ** k * math.prod(1.5 - i for i in range(1, k + 1)) / 1.0 for k in range(2, 16)])
+#: C(m, i), m, i = 0..14.
+_BINOMIAL = np.array([[math.comb(m, i) for i in range(15)] for m in range(15)], dtype=float)
 
 
 def _series(z: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
@@ -367,16 +371,19 @@ def _euler_maclaurin(c1: np.ndarray, c2: np.ndarray, s0: np.ndarray, a: np.ndarr
     for at, scale, sign in ((a, np.ones(a.shape), -1.0), (b, ratio, 1.0)):
         s = s0 + 2.0 * at
         # ℓ's derivatives in j: ℓ' = 2c1 + c2/√s, ℓ^(k) = c2 2^k (1/2)(−1/2)···(3/2 − k) s^(1/2 − k) for k ≥ 2.
-        derivative = [2.0 * c1 + c2 / np.sqrt(s)]
-        falling = 0.5
-        for order in range(2, 16):
-            falling *= 1.5 - order
-            derivative.append(c2 * 2.0 ** order * falling * s ** (0.5 - order))
+        derivative = np.empty((15,) + a.shape)
+        root = np.sqrt(s)
+        derivative[0] = 2.0 * c1 + c2 / root
+        power = c2 * root / s                     # c2 s^(1/2 − k), k = 1, 2, ...: a division per order, not a power
+        for k in range(2, 16):
+            power = power / s
+            derivative[k - 1] = _EM_DERIVATIVE[k - 2] * power
         # (e^ℓ)^(m) / e^ℓ = Y_m(ℓ', ℓ'', ...): Y_{m+1} = Σ_i C(m, i) ℓ^(i+1) Y_{m−i}.
-        bell = [np.ones(a.shape)]
+        bell = np.empty((16,) + a.shape)
+        bell[0] = 1.0
         for m in range(15):
-            bell.append(sum(math.comb(m, i) * derivative[i] * bell[m - i] for i in range(m + 1)))
-        corrections += sign * scale * sum(c * bell[2 * i + 1] for i, c in enumerate(_EM_COEFFICIENTS))
+            bell[m + 1] = np.einsum("i,ij,ij->j", _BINOMIAL[m, :m + 1], derivative[:m + 1], bell[m::-1])
+        corrections += sign * scale * (_EM_COEFFICIENTS @ bell[1::2])
     return base + np.log(integral + 0.5 * (1.0 + ratio) + corrections)
 
 
@@ -794,20 +801,28 @@ class _Persistence:
         """(h, w', P(W' = w' and the visit comes before Karn's point | h)) for every window it can: about √(2h)
         windows for each h, the largest h first (the order in which the chain's solve reads them). Computed once:
         every backoff level's starts use it."""
-        counts = self.reached[::-1]
+        counts = self.reached[::-1]          # at least 1: the first window starts at once
+        ends = np.cumsum(counts)
         h = np.repeat(np.arange(len(self.until), 0, -1), counts)
-        w = np.arange(h.size) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-        # P(the good state outlasts τ(w')) and τ(w' + 1) cut at Karn's point: e^{−λ0 min(a, b)} is the larger of the
-        # two exponentials, so they are taken per window and per h, not per entry.
+        w = np.ones(h.size, dtype=np.int64)   # 1, 2, ... within each h: a running sum that restarts at each h
+        w[ends[:-1]] = 1 - counts[:-1]
+        np.cumsum(w, out=w)
+        # P(the visit comes at w' before Karn's point) = e^{−λ0 τ(w')} − e^{−λ0 min(τ(w' + 1), Karn's point)}: the
+        # window's whole span for all but each h's last window (whose start is the last before the point).
         outlast = np.exp(-self.lam0 * self.enter)
-        return h, w, outlast[w - 1] - np.maximum(outlast[w], np.exp(-self.lam0 * self.until)[h - 1])
+        mass = (outlast[:-1] - outlast[1:])[w - 1]
+        last = ends - 1
+        mass[last] = outlast[w[last] - 1] - np.maximum(outlast[w[last]], np.exp(-self.lam0 * self.until)[::-1])
+        return h, w, mass
 
     @cached_property
     def outstanding(self) -> np.ndarray:
         """Per entry, the segments outstanding after a timeout at window w': the h − w'(w' − 1)/2 that the climb
         from W = 1 has not yet resent, at least the window's w'."""
         h, w, _ = self.entries
-        return np.maximum(w, h - w * (w - 1) // 2)
+        triangle = np.arange(int(w.max()) + 1)
+        outstanding = h - (triangle * (triangle - 1) // 2)[w]
+        return np.maximum(outstanding, w, out=outstanding)
 
     @cached_property
     def boundary(self) -> np.ndarray:

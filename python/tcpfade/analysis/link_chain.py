@@ -51,6 +51,11 @@ BYTES_PER_TRANSITION = 120
 RESIDUAL = 1e-10
 
 
+def _by_window(values: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """values[w − 1] for 1-based windows w, without the array w − 1."""
+    return np.concatenate(([0.0], values))[w]
+
+
 @dataclass
 class _Triplets:
     """COO entries of the expanded chain, appended in blocks (zeros included: every solver skips them)."""
@@ -116,7 +121,7 @@ class LinkChain:
         self.base = np.zeros(n)
         self.effective_bad = np.zeros(n)
         self.backoff = np.zeros(n)
-        self._direct: tuple[list, list, list] = ([], [], [])
+        self._direct: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         law0 = laws[0] if laws is not None else None
         self._laws, self._persistence = laws, persistence
         # Timeouts into B from states whose backoff level is known (visits, recoveries, stalls' copies): (rows,
@@ -148,9 +153,6 @@ class LinkChain:
                 report(share[0] + (share[1] - share[0]) * 0.5)
         if recovery is not None:
             self._recovery_rows(recovery, climb, law0, persistence, laws)
-        rows, cols, weights = (np.concatenate(part) if part else np.zeros(0) for part in self._direct)
-        #: The visits rows make directly: (row, window − 1, weight).
-        self.direct_visits = rows.astype(int), cols.astype(int), weights
 
     @cached_property
     def matrix(self) -> scipy.sparse.csr_matrix:
@@ -192,29 +194,34 @@ class LinkChain:
             return
         h = np.asarray(w if outstanding is None else outstanding)
         mass = np.broadcast_to(mass, h.shape)
-        self._t.add(rows, self.wp + h - 1, mass)
+        self._t.add(rows, h + (self.wp - 1), mass)
         if exit_rows is not None:
             self._into_levels.append((np.broadcast_to(rows, h.shape), h, mass[..., None] * exit_rows[..., 1:]))
 
     def _direct_visits(self, rows, windows, weights) -> None:
-        """Visits a row makes itself (not through a V state), for the law of the window at a visit."""
-        for part, values in zip(self._direct, (rows, windows, weights)):
-            part.append(np.broadcast_to(values, np.shape(rows)))
+        """Visits a row makes itself (not through a V state), for the law of the window at a visit: (rows,
+        window − 1, weights), kept in blocks."""
+        self._direct.append(tuple(np.broadcast_to(values, np.shape(rows)) for values in (rows, windows, weights)))
 
     def _backed_off_rows(self, rows, starts, k, persistence, law) -> None:
         """B_h, h = 1..w_p (in ``rows``; ``starts`` are the start states B_h themselves, which an NL at W' = 1
         keeps): the visits that meet the backed-off timer (written out, one per window the persistence reaches,
         with the outstanding count then; those without a timeout through the hubs H_w), and the rest of the climb
-        from W = 1. ``k`` and ``law``: the backoff
-        level and its timeout law when the rows have one (the stalls' copies of level 1); None for the B states,
-        which stand for every level at once and get their level's rewards after the solve."""
+        from W = 1. ``k`` and ``law``: the backoff level and its timeout law when the rows have one (the stalls'
+        copies of level 1); None for the B states, which stand for every level at once and get their level's
+        rewards after the solve."""
+        # A million entries at w_p = 10⁴: indices are offsets from 1-based h and w', values read through arrays
+        # padded at 0, so that each line makes one array (they had been two or three, a fifth of the analysis).
         h_of, w_of, mass = persistence.entries
-        b_rows = rows[h_of - 1]
-        timeout = self._outcome["timeout"][w_of - 1]
+        b_rows = h_of + (rows[0] - 1)                     # the rows are one range, h = 1..w_p
         at_one = w_of == 1
         self._t.add(b_rows[at_one], starts[h_of[at_one] - 1], (mass * self._outcome["no_loss"][0])[at_one])
-        self._t.add(b_rows, self.hub + w_of - 1, mass * self._hub_share[w_of - 1])
-        self._timeout(b_rows, w_of, mass * timeout, law.exit[w_of - 1] if law is not None else None,
+        through = _by_window(self._hub_share, w_of)
+        through *= mass
+        self._t.add(b_rows, w_of + (self.hub - 1), through)
+        timeout = _by_window(self._outcome["timeout"], w_of)
+        timed_out = timeout * mass
+        self._timeout(b_rows, w_of, timed_out, law.exit[w_of - 1] if law is not None else None,
                       persistence.outstanding)
         if law is not None:
             # An NL at W' = 1 keeps the start, so this row's level: B_{k,h} gets it.
@@ -225,7 +232,8 @@ class LinkChain:
             self.effective_bad += np.bincount(b_rows, mass * (self._no_to_bad[w_of - 1]
                                                               + timeout * law.mean[w_of - 1]), minlength=self.n)
             self.backoff += np.bincount(b_rows, mass * 2.0 ** k, minlength=self.n)
-        self._direct_visits(b_rows, w_of - 1, mass)
+        if law is not None:   # the B states' visits are summed with their split (see _split_levels)
+            self._direct_visits(b_rows, w_of - 1, mass)
         # The rest of the climb from W = 1: a visit with a fresh timer in the window Karn's rule ends in (after
         # that instant), then on from the next window.
         partial, after, into = persistence.rest
@@ -333,30 +341,30 @@ class LinkChain:
         by_level[1:] = _core.link_chain_split_levels(
             wp, levels, h_of, w_of, o_of, mass, partial + into_rest, outcome, into.ravel(),
             np.ascontiguousarray(exits, dtype=float).ravel()).reshape(levels, wp)
-        # E[U] and the backoff in force, per B_h: Σ_k (its level-k share) × (level k's), the windows summed first.
+        # E[U] and the backoff in force, per B_h: Σ_k (its level-k share) × (level k's), the windows summed first
+        # (with the window law of the B states' visits, in one pass over the entries).
         total = by_level[1:].sum(axis=0)
         share = np.divide(by_level, total, out=np.zeros_like(by_level), where=total > 0)[1:]
-        # The entries come by h from the largest down, then w': their masses by (h, w') are written directly as CSR,
-        # rows from h = w_p down, so per_h reverses what it gives.
-        by_window = scipy.sparse.csr_matrix((mass, w_of - 1, np.r_[0, np.cumsum(persistence.reached[::-1])]),
-                                            shape=(wp, width))
-
-        def per_h(values: np.ndarray) -> np.ndarray:
-            return (by_window @ values)[::-1]
-
         no_to_bad, outcome_timeout = self._no_to_bad[:width], self._outcome["timeout"][:width]
         means = np.stack([law.mean[:width] for law in self._laws[1:]], axis=1)       # width × levels
+        columns = np.column_stack([no_to_bad, outcome_timeout[:, None] * means, np.ones(width)])
+        sums, visits = _core.link_chain_persistence_sums(wp, h_of, w_of, mass, self.mass[wp:2 * wp],
+                                                         np.ascontiguousarray(columns).ravel(), levels + 2)
+        sums = sums.reshape(wp, levels + 2)
         b = slice(wp, 2 * wp)
-        timeouts = per_h(outcome_timeout[:, None] * means) * share.T      # w_p × levels
-        self.effective_bad[b] = per_h(no_to_bad) + timeouts.sum(axis=1)
-        self.backoff[b] = per_h(np.ones(width)) * (share.T @ 2.0 ** np.arange(1, levels + 1))
+        self.effective_bad[b] = sums[:, 0] + (sums[:, 1:-1] * share.T).sum(axis=1)
+        self.backoff[b] = sums[:, -1] * (share.T @ 2.0 ** np.arange(1, levels + 1))
+        self._backed_off_visits = visits
         #: The B states' stationary mass by backoff level (row k = 1..L; row 0 unused), from the split above.
         self.by_level = by_level
 
     def visits(self) -> np.ndarray:
         """Law of the window when a bad visit begins, per step of the embedded chain."""
-        rows, cols, weights = self.direct_visits
-        out = np.bincount(cols, weights * self.mass[rows], minlength=self.wp).astype(float)   # int when empty
+        out = np.zeros(self.wp)
+        for rows, cols, weights in self._direct:
+            out += np.bincount(cols, weights * self.mass[rows], minlength=self.wp)
+        if self.backed_off:
+            out[:len(self._backed_off_visits)] += self._backed_off_visits
         out[:-1] += self.mass[self.visit:self.visit + self.wp - 1]
         return out
 

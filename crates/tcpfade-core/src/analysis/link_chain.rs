@@ -645,6 +645,42 @@ pub fn split_backoff_levels(
     Ok(out)
 }
 
+/// Sums over each backed-off start's entries (the visits before Karn's point): per h, Σ_w mass · `columns[w]`
+/// (`columns`: width × `ncol`, by window from 1; rewards by the window of the visit), and per window w − 1,
+/// Σ_h weight[h − 1] · mass (the law of the window at those visits when B_h's mass is `weight`). Returns
+/// (w_p × ncol sums, the by-window sums up to the widest entry).
+pub fn persistence_sums(
+    wp: usize,
+    persistence: &Persistence<'_>,
+    weight: &[f64],
+    columns: &[f64],
+    ncol: usize,
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    let Persistence { h, w, mass, .. } = *persistence;
+    if w.len() != h.len() || mass.len() != h.len() || weight.len() != wp {
+        return Err(invalid("persistence", h.len(), "h, w and mass of one length, a weight per h"));
+    }
+    let mut width = 0;
+    for (&he, &we) in h.iter().zip(w) {
+        if !(1..=wp as i64).contains(&he) || !(1..=wp as i64).contains(&we) {
+            return Err(invalid("persistence", format!("(h, w) = ({he}, {we})"), "1..w_p each"));
+        }
+        width = width.max(we as usize);
+    }
+    if columns.len() < width * ncol {
+        return Err(invalid("columns", columns.len(), "width × ncol values"));
+    }
+    let (mut by_h, mut by_w) = (vec![0.0; wp * ncol], vec![0.0; width]);
+    for ((&he, &we), &m) in h.iter().zip(w).zip(mass) {
+        let (hi, wi) = (he as usize - 1, we as usize - 1);
+        for (sum, &c) in by_h[hi * ncol..][..ncol].iter_mut().zip(&columns[wi * ncol..][..ncol]) {
+            *sum += m * c;
+        }
+        by_w[wi] += weight[hi] * m;
+    }
+    Ok((by_h, by_w))
+}
+
 /// target_j += f · Σ_k x_k · law[j][k] (`law` by j then k, zero for k > j: a timeout of level k ends above k),
 /// for N levels.
 fn push_levels<const N: usize>(target: &mut [f64], x: &[f64], law: &[f64], f: f64) {
@@ -923,6 +959,17 @@ mod tests {
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
             assert!((a - b).abs() < 1e-13 * b.abs().max(1.0), "B_(k = {}, h = {}): {a} vs {b}", i / wp + 1, i % wp + 1);
         }
+    }
+
+    #[test]
+    fn persistence_sums_add_up_the_entries() {
+        // Two h with entries at windows 1, 2 and 1: hand-summed.
+        let (h, w, o, mass, rest) = ([2i64, 2, 1], [1i64, 2, 1], [2i64, 2, 1], [0.25, 0.5, 0.75], [0.25, 0.25]);
+        let p = Persistence { h: &h, w: &w, o: &o, mass: &mass, rest: &rest };
+        let columns = [1.0, 10.0, 2.0, 20.0]; // window 1: (1, 10), window 2: (2, 20)
+        let (by_h, by_w) = persistence_sums(2, &p, &[3.0, 5.0], &columns, 2).unwrap();
+        assert_eq!(by_h, vec![0.75, 7.5, 0.25 + 1.0, 2.5 + 10.0]);
+        assert_eq!(by_w, vec![5.0 * 0.25 + 3.0 * 0.75, 5.0 * 0.5]);
     }
 
     #[test]

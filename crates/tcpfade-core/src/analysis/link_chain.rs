@@ -82,50 +82,56 @@ impl<'a> Runs<'a> {
             if t.rows.len() != t.cols.len() || t.rows.len() != t.vals.len() {
                 return Err(invalid("transitions", t.rows.len(), "rows, cols and vals of one length"));
             }
-            // The current run's pieces, and whether its levels go up (Some(true)), down, or not yet known.
-            let mut run: Vec<(u32, usize, usize, usize)> = Vec::new();
-            let mut rising: Option<bool> = None;
-            for (k, ((&r, &c), &v)) in t.rows.iter().zip(t.cols).zip(t.vals).enumerate() {
-                if !(0..n).contains(&r) || !(0..n).contains(&c) {
-                    return Err(invalid("transition", format!("{r} → {c}"), "states 0..n"));
-                }
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(invalid("transition probability", v, "finite and >= 0"));
-                }
-                let l = level[r as usize];
-                let Some(last) = run.last_mut() else {
-                    run.push((l, b, k, k + 1));
-                    continue;
-                };
-                if l == last.0 {
-                    last.3 = k + 1;
-                    continue;
-                }
-                if rising.is_some_and(|up| up != (l > last.0)) {
-                    if pieces.len() + 1 == MOST_RUNS {
-                        return Ok(None);
-                    }
-                    Self::close(&mut pieces, std::mem::take(&mut run), rising);
-                    rising = None;
-                } else {
-                    rising = Some(l > last.0);
-                }
-                run.push((l, b, k, k + 1));
+            if let Some(k) = (0..t.rows.len()).find(|&k| {
+                let (r, c, v) = (t.rows[k], t.cols[k], t.vals[k]);
+                !((0..n).contains(&r) && (0..n).contains(&c) && v.is_finite() && v >= 0.0)
+            }) {
+                let (r, c, v) = (t.rows[k], t.cols[k], t.vals[k]);
+                return Err(invalid("transition", format!("{r} → {c} with probability {v}"),
+                                   "states 0..n, a probability finite and >= 0"));
             }
-            if !run.is_empty() {
-                Self::close(&mut pieces, run, rising);
+            // Where each piece of one level starts, and where the runs start among them (the levels' direction
+            // turns). A state's transitions mostly come together: its level is looked up once for them.
+            let (mut starts, mut turns): (Vec<(u32, usize)>, Vec<usize>) = (Vec::new(), vec![0]);
+            let (mut previous_row, mut rising) = (-1, None::<bool>);
+            for (k, &r) in t.rows.iter().enumerate() {
+                if r == previous_row {
+                    continue;
+                }
+                previous_row = r;
+                let l = level[r as usize];
+                match starts.last() {
+                    Some(&(last, _)) if l == last => continue,
+                    Some(&(last, _)) if rising.is_some_and(|up| up != (l > last)) => {
+                        if turns.len() == MOST_RUNS {
+                            return Ok(None);
+                        }
+                        turns.push(starts.len());
+                        rising = None;
+                    }
+                    Some(&(last, _)) => rising = Some(l > last),
+                    None => {}
+                }
+                starts.push((l, k));
+            }
+            turns.push(starts.len());
+            for run in turns.windows(2) {
+                let mut pieces_of_run: Vec<(u32, usize, usize, usize)> = (run[0]..run[1])
+                    .map(|i| (starts[i].0, b, starts[i].1, starts.get(i + 1).map_or(t.rows.len(), |&(_, k)| k)))
+                    .collect();
+                if pieces_of_run.first().map(|p| p.0) < pieces_of_run.last().map(|p| p.0) {
+                    pieces_of_run.reverse(); // a run going up is taken from its end
+                }
+                if !pieces_of_run.is_empty() {
+                    pieces.push(pieces_of_run);
+                }
+            }
+            if pieces.len() > MOST_RUNS {
+                return Ok(None);
             }
         }
         let next = vec![0; pieces.len()];
         Ok(Some(Runs { blocks, pieces, next }))
-    }
-
-    fn close(pieces: &mut Vec<Vec<(u32, usize, usize, usize)>>, mut run: Vec<(u32, usize, usize, usize)>,
-             rising: Option<bool>) {
-        if rising == Some(true) {
-            run.reverse();
-        }
-        pieces.push(run);
     }
 
     /// The transitions out of levels ≥ `l` not yet taken, as (block, first, end).

@@ -518,15 +518,16 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
 def _chain_size(wp: int, levels: int, refined: bool, rounds: bool) -> tuple[float, float]:
     """Transitions of the expanded chain (:class:`~tcpfade.analysis.link_chain.LinkChain`) and the bytes the analysis
     needs at its peak, bounded from above without building anything. A backed-off start (one for all levels)
-    writes out the windows before Karn's point: at most √(1 + 2h) + 2 of them for h outstanding, each with 3
-    outcomes, and the split of its mass by level after the solve holds two more tables of that size; the
-    recovery's tables are w_p × (chain size)."""
+    writes out the windows before Karn's point: at most √(1 + 2h) + 2 of them for h outstanding, each with 2
+    transitions (through a hub, or a timeout), and the persistence table (h, w', the outstanding count, the mass)
+    holds about two transitions' bytes more per window; the hubs have 3 transitions each; the recovery's tables are
+    w_p × (chain size)."""
     w = float(wp)
     transitions = w * 7.0
     backed_off = refined and levels > 0
     if backed_off:
         before_karn = 2.0 * math.sqrt(2.0) / 3.0 * (w + 1.0) ** 1.5 + 3.0 * w
-        transitions += before_karn * (3 + 2) + 2 * w + levels * w
+        transitions += before_karn * (2 + 2) + 3 * w + 2 * w + levels * w
     nbytes = transitions * BYTES_PER_TRANSITION
     if rounds:
         core = 2.0 * w if backed_off else w

@@ -524,5 +524,6 @@ def test_the_sweep_over_the_windows_equals_the_iterative_solve(link, options, mo
     iterated = analyze_link(**link, **options)
     for name in ("goodput", "reward", "mean_effective_bad", "p_no_loss", "p_triple_duplicate", "p_timeout",
                  "mean_rto_at_bad", "mean_backoff_at_bad"):
-        assert getattr(swept, name) == pytest.approx(getattr(iterated, name), rel=1e-10, abs=1e-12), name
+        assert getattr(swept, name) == pytest.approx(getattr(iterated, name), rel=1e-10, abs=1e-12), \
+            name
     np.testing.assert_allclose(swept.window_bad, iterated.window_bad, rtol=0, atol=1e-12)

@@ -151,6 +151,9 @@ fn chain_arrays<'py>(py: Python<'py>, model: &CycleModel) -> ChainArrays<'py> {
     (states, transition.into_pyarray(py), rewards.into_pyarray(py))
 }
 
+/// A float array handed to Python.
+type Array<'py> = Bound<'py, PyArray1<f64>>;
+
 /// (rows, cols, vals) of one block of a chain's transitions.
 type Block<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, f64>);
 
@@ -167,7 +170,7 @@ fn link_chain_stationary<'py>(
     level: PyReadonlyArray1<'py, u32>,
     gate: PyReadonlyArray1<'py, i64>,
     progress: Option<Py<PyAny>>,
-) -> PyResult<Option<(Bound<'py, PyArray1<f64>>, f64)>> {
+) -> PyResult<Option<(Array<'py>, f64)>> {
     let blocks = blocks
         .iter()
         .map(|(r, c, v)| Ok(Triplets { rows: r.as_slice()?, cols: c.as_slice()?, vals: v.as_slice()? }))
@@ -195,7 +198,7 @@ fn link_chain_split_levels<'py>(
     outcome: (PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>),
     into: PyReadonlyArray1<'py, f64>,
     exits: PyReadonlyArray1<'py, f64>,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
+) -> PyResult<Array<'py>> {
     let (h, w, o, mass, rest) = (h.as_slice()?, w.as_slice()?, o.as_slice()?, mass.as_slice()?, rest.as_slice()?);
     let p = Persistence { h, w, o, mass, rest };
     let outcome = [outcome.0.as_slice()?, outcome.1.as_slice()?, outcome.2.as_slice()?];
@@ -217,7 +220,7 @@ fn link_chain_persistence_sums<'py>(
     weight: PyReadonlyArray1<'py, f64>,
     columns: PyReadonlyArray1<'py, f64>,
     ncol: usize,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     let (h, w, mass) = (h.as_slice()?, w.as_slice()?, mass.as_slice()?);
     let p = Persistence { h, w, o: h, mass, rest: &[] };
     let (weight, columns) = (weight.as_slice()?, columns.as_slice()?);

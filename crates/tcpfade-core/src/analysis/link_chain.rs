@@ -556,13 +556,13 @@ pub fn split_backoff_levels(
     // level by the first two.
     let leaving = |hi: usize| {
         let (mut other, mut away, mut here) = (rest[hi], 0.0, 0.0);
-        for e in span[hi].0..span[hi].1 {
+        for (e, &m) in mass.iter().enumerate().take(span[hi].1).skip(span[hi].0) {
             let (wi, oi) = cell(e);
-            other += mass[e] * (if wi == 0 { 0.0 } else { no_loss[wi] } + triple[wi]);
+            other += m * (if wi == 0 { 0.0 } else { no_loss[wi] } + triple[wi]);
             if oi != hi {
-                away += mass[e] * timeout[wi];
+                away += m * timeout[wi];
             } else {
-                here += mass[e] * timeout[wi];
+                here += m * timeout[wi];
             }
         }
         (other, away, here)
@@ -812,7 +812,7 @@ mod tests {
         for (seed, jumps) in [(1, 0), (2, 0), (3, 2), (4, 5)] {
             let (p, level, gate) = random_chain(seed, 12, 4, jumps);
             let t = triplets(&p);
-            check_against_dense(&p, &level, &gate, &[t.clone()], &format!("seed {seed}, by source"));
+            check_against_dense(&p, &level, &gate, std::slice::from_ref(&t), &format!("seed {seed}, by source"));
             // Two runs: the even triplets, then the odd ones.
             let two = reorder(&t, |k| (k % 2) * t.0.len() + k);
             check_against_dense(&p, &level, &gate, &[two], &format!("seed {seed}, two runs"));
@@ -820,7 +820,9 @@ mod tests {
             let third = t.0.len() / 3;
             let part = |a: usize, b: usize| (t.0[a..b].to_vec(), t.1[a..b].to_vec(), t.2[a..b].to_vec());
             let mut middle = part(third, 2 * third);
-            (middle.0.reverse(), middle.1.reverse(), middle.2.reverse());
+            middle.0.reverse();
+            middle.1.reverse();
+            middle.2.reverse();
             let blocks = [part(0, third), middle, part(2 * third, t.0.len())];
             check_against_dense(&p, &level, &gate, &blocks, &format!("seed {seed}, three blocks"));
         }

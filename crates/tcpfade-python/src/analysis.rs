@@ -180,27 +180,28 @@ fn link_chain_stationary<'py>(
     Ok(solved.map(|s| (s.pi.into_pyarray(py), s.residual)))
 }
 
+/// The persistence entries (h, w', mass) of the link chain's backed-off starts, by h from the largest down.
+type Entries<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, f64>);
+
 /// The link chain's backed-off starts split by backoff level (see tcpfade_core::analysis::link_chain):
-/// levels × w_p masses, from the persistence entries (h, w, o, mass), the chance `rest` of passing Karn's
-/// point first, the outcomes by window, the inflows of known level (levels × w_p, flattened) and the
-/// exit laws ((levels − 1) × width × levels, flattened). The entries come by h, from the largest down.
+/// levels × w_p masses, from the persistence entries (h, w, mass), their outstanding counts o, the chance
+/// `rest` of passing Karn's point first, the outcomes by window, the inflows of known level (levels × w_p,
+/// flattened) and the exit laws ((levels − 1) × width × levels, flattened).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn link_chain_split_levels<'py>(
     py: Python<'py>,
     wp: usize,
     levels: usize,
-    h: PyReadonlyArray1<'py, i64>,
-    w: PyReadonlyArray1<'py, i64>,
+    entries: Entries<'py>,
     o: PyReadonlyArray1<'py, i64>,
-    mass: PyReadonlyArray1<'py, f64>,
     rest: PyReadonlyArray1<'py, f64>,
     outcome: (PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>, PyReadonlyArray1<'py, f64>),
     into: PyReadonlyArray1<'py, f64>,
     exits: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Array<'py>> {
-    let (h, w, o, mass, rest) = (h.as_slice()?, w.as_slice()?, o.as_slice()?, mass.as_slice()?, rest.as_slice()?);
-    let p = Persistence { h, w, o, mass, rest };
+    let (h, w, mass) = (entries.0.as_slice()?, entries.1.as_slice()?, entries.2.as_slice()?);
+    let p = Persistence { h, w, o: o.as_slice()?, mass, rest: rest.as_slice()? };
     let outcome = [outcome.0.as_slice()?, outcome.1.as_slice()?, outcome.2.as_slice()?];
     let (into, exits) = (into.as_slice()?, exits.as_slice()?);
     let split = run(py, || split_backoff_levels(wp, levels, &p, outcome, into, exits))?;
@@ -210,21 +211,17 @@ fn link_chain_split_levels<'py>(
 /// Sums over the link chain's persistence entries (see tcpfade_core::analysis::link_chain::persistence_sums):
 /// per h, Σ mass · columns[w] (columns: width × ncol, flattened), and per window Σ weight[h] · mass.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn link_chain_persistence_sums<'py>(
     py: Python<'py>,
     wp: usize,
-    h: PyReadonlyArray1<'py, i64>,
-    w: PyReadonlyArray1<'py, i64>,
-    mass: PyReadonlyArray1<'py, f64>,
+    entries: Entries<'py>,
     weight: PyReadonlyArray1<'py, f64>,
     columns: PyReadonlyArray1<'py, f64>,
     ncol: usize,
 ) -> PyResult<(Array<'py>, Array<'py>)> {
-    let (h, w, mass) = (h.as_slice()?, w.as_slice()?, mass.as_slice()?);
-    let p = Persistence { h, w, o: h, mass, rest: &[] };
+    let (h, w, mass) = (entries.0.as_slice()?, entries.1.as_slice()?, entries.2.as_slice()?);
     let (weight, columns) = (weight.as_slice()?, columns.as_slice()?);
-    let (by_h, by_w) = run(py, || persistence_sums(wp, &p, weight, columns, ncol))?;
+    let (by_h, by_w) = run(py, || persistence_sums(wp, (h, w, mass), weight, columns, ncol))?;
     Ok((by_h.into_pyarray(py), by_w.into_pyarray(py)))
 }
 

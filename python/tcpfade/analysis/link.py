@@ -98,8 +98,8 @@ class LinkAnalysis(Record):
         The timer Δ [s] and the backoff multiplier when a bad visit starts.
     chain : tcpfade.analysis.link_chain.LinkChain
         The chain that was solved: the embedded chain expanded so that its transitions are local in the window
-        (sparse; docs/models.md, "The chain, solved sparsely"). ``good_chain`` is the embedded chain itself, dense,
-        computed from it on request.
+        (docs/models.md, "The chain, solved in one sweep over the windows"). ``good_chain`` is the embedded chain
+        itself, dense, computed from it on request.
     window_good, window_bad : numpy.ndarray
         The law of the window at the start of a good state and when a bad visit meets it.
     outcome : dict[str, numpy.ndarray]
@@ -229,7 +229,7 @@ _EM_COEFFICIENTS = np.array([1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 273
     [math.factorial(2 * k) for k in range(1, 9)], dtype=float)
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
 #: ℓ^(k) = c2 2^k (1/2)(−1/2)···(3/2 − k) s^(1/2 − k), k = 2..15: the factor of c2 s^(1/2 − k).
-_EM_DERIVATIVE = np.array([2.0 ** k * math.prod(1.5 - i for i in range(1, k + 1)) / 1.0 for k in range(2, 16)])
+_EM_DERIVATIVE = np.array([2.0 ** k * math.prod(1.5 - i for i in range(1, k + 1)) for k in range(2, 16)])
 #: C(m, i), m, i = 0..14.
 _BINOMIAL = np.array([[math.comb(m, i) for i in range(15)] for m in range(15)], dtype=float)
 

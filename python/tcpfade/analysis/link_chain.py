@@ -1,5 +1,5 @@
 """The embedded chain of the link analysis (abouzeid §IV-C, with the refined model's timer states), built so that
-its transitions are local in the window, and solved sparsely.
+its transitions are local in the window, and solved in one sweep over the windows.
 
 The embedded chain's states are the starts of sampled good states: S_w (window w, fresh timer), B_{k,h} (after a
 timeout, backoff 2^k, h segments outstanding; refined model) and R_w (after a TD at w, the variant's recovery
@@ -10,11 +10,13 @@ or for a *visit* V_u (a bad visit at window u, with a fresh timer), and P_{w_p} 
 cycles. The visit's outcome (NL, TD, TO, eqs. (7)-(9)) then leads to the next start. That expanded chain has a
 few transitions per state, and the embedded chain is it watched on the start states only (the censored chain),
 whose stationary law is the expanded chain's restricted to the starts and renormalized (Kemeny-Snell, lumping by
-censoring): one sparse solve, O(w_p) states.
+censoring): one solve, O(w_p) states. The chain moves up a window only through its passing states, so the core
+solves it in one sweep from the top window down (:meth:`LinkChain.solve`; tcpfade-core ``analysis::link_chain``).
 
 A backed-off start B_{k,h} meets its own timer only until Karn's rule ends the backoff (see
 ``link._persistence``): its visits at the first windows of the climb from W = 1 are written out (about √(2h)
-of them, each with its outstanding count), and the rest of its climb joins the passing chain. The starts of every
+of them, each with its outstanding count; those that end without a timeout go through a hub H_w per window), and
+the rest of its climb joins the passing chain. The starts of every
 level k with the same h leave for every other state alike, so one state B_h stands for them all (strong
 lumpability), and its mass is split by level after the solve (``LinkChain._split_levels``). A recovery start
 R_w goes on like the start the recovery leaves (its row is a mixture of those rows): through the passing chain
@@ -41,10 +43,11 @@ from .renewal import ReducibleChain, stationary_distribution
 if TYPE_CHECKING:
     from .link import _Climb, _Persistence, _Recovery, _TimeoutLaw
 
-#: Chains up to this size are solved densely (LAPACK): faster than the sparse machinery's fixed costs below it.
+#: Where the sweep declines a chain, chains up to this size are solved densely (LAPACK), larger ones sparsely.
 DENSE_BELOW = 400
 
-#: Bytes per nonzero of the sparse chain as it is built and factored (COO triplets, CSR, SuperLU's fill-in).
+#: Bytes per nonzero of the chain as it is built (triplets) and, should the sweep decline it, factored (CSR,
+#: SuperLU's fill-in).
 BYTES_PER_TRANSITION = 120
 
 #: A stationary law is accepted when ‖πP − π‖₁ is below this.
@@ -232,7 +235,7 @@ class LinkChain:
             self.effective_bad += np.bincount(b_rows, mass * (self._no_to_bad[w_of - 1]
                                                               + timeout * law.mean[w_of - 1]), minlength=self.n)
             self.backoff += np.bincount(b_rows, mass * 2.0 ** k, minlength=self.n)
-        if law is not None:   # the B states' visits are summed with their split (see _split_levels)
+            # (The B states' visits are summed with their split, see _split_levels.)
             self._direct_visits(b_rows, w_of - 1, mass)
         # The rest of the climb from W = 1: a visit with a fresh timer in the window Karn's rule ends in (after
         # that instant), then on from the next window.
@@ -339,7 +342,7 @@ class LinkChain:
         by_level = np.zeros((levels + 1, wp))
         h_of, w_of, o_of = (a.astype(np.int64, copy=False) for a in (h_of, w_of, persistence.outstanding))
         by_level[1:] = _core.link_chain_split_levels(
-            wp, levels, h_of, w_of, o_of, mass, partial + into_rest, outcome, into.ravel(),
+            wp, levels, (h_of, w_of, mass), o_of, partial + into_rest, outcome, into.ravel(),
             np.ascontiguousarray(exits, dtype=float).ravel()).reshape(levels, wp)
         # E[U] and the backoff in force, per B_h: Σ_k (its level-k share) × (level k's), the windows summed first
         # (with the window law of the B states' visits, in one pass over the entries).
@@ -348,7 +351,7 @@ class LinkChain:
         no_to_bad, outcome_timeout = self._no_to_bad[:width], self._outcome["timeout"][:width]
         means = np.stack([law.mean[:width] for law in self._laws[1:]], axis=1)       # width × levels
         columns = np.column_stack([no_to_bad, outcome_timeout[:, None] * means, np.ones(width)])
-        sums, visits = _core.link_chain_persistence_sums(wp, h_of, w_of, mass, self.mass[wp:2 * wp],
+        sums, visits = _core.link_chain_persistence_sums(wp, (h_of, w_of, mass), self.mass[wp:2 * wp],
                                                          np.ascontiguousarray(columns).ravel(), levels + 2)
         sums = sums.reshape(wp, levels + 2)
         b = slice(wp, 2 * wp)

@@ -651,18 +651,18 @@ pub fn split_backoff_levels(
     Ok(out)
 }
 
-/// Sums over each backed-off start's entries (the visits before Karn's point): per h, Σ_w mass · `columns[w]`
+/// Sums over each backed-off start's entries (h, w, mass; the visits before Karn's point, see [`Persistence`]):
+/// per h, Σ_w mass · `columns[w]`
 /// (`columns`: width × `ncol`, by window from 1; rewards by the window of the visit), and per window w − 1,
 /// Σ_h weight[h − 1] · mass (the law of the window at those visits when B_h's mass is `weight`). Returns
 /// (w_p × ncol sums, the by-window sums up to the widest entry).
 pub fn persistence_sums(
     wp: usize,
-    persistence: &Persistence<'_>,
+    (h, w, mass): (&[i64], &[i64], &[f64]),
     weight: &[f64],
     columns: &[f64],
     ncol: usize,
 ) -> Result<(Vec<f64>, Vec<f64>)> {
-    let Persistence { h, w, mass, .. } = *persistence;
     if w.len() != h.len() || mass.len() != h.len() || weight.len() != wp {
         return Err(invalid("persistence", h.len(), "h, w and mass of one length, a weight per h"));
     }
@@ -726,6 +726,12 @@ mod tests {
             })
             .collect();
         a[n - 1] = vec![1.0; n + 1];
+        gauss_jordan(a)
+    }
+
+    /// The solution of the augmented system `a` (n × (n + 1)), by Gauss-Jordan elimination with partial pivoting.
+    fn gauss_jordan(mut a: Vec<Vec<f64>>) -> Vec<f64> {
+        let n = a.len();
         for c in 0..n {
             let pivot = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs())).unwrap();
             a.swap(c, pivot);
@@ -873,26 +879,15 @@ mod tests {
     /// x (I − M) = b by Gaussian elimination with partial pivoting (an independent solver).
     fn dense_solve(m: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
         let n = b.len();
-        let mut a: Vec<Vec<f64>> = (0..n)
-            .map(|i| {
-                let mut row: Vec<f64> = (0..n).map(|j| if i == j { 1.0 } else { 0.0 } - m[j][i]).collect();
-                row.push(b[i]);
-                row
-            })
-            .collect();
-        for c in 0..n {
-            let pivot = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs())).unwrap();
-            a.swap(c, pivot);
-            for r in 0..n {
-                if r != c {
-                    let f = a[r][c] / a[c][c];
-                    for k in c..=n {
-                        a[r][k] -= f * a[c][k];
-                    }
-                }
-            }
-        }
-        (0..n).map(|i| a[i][n] / a[i][i]).collect()
+        gauss_jordan(
+            (0..n)
+                .map(|i| {
+                    let mut row: Vec<f64> = (0..n).map(|j| if i == j { 1.0 } else { 0.0 } - m[j][i]).collect();
+                    row.push(b[i]);
+                    row
+                })
+                .collect(),
+        )
     }
 
     #[test]
@@ -972,10 +967,9 @@ mod tests {
     #[test]
     fn persistence_sums_add_up_the_entries() {
         // Two h with entries at windows 1, 2 and 1: hand-summed.
-        let (h, w, o, mass, rest) = ([2i64, 2, 1], [1i64, 2, 1], [2i64, 2, 1], [0.25, 0.5, 0.75], [0.25, 0.25]);
-        let p = Persistence { h: &h, w: &w, o: &o, mass: &mass, rest: &rest };
+        let (h, w, mass) = ([2i64, 2, 1], [1i64, 2, 1], [0.25, 0.5, 0.75]);
         let columns = [1.0, 10.0, 2.0, 20.0]; // window 1: (1, 10), window 2: (2, 20)
-        let (by_h, by_w) = persistence_sums(2, &p, &[3.0, 5.0], &columns, 2).unwrap();
+        let (by_h, by_w) = persistence_sums(2, (&h, &w, &mass), &[3.0, 5.0], &columns, 2).unwrap();
         assert_eq!(by_h, vec![0.75, 7.5, 0.25 + 1.0, 2.5 + 10.0]);
         assert_eq!(by_w, vec![5.0 * 0.25 + 3.0 * 0.75, 5.0 * 0.5]);
     }

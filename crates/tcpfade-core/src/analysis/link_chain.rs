@@ -4,8 +4,8 @@
 //!
 //! # The sweep
 //!
-//! Every state of the expanded chain belongs to a window, its *level*: S_w, P_w, V_w and R_w to w,
-//! B_h and its copies to h. The chain moves up only through its passing states, P_u → P_{u+1} (the
+//! Every state of the expanded chain belongs to a window, its *level*: S_w, P_w, V_w, R_w and the
+//! hub H_w to w, B_h and its copies to h. The chain moves up only through its passing states, P_u → P_{u+1} (the
 //! window grows while the good state lasts); every other move keeps the level or goes down (a
 //! halving, a timeout, the climb after a timeout starting again from W = 1). Across the cut between
 //! levels u and u + 1 the mass therefore flows up through P_u alone, and the balance of the cut gives
@@ -80,14 +80,14 @@ impl<'a> Runs<'a> {
         let mut pieces = Vec::new();
         for (b, t) in blocks.iter().enumerate() {
             if t.rows.len() != t.cols.len() || t.rows.len() != t.vals.len() {
-                return Err(invalid("transitions", t.rows.len(), "rows, cols and vals of one length"));
+                return Err(Error::invalid("transitions", t.rows.len(), "rows, cols and vals of one length"));
             }
             if let Some(k) = (0..t.rows.len()).find(|&k| {
                 let (r, c, v) = (t.rows[k], t.cols[k], t.vals[k]);
                 !((0..n).contains(&r) && (0..n).contains(&c) && v.is_finite() && v >= 0.0)
             }) {
                 let (r, c, v) = (t.rows[k], t.cols[k], t.vals[k]);
-                return Err(invalid("transition", format!("{r} → {c} with probability {v}"),
+                return Err(Error::invalid("transition", format!("{r} → {c} with probability {v}"),
                                    "states 0..n, a probability finite and >= 0"));
             }
             // Where each piece of one level starts, and where the runs start among them (the levels' direction
@@ -162,10 +162,6 @@ impl<'a> Runs<'a> {
     }
 }
 
-fn invalid(name: &str, value: impl std::fmt::Display, allowed: &str) -> Error {
-    Error::InvalidParameter { name: name.into(), value: value.to_string(), allowed: allowed.into() }
-}
-
 /// x = b + x Q for a small block, by state reduction (GTH): `q` is m × m (row-major, from → to; its
 /// diagonal is ignored), `exit[i]` the chance of leaving state i for outside the block. Each state
 /// is censored out in turn, its inflow and transitions passed on to the states left; a state's total
@@ -226,10 +222,10 @@ pub fn stationary_by_levels(
     let n = level.len();
     let levels = gate.len();
     if n == 0 || levels == 0 {
-        return Err(invalid("states", n, "at least one state and one level"));
+        return Err(Error::invalid("states", n, "at least one state and one level"));
     }
     if let Some(&bad) = level.iter().find(|&&l| l as usize >= levels) {
-        return Err(invalid("level", bad, "below the number of gates"));
+        return Err(Error::invalid("level", bad, "below the number of gates"));
     }
     let Some(mut runs) = Runs::new(blocks, level)? else {
         // Not in runs: sorted by level once (a counting sort, the highest level first), then one block.
@@ -260,7 +256,7 @@ pub fn stationary_by_levels(
             usize::try_from(g)
                 .ok()
                 .filter(|&g| g < n && level[g] as usize == l)
-                .ok_or_else(|| invalid("gate", g, "a state of its level"))
+                .ok_or_else(|| Error::invalid("gate", g, "a state of its level"))
         })
         .collect::<Result<_>>()?;
     // Each level's states, and its gate's chance of moving up.
@@ -506,10 +502,10 @@ pub fn split_backoff_levels(
     let Persistence { h, w, o, mass, rest } = *persistence;
     let count = h.len();
     if [w.len(), o.len(), mass.len()].iter().any(|&len| len != count) || rest.len() != wp {
-        return Err(invalid("persistence", count, "h, w, o and mass of one length, rest of w_p"));
+        return Err(Error::invalid("persistence", count, "h, w, o and mass of one length, rest of w_p"));
     }
-    if levels == 0 || into.len() != levels * wp || outcome.iter().any(|a| a.len() < wp) {
-        return Err(invalid("into", into.len(), "levels × w_p values, and outcomes by window"));
+    if levels == 0 || Some(into.len()) != levels.checked_mul(wp) || outcome.iter().any(|a| a.len() < wp) {
+        return Err(Error::invalid("into", into.len(), "levels × w_p values, and outcomes by window"));
     }
     // One pass to check the entries and find each h's: (first, end).
     let mut span = vec![(0usize, 0usize); wp];
@@ -517,10 +513,10 @@ pub fn split_backoff_levels(
     for e in 0..count {
         let (he, we, oe) = (h[e], w[e], o[e]);
         if [he, we, oe].iter().any(|&v| !(1..=wp as i64).contains(&v)) {
-            return Err(invalid("persistence", format!("(h, w, o) = ({he}, {we}, {oe})"), "1..w_p each"));
+            return Err(Error::invalid("persistence", format!("(h, w, o) = ({he}, {we}, {oe})"), "1..w_p each"));
         }
         if e > 0 && he > h[e - 1] {
-            return Err(invalid("h", he, "entries in order of h, from the largest down"));
+            return Err(Error::invalid("h", he, "entries in order of h, from the largest down"));
         }
         let hi = he as usize - 1;
         if span[hi].1 == 0 {
@@ -532,11 +528,11 @@ pub fn split_backoff_levels(
             block = block.max(oe as usize); // a timeout to a larger h: the lowest h up to there are one block
         }
     }
-    if exits.len() < levels.saturating_sub(1) * width * levels {
-        return Err(invalid("exits", exits.len(), "(levels − 1) × width × levels values"));
+    if (levels - 1).checked_mul(width).and_then(|c| c.checked_mul(levels)).map_or(true, |c| exits.len() < c) {
+        return Err(Error::invalid("exits", exits.len(), "(levels − 1) × width × levels values"));
     }
     if block > BLOCK_LIMIT {
-        return Err(invalid("persistence", block, "timeouts to more segments outstanding only at the lowest h"));
+        return Err(Error::invalid("persistence", block, "timeouts to more segments outstanding only at the lowest h"));
     }
     let cell = |e: usize| (w[e] as usize - 1, o[e] as usize - 1);
     // into_level[(w·levels + j)·levels + k]: level k's timeouts at w end at level j (the last level stays there);
@@ -602,11 +598,9 @@ pub fn split_backoff_levels(
             }
             // Timeouts at W' = 1 leave h outstanding: they feed the levels above at this h.
             for e in entries.clone().filter(|&e| cell(e).1 == hi) {
-                let (wi, _) = cell(e);
-                let f = mass[e] * timeout[wi] * x[k];
-                for j in k + 1..levels {
-                    inflow[hi * levels + j] += f * into_level[(wi * levels + j) * levels + k];
-                }
+                let wi = cell(e).0;
+                feed_above(&mut inflow[hi * levels..][..levels], k, &into_level[wi * levels * levels..],
+                           mass[e] * timeout[wi] * x[k]);
             }
         }
         for e in entries.filter(|&e| cell(e).1 != hi) {
@@ -627,10 +621,8 @@ pub fn split_backoff_levels(
             }
             for &e in &entries {
                 let (wi, oi) = cell(e);
-                let f = mass[e] * timeout[wi] * out[k * wp + (h[e] - 1) as usize];
-                for j in k + 1..levels {
-                    inflow[oi * levels + j] += f * into_level[(wi * levels + j) * levels + k];
-                }
+                feed_above(&mut inflow[oi * levels..][..levels], k, &into_level[wi * levels * levels..],
+                           mass[e] * timeout[wi] * out[k * wp + (h[e] - 1) as usize]);
             }
         }
         let last = levels - 1;
@@ -645,17 +637,16 @@ pub fn split_backoff_levels(
         }
         let mut b: Vec<f64> = (0..block).map(|hi| inflow[hi * levels + last]).collect();
         let x = reduce(block, &mut q, &mut exit, &mut b)
-            .ok_or_else(|| invalid("persistence", block, "backed-off starts that leave themselves"))?;
+            .ok_or_else(|| Error::invalid("persistence", block, "backed-off starts that leave themselves"))?;
         out[last * wp..last * wp + block].copy_from_slice(&x);
     }
     Ok(out)
 }
 
 /// Sums over each backed-off start's entries (h, w, mass; the visits before Karn's point, see [`Persistence`]):
-/// per h, Σ_w mass · `columns[w]`
-/// (`columns`: width × `ncol`, by window from 1; rewards by the window of the visit), and per window w − 1,
-/// Σ_h weight[h − 1] · mass (the law of the window at those visits when B_h's mass is `weight`). Returns
-/// (w_p × ncol sums, the by-window sums up to the widest entry).
+/// per h, Σ_w mass · `columns[w]` (`columns`: width × `ncol`, by window from 1; rewards by the window of the
+/// visit), and per window w − 1, Σ_h weight[h − 1] · mass (the law of the window at those visits when B_h's mass
+/// is `weight`). Returns (w_p × ncol sums, the by-window sums up to the widest entry).
 pub fn persistence_sums(
     wp: usize,
     (h, w, mass): (&[i64], &[i64], &[f64]),
@@ -664,17 +655,18 @@ pub fn persistence_sums(
     ncol: usize,
 ) -> Result<(Vec<f64>, Vec<f64>)> {
     if w.len() != h.len() || mass.len() != h.len() || weight.len() != wp {
-        return Err(invalid("persistence", h.len(), "h, w and mass of one length, a weight per h"));
+        return Err(Error::invalid("persistence", h.len(), "h, w and mass of one length, a weight per h"));
     }
     let mut width = 0;
     for (&he, &we) in h.iter().zip(w) {
         if !(1..=wp as i64).contains(&he) || !(1..=wp as i64).contains(&we) {
-            return Err(invalid("persistence", format!("(h, w) = ({he}, {we})"), "1..w_p each"));
+            return Err(Error::invalid("persistence", format!("(h, w) = ({he}, {we})"), "1..w_p each"));
         }
         width = width.max(we as usize);
     }
-    if columns.len() < width * ncol {
-        return Err(invalid("columns", columns.len(), "width × ncol values"));
+    // ncol is at most the columns' length, so the w_p × ncol sums are no larger than weight × columns.
+    if ncol > columns.len() || width.checked_mul(ncol).map_or(true, |c| columns.len() < c) {
+        return Err(Error::invalid("columns", columns.len(), "width × ncol values"));
     }
     let (mut by_h, mut by_w) = (vec![0.0; wp * ncol], vec![0.0; width]);
     for ((&he, &we), &m) in h.iter().zip(w).zip(mass) {
@@ -695,6 +687,14 @@ fn push_levels<const N: usize>(target: &mut [f64], x: &[f64], law: &[f64], f: f6
         let row: &[f64; N] = law[j * N..][..N].try_into().expect("N");
         let reaching: f64 = x.iter().zip(row).map(|(a, b)| a * b).sum();
         *t += f * reaching;
+    }
+}
+
+/// target_j += f · law[j][k] for the levels j above k: one level's timeouts (`law` as in [`push_levels`]).
+fn feed_above(target: &mut [f64], k: usize, law: &[f64], f: f64) {
+    let n = target.len();
+    for (j, t) in target.iter_mut().enumerate().skip(k + 1) {
+        *t += f * law[j * n + k];
     }
 }
 

@@ -121,7 +121,7 @@ def bench_emulator() -> None:
 
 def bench_transfer() -> None:
     """tsaoussidis-badr Table 1's workload: 5,242,880-byte transfers per second, and the whole table (2 phase
-    lengths × 7 drop rates × 4 variants × 20 replications, plus the ablation) as `tcpfade reproduce` computes it."""
+    lengths × 7 drop rates × 4 variants and 4 Probing ablations × 100 replications) as `tcpfade reproduce` computes it."""
     from tcpfade.reproduce import FIGURES
     from tcpfade.reproduce.registry import Settings
 

@@ -157,7 +157,7 @@ def test_strict_fails_only_on_unexplained_disagreements(capsys, tmp_path, monkey
 
     # A figure whose claims all hold or are explained: --strict passes and the summary line says so.
     assert main(["reproduce", "chockalingam-table1", "--quick", "--strict", "--out", str(tmp_path)]) == 0
-    assert "differ unexplained" in capsys.readouterr().out
+    assert "differ unexpectedly" in capsys.readouterr().out
     # The same figure with one claim turned into an unexplained disagreement: --strict exits 1 and names it.
     figure = FIGURES["chockalingam-table1"]
     broken = Claim("a claim that fails", "test", lambda _d: Verdict(False, "made to fail"))

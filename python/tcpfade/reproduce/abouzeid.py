@@ -10,8 +10,6 @@ full length in quick mode too: the rows' spread is what the claims judge.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -19,7 +17,7 @@ from scipy import stats
 from ..analysis.link import analyze_link
 from ..tcp import simulate_link
 from ..tcp.link import ideal_cycle
-from .registry import Claim, Figure, Settings, Verdict, register
+from .registry import Claim, Figure, Settings, Verdict, once_per_settings, register
 
 PAPER = "abouzeid"
 #: Table III: (regime, E[X], E[Y], published ρ). The ρ column is the paper's; it is what we check against.
@@ -29,21 +27,7 @@ LINK = {"rate": 100.0, "tau": 0.01, "beta": 8.0}
 SEEDS = (1, 2, 3, 4, 5)
 
 
-def _once_per_settings(compute):
-    """A figure's data, computed once per settings: the simulations take seconds, and the report and the
-    tests ask for the same figure twice."""
-    cache: dict[Settings, pd.DataFrame] = {}
-
-    @functools.wraps(compute)
-    def cached(settings: Settings, progress) -> pd.DataFrame:
-        if settings not in cache:
-            cache[settings] = compute(settings, progress)
-        return cache[settings]
-
-    return cached
-
-
-@_once_per_settings
+@once_per_settings
 def _table3(settings: Settings, progress) -> pd.DataFrame:
     rows = []
     for regime, ex, ey, rho in TABLE3:
@@ -172,7 +156,7 @@ FIG4_MEAN_GOOD = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 IID_MEAN_BAD = 1e-6
 
 
-@_once_per_settings
+@once_per_settings
 def _fig4(settings: Settings, progress) -> pd.DataFrame:
     return pd.DataFrame(settings.map(lambda ex: _curve_point(settings, FIG4_LINK, ex, IID_MEAN_BAD), FIG4_MEAN_GOOD,
                                      progress, lambda ex: f"Fig. 4 E[X]={ex:g}"))
@@ -182,7 +166,7 @@ FIG5_LINK = {"rate": 100.0, "tau": 0.1, "buffer": 44}   # beta = 4, w_p = 55
 FIG5_MEAN_BAD = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 
-@_once_per_settings
+@once_per_settings
 def _fig5(settings: Settings, progress) -> pd.DataFrame:
     def point(p):
         f, ey = p
@@ -287,7 +271,7 @@ FIG7_MEAN_BAD = tuple(round(0.001 + 0.005 * k, 3) for k in range(20))   # 1 to 9
 PUBLISHED_FIG7_RATIO = {0.05: 74, 0.08: 30}
 
 
-@_once_per_settings
+@once_per_settings
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
     def point(p):
         ex, ey = p
@@ -349,7 +333,7 @@ PUBLISHED_FIG8_LIMIT = {"triple_duplicate": 0.86, "timeout": 0.14}
 PUBLISHED_FIG8_PTO_TURN = 10
 
 
-@_once_per_settings
+@once_per_settings
 def _fig8(settings: Settings, progress) -> pd.DataFrame:
     progress("Fig. 8")
     a = analyze_link(mean_good=0.08, mean_bad=0.001, **FIG8_LINK)
@@ -441,7 +425,7 @@ FIG9_C, FIG9_TAU, FIG9_BETA = 1e6, 0.1, 1.6     # C = 1 Mb/s, τ = 0.1 s, β = 1
 FIG9_MEAN_BAD, FIG9_F = 0.01, 0.01              # E[Y] = 0.01 s, f = 1%
 
 
-@_once_per_settings
+@once_per_settings
 def _fig9(settings: Settings, progress) -> pd.DataFrame:
     ex = FIG9_MEAN_BAD * (1 - FIG9_F) / FIG9_F
 
@@ -538,7 +522,7 @@ def _fig6_parameters(rng: np.random.Generator, count: int) -> list[dict]:
     return out
 
 
-@_once_per_settings
+@once_per_settings
 def _fig6(settings: Settings, progress) -> pd.DataFrame:
     count, seeds = (20, 2) if settings.quick else (100, 5)   # the paper: 100 experiments, five runs each
 

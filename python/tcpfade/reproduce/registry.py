@@ -84,6 +84,22 @@ class Settings:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+def once_per_settings(compute: Callable[[Settings, Callable[[str], None]], pd.DataFrame]):
+    """A figure's data, computed once per settings (the number of workers aside: it does not change the data):
+    the simulations take seconds, and the report and the tests ask for the same figure twice."""
+    import functools
+
+    cache: dict[Settings, pd.DataFrame] = {}
+
+    @functools.wraps(compute)
+    def cached(settings: Settings, progress) -> pd.DataFrame:
+        if settings not in cache:
+            cache[settings] = compute(settings, progress)
+        return cache[settings]
+
+    return cached
+
+
 @dataclass(frozen=True)
 class Ablation:
     """One change measured on a figure's own data (BRIEF D14): our number before and after the change, the

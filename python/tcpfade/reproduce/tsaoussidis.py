@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..tcp.transfer import BEST_RTT
-from .registry import Ablation, Claim, Figure, Settings, Verdict, register
+from .registry import Ablation, Claim, Figure, Settings, Verdict, once_per_settings, register
 from .tsaoussidis_table import PHASES, RATES, READINGS, STANDARD, VARIANTS, table
 
 #: The reading of best RTT the figure runs TCP-Probing with: the sender's default (docs/models.md says why).
@@ -26,6 +26,7 @@ ABLATION = "probing[Slow Start always]"
 METRICS = (("time", "connection_time"), ("goodput", "goodput_bps"), ("overhead", "overhead_percent"))
 
 
+@once_per_settings
 def _table1(settings: Settings, progress) -> pd.DataFrame:
     rows = [(v, v, {}) for v in VARIANTS] + [(label, "probing", kw) for label, kw in ABLATIONS.items()]
 

@@ -43,10 +43,23 @@ __all__ = [
 ]
 
 
+#: Subpackages loaded on first use as attributes (``tcpfade.wcdma.simulate(...)`` after ``import tcpfade``), so
+#: that ``import tcpfade`` stays light: they bring matplotlib, the WCDMA tables, SQLite, the figures' registry.
+LAZY_SUBPACKAGES = ("wcdma", "plots", "sweep", "reproduce")
+
+
 def __getattr__(name: str):
     # tcpfade.runs (the in-memory sweep) on first use, so that `import tcpfade` stays light.
     if name == "runs":
         from .sweep.table import runs
 
         return runs
+    if name in LAZY_SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'tcpfade' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(LAZY_SUBPACKAGES) | {"runs"})

@@ -226,7 +226,7 @@ def _shares(raw: dict) -> tuple[float, float, int]:
 
 def _log_path(log: Path | None) -> Path | None:
     """The log's path, its format checked before the run (a Parquet log needs pyarrow: said now, not after)."""
-    from .sweep.store import EXPORT_FORMATS
+    from ._io import TABLE_FORMATS as EXPORT_FORMATS
 
     if log is not None:
         if log.suffix.lower() not in EXPORT_FORMATS:
@@ -238,7 +238,7 @@ def _log_path(log: Path | None) -> Path | None:
 
 def _write_log(frame: pd.DataFrame, path: Path | None) -> None:
     if path is not None:
-        from .sweep.store import write_table
+        from ._io import write_table
 
         write_table(frame, path, "log")
 

@@ -34,13 +34,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.linalg
 
 from .. import _core
 from .renewal import ReducibleChain, stationary_distribution
 
 if TYPE_CHECKING:
+    # scipy.sparse costs a few tenths of a second to import: it is imported where a large chain or a fallback
+    # solver needs it, so that `import tcpfade` stays light.
+    import scipy.sparse
+
     from .link import _Climb, _Persistence, _Recovery, _TimeoutLaw
 
 #: Where the sweep declines a chain, chains up to this size are solved densely (LAPACK), larger ones sparsely.
@@ -88,6 +90,8 @@ class _Triplets:
         return np.bincount(index, vals, minlength=n * n).reshape(n, n)
 
     def matrix(self, n: int) -> scipy.sparse.csr_matrix:
+        import scipy.sparse
+
         rows, cols, vals = (np.concatenate(part) if part else np.zeros(0, dtype=int)
                             for part in (self.rows, self.cols, self.vals))
         return scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))   # duplicates are summed
@@ -382,6 +386,9 @@ class LinkChain:
     def embedded(self) -> np.ndarray:
         """The embedded chain itself (dense, starts × starts): the expanded chain censored to the starts,
         P = P_SS + P_SX (I − P_XX)⁻¹ P_XS."""
+        import scipy.sparse
+        import scipy.sparse.linalg
+
         m = self.matrix.tocsc()
         s = self.starts
         p_ss, p_sx = m[:s, :s].toarray(), m[:s, s:]
@@ -408,6 +415,9 @@ def sparse_stationary(matrix: scipy.sparse.csr_matrix, report: Callable[[float],
     n = matrix.shape[0]
     if n <= DENSE_BELOW:
         return stationary_distribution(matrix.toarray())
+    import scipy.sparse
+    import scipy.sparse.linalg
+
     balance = (matrix.T - scipy.sparse.identity(n, format="csr")).tocsr()
     system = scipy.sparse.vstack([balance[:n - 1], scipy.sparse.csr_matrix(np.ones((1, n)))], format="csr")
     rhs = np.zeros(n)

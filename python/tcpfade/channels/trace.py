@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
+from .._io import write_file
 from ..errors import TraceFormatError
 from .base import SlotChannel
 
@@ -153,18 +154,20 @@ def save_trace(path: str | Path, losses: Any, fmt: str | None = None) -> Path:
     p = path
     kind = _format_for(p, fmt)
     arr = as_loss_array(losses)
-    tmp = p.with_name(p.name + ".part")
-    if kind == "npy":
-        with open(tmp, "wb") as fh:
-            np.save(fh, arr)
-    elif kind == "binary":
-        tmp.write_bytes(arr.tobytes())
-    else:
-        text = "".join("01"[x] for x in arr.tolist())
-        lines = [text[i:i + 100] for i in range(0, len(text), 100)]
-        tmp.write_text("# tcpfade loss trace: 1 = lost, 0 = received, one slot per character\n" + "\n".join(lines) + "\n")
-    tmp.replace(p)
-    return p
+
+    def write(target: Path) -> None:
+        if kind == "npy":
+            with open(target, "wb") as fh:
+                np.save(fh, arr)
+        elif kind == "binary":
+            target.write_bytes(arr.tobytes())
+        else:
+            text = "".join("01"[x] for x in arr.tolist())
+            lines = [text[i:i + 100] for i in range(0, len(text), 100)]
+            target.write_text("# tcpfade loss trace: 1 = lost, 0 = received, one slot per character\n"
+                              + "\n".join(lines) + "\n")
+
+    return write_file(p, write, parameter="path")
 
 
 @v.checked_fields(wrap=v.Flag(), interval=v.Optional(v.Real(1e-9, 1e6, words="must be a finite number in "

@@ -121,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         cli.main(args=args, prog_name="tcpfade", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as exc:   # a group without its command: show what it has
-        click.echo(exc.ctx.get_help() if exc.ctx is not None else str(exc), err=True)
+    except click.exceptions.NoArgsIsHelpError as exc:   # a group without its command: one line naming them
+        group = exc.ctx.command if exc.ctx is not None else cli
+        path = exc.ctx.command_path if exc.ctx is not None else "tcpfade"
+        names = ", ".join(sorted(getattr(group, "commands", {}))) or "(none)"
+        click.echo(f"tcpfade: command = (none) is not allowed: name one of {names} ({path} --help says what each "
+                   "does)", err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("tcpfade: aborted", err=True)
@@ -154,10 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("tcpfade: aborted", err=True)
         return 130
-    except OSError as exc:   # a disk filled, a file removed under us: say which, no traceback
-        click.echo(f"tcpfade: {getattr(exc, 'filename', None) or 'file'} = {exc.strerror or exc} "
-                   "(the operating system refused an input or output)", err=True)
-        return 1
+    except OSError as exc:   # a disk filled, a name too long, a file removed under us: say which, no traceback
+        name = getattr(exc, "filename", None)
+        click.echo(f"tcpfade: file = {str(name) if name else '(unnamed)'!r} is not allowed: the operating system "
+                   f"refused it ({exc.strerror or exc})", err=True)
+        return 2
     except Exception as exc:  # noqa: BLE001 - the last guard: a bug, reported in one line (the fuzzing suite counts these)
         click.echo(f"tcpfade: internal error (please report): {type(exc).__name__}: {exc}", err=True)
         return 1

@@ -118,6 +118,26 @@ def output_options(rows: str = "one row"):
     return decorate
 
 
+def _finite(value):
+    """``value`` with every non-finite number (NaN, ±inf: an interval a run could not give, a rate never seen) as
+    None, so that ``--json`` prints JSON (which has no NaN) and a reader gets null."""
+    import math
+
+    if isinstance(value, dict):
+        return {k: _finite(x) for k, x in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(x) for x in value]
+    if isinstance(value, float) or type(value).__module__ == "numpy" and hasattr(value, "dtype"):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return value
+        if getattr(value, "dtype", None) is not None and value.dtype.kind in "iub":
+            return value.item()
+        return number if math.isfinite(number) else None
+    return value
+
+
 def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
     """Write ``result`` (a result record, a dict of a row, or a DataFrame) as CSV to ``csv_path`` when given, then
     print it as JSON (``as_json``) or call ``human()`` to print the table a person reads. pandas is imported only
@@ -127,16 +147,17 @@ def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
     if csv_path:
         import pandas as pd
 
+        from .._io import write_file
+
         frame = pd.DataFrame([payload]) if isinstance(result, dict) else result.to_frame() if is_record else result
-        tmp = Path(csv_path).with_name(Path(csv_path).name + ".part")
-        frame.to_csv(tmp, index=False)
-        tmp.replace(csv_path)
+        write_file(csv_path, lambda p: frame.to_csv(p, index=False), parameter="--csv")
         wrote(csv_path)
     if as_json:
         if payload is None:
             click.echo(result.to_json(orient="records", indent=2, default_handler=str))
         else:
-            click.echo(json.dumps(payload, indent=2, default=lambda x: None if x is None else str(x)))
+            click.echo(json.dumps(_finite(payload), indent=2, allow_nan=False,
+                                  default=lambda x: None if x is None else str(x)))
     else:
         human()
 

@@ -73,10 +73,14 @@ def save(fig, out: Path, *, close: bool = True) -> Path:
     ``close`` is False (to save it again in another format)."""
     import matplotlib
 
-    tmp = out.with_name(out.name + ".part" + out.suffix)
-    with matplotlib.rc_context(SAVE_STYLE):
-        fig.savefig(tmp, format=out.suffix.lstrip(".").lower())
-    if close and "matplotlib.pyplot" in sys.modules:
-        pyplot().close(fig)     # a pyplot figure would stay in pyplot's list; one made by new_figure is not in it
-    tmp.replace(out)
-    return out
+    from .._io import write_file
+
+    def write(target: Path) -> None:
+        with matplotlib.rc_context(SAVE_STYLE):
+            fig.savefig(target, format=out.suffix.lstrip(".").lower())
+
+    try:
+        return write_file(out, write, parameter="path", temporary_suffix=out.suffix)
+    finally:
+        if close and "matplotlib.pyplot" in sys.modules:
+            pyplot().close(fig)   # a pyplot figure would stay in pyplot's list; one made by new_figure is not in it

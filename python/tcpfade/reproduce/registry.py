@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pandas as pd
 
 from .. import _validate as v
+from .._io import write_table
 from .._watch import stop_on
 from .._record import Record
 from ..plots._figure import save, style
@@ -256,10 +257,7 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     start = time.perf_counter()
     settings = Settings(quick=quick, seed=v.seed(seed), workers=threads)
     data = figure.compute(settings, progress or (lambda _msg: None))
-    files = {"csv": out / f"{name}.csv"}
-    tmp = files["csv"].with_name(files["csv"].name + ".part")
-    data.to_csv(tmp, index=False)
-    tmp.replace(files["csv"])
+    files = {"csv": write_table(data, out / f"{name}.csv", "out_dir")}
     from matplotlib.figure import Figure as MplFigure
 
     with style():

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import __version__
+from .._io import write_text
 from .registry import FigureResult
 
 _STYLE = """
@@ -105,10 +106,7 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
             parts.append("<table><tr><th>the paper says</th><th>ours</th><th>evidence</th></tr>"
                          + "".join(rows) + "</table>")
     parts.append("</body></html>")
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text("\n".join(parts), encoding="utf-8")
-    tmp.replace(out)
-    return out
+    return write_text("\n".join(parts), out, "report")
 
 
 def write_claims_table(results: Iterable[FigureResult], path: str | Path) -> Path:
@@ -123,8 +121,4 @@ def write_claims_table(results: Iterable[FigureResult], path: str | Path) -> Pat
             evidence = vd.evidence + (f"; ablation: {vd.ablation}" if vd.ablation is not None else "")
             cells = [r.figure.id, claim.statement, word, evidence]
             rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    out = Path(path)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    tmp.replace(out)
-    return out
+    return write_text("\n".join(rows) + "\n", Path(path), "claims")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 
 from .. import _validate as v
+from .._io import TABLE_FORMATS, write_table
 from .._record import interval_columns
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
 ADDED_COLUMNS = (("master_seed", "INTEGER"), ("point", "INTEGER"))
 
 #: The formats :meth:`Store.export` writes, by suffix.
-EXPORT_FORMATS = (".csv", ".parquet")
+EXPORT_FORMATS = TABLE_FORMATS
 
 #: The columns a row has besides the parameters and metrics, in the order exports put them first: the point's
 #: place in its experiment (``point``, the grid's order) and its replication, the master seed and the point's
@@ -173,22 +174,6 @@ class Store:
         out = Path(path)
         v.choice("out", out.suffix.lower(), EXPORT_FORMATS)
         return write_table(self.dataframe(experiment), out, "out")
-
-
-def write_table(frame: pd.DataFrame, out: Path, name: str) -> Path:
-    """Write ``frame`` to ``out`` as CSV or Parquet by its suffix (one of :data:`EXPORT_FORMATS`), through a
-    temporary file renamed at the end, so that an interrupted write never leaves half a table; ``name`` is the
-    parameter an error names."""
-    tmp = out.with_name(out.name + ".part")
-    if out.suffix.lower() == ".csv":
-        frame.to_csv(tmp, index=False)
-    else:
-        try:
-            frame.to_parquet(tmp, index=False)
-        except ImportError as exc:
-            raise v.fail(name, str(out), f"Parquet needs pyarrow (pip install 'tcpfade[parquet]'): {exc}") from None
-    tmp.replace(out)
-    return out
 
 
 class StoreWriter:

@@ -1,0 +1,91 @@
+"""The front door (issue 34's reproducers): writes that fail say so in one line, a device is never replaced by a
+file, a group without its command names its commands, ``python -m tcpfade`` runs, subpackages load as attributes,
+``import tcpfade`` imports nothing heavy, and ``--json`` is JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tcpfade
+from tcpfade.cli import main
+
+FULL = Path("/dev/full")
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("tcpfade: "), err
+    return err
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+def test_a_write_to_a_full_device_is_an_error_and_the_device_stays(capsys):
+    # Before: "wrote /dev/full", status 0, and /dev/full renamed over by a regular file holding the CSV.
+    assert main(["channel", "table1", "--csv", str(FULL)]) == 2
+    assert "--csv = '/dev/full' is not allowed: cannot be written: No space left on device" in _one_line(capsys)
+    assert stat.S_ISCHR(FULL.stat().st_mode)
+    with pytest.raises(tcpfade.ParameterError, match="path = '/dev/full' is not allowed: cannot be written"):
+        tcpfade.save_trace(FULL, [0, 1, 0])
+    assert stat.S_ISCHR(FULL.stat().st_mode)
+
+
+def test_a_missing_directory_and_a_name_too_long_are_one_line_errors(tmp_path, capsys):
+    assert main(["channel", "table1", "--csv", str(tmp_path / "missing" / "t.csv")]) == 2
+    assert "does not exist" in _one_line(capsys)
+    assert main(["channel", "table1", "--csv", str(tmp_path / ("a" * 300 + ".csv"))]) == 2
+    assert "File name too long" in _one_line(capsys)
+    assert not list(tmp_path.iterdir())      # no temporary file left behind
+
+
+def test_a_device_that_takes_writes_gets_the_table(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", "/dev/stdout"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("fdt,error_rate,fading_margin_db,p,q,mean_burst\n")
+
+
+def test_a_group_without_its_command_names_them_in_one_line(capsys):
+    assert main([]) == 2
+    err = _one_line(capsys)
+    assert "command = (none) is not allowed: name one of analyze, analyze-link, channel" in err
+    assert main(["channel"]) == 2
+    assert "name one of describe, error-vs-snr, fit" in _one_line(capsys)
+
+
+def test_python_dash_m_tcpfade_is_the_command():
+    out = subprocess.run([sys.executable, "-m", "tcpfade", "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and tcpfade.__version__ in out.stdout
+
+
+def test_subpackages_load_as_attributes_and_import_is_light():
+    code = ("import sys, tcpfade; heavy = [m for m in ('scipy', 'pandas', 'matplotlib', 'sqlite3') if m in "
+            "sys.modules]; print(heavy); print(tcpfade.wcdma.__name__, tcpfade.plots.__name__, tcpfade.sweep.__name__, "
+            "tcpfade.reproduce.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONWARNINGS": "error"})
+    assert out.returncode == 0, out.stderr
+    heavy, names = out.stdout.splitlines()
+    assert heavy == "[]"
+    assert names == "tcpfade.wcdma tcpfade.plots tcpfade.sweep tcpfade.reproduce"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        tcpfade.nope  # noqa: B018
+
+
+def _strict_json(text: str):
+    def no_constants(name):
+        raise AssertionError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=no_constants)
+
+
+def test_json_output_is_json_when_a_figure_is_undefined(capsys):
+    # Before: NaN for the shares of bad-state outcomes of a run that saw no bad visit ending.
+    assert main(["simulate-link", "--variant", "reno", "--rate", "100", "--tau", "0.01", "--p", "0.99", "--q", "0.9",
+                 "--duration", "10", "--seed", "1", "--json"]) == 0
+    data = _strict_json(capsys.readouterr().out)
+    assert data["p_timeout"] is None and isinstance(data["goodput"], float)

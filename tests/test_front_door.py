@@ -89,3 +89,35 @@ def test_json_output_is_json_when_a_figure_is_undefined(capsys):
                  "--duration", "10", "--seed", "1", "--json"]) == 0
     data = _strict_json(capsys.readouterr().out)
     assert data["p_timeout"] is None and isinstance(data["goodput"], float)
+
+
+def test_entries_outside_the_fuzzers_reach_refuse_wrong_kinds_with_the_parameter_named(tmp_path):
+    import pandas as pd
+
+    import tcpfade.plots as plots
+    from tcpfade.analysis import compare
+    from tcpfade.plots._figure import pyplot
+    from tcpfade.plots.sweep import plot_results
+
+    channel = tcpfade.GilbertElliott.from_burst(0.01, 2)
+    analysis = tcpfade.analyze("tahoe", channel)
+    sim = tcpfade.simulate("tahoe", channel, slots=10_000, seed=1, trace_slots=50)
+    with pytest.raises(tcpfade.ParameterError, match="simulation = AnalysisResult"):
+        compare(analysis, analysis)          # before: AttributeError 'AnalysisResult' object has no attribute 'ci'
+    with pytest.raises(tcpfade.ParameterError, match="analysis = 1 is not allowed"):
+        compare(1, sim)
+    assert set(compare(analysis, sim).columns) >= {"analysis_low", "simulated", "agrees"}
+    with pytest.raises(tcpfade.ParameterError, match="variants = None is not allowed"):
+        tcpfade.simulate_transfers(None, size_bytes=1000)   # before: TypeError
+    with pytest.raises(tcpfade.ParameterError, match="needs the columns fdt, snr_db, error_rate"):
+        plots.plot_error_vs_snr(pd.DataFrame())             # before: KeyError 'error_rate'
+    fig, one = pyplot().subplots()
+    with pytest.raises(tcpfade.ParameterError, match="ax = .* must be 2 matplotlib Axes"):
+        plots.plot_slot_trace(sim.trace, ax=one)            # before: TypeError (unpacking one Axes)
+    with pytest.raises(tcpfade.ParameterError, match="its directory .* does not exist"):
+        plots.plot_slot_trace(sim.trace, path=tmp_path / "missing" / "t.png")   # before: FileNotFoundError
+    assert plots.plot_slot_trace(sim.trace, path=tmp_path / "t.png") is not None and (tmp_path / "t.png").exists()
+    frame = pd.DataFrame({"p": [0.1, 0.2], "goodput_bps": [1.0, 2.0]})
+    with pytest.raises(tcpfade.ParameterError, match="must be different columns"):
+        plot_results(frame, x="goodput_bps", y="goodput_bps")   # before: ValueError from pandas
+    pyplot().close("all")

@@ -186,6 +186,14 @@ def compare(analysis: AnalysisResult, simulation: Any) -> Any:
     """
     import pandas as pd
 
+    from .. import _validate as v
+    from ..tcp.slotted import SimulationResult
+
+    if not isinstance(analysis, AnalysisResult):
+        raise v.fail("analysis", analysis, "must be an AnalysisResult (tcpfade.analyze)", kind=v.ParameterTypeError)
+    if not isinstance(simulation, SimulationResult):
+        raise v.fail("simulation", simulation, "must be a SimulationResult (tcpfade.simulate)",
+                     kind=v.ParameterTypeError)
     rows = []
     for name in METRICS:
         bounds = getattr(analysis, name)

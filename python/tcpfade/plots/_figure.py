@@ -24,13 +24,47 @@ def pyplot():
 
 
 def checked_path(path: str | Path) -> Path:
-    """The output path, or a ParameterError when its suffix is not one of :data:`FORMATS`."""
+    """The output path, or a ParameterError when its suffix is not one of :data:`FORMATS` or its directory does
+    not exist (checked before anything is drawn)."""
     from ..errors import ParameterError
 
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
+    if not out.parent.is_dir():
+        raise ParameterError(f"out = {str(out)!r} is not allowed: its directory {str(out.parent)!r} does not exist")
     return out
+
+
+def checked_table(name: str, table, columns: tuple[str, ...]):
+    """``table`` when it is a DataFrame with rows and every one of ``columns``; else a ParameterError naming
+    ``name`` and what is missing (a plot refuses before it draws)."""
+    from .. import _validate as v
+
+    if not hasattr(table, "columns") or not hasattr(table, "iloc"):
+        raise v.fail(name, table, "must be a pandas DataFrame", kind=v.ParameterTypeError)
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise v.fail(name, f"a table with columns {list(table.columns)[:8]}",
+                     f"needs the columns {', '.join(columns)} (missing: {', '.join(missing)})")
+    if len(table) == 0:
+        raise v.fail(name, "an empty table", "must have at least one row")
+    return table
+
+
+def checked_axes(ax, count: int):
+    """``count`` matplotlib axes as given (one Axes, or a sequence of ``count``), or a ParameterTypeError."""
+    from .. import _validate as v
+
+    axes = [ax] if count == 1 and hasattr(ax, "figure") else ax
+    try:
+        axes = list(axes)
+    except TypeError:
+        axes = None
+    if axes is None or len(axes) != count or not all(hasattr(a, "figure") for a in axes):
+        raise v.fail("ax", ax, f"must be {'one matplotlib Axes' if count == 1 else f'{count} matplotlib Axes'}",
+                     kind=v.ParameterTypeError)
+    return axes[0] if count == 1 else axes
 
 
 #: How figures are written: PNG at 300 dpi; SVG and PDF as vectors whose text stays text (searchable, editable,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._figure import finish, new_figure, style
+from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, style
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,8 +27,11 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax
     -------
     The matplotlib Figure.
     """
+    checked_table("table", table, ("fdt", "snr_db", "error_rate", "error_rate_low", "error_rate_high"))
+    if path is not None:
+        checked_path(path)
     with style():
-        fig, ax = (ax.figure, ax) if ax is not None else new_figure()
+        fig, ax = (ax.figure, checked_axes(ax, 1)) if ax is not None else new_figure()
         draw_error_vs_snr(table, ax)
         size = f", {packet_bytes}-byte packets" if packet_bytes else ""
         ax.set_title(f"Jakes fading, {modulation.upper()}{size}")

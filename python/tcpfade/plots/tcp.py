@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._figure import finish, new_figure, style
+from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, style
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,9 +27,12 @@ def plot_slot_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=N
     -------
     The matplotlib Figure.
     """
+    checked_table("trace", trace, ("slot", "seq", "lost", "retransmission", "cwnd", "ssthresh"))
+    if path is not None:
+        checked_path(path)
     with style():
         if ax is not None:
-            top, bottom = ax
+            top, bottom = checked_axes(ax, 2)
             fig = top.figure
         else:
             fig, (top, bottom) = new_figure((7.0, 5.0), nrows=2, ncols=1, sharex=True)

@@ -390,6 +390,9 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
     (4, 3)
     """
     import pandas as pd
+    if not isinstance(variants, str) and not (isinstance(variants, (list, tuple))
+                                              and all(isinstance(x, str) for x in variants)):
+        raise v.fail("variants", variants, "must be a variant name or a list of them", kind=v.ParameterTypeError)
     names = [variants] if isinstance(variants, str) else list(variants)
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list, tuple, range)):
         raise v.fail("seeds", seeds, "must be a count or a list of seeds", kind=v.ParameterTypeError)

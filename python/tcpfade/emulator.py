@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 SENDER_ADDR, RECEIVER_ADDR = _core.SENDER_ADDR, _core.RECEIVER_ADDR
 
 #: The fastest link accepted [bit/s]. Measured on this project's 2-core machine (``python benchmarks/bench_python.py
-#: --only emulator``; README, "Performance"): the rate is kept within 1% up to 600 Mb/s, not at 700 (0.89); the
+#: --only emulator``; docs/performance.md): the rate is kept within 1% up to 600 Mb/s, not at 700 (0.89); the
 #: limit leaves a margin for a busier machine.
 MAX_RATE_BPS = 5e8
 

@@ -121,3 +121,18 @@ def test_entries_outside_the_fuzzers_reach_refuse_wrong_kinds_with_the_parameter
     with pytest.raises(tcpfade.ParameterError, match="must be different columns"):
         plot_results(frame, x="goodput_bps", y="goodput_bps")   # before: ValueError from pandas
     pyplot().close("all")
+
+
+def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
+    # Before: --error-rate without --fdt quietly ran i.i.d. losses (0.224 instead of 0.697), and a link run with no
+    # channel quietly ran loss-free; neither result said which channel it ran on.
+    assert main(["simulate", "--variant", "newreno", "--error-rate", "0.1", "--seed", "1", "--slots", "1e5"]) == 0
+    out = capsys.readouterr()
+    assert "independent (i.i.d.) losses; add --fdt" in out.err
+    assert "channel                        Bernoulli(error_rate=0.1)" in out.out
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1"]) == 0
+    out = capsys.readouterr()
+    assert "no channel given: a loss-free link" in out.err and "none (no channel losses)" in out.out
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1",
+                 "--mean-good", "0.8", "--mean-bad", "0.2"]) == 0
+    assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2" in capsys.readouterr().out

@@ -79,8 +79,17 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
                  initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, byte_counting=byte_counting,
                  channel_clock=channel_clock, batches=batches,
                  confidence=confidence, progress=progress_bar())
+    if channel is not None:
+        described = repr(channel)
+    elif mean_good is not None and mean_bad is not None:
+        described = repr(ContinuousTwoState(mean_good, mean_bad))
+    else:
+        described = "none (no channel losses)"
+        click.echo("note: no channel given: a loss-free link (give --mean-good/--mean-bad or a channel's options)",
+                   err=True)
+
     def human() -> None:
-        items = {"variant": r.variant, "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
+        items = {"variant": r.variant, "channel": described, "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
                  "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}
         for m in LINK_METRICS:
             lo, hi = r.ci[m]

@@ -235,6 +235,9 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov"
     if error_rate is not None and burst is not None:
         return GilbertElliott.from_burst(error_rate, burst)
     if error_rate is not None:
+        # A forgotten --fdt would otherwise pass unnoticed (independent losses are a fading channel's opposite).
+        click.echo("note: --error-rate alone is a channel of independent (i.i.d.) losses; add --fdt for Rayleigh "
+                   "fading or --burst for a two-state chain", err=True)
         return Bernoulli(error_rate)
     if burst is not None:
         raise v.fail("--burst", burst, "needs --error-rate as well")

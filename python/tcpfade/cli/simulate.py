@@ -55,19 +55,22 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recov
     """
     if (trace_plot or trace_csv) and trace_slots <= 0:
         raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
-    result = run_simulation(variant.lower(), build_channel(**channel), wmax=wmax, dupthresh=dupthresh, rto=rto,
+    chosen = build_channel(**channel)
+    result = run_simulation(variant.lower(), chosen, wmax=wmax, dupthresh=dupthresh, rto=rto,
                             slots=slots, seed=seed, initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
                             ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
                             transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, batches=batches,
                             confidence=confidence, progress=progress_bar())
     if trace_csv:
-        result.trace.to_csv(trace_csv, index=False)
+        from .._io import write_table
+
+        write_table(result.trace, trace_csv, "--trace-csv")
         wrote(trace_csv)
     if trace_plot:
         result.plot_trace(trace_plot)
         wrote(trace_plot)
     def human() -> None:
-        rows = {"variant": result.variant, "slots": result.slots}
+        rows = {"variant": result.variant, "channel": repr(chosen), "slots": result.slots}
         for name in METRICS:
             lo, hi = result.ci[name]
             rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"

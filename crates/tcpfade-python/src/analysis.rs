@@ -99,7 +99,7 @@ impl FastRecoveryPhase2 {
 
 /// The embedded chain of Reno/NewReno cycles (see tcpfade_core::analysis::cycle). Returns
 /// (states, transition, rewards): states a list of (channel, ssthresh, cwnd), transition the n × n
-/// matrix P, rewards an n × 8 array in the order of tcpfade.analysis.tahoe.REWARDS. `progress` gets the
+/// matrix P, rewards an n × 8 array in the order of tcpfade.analysis.cycle.REWARDS. `progress` gets the
 /// fraction done about every 100 ms, and Ctrl-C stops the computation.
 #[pyfunction]
 #[pyo3(signature = (success, failure, newreno, wmax, dupthresh, rto, progress=None))]

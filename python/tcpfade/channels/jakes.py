@@ -352,7 +352,7 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
         rows = _core.bit_level_error_rates(
             model, fdt, n, [v.db_to_linear(s) for s in snr_db], bits, modulation,
             spp, packets, n_batches, seed, report)
-    from ..tcp.metrics import batch_interval   # here: tcpfade.tcp imports the channels
+    from .._stats import batch_interval
 
     mean = rows.mean(axis=1)
     # the simulators' batch-means interval, truncated to [0, 1] where an error rate lies

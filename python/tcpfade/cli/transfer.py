@@ -7,7 +7,7 @@ import numpy as np
 
 from ..channels.continuous import ContinuousTwoState
 from ..devices import PRESETS
-from ..tcp.metrics import batch_interval
+from .._stats import batch_interval
 from ..tcp.transfer import BEST_RTT, METERING, MSS, RATE_BPS, SIZE_BYTES, simulate_transfer
 from .options import COUNT, SEED_HELP, emit, output_options, print_table, progress_bar
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..channels.continuous import ContinuousTwoState
-from ..tcp.metrics import batch_interval
+from .._stats import batch_interval
 from ..tcp.transfer import SIZE_BYTES, simulate_transfer
 
 VARIANTS = ("tahoe", "reno", "newreno", "probing")

@@ -17,10 +17,11 @@ per-batch values of the same ratio (batch means), centred on the point estimate.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
+
+from .._stats import batch_interval  # noqa: F401  (the metrics' intervals; kept here for callers)
 
 Counts = dict[str, np.ndarray]
 
@@ -51,26 +52,6 @@ def metric_functions(energy: float, w_active: float, w_idle: float) -> dict[str,
         "fast_retransmits_per_slot": _ratio("fast_retransmits", "slots"),
         "mean_cwnd_at_loss": _ratio("cwnd_at_loss_sum", "losses"),
     }
-
-
-def batch_interval(point: float, values: np.ndarray, confidence: float,
-                   bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
-    """Student-t interval of half-width t·s/√b around ``point`` from finite per-batch ``values``, truncated to the
-    metric's range ``bounds`` (a proportion's interval stays in [0, 1]). Truncating to where the true value must
-    lie never lowers the coverage. (nan, nan) when the metric is undefined (no batch saw what it is conditioned
-    on, e.g. the window at loss instants of a run without a loss)."""
-    # scipy.special's inverse Student t, not scipy.stats.t.ppf (the same function): scipy.stats takes half a
-    # second to import, which every command would pay.
-    from scipy import special
-    finite = values[np.isfinite(values)]
-    if finite.size < 2 or not math.isfinite(point):
-        return (math.nan, math.nan)
-    with np.errstate(all="ignore"):   # batch values of 1e308 overflow the spread: the interval is then unbounded
-        half = special.stdtrit(finite.size - 1, 0.5 + confidence / 2) * finite.std(ddof=1) / math.sqrt(finite.size)
-    if math.isnan(half):
-        half = math.inf
-    low, high = bounds
-    return (float(min(max(point - half, low), high)), float(max(min(point + half, high), low)))
 
 
 def lambda_lower_bound(lambda0: float, throughput: float, energy: float, w_active: float, w_idle: float) -> float:

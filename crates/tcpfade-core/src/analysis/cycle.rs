@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
 
-/// Rewards per cycle, in the order of `tcpfade.analysis.tahoe.REWARDS`.
+/// Rewards per cycle, in the order of `tcpfade.analysis.cycle.REWARDS`.
 pub const CYCLE_REWARDS: [&str; 8] = [
     "slots",
     "transmissions",

@@ -92,7 +92,7 @@ def test_a_reproduced_figure_and_a_sweep_report_are_records(tmp_path):
 
     r = reproduce("chockalingam-table1", tmp_path, quick=True, seed=1)
     claims = r.to_frame()
-    assert list(claims.columns) == ["figure", "claim", "source", "holds", "evidence", "why"] and len(claims) == 1
+    assert list(claims.columns) == ["figure", "claim", "source", "holds", "status", "evidence", "why", "ablation"] and len(claims) == 1
     assert r.to_dict()["agree"] == 1 and repr(r).startswith("FigureResult(figure='chockalingam-table1'")
     e = Experiment.from_dict({"sweep": {"model": "analyze"}, "fixed": {"fdt": 0.016, "wmax": 6},
                               "axes": {"error_rate": [0.01, 0.1]}, "output": {"store": str(tmp_path / "s.sqlite")}})

@@ -136,3 +136,27 @@ def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1",
                  "--mean-good", "0.8", "--mean-bad", "0.2"]) == 0
     assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2" in capsys.readouterr().out
+
+
+def test_plot_refuses_to_pool_a_parameter_it_was_not_told_about(tmp_path, capsys):
+    import pandas as pd
+
+    rows = [{"variant": var, "wmax": w, "seed": s, "throughput": 0.5 + 0.1 * s + (0.2 if var == "reno" else 0)}
+            for var in ("tahoe", "reno") for w in (6, 24) for s in (1, 2)]
+    table = tmp_path / "runs.csv"
+    pd.DataFrame(rows).to_csv(table, index=False)
+    out = tmp_path / "p.png"
+    # Before: both variants averaged as if they were replications, under a "95%" band.
+    assert main(["plot", str(table), "--x", "wmax", "--y", "throughput", "--out", str(out)]) == 2
+    assert "variant vary within a point: add them to --group, or to --pool" in _one_line(capsys)
+    assert main(["plot", str(table), "--x", "wmax", "--y", "throughput", "--group", "variant", "--out", str(out)]) == 0
+    assert main(["plot", str(table), "--x", "wmax", "--y", "throughput", "--pool", "variant", "--out", str(out)]) == 0
+
+
+def test_a_grid_too_large_or_a_bad_fdt_is_refused_before_anything_runs(tmp_path, capsys):
+    out = str(tmp_path / "f.png")
+    # Before: MemoryError for 6.9 EiB, "internal error (please report)".
+    assert main(["channel", "error-vs-snr", "--fdt", "0.01", "--snr-db", "0:1e9:1e-9", "--out", out]) == 2
+    assert "gives 1e+18 SNR points; at most 10,000" in _one_line(capsys)
+    assert main(["channel", "error-vs-snr", "--fdt", "0.01,nan", "--snr-db", "0:2:1", "--out", out]) == 2
+    assert "--fdt = nan is not allowed" in _one_line(capsys)

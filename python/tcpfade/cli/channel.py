@@ -97,6 +97,10 @@ def _float_list(name: str, text: str) -> list[float]:
     return values
 
 
+#: The most SNR points `error-vs-snr` draws (each is a simulated error rate over every packet of a curve).
+MAX_SNR_POINTS = 10_000
+
+
 @channel.command("error-vs-snr")
 @click.option("--out", type=FIGURE_FILE, required=True, help="Figure to write: .png, .svg or .pdf.")
 @click.option("--fdt", "fdts", default="0.001,0.016,0.256", show_default=True, help="Comma-separated fD·T values.")
@@ -116,12 +120,17 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
 
     if ":" in snrs:
         parts = _float_list("--snr-db", snrs.replace(":", ","))
-        if len(parts) != 3 or parts[2] <= 0 or parts[1] < parts[0]:
-            raise v.fail("--snr-db", snrs, "must be start:stop:step with step > 0 and stop >= start")
+        if len(parts) != 3 or not all(map(math.isfinite, parts)) or parts[2] <= 0 or parts[1] < parts[0]:
+            raise v.fail("--snr-db", snrs, "must be start:stop:step, finite, with step > 0 and stop >= start")
+        count = (parts[1] - parts[0]) / parts[2] + 1
+        if count > MAX_SNR_POINTS:
+            raise v.fail("--snr-db", snrs, f"gives {count:.3g} SNR points; at most {MAX_SNR_POINTS:,} (a larger step)")
         grid = np.arange(parts[0], parts[1] + parts[2] / 2, parts[2])
     else:
         grid = np.array(_float_list("--snr-db", snrs))
     fdt_values = _float_list("--fdt", fdts)
+    for fdt in fdt_values:      # every curve's fD·T checked before the first one is computed
+        v.positive("--fdt", fdt)
     bits = 8 * v.integer("--packet-bytes", packet_bytes, 1)
     tables = []
     for fdt in tqdm(fdt_values, desc="fD·T values", unit="curve", disable=None):

@@ -129,7 +129,9 @@ def export(source, out_path, experiment) -> None:
               help="PNG, SVG or PDF by suffix.")
 @click.option("--logx", is_flag=True, help="Logarithmic x axis.")
 @click.option("--logy", is_flag=True, help="Logarithmic y axis.")
-def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
+@click.option("--pool", default="", help="Comma-separated parameters that vary within a point and are to be "
+              "averaged over with the replications (refused otherwise); the title says so.")
+def plot(source, x, y, group, experiment, out_path, logx, logy, pool) -> None:
     """Draw Y against X from the results of SOURCE (an experiment file, a store, or a table exported from one:
     .csv or .parquet), grouped by --group.
 
@@ -155,5 +157,29 @@ def plot(source, x, y, group, experiment, out_path, logx, logy) -> None:
     if frame.empty:
         raise v.fail("experiment", experiment or name, f"has no results in {where}")
     groups = [g.strip() for g in group.split(",") if g.strip()]
-    plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=experiment or name)
+    pooled = [g.strip() for g in pool.split(",") if g.strip()]
+    title = experiment or name
+    varying = _varying_parameters(frame, [x, *groups])
+    unasked = [c for c in varying if c not in pooled]
+    if unasked:
+        raise v.fail("--group", group or "(none)",
+                     f"the parameter(s) {', '.join(unasked)} vary within a point: add them to --group, or to --pool "
+                     "to average over them with the replications")
+    if varying:
+        title = f"{title or ''} (pooled over {', '.join(varying)})".strip()
+    plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=title)
     wrote(out_path)
+
+
+def _varying_parameters(frame, keys: list[str]) -> list[str]:
+    """The declared parameters (of any sweep model or channel; never ``seed``) that take more than one value among
+    the rows of one point (one combination of ``keys``): averaging over them is not averaging replications."""
+    from ..sweep.models import CHANNEL_PARAMETERS, MODEL_PARAMETERS
+
+    declared = set(CHANNEL_PARAMETERS).union(*MODEL_PARAMETERS.values())
+    present = [k for k in keys if k in frame.columns]
+    candidates = [c for c in frame.columns if c in declared and c not in keys and c != "seed"]
+    if not present or not candidates:
+        return []
+    counts = frame.groupby(present, dropna=False)[candidates].nunique(dropna=False).max()
+    return [c for c in candidates if counts[c] > 1]

@@ -160,3 +160,10 @@ def test_a_grid_too_large_or_a_bad_fdt_is_refused_before_anything_runs(tmp_path,
     assert "gives 1e+18 SNR points; at most 10,000" in _one_line(capsys)
     assert main(["channel", "error-vs-snr", "--fdt", "0.01,nan", "--snr-db", "0:2:1", "--out", out]) == 2
     assert "--fdt = nan is not allowed" in _one_line(capsys)
+
+
+def test_a_chain_that_falls_apart_is_refused_by_the_core_state_reduction():
+    # Before: 139 s (56 s on an idle machine) of numpy state reduction, then this refusal; the core's reduction
+    # skips the zeros it keeps and reaches the same verdict in about 3 s (docs/performance.md).
+    with pytest.raises(tcpfade.ParameterError, match="falls apart in double precision"):
+        tcpfade.analyze_link("reno", rate=1e4, tau=0.079, buffer=5, channel=tcpfade.ContinuousTwoState(1e-6, 1e6))

@@ -225,7 +225,35 @@ fn link_chain_persistence_sums<'py>(
     Ok((by_h.into_pyarray(py), by_w.into_pyarray(py)))
 }
 
+/// The stationary law of a dense chain (an n × n C-contiguous array) by GTH state reduction (see
+/// tcpfade_core::analysis::gth): π, or the state that cannot reach the states before it in double precision
+/// (an int). `progress` gets the share of the states reduced; Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (transition, progress=None))]
+fn gth_stationary<'py>(
+    py: Python<'py>,
+    transition: numpy::PyReadonlyArray2<'py, f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let shape = transition.as_array().shape().to_vec();
+    let n = shape[0];
+    if shape[1] != n || n == 0 {
+        return Err(crate::errors::to_py(tcpfade_core::error::Error::invalid(
+            "transition",
+            format!("{}x{}", shape[0], shape[1]),
+            "must be a non-empty square matrix",
+        )));
+    }
+    let mut p = transition.as_slice()?.to_vec();
+    let solved = run_watched(py, progress, |watch| tcpfade_core::analysis::gth::gth_stationary(n, &mut p, watch))?;
+    Ok(match solved {
+        Ok(pi) => pi.into_pyarray(py).into_any(),
+        Err(state) => state.into_pyobject(py)?.into_any(),
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gth_stationary, m)?)?;
     m.add_function(wrap_pyfunction!(link_chain_stationary, m)?)?;
     m.add_function(wrap_pyfunction!(link_chain_split_levels, m)?)?;
     m.add_function(wrap_pyfunction!(link_chain_persistence_sums, m)?)?;

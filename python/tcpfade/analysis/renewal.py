@@ -21,21 +21,14 @@ class ReducibleChain(ArithmeticError):
 def _gth(transition: np.ndarray) -> np.ndarray:
     """Stationary law by Grassmann-Taksar-Heyman state reduction: no subtraction anywhere, so it keeps the
     relative accuracy of transition probabilities as small as 1e-300, where LU cancels (Stewart, *Introduction
-    to the Numerical Solution of Markov Chains*, §2.7). O(n³) in numpy: used only when LU fails."""
-    a = np.array(transition, dtype=float, copy=True)
-    np.fill_diagonal(a, 0.0)
-    n = a.shape[0]
-    for k in range(n - 1, 0, -1):
-        s = a[k, :k].sum()
-        if not s > 0.0:
-            raise ReducibleChain(f"state {k} cannot reach the states before it")
-        a[:k, :k] += np.outer(a[:k, k], a[k, :k] / s)
-        a[:k, k] /= s
-    pi = np.zeros(n)
-    pi[0] = 1.0
-    for k in range(1, n):
-        pi[k] = pi[:k] @ a[:k, k]
-    return pi / pi.sum()
+    to the Numerical Solution of Markov Chains*, §2.7). In the core (``analysis/gth.rs``), which skips the zeros
+    the reduction keeps: used only when LU fails."""
+    from .. import _core
+
+    solved = _core.gth_stationary(np.ascontiguousarray(transition, dtype=float))
+    if isinstance(solved, int):
+        raise ReducibleChain(f"state {solved} cannot reach the states before it")
+    return solved
 
 
 #: Chains at least this large are solved on a helper thread, so that Ctrl-C ends the wait at once (a dense solve

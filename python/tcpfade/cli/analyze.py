@@ -7,7 +7,8 @@ import click
 
 from ..analysis import ANALYZED_VARIANTS, METRICS, analyze as run_analysis, compare
 from ..tcp import simulate as run_simulation
-from .options import COUNT, SEED_HELP, build_channel, channel_options, emit, output_options, print_table, progress_bar
+from .options import (COUNT, SEED_HELP, build_channel, channel_options, emit, note_iid, output_options, print_table,
+                      progress_bar)
 
 
 @click.command()
@@ -51,10 +52,11 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
                        "the simulation's 95% confidence interval.")
 
         emit(table.reset_index(), as_json=as_json, csv_path=csv_path, human=side_by_side)
+        note_iid(ch)
         return
 
     def human() -> None:
-        rows = {"variant": result.variant, "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
+        rows = {"variant": result.variant, "channel": repr(ch), "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
         for name in METRICS:
             b = getattr(result, name)
             rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"
@@ -64,3 +66,4 @@ def analyze(variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle, co
                    "slot; energy efficiency in packets per unit of transmit energy.")
 
     emit(result, as_json=as_json, csv_path=csv_path, human=human)
+    note_iid(ch)

@@ -199,6 +199,15 @@ def _given(**kwargs) -> list[str]:
     return ["--" + k.replace("_", "-") for k, val in kwargs.items() if val is not None]
 
 
+def note_iid(channel) -> None:
+    """After a run on the channel of --error-rate alone, say that it was i.i.d.: a forgotten --fdt would otherwise
+    pass unnoticed (independent losses are a fading channel's opposite). Said after the run, so that an error
+    stays one line."""
+    if isinstance(channel, Bernoulli):
+        click.echo("note: --error-rate alone is a channel of independent (i.i.d.) losses; add --fdt for Rayleigh "
+                   "fading or --burst for a two-state chain", err=True)
+
+
 def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov", snr_db=None, packet_bytes=1024,
                   modulation="bpsk", fading_model="jakes", oscillators=None, trace_file=None):
     """The channel the options describe, or a ParameterError naming what is missing or conflicting."""
@@ -235,9 +244,6 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov"
     if error_rate is not None and burst is not None:
         return GilbertElliott.from_burst(error_rate, burst)
     if error_rate is not None:
-        # A forgotten --fdt would otherwise pass unnoticed (independent losses are a fading channel's opposite).
-        click.echo("note: --error-rate alone is a channel of independent (i.i.d.) losses; add --fdt for Rayleigh "
-                   "fading or --burst for a two-state chain", err=True)
         return Bernoulli(error_rate)
     if burst is not None:
         raise v.fail("--burst", burst, "needs --error-rate as well")

@@ -10,7 +10,7 @@ from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
 from ..tcp.slotted import METRICS
 from .options import (COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, emit, output_options,
-                      print_table, progress_bar, wrote)
+                      note_iid, print_table, progress_bar, wrote)
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
@@ -82,6 +82,7 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recov
                    "unit of transmit energy (E per transmission); mean_cwnd_at_loss in packets.")
 
     emit(result, as_json=as_json, csv_path=csv_path, human=human)
+    note_iid(chosen)
     if result.timeouts < FEW_TIMEOUTS:
         click.echo(f"note: {result.timeouts} timeouts in this run; with fewer than {FEW_TIMEOUTS} the intervals are "
                    "too narrow (82-87% coverage instead of 95%, docs/validation.md): run several seeds or a longer "

@@ -12,6 +12,7 @@
 
 pub mod cycle;
 pub mod fast_recovery;
+pub mod gth;
 pub mod link_chain;
 pub mod phase2;
 mod reno_rounds;

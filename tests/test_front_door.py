@@ -167,3 +167,39 @@ def test_a_chain_that_falls_apart_is_refused_by_the_core_state_reduction():
     # skips the zeros it keeps and reaches the same verdict in about 3 s (docs/performance.md).
     with pytest.raises(tcpfade.ParameterError, match="falls apart in double precision"):
         tcpfade.analyze_link("reno", rate=1e4, tau=0.079, buffer=5, channel=tcpfade.ContinuousTwoState(1e-6, 1e6))
+
+
+def _tiny_sweep(directory: Path) -> Path:
+    study = directory / "s.toml"
+    study.write_text('[sweep]\nmodel = "simulate"\nseed = 1\nreplications = 1\n[fixed]\nslots = 10000\n'
+                     'channel = "bernoulli"\n[axes]\nvariant = ["tahoe"]\nerror_rate = [0.01, 0.1]\n')
+    assert main(["sweep", "run", str(study)]) == 0
+    return study
+
+
+def test_a_foreign_store_is_named_and_a_read_only_store_is_still_read(tmp_path, capsys):
+    import sqlite3
+
+    foreign = tmp_path / "old.sqlite"
+    with sqlite3.connect(foreign) as con:
+        con.execute("CREATE TABLE results (a, b)")
+    # Before: "internal error (please report): OperationalError: no such column: experiment".
+    assert main(["sweep", "export", str(foreign), "--out", str(tmp_path / "o.csv")]) == 2
+    assert "is not a tcpfade results store of a version this one reads: its results table lacks key" in \
+        _one_line(capsys)
+    study = _tiny_sweep(tmp_path)
+    capsys.readouterr()
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    bound = subprocess.run(["mount", "--bind", str(tmp_path), str(mount)], capture_output=True).returncode == 0
+    if not bound or subprocess.run(["mount", "-o", "remount,ro,bind", str(mount)], capture_output=True).returncode:
+        if bound:
+            subprocess.run(["umount", str(mount)], capture_output=True)
+        pytest.skip("no read-only bind mount here (needs root)")
+    try:
+        # Before: "not a tcpfade results store" (the read had tried to switch the journal mode, a write).
+        assert main(["sweep", "export", str(mount / "s.sqlite"), "--out", str(tmp_path / "e.csv")]) == 0
+        assert main(["sweep", "status", str(mount / study.name)]) == 0
+        assert "2 of 2 points done" in capsys.readouterr().out
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)

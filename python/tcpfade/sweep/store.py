@@ -47,6 +47,9 @@ CREATE INDEX IF NOT EXISTS results_experiment ON results (experiment);
 
 #: Columns added since the first stores: (name, type); an older store gets them (empty) on its next write.
 ADDED_COLUMNS = (("master_seed", "INTEGER"), ("point", "INTEGER"))
+#: The columns a store must have to be read (the oldest schema's; the added ones may be missing and read as null).
+REQUIRED_COLUMNS = ("key", "experiment", "model", "identity", "version", "params", "replication", "seed", "metrics",
+                    "intervals", "seconds", "created")
 
 #: The formats :meth:`Store.export` writes, by suffix.
 EXPORT_FORMATS = TABLE_FORMATS
@@ -83,22 +86,50 @@ class Store:
             raise v.fail("store", str(self.path), "does not exist (run the sweep first)")
         if write:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        con = sqlite3.connect(self.path, timeout=60.0)
+            con = sqlite3.connect(self.path, timeout=60.0)
+        else:
+            con = self._open_for_reading()
         try:
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=FULL")
             if write:
+                con.execute("PRAGMA journal_mode=WAL")
+                con.execute("PRAGMA synchronous=FULL")
                 con.executescript(SCHEMA)
                 have = {r[1] for r in con.execute("PRAGMA table_info(results)")}
                 for name, kind in ADDED_COLUMNS:
                     if name not in have:
                         con.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
-            elif not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'results'").fetchone():
-                raise v.fail("store", str(self.path), "is not a tcpfade results store")
+            have = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+            if not have:
+                raise v.fail("store", str(self.path), "is not a tcpfade results store (it has no results table)")
+            missing = [c for c in REQUIRED_COLUMNS if c not in have]
+            if missing:
+                raise v.fail("store", str(self.path), "is not a tcpfade results store of a version this one reads: "
+                                                      f"its results table lacks {', '.join(missing)}")
         except sqlite3.DatabaseError as exc:
             con.close()
+            if write and "readonly" in str(exc).replace("-", "").replace(" ", ""):
+                raise v.fail("store", str(self.path), f"cannot be written ({exc}); it can still be read") from None
             raise v.fail("store", str(self.path), f"is not a tcpfade results store ({exc})") from None
+        except BaseException:
+            con.close()
+            raise
         return con
+
+    def _open_for_reading(self) -> sqlite3.Connection:
+        """A read-only connection: a store on a read-only disk, or one the user may not write, is still read
+        (SQLite's immutable mode where even its shared-memory file cannot be made)."""
+        uri = self.path.resolve().as_uri()
+        for mode in ("?mode=ro", "?mode=ro&immutable=1"):
+            con = sqlite3.connect(uri + mode, uri=True, timeout=60.0)
+            try:
+                con.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+                return con
+            except sqlite3.OperationalError:
+                con.close()
+            except sqlite3.DatabaseError as exc:
+                con.close()
+                raise v.fail("store", str(self.path), f"is not a tcpfade results store ({exc})") from None
+        return sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, timeout=60.0)
 
     def keys(self) -> set[str]:
         """Keys of the rows present (none if the store does not exist yet)."""
@@ -120,9 +151,11 @@ class Store:
                 query, args = query + " WHERE experiment = ?", (experiment,)
             out = []
             # Experiments by name, then each in its grid's order (rows of older stores, without it, last).
-            order = " ORDER BY experiment, point IS NULL, point, replication, key"
+            have = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+            order = (" ORDER BY experiment, point IS NULL, point, replication, key" if "point" in have
+                     else " ORDER BY experiment, replication, key")
             for row in con.execute(query + order, args):
-                d = dict(row)
+                d = {**{c: None for c, _kind in ADDED_COLUMNS}, **dict(row)}
                 for column in ("params", "metrics", "intervals"):
                     d[column] = json.loads(d[column])
                 out.append(d)

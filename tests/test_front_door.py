@@ -203,3 +203,15 @@ def test_a_foreign_store_is_named_and_a_read_only_store_is_still_read(tmp_path, 
         assert "2 of 2 points done" in capsys.readouterr().out
     finally:
         subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_reproduce_out_is_refused_like_every_other_output_when_its_parent_is_missing(tmp_path, capsys):
+    # Before: the missing folders were created, where every other command refuses a missing directory.
+    deep = tmp_path / "missing" / "results"
+    assert main(["reproduce", "chockalingam-table1", "--quick", "--out", str(deep)]) == 2
+    assert "its parent directory" in _one_line(capsys) and not (tmp_path / "missing").exists()
+    from tcpfade.reproduce import reproduce
+
+    with pytest.raises(tcpfade.ParameterError, match="out_dir = .* its parent directory"):
+        reproduce("chockalingam-table1", deep, quick=True)
+    assert main(["reproduce", "chockalingam-table1", "--quick", "--out", str(tmp_path / "results")]) == 0

@@ -69,13 +69,16 @@ class OutputFile(click.ParamType):
 
 
 class OutputDir(click.ParamType):
-    """A directory to write into: it exists and is writable, or it can be created (its parent is)."""
+    """A directory to write into: it exists and is writable, or it can be created in its parent, which exists (as
+    every other output's directory must: a mistyped path is refused, not created)."""
 
     name = "directory"
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        why = "exists and is not a directory" if path.exists() and not path.is_dir() else v.uncreatable(path)
+        why = ("exists and is not a directory" if path.exists() and not path.is_dir() else
+               f"its parent directory {str(path.parent)!r} does not exist (create it first)"
+               if not path.exists() and not path.parent.is_dir() else v.uncreatable(path))
         if why:
             _refuse(value, why, param, ctx)
         return path

@@ -253,7 +253,12 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     threads = (os.cpu_count() or 1) if workers is None else v.integer("workers", workers, 1, 4096)
     figure = FIGURES[name]
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    if not out.is_dir() and not out.parent.is_dir():
+        raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it first)")
+    try:
+        out.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise v.fail("out_dir", str(out), f"cannot be created ({exc.strerror or exc})") from None
     start = time.perf_counter()
     settings = Settings(quick=quick, seed=v.seed(seed), workers=threads)
     data = figure.compute(settings, progress or (lambda _msg: None))

@@ -48,6 +48,18 @@ def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_retu
     assert main(["emulate", "--rate", "125", "--tau", "0.04", "--", "sh", "-c", "exit 4"]) == 4
 
 
+def test_it_ends_when_the_program_does_though_the_server_runs_on():
+    # A server that never exits: once the program has ended and the links are empty and quiet for 0.3 s, the server
+    # is stopped. Before, packets whose transmission had ended were held until another came, so the links never
+    # looked quiet and every such run waited the 30-s drain limit.
+    server = [sys.executable, "-c", "import socket, time; s = socket.create_server(('10.77.0.2', 7002)); "
+              "c, _ = s.accept(); c.recv(100); time.sleep(3600)"]
+    client = [sys.executable, "-c", "import os, socket; socket.create_connection((os.environ['TCPFADE_RECEIVER'], "
+              "7002)).send(b'hello')"]
+    r = tcpfade.emulate_command(client, server=server, **LINK)
+    assert r.returncode == 0 and r.seconds < 10, r.seconds     # the drain limit is 30 s
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(variant="vegas"), "variant = 'vegas' is not allowed: must be a congestion control this kernel offers"),
     (dict(rate=1e6), "rate = 1000000.0 is not allowed: gives 1.2e+10 bit/s"),

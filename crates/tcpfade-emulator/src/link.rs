@@ -150,6 +150,13 @@ pub fn run_link(
             spare.push(packet);
             activity.last.store(epoch.elapsed().as_nanos() as u64, Ordering::Relaxed);
         }
+        // Packets whose transmission has ended leave the system now, not only when the next packet comes: else
+        // the last ones were held forever and `tcpfade emulate -- COMMAND` waited its whole drain limit (30 s)
+        // for a quiet link after the command had ended.
+        let now = seconds(epoch);
+        while departures.front().is_some_and(|&end| end <= now) {
+            departures.pop_front();
+        }
         activity.holding.store((in_flight.len() + departures.len()) as u64, Ordering::Relaxed);
         let next = in_flight.front().map_or(LOOK_EVERY, |&(at, _)| (at - seconds(epoch)).min(LOOK_EVERY));
         wait_readable(fd_in, next).map_err(|e| fail("wait for packets", e))?;

@@ -119,7 +119,10 @@ def run_command(server, command, **kw) -> None:
     click.echo(f"tcpfade emulate: receiver at {RECEIVER_ADDR} ($TCPFADE_RECEIVER)", err=True)
     r = emulate_command(list(command), server=None if server is None else shlex.split(server),
                         **link_arguments(kw))
-    click.echo(f"tcpfade emulate: {r.link_packets} packets on the data path, {r.channel_loss_rate:.4g} lost on the link, "
-               f"{r.buffer_loss_rate:.4g} dropped at the buffer, {r.seconds:.3g} s", err=True)
+    if r.link_packets:
+        shares = f"{r.channel_loss_rate:.4g} lost on the link, {r.buffer_loss_rate:.4g} dropped at the buffer"
+    else:   # no packet: no share of them was lost (not NaN)
+        shares = "so none lost or dropped"
+    click.echo(f"tcpfade emulate: {r.link_packets} packets on the data path, {shares}, {r.seconds:.3g} s", err=True)
     sys.exit(r.returncode)
 

@@ -163,7 +163,10 @@ def api_case(draw):
                            rwnd_bytes=mixed(count(1, 1 << 20)), dupthresh=mixed(count(1, 8)),
                            min_rto=mixed(pos(1e-3, 2)), max_rto=mixed(pos(1, 100)), initial_rto=mixed(pos(1e-3, 3)),
                            clock_granularity=mixed(pos(0, 0.5)), probe_low=mixed(pos(0.1, 3)),
-                           probe_high=mixed(pos(0.1, 3)), device=st.sampled_from(["wavelan", "3g-dch",
+                           probe_high=mixed(pos(0.1, 3)), best_rtt=st.sampled_from(["earlier", "probes", "data",
+                                                                                     "own", 1, None, True]),
+                           metering=st.sampled_from(["frame", "payload", "bytes", None]),
+                           device=st.sampled_from(["wavelan", "3g-dch",
                                                                                   "802.11-linear", "x", 3]),
                            record_frames=st.booleans()))}
     if target == "coding":

@@ -4,7 +4,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
-use tcpfade_core::driver::{run_transfer, PerfectChannel, TransferConfig};
+use tcpfade_core::driver::{run_transfer, Metering, PerfectChannel, TransferConfig};
 use tcpfade_core::tcp::{Rfc6298, RttRange, SenderConfig, Variant};
 use tcpfade_core::watch::Watch;
 
@@ -19,6 +19,7 @@ fn config(variant: Variant) -> TransferConfig {
         syn_option_bytes: 4,
         probe_option_bytes: 8,
         rate: 1_069_465.0,
+        metering: Metering::Frame,
         delay: 0.0,
         delayed_ack: Some(0.2),
         drop_acks: true,

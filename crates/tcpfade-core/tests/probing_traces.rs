@@ -4,13 +4,20 @@
 //! initial 1 s, minimum 0.2 s, clock granularity 0.01 s.
 
 use tcpfade_core::tcp::{
-    ProbeDecision, ProbeKind, ProbeOutcome, ProbeSegment, ProbeTrigger, Receiver, Rfc6298, RttRange, Sender,
+    BestRtt, ProbeDecision, ProbeKind, ProbeOutcome, ProbeSegment, ProbeTrigger, Receiver, Rfc6298, RttRange, Sender,
     SenderConfig, Variant,
 };
 
+/// Best RTT from earlier cycles' probes (none before the first cycle, so its lower bound does not bind), unless
+/// a test says otherwise.
 fn sender(wmax: u64) -> Sender {
+    sender_with(wmax, BestRtt::Probes)
+}
+
+fn sender_with(wmax: u64, reading: BestRtt) -> Sender {
     let rfc = Rfc6298 { initial: 1.0, min: 0.2, max: 64.0, granularity: 0.01, max_backoff: 64 };
-    Sender::new(SenderConfig::new(Variant::Probing, wmax, 3, 1.0, 8.0).unwrap().with_rfc6298(rfc).unwrap())
+    let cfg = SenderConfig::new(Variant::Probing, wmax, 3, 1.0, 8.0).unwrap().with_rfc6298(rfc).unwrap();
+    Sender::new(cfg.with_best_rtt(reading))
 }
 
 fn probe(kind: ProbeKind, id: u32) -> ProbeSegment {
@@ -20,7 +27,11 @@ fn probe(kind: ProbeKind, id: u32) -> ProbeSegment {
 /// Segment 0 sent at 0 and ACKed at 0.1: SRTT = 0.1, RTTVAR = 0.05, RTO = 0.1 + max(0.01, 4·0.05) = 0.3;
 /// slow start W = 2 (Wth = 8). Then 1 and 2 are sent at 0.1; the timer runs to 0.4.
 fn after_first_round_trip(wmax: u64) -> Sender {
-    let mut s = sender(wmax);
+    after_first_round_trip_with(wmax, BestRtt::Probes)
+}
+
+fn after_first_round_trip_with(wmax: u64, reading: BestRtt) -> Sender {
+    let mut s = sender_with(wmax, reading);
     assert_eq!(s.poll_transmit(0.0).unwrap().seq, 0);
     s.on_ack(0.1, 1);
     assert_eq!(s.cwnd(), 2.0);
@@ -53,11 +64,12 @@ fn timeout_cycle_with_a_lost_probe_restarts_with_a_new_id_and_takes_immediate_re
     // to 0.2 for the next probe sent; PROBE2, already out, keeps its deadline 0.52 + 0.1.
     assert!(s.on_probe_ack(0.53, probe(ProbeKind::Pr1Ack, 1)).is_none());
     assert!((s.probe_deadline().unwrap() - 0.62).abs() < 1e-12);
-    // PR2_ACK at 0.55 (RTT 0.03): both RTTs in [best RTT 0.02, last RTT 0.1].
+    // PR2_ACK at 0.55 (RTT 0.03): both RTTs in [best RTT, last RTT 0.1]; best RTT is 0, as no earlier cycle
+    // has probed (this cycle's own RTTs never make it).
     let m = s.on_probe_ack(0.55, probe(ProbeKind::Pr2Ack, 2)).unwrap();
     assert_eq!((m.trigger, m.exchanges, m.dupacks), (ProbeTrigger::Timeout, 2, 0));
     assert!((m.rtt1 - 0.02).abs() < 1e-12 && (m.rtt2 - 0.03).abs() < 1e-12);
-    assert!((m.best_rtt - 0.02).abs() < 1e-12 && (m.last_rtt - 0.1).abs() < 1e-12);
+    assert!(m.best_rtt == 0.0 && (m.last_rtt - 0.1).abs() < 1e-12);
     assert!((m.duration - 0.15).abs() < 1e-12);
     assert!(RttRange::default().immediate_recovery(&m).unwrap());
     s.end_probe_cycle(ProbeOutcome::ImmediateRecovery);
@@ -178,4 +190,49 @@ fn timeout_cycle_ignores_duplicate_acks() {
     s.end_probe_cycle(ProbeOutcome::ImmediateRecovery);
     assert_eq!(s.cwnd(), 2.0); // not inflated
     assert_eq!(s.probe_counters().cycles_after_dupacks, 0);
+}
+
+/// One timeout cycle on a sender in state `after_first_round_trip` (data sample 0.1 s; 1 and 2 outstanding):
+/// PROBE1 at `t`, PR1_ACK after `rtt1`, PROBE2 at once, PR2_ACK after `rtt2`. Returns the measurement and
+/// the time the cycle ended.
+fn cycle(s: &mut Sender, t: f64, rtt1: f64, rtt2: f64) -> (tcpfade_core::tcp::ProbeMeasurement, f64) {
+    s.on_timeout(t);
+    let id = s.poll_probe(t).unwrap().id;
+    assert!(s.on_probe_ack(t + rtt1, probe(ProbeKind::Pr1Ack, id)).is_none());
+    assert_eq!(s.poll_probe(t + rtt1).unwrap().kind, ProbeKind::Probe2);
+    let end = t + rtt1 + rtt2;
+    (s.on_probe_ack(end, probe(ProbeKind::Pr2Ack, id)).unwrap(), end)
+}
+
+#[test]
+fn probe_rtts_below_the_best_earlier_rtt_are_decided_by_each_reading() {
+    // The only sample before the first cycle is segment 0's data RTT, 0.1 s (no SYN here); SRTT = last RTT =
+    // 0.1. Cycle 1's header-only probes come back in 0.02 and 0.03 s, below that data sample.
+    //   data:    best 0.1 (segment 0)           -> 0.02 < 0.1: Slow Start
+    //   earlier: best 0.1 (the same sample)     -> Slow Start
+    //   probes:  best 0 (no earlier cycle)      -> both in [0, 0.1]: Immediate Recovery
+    // Had the cycle's own probes counted, best RTT would be 0.02 and every reading would pass: the rule could
+    // not fail (the bug BRIEF D12 removes).
+    // Cycle 2 (started by the next timeout; its probes 0.025 and 0.03 s) has cycle 1's 0.02 s among earlier probes:
+    //   data:    best 0.1                       -> Slow Start again
+    //   earlier: best min(0.1, 0.02) = 0.02     -> both in [0.02, last RTT]: Immediate Recovery
+    //   probes:  best 0.02                      -> Immediate Recovery
+    // Last RTT stays 0.1 (probes do not enter SRTT and no data sample is taken in between: Karn).
+    for (reading, first, second) in [
+        (BestRtt::Data, (0.1, false), (0.1, false)),
+        (BestRtt::Earlier, (0.1, false), (0.02, true)),
+        (BestRtt::Probes, (0.0, true), (0.02, true)),
+    ] {
+        let mut s = after_first_round_trip_with(4, reading);
+        let (m, end) = cycle(&mut s, 0.4, 0.02, 0.03);
+        assert!((m.best_rtt - first.0).abs() < 1e-12 && (m.last_rtt - 0.1).abs() < 1e-12, "{reading:?}: {m:?}");
+        let ir = RttRange::default().immediate_recovery(&m).unwrap();
+        assert_eq!(ir, first.1, "{reading:?}, cycle 1");
+        s.end_probe_cycle(if ir { ProbeOutcome::ImmediateRecovery } else { ProbeOutcome::SlowStart });
+        assert_eq!(s.poll_transmit(end).unwrap().seq, 1); // 1 again, either way
+        let deadline = s.timer_deadline().unwrap();
+        let (m, _) = cycle(&mut s, deadline, 0.025, 0.03);
+        assert!((m.best_rtt - second.0).abs() < 1e-12 && (m.last_rtt - 0.1).abs() < 1e-12, "{reading:?}: {m:?}");
+        assert_eq!(RttRange::default().immediate_recovery(&m).unwrap(), second.1, "{reading:?}, cycle 2");
+    }
 }

@@ -6,9 +6,9 @@
 //! half-duplex link: 2.06 s), so no timeout is spurious.
 
 use std::collections::HashSet;
-use tcpfade_core::driver::{run_transfer, FrameRecord, LinkChannel, SegmentKind, TransferConfig};
+use tcpfade_core::driver::{run_transfer, FrameRecord, LinkChannel, Metering, SegmentKind, TransferConfig};
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{Rfc6298, RttRange, SenderConfig, Variant};
+use tcpfade_core::tcp::{BestRtt, Rfc6298, RttRange, SenderConfig, Variant};
 use tcpfade_core::watch::Watch;
 use SegmentKind::*;
 
@@ -28,13 +28,15 @@ impl LinkChannel for Scripted {
 fn config(variant: Variant) -> TransferConfig {
     let rfc = Rfc6298 { initial: 3.0, min: 3.0, max: 64.0, granularity: 0.01, max_backoff: 64 };
     TransferConfig {
-        sender: SenderConfig::new(variant, 4, 3, 1.0, 4.0).unwrap().with_rfc6298(rfc).unwrap(),
+        // Best RTT from every earlier sample: the SYN's counts (its 0.048 s is the probes' lower bound below).
+        sender: SenderConfig::new(variant, 4, 3, 1.0, 4.0).unwrap().with_rfc6298(rfc).unwrap().with_best_rtt(BestRtt::Earlier),
         size: 3000,
         mss: 1000,
         header_bytes: 20,
         syn_option_bytes: 4,
         probe_option_bytes: 8,
         rate: 8000.0,
+        metering: Metering::Frame,
         delay: 0.0,
         delayed_ack: None,
         drop_acks: true,

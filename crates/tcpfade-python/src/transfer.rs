@@ -6,10 +6,10 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
-use tcpfade_core::driver::{run_transfer, PerfectChannel, TransferConfig, TransferOutcome, KIND_NAMES};
+use tcpfade_core::driver::{run_transfer, Metering, PerfectChannel, TransferConfig, TransferOutcome, KIND_NAMES};
 use tcpfade_core::error::{Error, Result};
 use tcpfade_core::tcp::{
-    ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeTrigger, Rfc6298, RttRange, SenderConfig, Variant,
+    BestRtt, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeTrigger, Rfc6298, RttRange, SenderConfig, Variant,
 };
 
 /// A decision rule written in Python: called with the cycle's measurements as keyword arguments, it must
@@ -121,7 +121,8 @@ fn outcome_dict<'py>(py: Python<'py>, out: &TransferOutcome) -> PyResult<Bound<'
 
 /// A finite transfer. `sizes` = (size, mss, header, syn option, probe option) in bytes; `link` = (rate bit/s,
 /// one-way delay s, delayed-ACK timeout s or None, drop the receiver's segments, loss on the air, time limit
-/// s); `rfc6298` = (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good,
+/// s, metering "frame" or "payload"); `best_rtt` TCP-Probing's reading of best RTT ("earlier", "data",
+/// "probes"); `rfc6298` = (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good,
 /// mean_bad, loss_rule, loss_good, loss_bad); `decision` a (low, high) pair for the paper's RTT-range rule or
 /// a Python callable. Returns the outcome as a dict.
 #[pyfunction]
@@ -130,11 +131,12 @@ fn simulate_transfer<'py>(
     py: Python<'py>,
     variant: &str,
     sizes: (u64, u64, u64, u64, u64),
-    link: (f64, f64, Option<f64>, bool, bool, f64),
+    link: (f64, f64, Option<f64>, bool, bool, f64, String),
     wmax: u64,
     dupthresh: u64,
     initial_ssthresh: f64,
     recover_guard: bool,
+    best_rtt: &str,
     rfc6298: (f64, f64, f64, f64, u32),
     channel: Option<(f64, f64, String, f64, f64)>,
     decision: &Bound<'py, PyAny>,
@@ -143,6 +145,7 @@ fn simulate_transfer<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
+    let best_rtt = BestRtt::from_name(best_rtt).map_err(crate::errors::to_py)?;
     let mut python_rule = if decision.is_callable() {
         Some(PythonDecision { callback: decision.clone().unbind(), raised: None })
     } else {
@@ -153,9 +156,15 @@ fn simulate_transfer<'py>(
         let (initial, min, max, granularity, max_backoff) = rfc6298;
         let sender = SenderConfig::new(variant, wmax, dupthresh, 1.0, initial_ssthresh)?
             .with_recover_guard(recover_guard)
+            .with_best_rtt(best_rtt)
             .with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?;
         let (size, mss, header_bytes, syn_option_bytes, probe_option_bytes) = sizes;
-        let (rate, delay, delayed_ack, drop_acks, loss_on_air, time_limit) = link;
+        let (rate, delay, delayed_ack, drop_acks, loss_on_air, time_limit, metering) = link;
+        let metering = match metering.as_str() {
+            "frame" => Metering::Frame,
+            "payload" => Metering::Payload,
+            other => return Err(Error::invalid("metering", other, "must be 'frame' or 'payload'")),
+        };
         let cfg = TransferConfig {
             sender,
             size,
@@ -164,6 +173,7 @@ fn simulate_transfer<'py>(
             syn_option_bytes,
             probe_option_bytes,
             rate,
+            metering,
             delay,
             delayed_ack,
             drop_acks,

@@ -24,8 +24,8 @@ from .options import OUTPUT_DIR, SEED_HELP
               help="Threads running a figure's independent simulations at once (default: all cores); the data are "
                    "the same whatever the number.")
 @click.option("--strict", is_flag=True,
-              help="Exit with status 1 when a claim disagrees without an explanation of the difference, or is "
-                   "undecided (the explained differences of docs/validation.md do not count).")
+              help="Exit with status 1 when a claim disagrees unexpectedly (no known difference is noted for it) or "
+                   "is undecided; known differences, explained by an ablation or not, do not count.")
 def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers, strict) -> None:
     """Recompute published figures: data (CSV), plot (PNG, SVG, PDF) and a verdict on each claim of the paper.
 
@@ -64,10 +64,12 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers, str
             overall.update(1)
             lines = [f"{fid}: {result.seconds:.1f} s, wrote " + ", ".join(str(p) for p in result.files.values())]
             for claim, verdict in result.verdicts:
-                mark = {True: "agrees", False: "DISAGREES", None: "undecided"}[verdict.holds]
+                mark = verdict.status if verdict.holds is not False else f"DISAGREES, {verdict.status}"
                 lines.append(f"  [{mark}] {claim.statement}\n      {verdict.evidence}")
                 if claim.known_disagreement:
-                    lines.append(f"      why: {claim.known_disagreement}")
+                    lines.append(f"      found: {claim.known_disagreement}")
+                if verdict.ablation is not None:
+                    lines.append(f"      ablation: {verdict.ablation}")
             overall.write("\n".join(lines))
     click.echo(summary(results))
     if run_all:
@@ -75,8 +77,8 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers, str
         click.echo(f"report: {report}")
         click.echo(f"claims: {write_claims_table(results, Path(out_dir) / 'claims.md')}")
     failing = [(r.figure.id, c.statement) for r in results for c, vd in r.verdicts
-               if vd.holds is None or (vd.holds is False and not c.known_disagreement)]
+               if vd.status in ("undecided", "unexpected")]
     if strict and failing:
-        click.echo(f"--strict: {len(failing)} claim(s) disagree without an explanation or are undecided: "
+        click.echo(f"--strict: {len(failing)} claim(s) disagree unexpectedly or are undecided: "
                    + "; ".join(f"{fid}: {s}" for fid, s in failing), err=True)
         raise SystemExit(1)

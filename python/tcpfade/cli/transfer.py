@@ -8,7 +8,7 @@ import numpy as np
 from ..channels.continuous import ContinuousTwoState
 from ..devices import PRESETS
 from ..tcp.metrics import batch_interval
-from ..tcp.transfer import MSS, RATE_BPS, SIZE_BYTES, simulate_transfer
+from ..tcp.transfer import BEST_RTT, METERING, MSS, RATE_BPS, SIZE_BYTES, simulate_transfer
 from .options import COUNT, SEED_HELP, emit, output_options, print_table, progress_bar
 
 VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
@@ -36,6 +36,10 @@ VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
               help="Probing: Immediate Recovery needs both probe RTTs >= this × best RTT.")
 @click.option("--probe-high", type=float, default=1.0, show_default=True,
               help="Probing: ... and <= this × last RTT (the paper's rule at 1 and 1).")
+@click.option("--best-rtt", type=click.Choice(BEST_RTT), default=BEST_RTT[0], show_default=True,
+              help="Probing: which RTT samples make best RTT (never the cycle's own probes; docs/models.md).")
+@click.option("--metering", type=click.Choice(METERING), default=METERING[0], show_default=True,
+              help="What --rate-bps meters: whole frames, or payload only (headers take no link time).")
 @click.option("--device", type=click.Choice(tuple(PRESETS)), default="wavelan", show_default=True,
               help="Radio energy model of both hosts.")
 @click.option("--time-limit", type=float, default=1e5, show_default=True,
@@ -45,8 +49,8 @@ VARIANT_NAMES = ("tahoe", "reno", "newreno", "probing", "oldtahoe")
 @click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
 @output_options("one row per transfer")
 def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps, delay, delayed_ack,
-             data_drops_only, loss_on_air, rwnd_bytes, dupthresh, probe_low, probe_high, device, time_limit,
-             replications, seed, csv_path, as_json) -> None:
+             data_drops_only, loss_on_air, rwnd_bytes, dupthresh, probe_low, probe_high, best_rtt, metering, device,
+             time_limit, replications, seed, csv_path, as_json) -> None:
     """Simulate finite transfers from SYN to the last ACK: connection time, goodput, byte overhead and energy.
 
     \b
@@ -65,7 +69,8 @@ def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps,
                               size_bytes=size_bytes, mss=mss, header_bytes=header_bytes, rate_bps=rate_bps,
                               delay=delay, delayed_ack=delayed_ack if delayed_ack else None,
                               drop_acks=not data_drops_only, loss_on_air=loss_on_air, rwnd_bytes=rwnd_bytes,
-                              dupthresh=dupthresh, probe_low=probe_low, probe_high=probe_high, device=device,
+                              dupthresh=dupthresh, probe_low=probe_low, probe_high=probe_high, best_rtt=best_rtt,
+                              metering=metering, device=device,
                               time_limit=time_limit, progress=progress_bar() or None)
     def human() -> None:
         items = {"variant": variant.lower(), "transfers": len(rows), "completed": int(rows.completed.sum())}
@@ -76,7 +81,16 @@ def transfer(variant, size_bytes, phase, drop_rate, mss, header_bytes, rate_bps,
             mean = float(values.mean())
             low, high = batch_interval(mean, values, 0.95)
             shown = f"{mean:.6g}" + (f" ± {(high - low) / 2:.3g}" if np.isfinite(high - low) else "")
-            items[f"{name}" + (f" [{unit}]" if unit else "")] = shown
+            label = "goodput_bps (mean of the transfers')" if name == "goodput_bps" else name
+            items[label + (f" [{unit}]" if unit else "")] = shown
+        # The paper's goodput (tsaoussidis-badr §4): the data over the mean connection time, not the mean of each
+        # transfer's goodput; its interval is the mean time's, carried through 8·size / t.
+        times = rows["connection_time"].to_numpy(dtype=float)
+        low, high = batch_interval(float(times.mean()), times, 0.95, (0.0, np.inf))
+        paper = 8.0 * size_bytes / times.mean()
+        shown = f"{paper:.6g}" + (f" [{8.0 * size_bytes / high:.6g}, {8.0 * size_bytes / low:.6g}]"
+                                  if np.isfinite(high) and low > 0 else "")
+        items["goodput_bps, 8·size / mean time"] = shown
         print_table(items)
         if len(rows) > 1:
             click.echo("(± : half-width of the 95% Student-t interval over the transfers)", err=True)

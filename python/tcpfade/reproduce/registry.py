@@ -85,15 +85,54 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Ablation:
+    """One change measured on a figure's own data (BRIEF D14): our number before and after the change, the
+    paper's, and whether the change brings ours to the paper's (``holds``, judged by the ablation with the
+    claim's own tolerance). Only a disagreement beside an ablation that holds is called *explained*."""
+
+    change: str
+    before: float
+    after: float
+    paper: float
+    holds: bool
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", bool(self.holds))
+
+    def __str__(self) -> str:
+        u = f" {self.unit}" if self.unit else ""
+        return (f"{self.change}: {self.before:.4g}{u} -> {self.after:.4g}{u} (paper {self.paper:.4g}{u}; "
+                f"{'reaches' if self.holds else 'does not reach'} it)")
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """Whether a claim holds on our data (None: the data cannot decide), and the evidence."""
+    """Whether a claim holds on our data (None: the data cannot decide), and the evidence. ``ablation`` is filled
+    in by :func:`reproduce` for a claim that differs and names one."""
 
     holds: bool | None
     evidence: str
+    ablation: Ablation | None = None
+    #: Whether the claim's difference is a known one (:attr:`Claim.known_disagreement` is set).
+    known: bool = False
 
     def __post_init__(self) -> None:
         if self.holds is not None:  # numpy booleans in, plain booleans out
             object.__setattr__(self, "holds", bool(self.holds))
+
+    @property
+    def status(self) -> str:
+        """``agrees``, ``undecided``, or for a disagreement ``explained`` (an ablation on the figure's data moves
+        our number to the paper's), ``not explained`` (a known difference whose cause is not measured) or
+        ``unexpected`` (a difference nobody has looked at: :attr:`Claim.known_disagreement` is empty)."""
+        if self.holds is None:
+            return "undecided"
+        if self.holds:
+            return "agrees"
+        if self.ablation is not None and self.ablation.holds:
+            return "explained"
+        return "not explained" if self.ablation is not None or self.known else "unexpected"
 
 
 @dataclass(frozen=True)
@@ -103,9 +142,17 @@ class Claim:
     statement: str
     source: str
     check: Callable[[pd.DataFrame], Verdict]
-    #: Set when we have found that our results differ from the paper here, and why (the check must then
-    #: fail; the report shows the explanation).
+    #: Set when we have found that our results differ from the paper here: what we found (the check must then
+    #: fail; the report shows it). It is an *explanation* only beside :attr:`ablation` (BRIEF D14).
     known_disagreement: str = ""
+    #: The one-change ablation, computed from the figure's data, that moves our number to the paper's.
+    ablation: Callable[[pd.DataFrame], Ablation] | None = None
+
+    def judge(self, data: pd.DataFrame) -> Verdict:
+        """The check's verdict, with the ablation measured when the claim differs."""
+        verdict = self.check(data)
+        ablation = self.ablation(data) if verdict.holds is False and self.ablation is not None else None
+        return Verdict(verdict.holds, verdict.evidence, ablation, known=bool(self.known_disagreement))
 
 
 @dataclass(frozen=True)
@@ -133,23 +180,23 @@ class FigureResult(Record):
     verdicts: list[tuple[Claim, Verdict]] = field(default_factory=list)
     seconds: float = math.nan
 
-    _headline = ("figure", "claims", "agree", "differ_explained", "differ_unexplained", "seconds")
+    _headline = ("figure", "claims", "agree", "differ_explained", "differ_not_explained", "seconds")
 
     def to_dict(self) -> dict:
         """The figure's id, its claims counted by verdict, the seconds taken and the files written."""
-        holds = [vd.holds for _, vd in self.verdicts]
-        explained = sum(vd.holds is False and bool(c.known_disagreement) for c, vd in self.verdicts)
+        status = [vd.status for _, vd in self.verdicts]
         return {"figure": self.figure.id, "paper": self.figure.paper, "label": self.figure.label,
-                "claims": len(holds), "agree": sum(h is True for h in holds), "differ_explained": explained,
-                "differ_unexplained": sum(h is False for h in holds) - explained,
-                "undecided": sum(h is None for h in holds), "seconds": self.seconds,
+                "claims": len(status), "agree": status.count("agrees"), "differ_explained": status.count("explained"),
+                "differ_not_explained": status.count("not explained"), "differ_unexpected": status.count("unexpected"),
+                "undecided": status.count("undecided"), "seconds": self.seconds,
                 **{f"file_{k}": str(p) for k, p in self.files.items()}}
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per claim: the statement, its source in the paper, our verdict, the evidence, and why we differ
-        where we do."""
+        """One row per claim: the statement, its source in the paper, our verdict and its status, the evidence,
+        what we found where we differ, and the ablation that explains it (if one does)."""
         return pd.DataFrame([{"figure": self.figure.id, "claim": c.statement, "source": c.source,
-                              "holds": vd.holds, "evidence": vd.evidence, "why": c.known_disagreement}
+                              "holds": vd.holds, "status": vd.status, "evidence": vd.evidence,
+                              "why": c.known_disagreement, "ablation": "" if vd.ablation is None else str(vd.ablation)}
                              for c, vd in self.verdicts])
 
 
@@ -205,5 +252,5 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
         fig.tight_layout()
     for suffix in ("png", "svg", "pdf"):
         files[suffix] = save(fig, out / f"{name}.{suffix}", close=suffix == "pdf")
-    verdicts = [(claim, claim.check(data)) for claim in figure.claims]
+    verdicts = [(claim, claim.judge(data)) for claim in figure.claims]
     return FigureResult(figure, data, files, verdicts, time.perf_counter() - start)

@@ -24,20 +24,28 @@ td, th { border: 1px solid #ddd; padding: 0.3em 0.5em; vertical-align: top; text
 .undecided { color: #9a6700; font-weight: bold; } .caption, .notes { font-size: 0.9em; color: #555; }
 """
 
-_MARK = {True: ("agrees", "agrees"), False: ("disagrees", "DISAGREES"), None: ("undecided", "undecided")}
-
-
 def summary(results: Iterable[FigureResult]) -> str:
-    """One line: figures, claims, and how many agree, disagree with an explanation, disagree unexplained, are
+    """One line: figures, claims, and how many agree, differ with the difference explained (an ablation moves our
+    number to the paper's, BRIEF D14), differ not explained (known, cause not measured), differ unexpectedly, are
     undecided."""
     results = list(results)
-    pairs = [(c, vd) for r in results for c, vd in r.verdicts]
-    agree = sum(vd.holds is True for _, vd in pairs)
-    explained = sum(vd.holds is False and bool(c.known_disagreement) for c, vd in pairs)
-    unexplained = sum(vd.holds is False and not c.known_disagreement for c, vd in pairs)
-    undecided = sum(vd.holds is None for _, vd in pairs)
-    return (f"{len(results)} figures, {len(pairs)} claims: {agree} agree, {explained} differ with the difference "
-            f"explained, {unexplained} differ unexplained, {undecided} undecided")
+    status = [vd.status for r in results for _, vd in r.verdicts]
+    return (f"{len(results)} figures, {len(status)} claims: {status.count('agrees')} agree, "
+            f"{status.count('explained')} differ explained by an ablation, {status.count('not explained')} differ "
+            f"not explained, {status.count('unexpected')} differ unexpectedly, {status.count('undecided')} undecided")
+
+
+_WORD = {"agrees": ("agrees", "agrees"), "undecided": ("undecided", "undecided"),
+         "explained": ("disagrees", "DISAGREES (explained)"), "not explained": ("disagrees", "DISAGREES (not explained)"),
+         "unexpected": ("disagrees", "DISAGREES")}
+
+
+def _why(claim, vd) -> str:
+    """What we found where a claim differs, and the ablation that explains it, as plain text."""
+    parts = [claim.known_disagreement] if claim.known_disagreement else []
+    if vd.ablation is not None:
+        parts.append(f"Ablation: {vd.ablation}.")
+    return " ".join(parts)
 
 
 def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bool, seed: int) -> Path:
@@ -61,8 +69,7 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
     claim_rows = []
     for r in results:
         for claim, vd in r.verdicts:
-            cls, word = _MARK[vd.holds]
-            word += " (explained)" if claim.known_disagreement and vd.holds is False else ""
+            cls, word = _WORD[vd.status]
             claim_rows.append(f"<tr><td><a href='#{r.figure.id}'>{html.escape(r.figure.paper)} "
                               f"{html.escape(r.figure.label)}</a></td><td>{html.escape(claim.statement)}</td>"
                               f"<td class='{cls}'>{word}</td></tr>")
@@ -90,8 +97,8 @@ def write_report(results: Iterable[FigureResult], path: str | Path, *, quick: bo
         if r.verdicts:
             rows = []
             for claim, vd in r.verdicts:
-                cls, word = _MARK[vd.holds]
-                why = f"<br><b>Why:</b> {html.escape(claim.known_disagreement)}" if claim.known_disagreement else ""
+                cls, word = _WORD[vd.status]
+                why = f"<br><b>Why:</b> {html.escape(_why(claim, vd))}" if _why(claim, vd) else ""
                 rows.append(f"<tr><td>{html.escape(claim.statement)}<br><span class='notes'>"
                             f"{html.escape(claim.source)}</span></td><td class='{cls}'>{word}</td>"
                             f"<td>{html.escape(vd.evidence)}{why}</td></tr>")
@@ -112,10 +119,9 @@ def write_claims_table(results: Iterable[FigureResult], path: str | Path) -> Pat
     rows = ["| figure | the paper says (paraphrased) | ours | evidence |", "| --- | --- | --- | --- |"]
     for r in (by_id[i] for i in paper_order(by_id)):
         for claim, vd in r.verdicts:
-            word = {True: "agrees", False: "**disagrees**", None: "undecided"}[vd.holds]
-            if claim.known_disagreement:
-                word += " (explained)"
-            cells = [r.figure.id, claim.statement, word, vd.evidence]
+            word = vd.status if vd.holds is not False else f"**disagrees** ({vd.status})"
+            evidence = vd.evidence + (f"; ablation: {vd.ablation}" if vd.ablation is not None else "")
+            cells = [r.figure.id, claim.statement, word, evidence]
             rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     out = Path(path)
     tmp = out.with_name(out.name + ".part")

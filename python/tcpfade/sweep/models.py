@@ -56,7 +56,7 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                           "delay": float, "delayed_ack": float, "drop_acks": bool, "loss_on_air": bool,
                           "rwnd_bytes": int, "dupthresh": int, "initial_rto": float, "min_rto": float,
                           "max_rto": float, "clock_granularity": float, "probe_low": float, "probe_high": float,
-                          "time_limit": float, "device": str},
+                          "best_rtt": str, "metering": str, "time_limit": float, "device": str},
     "wcdma": {"users": int, "doppler_hz": float, "tti_frames": int, "target_sir_db": float, "step_db": float,
               "duration": float, "ack_delay": float, "min_rto": float, "rays": str},
 }

@@ -40,6 +40,12 @@ MSS = 2028
 HEADER_BYTES = 20
 RATE_BPS = 1_069_465.0
 
+#: TCP-Probing's readings of *best RTT* (tsaoussidis-badr §3.1, BRIEF D12), the default first: every sample but the
+#: cycle's own probes, earlier cycles' probes only, or data segments' samples only (docs/models.md, "TCP-Probing").
+BEST_RTT = ("earlier", "probes", "data")
+#: What the link's rate meters: whole frames, or payload only (headers, ACKs and probes take no link time).
+METERING = ("frame", "payload")
+
 #: Segment kinds of the byte accounting, in the core's order.
 KINDS = ("syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ack", "probe", "probe_answer",
          "fin_ack", "final_ack")
@@ -56,7 +62,8 @@ RULES: dict[str, v.Rule] = {
     "delay": v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds)"),
     "delayed_ack": v.Optional(v.Real(0.0, 1e3, low_open=True)), "drop_acks": v.Flag(), "loss_on_air": v.Flag(),
     "rwnd_bytes": v.Integer(1, 1 << 40), "dupthresh": v.Integer(1, 1 << 20),
-    "initial_ssthresh": v.Optional(v.Real(1.0)), "recover_guard": v.Flag(),
+    "initial_ssthresh": v.Optional(v.Real(1.0)), "recover_guard": v.Flag(), "best_rtt": v.Choice(BEST_RTT),
+    "metering": v.Choice(METERING),
     "initial_rto": v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)"),
     "min_rto": v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)"),
     "max_rto": v.Real(1e-6, 1e5, words="must be a finite number in [1e-6, 1e5] (seconds)"),
@@ -178,6 +185,7 @@ def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None
                        rate_bps: float = RATE_BPS, delay: float = 0.0, delayed_ack: float | None = 0.2,
                        drop_acks: bool = True, loss_on_air: bool = False, rwnd_bytes: int = 65_535,
                        dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
+                       best_rtt: str = "earlier", metering: str = "frame",
                        initial_rto: float = 1.0, min_rto: float = 1.0, max_rto: float = 64.0,
                        clock_granularity: float = 0.01, max_backoff: int = 64,
                        decision: Callable[..., bool] | None = None, probe_low: float = 1.0, probe_high: float = 1.0,
@@ -206,7 +214,8 @@ def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None
         "rate_bps": rate_bps, "delay": delay, "delayed_ack": delayed_ack, "drop_acks": drop_acks,
         "loss_on_air": loss_on_air, "rwnd_bytes": rwnd_bytes, "wmax": wmax, "dupthresh": dupthresh,
         "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "recover_guard": recover_guard, "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
+        "recover_guard": recover_guard, "best_rtt": best_rtt, "metering": metering,
+        "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
         "decision": decision, "probe_low": probe_low, "probe_high": probe_high, "time_limit": time_limit,
         "device": resolve_device(device, rate_bps), "seed": seed, "record_frames": record_frames,
     }
@@ -218,6 +227,7 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
                       rate_bps: float = RATE_BPS, delay: float = 0.0, delayed_ack: float | None = 0.2,
                       drop_acks: bool = True, loss_on_air: bool = False, rwnd_bytes: int = 65_535,
                       dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
+                      best_rtt: str = "earlier", metering: str = "frame",
                       initial_rto: float = 1.0, min_rto: float = 1.0, max_rto: float = 64.0,
                       clock_granularity: float = 0.01, max_backoff: int = 64,
                       decision: Callable[..., bool] | None = None, probe_low: float = 1.0, probe_high: float = 1.0,
@@ -246,6 +256,12 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
     dupthresh : duplicate-ACK threshold K (fast retransmit; TCP-Probing's dupack-triggered cycle).
     initial_ssthresh : initial Wth [segments]; default Wmax.
     recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (see :func:`tcpfade.simulate`).
+    best_rtt : TCP-Probing only: which RTT samples make *best RTT*, the lower bound of the paper's end-of-cycle
+        rule (§3.1; BRIEF D12). ``"earlier"`` (default): every sample taken outside the cycle (data, the SYN,
+        earlier cycles' probes); ``"probes"``: earlier cycles' probe RTTs only, probes judged against probes;
+        ``"data"``: data segments' only. A cycle's own probes never count. The choice and its measured effect: docs/models.md, "TCP-Probing".
+    metering : what ``rate_bps`` meters: ``"frame"`` (default: headers and payload hold the link) or ``"payload"``
+        (only payload bytes take link time; 5 MiB at 2**20 bit/s is Table 1's 40.000 s).
     initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's timer (defaults: its 1 s initial
         and minimum RTO).
     decision : TCP-Probing's end-of-cycle rule: None for the paper's (Immediate Recovery when both probe RTTs lie
@@ -279,7 +295,8 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
                            syn_option_bytes=syn_option_bytes, probe_option_bytes=probe_option_bytes, mtu=mtu,
                            rate_bps=rate_bps, delay=delay, delayed_ack=delayed_ack, drop_acks=drop_acks,
                            loss_on_air=loss_on_air, rwnd_bytes=rwnd_bytes, dupthresh=dupthresh,
-                           initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, initial_rto=initial_rto,
+                           initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, best_rtt=best_rtt,
+                           metering=metering, initial_rto=initial_rto,
                            min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
                            max_backoff=max_backoff, decision=decision, probe_low=probe_low, probe_high=probe_high,
                            time_limit=time_limit, device=device, seed=seed, record_frames=record_frames,
@@ -290,8 +307,10 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
     with reporting(progress, "transfer") as report:
         raw = _core.simulate_transfer(
             a["variant"], (a["size_bytes"], a["mss"], a["header_bytes"], a["syn_option_bytes"], a["probe_option_bytes"]),
-            (a["rate_bps"], a["delay"], a["delayed_ack"], a["drop_acks"], a["loss_on_air"], a["time_limit"]),
-            a["wmax"], a["dupthresh"], a["initial_ssthresh"], a["recover_guard"], a["rfc6298"], spec, rule,
+            (a["rate_bps"], a["delay"], a["delayed_ack"], a["drop_acks"], a["loss_on_air"], a["time_limit"],
+             a["metering"]),
+            a["wmax"], a["dupthresh"], a["initial_ssthresh"], a["recover_guard"], a["best_rtt"], a["rfc6298"], spec,
+            rule,
             a["record_frames"], a["seed"], report)
     return _result(a, raw)
 
@@ -314,8 +333,10 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
     if raw["frames"] is not None:
         frames = pd.DataFrame(raw["frames"])
     channel = a["channel"]
-    parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "delay", "delayed_ack", "drop_acks",
-                                    "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "time_limit")}
+    parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
+                                    "drop_acks", "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "best_rtt",
+                                    "time_limit")}
+    parameters.update(zip(("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff"), a["rfc6298"]))
     if channel is not None:
         parameters.update(mean_good=channel.mean_good, mean_bad=channel.mean_bad, loss_rule=channel.loss_rule,
                           loss_good=channel.loss_good, loss_bad=channel.loss_bad)

@@ -17,6 +17,7 @@ pub use link::{
     VisitStats, OUTCOMES,
 };
 pub use transfer::{
-    run_transfer, CycleRecord, FrameRecord, KindCount, Radio, SegmentKind, TransferConfig, TransferOutcome, KIND_NAMES,
+    run_transfer, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,
+    KIND_NAMES,
 };
 pub use slotted::{run_slotted, run_slotted_watched, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

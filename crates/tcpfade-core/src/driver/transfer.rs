@@ -125,6 +125,16 @@ pub struct FrameRecord {
     pub dropped: bool,
 }
 
+/// What the link's rate meters (tsaoussidis-badr §4 gives neither the link nor how it was shaped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metering {
+    /// Every byte of a frame, headers included, holds the link 8/rate seconds.
+    Frame,
+    /// Only payload bytes hold the link; headers, ACKs and probes take no time (a link shaped on the
+    /// application's bytes: 5 MiB at 2^20 bit/s is exactly Table 1's 40.000 s).
+    Payload,
+}
+
 /// Parameters of a transfer.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TransferConfig {
@@ -142,6 +152,8 @@ pub struct TransferConfig {
     pub probe_option_bytes: u64,
     /// Link rate [bit/s].
     pub rate: f64,
+    /// What the rate meters: whole frames or payload only.
+    pub metering: Metering,
     /// One-way propagation delay [s].
     pub delay: f64,
     /// Delayed-ACK timeout [s]; None: an ACK per segment.
@@ -261,6 +273,18 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         }
     }
 
+    /// How long `frame` holds the link [s].
+    fn airtime(&self, frame: Frame) -> f64 {
+        let metered = match (self.cfg.metering, frame) {
+            (Metering::Frame, _) => self.bytes(frame),
+            (Metering::Payload, Frame::Data { seq, .. }) if seq < self.n => {
+                (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss)
+            }
+            (Metering::Payload, _) => 0,
+        };
+        metered as f64 * 8.0 / self.cfg.rate
+    }
+
     fn kind(&self, frame: Frame, from_receiver: bool) -> (SegmentKind, u64) {
         match frame {
             Frame::Syn => (SegmentKind::Syn, 0),
@@ -282,7 +306,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         let bytes = self.bytes(frame);
         let (kind, number) = self.kind(frame, from_receiver);
         let exposed = !from_receiver || self.cfg.drop_acks;
-        let duration = bytes as f64 * 8.0 / self.cfg.rate;
+        let duration = self.airtime(frame);
         let start = self.now.max(self.medium_free);
         let dropped = exposed && {
             let at = if self.cfg.loss_on_air { start } else { self.now };
@@ -430,9 +454,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             self.now = next;
             if arrival == next {
                 let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
-                let bytes = self.bytes(frame);
+                let (bytes, airtime) = (self.bytes(frame), self.airtime(frame));
                 let radio = &mut self.out.radios[usize::from(to_receiver)];
-                radio.rx_time += bytes as f64 * 8.0 / self.cfg.rate;
+                radio.rx_time += airtime;
                 radio.rx_frames += 1;
                 radio.rx_bytes += bytes;
                 if !corrupted {

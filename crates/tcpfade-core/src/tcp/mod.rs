@@ -20,7 +20,8 @@ pub mod rto;
 pub mod sender;
 
 pub use probing::{
-    ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger, RttRange,
+    BestRtt, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger,
+    RttMinima, RttRange,
 };
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};

@@ -58,6 +58,84 @@ pub enum ProbeOutcome {
     SlowStart,
 }
 
+/// Which RTT samples make *best RTT*, the lower bound of the paper's range (tsaoussidis-badr §3.1; BRIEF D12).
+/// §3.1 names best RTT without saying what it is the best of. A cycle's own probe RTTs never count: with them
+/// the lower bound could not fail (the minimum of a set is never above its members).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BestRtt {
+    /// Every RTT sample the sender took outside this cycle: data segments, the SYN, and earlier cycles' probes.
+    Earlier,
+    /// Data segments' samples only (the ones the RTO estimator takes, RFC 6298 with Karn's rule). A header-only
+    /// probe that met no queue is faster than any data segment, so on a link whose round trip is
+    /// serialization this lower bound nearly always fails.
+    Data,
+    /// Earlier cycles' probe RTTs only: probes judged against probes, like against like. The first cycle has no
+    /// such sample, and its lower bound does not bind.
+    Probes,
+}
+
+impl BestRtt {
+    /// Every name accepted by [`BestRtt::from_name`], in the order of the variants.
+    pub const NAMES: [&'static str; 3] = ["earlier", "data", "probes"];
+
+    /// Resolve a reading by name; an unknown name is an error listing the known ones.
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "earlier" => Ok(BestRtt::Earlier),
+            "data" => Ok(BestRtt::Data),
+            "probes" => Ok(BestRtt::Probes),
+            other => Err(crate::error::Error::invalid("best_rtt", other, "must be 'earlier', 'data' or 'probes'")),
+        }
+    }
+}
+
+/// The smallest RTTs a sender has measured, by kind of sample, for [`BestRtt`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RttMinima {
+    /// Data segments' samples.
+    pub data: Option<f64>,
+    /// Samples taken outside the data path (the SYN's).
+    pub other: Option<f64>,
+    /// Probe RTTs of cycles that have ended.
+    pub probes: Option<f64>,
+}
+
+impl RttMinima {
+    fn fold(slot: &mut Option<f64>, rtt: f64) {
+        *slot = Some(slot.map_or(rtt, |b| b.min(rtt)));
+    }
+
+    /// Note a data segment's sample.
+    pub fn note_data(&mut self, rtt: f64) {
+        Self::fold(&mut self.data, rtt);
+    }
+
+    /// Note a sample taken outside the data path.
+    pub fn note_other(&mut self, rtt: f64) {
+        Self::fold(&mut self.other, rtt);
+    }
+
+    /// Note a probe RTT of a cycle that has ended.
+    pub fn note_probe(&mut self, rtt: f64) {
+        Self::fold(&mut self.probes, rtt);
+    }
+
+    /// Best RTT as `reading` defines it; 0 when it has no sample yet (the lower bound then does not bind).
+    pub fn best(&self, reading: BestRtt) -> f64 {
+        let pick = |xs: &[Option<f64>]| xs.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+        let best = match reading {
+            BestRtt::Earlier => pick(&[self.data, self.other, self.probes]),
+            BestRtt::Data => pick(&[self.data]),
+            BestRtt::Probes => pick(&[self.probes]),
+        };
+        if best.is_finite() {
+            best
+        } else {
+            0.0
+        }
+    }
+}
+
 /// What the decision rule sees at the end of a cycle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProbeMeasurement {
@@ -67,7 +145,8 @@ pub struct ProbeMeasurement {
     pub rtt1: f64,
     /// RTT of PROBE2 / PR2_ACK [s].
     pub rtt2: f64,
-    /// The smallest RTT measured in the connection so far, data and probes, this cycle's included.
+    /// Best RTT as the sender's [`BestRtt`] reading defines it, never from this cycle's own probes (0: no
+    /// sample of that kind yet).
     pub best_rtt: f64,
     /// The RTT estimate (SRTT) current when the cycle started: "last RTT" (§3.1).
     pub last_rtt: f64,
@@ -90,10 +169,8 @@ pub trait ProbeDecision {
 }
 
 /// The paper's rule (§3.1), with its bounds exposed: Immediate Recovery when both probe RTTs lie in
-/// [`low` · best RTT, `high` · last RTT]. `low = high = 1` is the paper's [best RTT, last RTT].
-///
-/// Since best RTT includes the cycle's own RTTs, the lower bound binds only with `low > 1`; the rule
-/// is then §5's reading, "both probe-cycle RTTs less than the last estimated RTT".
+/// [`low` · best RTT, `high` · last RTT]. `low = high = 1` is the paper's [best RTT, last RTT]; which samples
+/// make best RTT is the sender's [`BestRtt`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RttRange {
     /// Factor on best RTT for the lower bound.
@@ -172,6 +249,8 @@ pub(crate) struct ProbeCycle {
     pub timeout: f64,
     pub rtt1: f64,
     pub rtt2: f64,
+    /// The smallest probe RTT of any exchange of this cycle (it joins the earlier probes when the cycle ends).
+    pub own_min: f64,
     pub dupacks: u64,
     pub exchanges: u64,
 }
@@ -191,6 +270,7 @@ impl ProbeCycle {
             timeout,
             rtt1: f64::NAN,
             rtt2: f64::NAN,
+            own_min: f64::INFINITY,
             dupacks,
             exchanges: 1,
         }
@@ -206,7 +286,7 @@ mod tests {
             trigger: ProbeTrigger::Timeout,
             rtt1,
             rtt2,
-            best_rtt: rtt1.min(rtt2).min(0.05),
+            best_rtt: 0.05,
             last_rtt: 0.2,
             dupacks: 0,
             exchanges: 1,
@@ -226,5 +306,23 @@ mod tests {
         assert!(!strict.immediate_recovery(&measurement(0.06, 0.1)).unwrap());
         assert!(strict.immediate_recovery(&measurement(0.08, 0.1)).unwrap());
         assert!(RttRange::new(0.0, 1.0).is_err() && RttRange::new(1.0, f64::NAN).is_err());
+        // Below best RTT (0.05) fails the lower bound: possible now that a cycle's probes do not make best RTT.
+        assert!(!rule.immediate_recovery(&measurement(0.04, 0.1)).unwrap());
+    }
+
+    #[test]
+    fn each_reading_takes_its_own_samples_and_zero_without_any() {
+        let mut m = RttMinima::default();
+        for reading in [BestRtt::Earlier, BestRtt::Data, BestRtt::Probes] {
+            assert_eq!(m.best(reading), 0.0);
+        }
+        m.note_other(0.02); // a SYN's
+        m.note_data(0.3);
+        m.note_data(0.2);
+        assert_eq!((m.best(BestRtt::Earlier), m.best(BestRtt::Data), m.best(BestRtt::Probes)), (0.02, 0.2, 0.0));
+        m.note_probe(0.01);
+        assert_eq!((m.best(BestRtt::Earlier), m.best(BestRtt::Data), m.best(BestRtt::Probes)), (0.01, 0.2, 0.01));
+        assert_eq!(BestRtt::from_name("probes").unwrap(), BestRtt::Probes);
+        assert!(BestRtt::from_name("all").is_err());
     }
 }

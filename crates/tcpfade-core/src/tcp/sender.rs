@@ -25,7 +25,10 @@
 //!
 //! A finite transfer ([`SenderConfig::with_segments`]) sends sequence numbers 0 … n − 1 only.
 
-use super::probing::{ProbeCounters, ProbeCycle, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger, Stage};
+use super::probing::{
+    BestRtt, ProbeCounters, ProbeCycle, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger, RttMinima,
+    Stage,
+};
 use super::rto::{RtoEstimator, RtoPolicy};
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
@@ -55,6 +58,9 @@ pub struct SenderConfig {
     /// most L = 2 in slow start, RFC 3465 §2.2) rather than by one ACK's worth, as Linux does. Off by default:
     /// the papers' TCP grows per ACK (zorzi-rao §2); it only matters with delayed or lost ACKs.
     pub byte_counting: bool,
+    /// TCP-Probing only: which RTT samples make best RTT, the lower bound of the end-of-cycle rule
+    /// (tsaoussidis-badr §3.1; BRIEF D12).
+    pub best_rtt: BestRtt,
 }
 
 impl SenderConfig {
@@ -75,6 +81,7 @@ impl SenderConfig {
             recover_guard: false,
             segments: None,
             byte_counting: false,
+            best_rtt: BestRtt::Earlier,
         })
     }
 
@@ -95,6 +102,12 @@ impl SenderConfig {
     /// The same configuration with appropriate byte counting on or off (see [`SenderConfig::byte_counting`]).
     pub fn with_byte_counting(mut self, on: bool) -> Self {
         self.byte_counting = on;
+        self
+    }
+
+    /// The same configuration with TCP-Probing's best RTT taken from the samples `reading` names.
+    pub fn with_best_rtt(mut self, reading: BestRtt) -> Self {
+        self.best_rtt = reading;
         self
     }
 
@@ -155,11 +168,11 @@ pub struct Sender {
     /// The segment being timed for an RTT sample, and when it was sent.
     timed: Option<(u64, f64)>,
     counters: SenderCounters,
-    /// TCP-Probing: the cycle in progress, the next exchange id, the smallest RTT measured (data and
-    /// probes: "best RTT", tsaoussidis-badr §3.1) and the cycles' counts.
+    /// TCP-Probing: the cycle in progress, the next exchange id, the smallest RTTs measured by kind of
+    /// sample (for "best RTT", tsaoussidis-badr §3.1) and the cycles' counts.
     probe: Option<ProbeCycle>,
     next_probe_id: u32,
-    best_rtt: Option<f64>,
+    rtts: RttMinima,
     probe_counters: ProbeCounters,
 }
 
@@ -184,7 +197,7 @@ impl Sender {
             counters: SenderCounters::default(),
             probe: None,
             next_probe_id: 1,
-            best_rtt: None,
+            rtts: RttMinima::default(),
             probe_counters: ProbeCounters::default(),
             cfg,
         }
@@ -225,7 +238,7 @@ impl Sender {
             if let Some((seq, sent)) = self.timed.filter(|&(seq, _)| ack > seq) {
                 debug_assert!(seq >= self.una);
                 self.rto.on_sample(now - sent);
-                self.note_rtt(now - sent);
+                self.rtts.note_data(now - sent);
                 self.timed = None;
             }
             self.una = ack;
@@ -388,14 +401,10 @@ impl Sender {
     }
 
     /// An RTT measured outside the data path (a SYN's, say): it updates the estimator (RFC 6298 §2
-    /// allows it) and best RTT.
+    /// allows it) and counts for best RTT under [`BestRtt::Earlier`].
     pub fn on_rtt_sample(&mut self, rtt: f64) {
         self.rto.on_sample(rtt);
-        self.note_rtt(rtt);
-    }
-
-    fn note_rtt(&mut self, rtt: f64) {
-        self.best_rtt = Some(self.best_rtt.map_or(rtt, |b| b.min(rtt)));
+        self.rtts.note_other(rtt);
     }
 
     // -- TCP-Probing (tsaoussidis-badr §3, §3.1) --
@@ -467,23 +476,24 @@ impl Sender {
         match (answer.kind, cycle.stage) {
             (ProbeKind::Pr1Ack, Stage::Probe1) => {
                 cycle.rtt1 = rtt;
+                cycle.own_min = cycle.own_min.min(rtt);
                 cycle.stage = Stage::Probe2;
                 cycle.pending = true;
                 cycle.deadline = None;
-                self.note_rtt(rtt);
                 None
             }
             (ProbeKind::Pr2Ack, Stage::Probe2) => {
                 cycle.rtt2 = rtt;
+                cycle.own_min = cycle.own_min.min(rtt);
                 cycle.stage = Stage::Decide;
                 cycle.deadline = None;
                 let c = *cycle;
-                self.note_rtt(rtt);
+                // The cycle's own probes (every exchange of it) are left out: they cannot judge themselves.
                 Some(ProbeMeasurement {
                     trigger: c.trigger,
                     rtt1: c.rtt1,
                     rtt2: c.rtt2,
-                    best_rtt: self.best_rtt.expect("just noted"),
+                    best_rtt: self.rtts.best(self.cfg.best_rtt),
                     last_rtt: c.last_rtt,
                     dupacks: c.dupacks,
                     exchanges: c.exchanges,
@@ -523,6 +533,8 @@ impl Sender {
     pub fn end_probe_cycle(&mut self, outcome: ProbeOutcome) {
         let Some(cycle) = self.probe.take() else { return };
         debug_assert_eq!(cycle.stage, Stage::Decide);
+        // From now on this cycle's probes are earlier probes, for the cycles after it.
+        self.rtts.note_probe(cycle.own_min);
         // The exchange's id makes its round trip unambiguous, so, as a valid sample would (Karn), it
         // ends the timer's backoff; a header-only round trip is not a data segment's, so it leaves SRTT.
         self.rto.end_backoff();
@@ -548,9 +560,14 @@ impl Sender {
         self.probe.is_some()
     }
 
-    /// The smallest RTT measured so far (data and probes).
-    pub fn best_rtt(&self) -> Option<f64> {
-        self.best_rtt
+    /// Best RTT as the configured [`BestRtt`] reading defines it now (0: no sample of that kind yet).
+    pub fn best_rtt(&self) -> f64 {
+        self.rtts.best(self.cfg.best_rtt)
+    }
+
+    /// The smallest RTTs measured so far, by kind of sample.
+    pub fn rtt_minima(&self) -> RttMinima {
+        self.rtts
     }
 
     /// Counts of the probe cycles.

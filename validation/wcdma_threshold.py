@@ -45,6 +45,11 @@ def half_width(x) -> float:
     return float(stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
 
 
+def nanmean(x) -> float:
+    x = np.asarray(x, dtype=float)
+    return float(x[np.isfinite(x)].mean()) if np.isfinite(x).any() else float("nan")
+
+
 def summarize(table: pd.DataFrame) -> None:
     for reference, d in table.groupby("reference", sort=False):
         s = d.pivot(index="placement", columns="target_sir_db", values="mean_throughput")
@@ -61,8 +66,8 @@ def summarize(table: pd.DataFrame) -> None:
                   f"{g.mean_block_error_rate.mean():.4f} ± {half_width(g.mean_block_error_rate):.4f} | "
                   f"{100 * g.share_at_max_power.mean():5.1f} ± {100 * half_width(g.share_at_max_power):4.1f}% | "
                   f"{g.users_mostly_at_max.mean():5.1f} ± {half_width(g.users_mostly_at_max):4.1f}     | "
-                  f"{np.nanmean(g.throughput_mostly_at_max):.3f} / {g.throughput_others.mean():.3f}       | "
-                  f"{np.nanmean(g.pe_mostly_at_max):.3f} / {g.pe_others.mean():.5f}")
+                  f"{nanmean(g.throughput_mostly_at_max):.3f} / {g.throughput_others.mean():.3f}       | "
+                  f"{nanmean(g.pe_mostly_at_max):.3f} / {g.pe_others.mean():.5f}")
         close = [t for t in s.columns if t != best and (s[t] - s[best]).mean() + half_width(s[t] - s[best]) >= 0]
         print(f"thresholds not significantly below the best (paired 95%): {close or 'none'}")
 

@@ -9,7 +9,7 @@ Every point is a user of one run of the whole chain (:func:`tcpfade.wcdma.simula
 decision D13 (:data:`tcpfade.wcdma.DEFAULT_SIR_REFERENCE`), the calibrated block-error mapping, a block error
 sequence, TCP NewReno over the bearer. Every figure runs :data:`PLACEMENTS` user placements (seeds); a placement
 is the same for every value of the figure's variable (Doppler, TTI, load, threshold), so the claims are judged on
-differences paired by placement, with Student-t intervals over the placements. Runs last 60 s (20 s quick).
+differences paired by placement, with Student-t intervals over the placements. Runs last 60 s (15 s quick).
 """
 
 from __future__ import annotations
@@ -49,7 +49,21 @@ COLUMNS = ["block_error_rate", "throughput", "throughput_low", "throughput_high"
 
 
 def _duration(settings: Settings) -> float:
-    return 20.0 if settings.quick else 60.0
+    return 15.0 if settings.quick else 60.0
+
+
+def _cached(compute):
+    """A figure's computation made once per settings (Figs. 1 and 5-6 share theirs; a report and the tests ask
+    for each figure more than once)."""
+    cache: dict[Settings, pd.DataFrame] = {}
+
+    def cached(settings: Settings, progress) -> pd.DataFrame:
+        if settings not in cache:
+            cache[settings] = compute(settings, progress)
+        return cache[settings]
+
+    cached.__wrapped__ = compute
+    return cached
 
 
 def t_interval(x) -> tuple[float, float]:
@@ -113,19 +127,16 @@ def _timer_ablation(check, measure, paper: float, unit: str = ""):
     return ablation
 
 
-_FIG1: dict[Settings, pd.DataFrame] = {}
-
-
+@_cached
 def _fig1(settings: Settings, progress) -> pd.DataFrame:
     # The same placement for every Doppler (one seed per placement): the curves differ by the fading's speed.
-    # Figs. 5-6 draw the curve fitted to these users: the runs are made once per settings.
-    if settings not in _FIG1:
-        _FIG1[settings] = _users(settings, "Figs. 1, 5-6", [
-            {"users": 90, "doppler_hz": fd, "placement": p, "seed_offset": 0, "tcp": tuple(TCP_SETTINGS)}
-            for p in range(PLACEMENTS) for fd in DOPPLERS], progress)
-    return _FIG1[settings]
+    # Figs. 5-6 draw the curve fitted to these users.
+    return _users(settings, "Figs. 1, 5-6", [{"users": 90, "doppler_hz": fd, "placement": p, "seed_offset": 0,
+                                              "tcp": tuple(TCP_SETTINGS)}
+                                             for p in range(PLACEMENTS) for fd in DOPPLERS], progress)
 
 
+@_cached
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
     # One placement, shadowing and fading (one seed) for every threshold: the users are the same users.
     return _users(settings, "Figs. 7-12", [{"users": 120, "doppler_hz": 6.0, "target_sir_db": t, "placement": p,
@@ -134,12 +145,14 @@ def _fig7(settings: Settings, progress) -> pd.DataFrame:
                   progress)
 
 
+@_cached
 def _fig2(settings: Settings, progress) -> pd.DataFrame:
     # One uplink run per placement for every TTI: only the interleaving differs.
     return _users(settings, "Fig. 2", [{"users": 90, "doppler_hz": 6.0, "ttis": TTIS, "placement": p,
                                         "seed_offset": 10} for p in range(PLACEMENTS)], progress)
 
 
+@_cached
 def _fig4(settings: Settings, progress) -> pd.DataFrame:
     # The same seed per placement for every load: the layout draws user by user, so the 80 users of a placement
     # are the first 80 of its 90 and 100.

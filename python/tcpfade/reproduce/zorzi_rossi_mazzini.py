@@ -225,7 +225,9 @@ def halving_pe(d: pd.DataFrame) -> float:
                                               p0=[-1.3, 2.0], maxfev=20_000)
     except RuntimeError:
         return float("nan")
-    return float(10 ** l50)
+    x50 = 10.0 ** float(l50) if -300 < l50 < 300 else 0.0
+    # A fit that drifts out of (1e-6, 1) has no crossing among the users (e.g. a bootstrap draw of few of them).
+    return x50 if 1e-6 < x50 < 1.0 else float("nan")
 
 
 def _bootstrap(data: pd.DataFrame, statistic, draws: int = 200) -> tuple[float, float]:
@@ -245,7 +247,7 @@ def _slower_is_better(data: pd.DataFrame) -> Verdict:
     x50 = {fd: halving_pe(d) for fd, d in data.groupby("doppler_hz")}
 
     def log_ratio(d: pd.DataFrame) -> float:
-        return float(np.log10(halving_pe(d[d.doppler_hz == 2.0]) / halving_pe(d[d.doppler_hz == 40.0])))
+        return float(np.log10(halving_pe(d[d.doppler_hz == 2.0])) - np.log10(halving_pe(d[d.doppler_hz == 40.0])))
 
     lo, hi = _bootstrap(data, log_ratio)
     return Verdict(bool(lo > 0), "P_e at which S = S(0)/2, users pooled over placements: " + ", ".join(

@@ -5,7 +5,7 @@ the settings the paper does not give: the return path's delay (ack_delay), the t
 clock granularity; and the i.i.d. case (every user's errors shuffled in time, same P_e). For each: the P_e at which
 the users' S crosses S(0)/2 = 0.46 (a logistic fit of S against log10 P_e over users with 1e-4 < P_e < 0.9,
 pooled over the placements, and per placement with more than 5 such users: mean ± Student-t 95%) and the users'
-RMS distance from the paper's curve. Writes validation/wcdma_curve_offset.csv.
+RMS distance from the paper's curve. Writes validation/wcdma_curve_offset_<reference>.csv.
 
     python validation/wcdma_curve_offset.py [--seeds 10] [--reference bit]
 """
@@ -36,15 +36,19 @@ SETTINGS = [
 
 
 def crossing(pe: np.ndarray, s: np.ndarray) -> float:
-    """P_e where S = S0 / 2 on a logistic fit S = S0 / (1 + (P_e / x50)^h)."""
+    """P_e where S = S0 / 2 on a logistic fit S = S0 / (1 + (P_e / x50)^h); NaN unless at least 3 informative
+    users lie on each side of S0 / 2 (a crossing the users do not reach would be an extrapolation)."""
     keep = (pe > 1e-4) & (pe < 0.9)
     lx, y = np.log10(pe[keep]), s[keep]
+    if (y > S0 / 2).sum() < 3 or (y < S0 / 2).sum() < 3:
+        return float("nan")
 
     def model(lx, l50, h):
         return S0 / (1 + 10 ** (h * (lx - l50)))
 
-    (l50, _h), _ = optimize.curve_fit(model, lx, y, p0=[-1.3, 2.0], maxfev=20_000)
-    return float(10 ** l50)
+    with np.errstate(over="ignore"):
+        (l50, _h), _ = optimize.curve_fit(model, lx, y, p0=[-1.3, 2.0], maxfev=20_000)
+    return float(10 ** l50) if -10 < l50 < 0 else float("nan")
 
 
 def users_of(seed: int, reference: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -92,7 +96,7 @@ def main() -> None:
                     per.append(crossing(x, y))
                 except RuntimeError:         # a fit that does not converge on a few users: left out, counted
                     pass
-        per = np.array(per)
+        per = np.array([x for x in per if np.isfinite(x)])
         half = float(stats.t.ppf(0.975, len(per) - 1) * per.std(ddof=1) / np.sqrt(len(per))) if len(per) > 1 \
             else float("nan")
         rms = float(np.sqrt(np.mean((s[keep] - wcdma.universal_curve(pe[keep], 6.0, s0=S0)) ** 2)))
@@ -101,11 +105,13 @@ def main() -> None:
                      "per_placement_mean": float(per.mean()) if len(per) else float("nan"),
                      "per_placement_half_width": half, "placements_fitted": len(per), "rms_from_paper": rms,
                      "mean_residual": bias, "users": int(keep.sum())})
-        print(f"{label:<52} S = 0.46 at P_e {rows[-1]['pe_at_half_throughput']:.4f} pooled, "
+        print(f"{label:<52} S = 0.46 at P_e {rows[-1]['pe_at_half_throughput']:.4f} pooled (users with S < 0.46: "
+              f"{int((s[keep] < S0 / 2).sum())}), "
               f"{rows[-1]['per_placement_mean']:.4f} ± {half:.4f} over {len(per)} placements; RMS from the paper's "
               f"curve {rms:.3f} (mean residual {bias:+.3f}, {int(keep.sum())} users)", flush=True)
     print(f"the paper's curve at 6 Hz: S = 0.46 at P_e {paper:.4f} ({a.seeds} placements, SIR per {a.reference})")
-    pd.DataFrame(rows).assign(paper_pe_at_half_throughput=paper).to_csv(HERE / "wcdma_curve_offset.csv", index=False)
+    out = HERE / f"wcdma_curve_offset_{a.reference}.csv"
+    pd.DataFrame(rows).assign(paper_pe_at_half_throughput=paper).to_csv(out, index=False)
 
 
 if __name__ == "__main__":

@@ -359,8 +359,8 @@ def _draw_fig3_4(data: pd.DataFrame, fig) -> None:
 
 _WHY_SPREAD = (
     "With the SIR per information bit (the default, D13) the 90 users at a 5.5-dB target are far from saturating "
-    "the uplink (0.1% of the slots at maximum power): at 6 Hz no user's P_e passes 0.01, where the paper's reach "
-    "about 1. Per coded symbol the same placements put 37% of the slots at maximum power and the users spread to "
+    "the uplink (0.1% of the slots at maximum power): at 6 Hz 2 of 900 users pass P_e = 0.01 (10 placements), "
+    "where the paper's reach about 1. Per coded symbol the same placements put 37% of the slots at maximum power and the users spread to "
     "P_e 0.8 (validation/wcdma_reference.py). Without users at high P_e neither the Dopplers' order at P_e near "
     "0.05 nor the disadvantaged users of Fig. 3 can show. The reference that fits Figs. 7-12 (per bit) does not fit "
     "Fig. 1; docs/models.md weighs the two.")
@@ -418,7 +418,7 @@ _scatter_figure(
           "§3.3, Fig. 3", _load_unfair, known_disagreement=_WHY_SPREAD,
           ablation=_other_reference(_load_unfair, lambda d: float((_disadvantaged(d)[100] - _disadvantaged(d)[80])
                                                                   .mean()), float("nan"),
-                                    "(share of users with S < 0.5, 100 users − 80; the paper gives no number)")),
+                                    "(share with S < 0.5, 100 users − 80; no number in the paper)")),
     draw=_draw_fig3_4)
 
 

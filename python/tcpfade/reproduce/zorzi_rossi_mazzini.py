@@ -72,9 +72,9 @@ def t_interval(x) -> tuple[float, float]:
     return float(x.mean()), float(stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
 
 
-def _fmt(x) -> str:
+def _fmt(x, spec: str = ".3f") -> str:
     m, h = t_interval(x)
-    return f"{m:.3f} ± {h:.3f}"
+    return f"{m:{spec}} ± {h:{spec}}"
 
 
 def _users(settings: Settings, label: str, runs: list[dict], progress) -> pd.DataFrame:
@@ -310,7 +310,7 @@ def _deeper_is_better(data: pd.DataFrame) -> Verdict:
     diff = m[8] - m[1]
     lo = t_interval(diff)[0] - t_interval(diff)[1]
     return Verdict(bool(lo > 0), "mean S over the users, over placements: " + ", ".join(
-        f"TTI {k}: {_fmt(m[k])} (per-block P_e {_fmt(pe[k])})" for k in m.columns) +
+        f"TTI {k}: {_fmt(m[k])} (per-block P_e {_fmt(pe[k], '.2g')})" for k in m.columns) +
         f"; S(TTI 8) − S(TTI 1) paired: {_fmt(diff)}")
 
 

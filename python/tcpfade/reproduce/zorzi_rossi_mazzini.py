@@ -182,8 +182,10 @@ def _informative(d: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rms_from(fit, d: pd.DataFrame) -> float:
-    pred = np.array([universal_curve(x, fd, s0=S0, A=fit.A, B=fit.B, k=fit.k, alpha=fit.alpha)
-                     for x, fd in zip(d.block_error_rate, d.doppler_hz)])
+    pred = np.empty(len(d))
+    fd, pe = d.doppler_hz.to_numpy(), d.block_error_rate.to_numpy()
+    for f in np.unique(fd):
+        pred[fd == f] = universal_curve(pe[fd == f], float(f), s0=S0, A=fit.A, B=fit.B, k=fit.k, alpha=fit.alpha)
     return float(np.sqrt(np.mean((d.throughput.to_numpy() - pred) ** 2)))
 
 

@@ -164,7 +164,15 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     def partial(_i, *values):
         return model(_i, **{**{n: PAPER[n] for n in held}, **dict(zip(free, values))})
 
-    fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=[PAPER[n] for n in free], maxfev=20_000)
+    p0 = [PAPER[n] for n in free]
+    try:
+        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, maxfev=20_000)
+    except RuntimeError:
+        # Points near the curve's top leave the parameters ill-determined and Levenberg-Marquardt may wander
+        # off: then a fit within the bounds where eq. (6) is defined (A ≥ 0, B > 0, α > 0).
+        bounds = {"A": (0.0, 1e3), "B": (1e-3, 1e3), "k": (-1.0, 1.0), "alpha": (1e-3, 100.0)}
+        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, max_nfev=20_000,
+                                         bounds=tuple(zip(*(bounds[n] for n in free))))
     params = {**{n: PAPER[n] for n in held}, **dict(zip(free, map(float, fitted)))}
     residual = s - partial(None, *fitted)
     errors = {n: 0.0 for n in held} | {n: float(np.sqrt(cov[i, i])) for i, n in enumerate(free)}

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from tcpfade.reproduce import zorzi_rossi_mazzini as z
+from tcpfade.reproduce import zorzi_rossi_mazzini_threshold as zt
 
 
 def test_t_interval_by_hand():
@@ -42,7 +43,7 @@ def test_the_optimum_and_the_thresholds_not_significantly_below_it():
     # at 4.5 dB [−0.02, 0.00, −0.01], mean −0.01, sd 0.01, half-width 4.3027·0.01/√3 = 0.0248: not significant;
     # at 3.5 dB all −0.10: significant (zero spread).
     d = _threshold_rows({3.5: [0.8, 0.8, 0.8], 4.0: [0.9, 0.9, 0.9], 4.5: [0.88, 0.9, 0.89]})
-    o = z.optimum(d)
+    o = zt.optimum(d)
     assert o["best"] == 4.0 and o["close"] == [4.0, 4.5]
     assert list(o["per_placement"]) == [4.0, 4.0, 4.0]     # the tie at placement 1 goes to the lower t
-    assert z._optimum_near(3.5, 4.0)(d).holds and not z._optimum_near(4.5, 5.0)(d).holds
+    assert zt._optimum_near(3.5, 4.0)(d).holds and not zt._optimum_near(4.5, 5.0)(d).holds

@@ -44,6 +44,20 @@ def sir_reference_offset_db(sir_reference: str = DEFAULT_SIR_REFERENCE, spreadin
     10·log10(W/(SF·R)) for "bit" (3.590 dB at SF = 16: each of the 1050 information bits of a frame is carried
     by 2400/1050 coded symbols, the 2·(1050 + 16 + 8) = 2148 coded bits being repeated to 2400).
 
+    Parameters
+    ----------
+    sir_reference : "symbol" or "bit".
+    spreading_factor : SF (16 in Table 1).
+
+    Returns
+    -------
+    float, the offset [dB].
+
+    Raises
+    ------
+    ParameterError
+        an unknown reference, a spreading factor outside [1, 1e6].
+
     Examples
     --------
     >>> round(wcdma.sir_reference_offset_db("bit"), 4), wcdma.sir_reference_offset_db("symbol")

@@ -14,7 +14,8 @@ from tcpfade import wcdma
 
 
 def test_one_user_alone_without_fading_settles_within_a_step_of_the_target():
-    r = wcdma.simulate_system(users=1, duration=2.0, fading=False, target_sir_db=4.0, seed=1)
+    # The target per coded symbol, the SIR the trace holds (a target per bit: tests/test_wcdma_reference.py).
+    r = wcdma.simulate_system(users=1, duration=2.0, fading=False, target_sir_db=4.0, sir_reference="symbol", seed=1)
     sir = r.sir_db[0].astype(float)
     settled = np.argmax(sir <= 4.0 + 0.5)
     assert np.all(np.abs(sir[settled:] - 4.0) <= 0.5 + 1e-4)
@@ -44,7 +45,8 @@ def test_traces_summaries_and_reproducibility():
 
 
 def test_block_error_probability_follows_the_sir():
-    r = wcdma.simulate_system(users=60, duration=2.0, seed=5)
+    # Per coded symbol, the loaded system: users at maximum power spread the SIRs (and the P_e) widely.
+    r = wcdma.simulate_system(users=60, duration=2.0, seed=5, sir_reference="symbol")
     p = r.block_error_probability(1)
     assert p.shape == (60, 200) and np.all((p >= 0) & (p <= 1))
     rho = stats.spearmanr(r.sir_db.mean(axis=1), p.mean(axis=1)).statistic
@@ -93,7 +95,8 @@ def test_a_dead_bearer_delivers_nothing_and_losses_follow_the_blocks():
 
 
 def test_the_whole_chain_gives_a_row_per_user_and_throughput_falls_with_the_error_rate():
-    w = wcdma.simulate(users=40, duration=20.0, seed=6)
+    # Per coded symbol at 5.5 dB: users below maximum power decode every block, those at it lose many.
+    w = wcdma.simulate(users=40, duration=20.0, seed=6, sir_reference="symbol")
     f = w.to_frame()
     assert len(f) == 40 and {"throughput", "block_error_rate", "atp", "ace", "mean_sir_db"} <= set(f.columns)
     assert np.all((f.throughput >= 0) & (f.throughput <= 472 / 512))
@@ -102,9 +105,13 @@ def test_the_whole_chain_gives_a_row_per_user_and_throughput_falls_with_the_erro
     clean, lossy = f[f.block_error_rate < 1e-6], f[f.block_error_rate > 0.01]
     assert len(clean) > 10 and len(lossy) >= 1
     assert np.allclose(clean.throughput, clean.throughput.iloc[0]) and lossy.throughput.max() < clean.throughput.min()
-    again = wcdma.simulate(users=40, duration=20.0, seed=6).to_frame()
+    again = wcdma.simulate(users=40, duration=20.0, seed=6, sir_reference="symbol").to_frame()
     pd_equal = np.allclose(f.throughput, again.throughput) and np.allclose(f.atp, again.atp)
     assert pd_equal
+    # The chain's second half on the same uplink run is the chain.
+    split = wcdma.tcp_over_system(wcdma.simulate_system(users=40, duration=20.0, seed=6,
+                                                        sir_reference="symbol")).to_frame()
+    pd.testing.assert_frame_equal(split, f)
     with pytest.raises(tcpfade.ParameterError, match="tti_frames = 3"):
         wcdma.simulate(users=5, duration=5.0, tti_frames=3, seed=1)
     with pytest.raises(tcpfade.ParameterError, match="block_errors"):

@@ -3,7 +3,7 @@
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tcpfade_core::wcdma::{run_system, RayProfile, SystemConfig};
+use tcpfade_core::wcdma::{run_system, RayProfile, SirReference, SystemConfig, PAPER_BIT_RATE};
 
 fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'py, PyAny>> {
     let cols = data.len().checked_div(rows).unwrap_or(0);
@@ -12,18 +12,22 @@ fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'
 
 /// Run the uplink. `run` = (users, doppler_hz, target_sir_db, step_db, slots, fading); `layout` =
 /// (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db); `radio` = (spreading_factor,
-/// noise_dbw, max_power_dbw, power_range_db, oscillators); `rays` a profile name or powers in dB. Returns a
-/// dict of arrays.
+/// noise_dbw, max_power_dbw, power_range_db, oscillators); `rays` a profile name or powers in dB;
+/// `sir_reference` "symbol" or "bit" (the power control's SIR, D13; R = 105 kb/s for "bit"). Returns a dict of
+/// arrays.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn simulate_system<'py>(
     py: Python<'py>,
     run: (usize, f64, f64, f64, u64, bool),
     layout: (usize, f64, f64, f64, f64),
     radio: (f64, f64, f64, f64, u64),
     rays: &Bound<'py, PyAny>,
+    sir_reference: &str,
     seed: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let sir_reference = SirReference::from_name(sir_reference).map_err(crate::errors::to_py)?;
     let rays = match rays.extract::<String>() {
         Ok(name) => RayProfile::from_name(&name).map_err(crate::errors::to_py)?,
         Err(_) => RayProfile::Custom(rays.extract::<Vec<f64>>()?),
@@ -34,7 +38,7 @@ fn simulate_system<'py>(
     let cfg = SystemConfig {
         users, cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db, doppler_hz,
         slot: 0.01 / 15.0, oscillators, rays, spreading_factor, noise_dbw, max_power_dbw, power_range_db, step_db,
-        target_sir_db, slots, fading,
+        target_sir_db, sir_reference, bit_rate: PAPER_BIT_RATE, slots, fading,
     };
     let out = crate::errors::run_watched(py, progress, move |watch| run_system(&cfg, seed, watch))?;
     let d = PyDict::new(py);

@@ -77,9 +77,13 @@ def calibrate(blocks, strings, string_blocks, seed, out) -> None:
               default="vehicular-a-5", show_default=True, help="Multipath intensity profile (ITU-R M.1225).")
 @click.option("--tti-frames", type=int, default=1, show_default=True,
               help="TTI for the block error probabilities: 1, 2, 4 or 8 frames.")
+@click.option("--sir-reference", type=click.Choice(["bit", "symbol"]), default="bit", show_default=True,
+              help="The SIR the power control's target is in: per information bit (W/R) or per coded symbol (SF); "
+                   "docs/models.md, decision D13.")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
 @output_options("one row per user")
-def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames, seed, as_json, csv_path) -> None:
+def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames, sir_reference, seed, as_json,
+           csv_path) -> None:
     """Simulate the multicell uplink with power control: per-user SIR, power and block error probability.
 
     \b
@@ -89,7 +93,7 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
     from ..wcdma import simulate_system
 
     r = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
-                        duration=duration, rays=rays, seed=seed)
+                        duration=duration, rays=rays, sir_reference=sir_reference, seed=seed)
     frame = r.to_frame()
     frame["block_error_probability"] = r.block_error_probability(tti_frames).mean(axis=1)
     q = frame.quantile([0.1, 0.5, 0.9])
@@ -110,10 +114,13 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
 @click.option("--duration", type=float, default=60.0, show_default=True, help="Simulated time [s].")
 @click.option("--ack-delay", type=float, default=0.05, show_default=True, help="Return path delay of the ACKs [s].")
 @click.option("--min-rto", type=float, default=1.0, show_default=True, help="Floor of TCP's retransmission timer [s].")
+@click.option("--sir-reference", type=click.Choice(["bit", "symbol"]), default="bit", show_default=True,
+              help="The SIR the power control's target is in: per information bit (W/R) or per coded symbol (SF); "
+                   "docs/models.md, decision D13.")
 @click.option("--seed", type=int, required=True, help=SEED_HELP)
 @output_options("one row per user")
-def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, min_rto, seed,
-                   as_json, csv_path) -> None:
+def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, min_rto, sir_reference,
+                   seed, as_json, csv_path) -> None:
     """The whole chain: uplink with power control, block errors, TCP NewReno over each user's bearer.
 
     \b
@@ -123,7 +130,8 @@ def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, durati
     from ..wcdma import simulate
 
     w = simulate(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                 step_db=step_db, duration=duration, ack_delay=ack_delay, min_rto=min_rto, seed=seed)
+                 step_db=step_db, duration=duration, ack_delay=ack_delay, min_rto=min_rto, sir_reference=sir_reference,
+                 seed=seed)
     frame = w.to_frame()
     q = frame.quantile([0.1, 0.5, 0.9], numeric_only=True)
     emit(frame, as_json=as_json, csv_path=csv_path, human=lambda: print_table({

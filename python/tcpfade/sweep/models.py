@@ -58,7 +58,7 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                           "max_rto": float, "clock_granularity": float, "probe_low": float, "probe_high": float,
                           "best_rtt": str, "metering": str, "time_limit": float, "device": str},
     "wcdma": {"users": int, "doppler_hz": float, "tti_frames": int, "target_sir_db": float, "step_db": float,
-              "duration": float, "ack_delay": float, "min_rto": float, "rays": str},
+              "duration": float, "ack_delay": float, "min_rto": float, "rays": str, "sir_reference": str},
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.

@@ -148,8 +148,14 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     keep = x > 0
     x, s, fd = x[keep], s[keep], fd[keep]
 
+    groups = [(f, fd == f) for f in np.unique(fd)]
+
     def model(_i, A, B, k, alpha):
-        return np.array([universal_curve(xi, fi, s0=s0, A=A, B=B, k=k, alpha=alpha) for xi, fi in zip(x, fd)])
+        # One vectorized call per Doppler (a call per point made fits of a thousand users take a minute).
+        out = np.empty_like(x)
+        for f, at in groups:
+            out[at] = universal_curve(x[at], float(f), s0=s0, A=A, B=B, k=k, alpha=alpha)
+        return out
 
     names = ("A", "B", "k", "alpha")
     held = ("A", "B") if np.unique(fd).size == 1 else ()
@@ -158,7 +164,15 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     def partial(_i, *values):
         return model(_i, **{**{n: PAPER[n] for n in held}, **dict(zip(free, values))})
 
-    fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=[PAPER[n] for n in free], maxfev=20_000)
+    p0 = [PAPER[n] for n in free]
+    try:
+        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, maxfev=20_000)
+    except RuntimeError:
+        # Points near the curve's top leave the parameters ill-determined and Levenberg-Marquardt may wander
+        # off: then a fit within the bounds where eq. (6) is defined (A ≥ 0, B > 0, α > 0).
+        bounds = {"A": (0.0, 1e3), "B": (1e-3, 1e3), "k": (-1.0, 1.0), "alpha": (1e-3, 100.0)}
+        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, max_nfev=20_000,
+                                         bounds=tuple(zip(*(bounds[n] for n in free))))
     params = {**{n: PAPER[n] for n in held}, **dict(zip(free, map(float, fitted)))}
     residual = s - partial(None, *fitted)
     errors = {n: 0.0 for n in held} | {n: float(np.sqrt(cov[i, i])) for i, n in enumerate(free)}

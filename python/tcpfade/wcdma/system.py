@@ -29,6 +29,43 @@ SLOT = 0.01 / 15
 RAY_PROFILES = ("vehicular-a-5", "vehicular-a", "pedestrian-a", "pedestrian-b")
 #: Bytes a user-slot of traces takes (three float32 traces).
 TRACE_BYTES = 12
+#: The SIRs the power control can compare with its target (decision D13, docs/models.md "The SIR reference"):
+#: per coded symbol after despreading (SF·S/(I + N), what the decoder sees) or per information bit (W/R·S/(I + N)).
+SIR_REFERENCES = ("symbol", "bit")
+#: The default reference (docs/models.md gives the evidence: the paper's optimum threshold, §4, and Fig. 1).
+DEFAULT_SIR_REFERENCE = "bit"
+#: Chip rate W [chip/s] and the information bit rate R of the paper's bearer [bit/s]: 1050 bits per 10 ms (§2.3).
+CHIP_RATE = 3.84e6
+BIT_RATE = 105_000.0
+
+
+def sir_reference_offset_db(sir_reference: str = DEFAULT_SIR_REFERENCE, spreading_factor: float = 16.0) -> float:
+    """dB to add to the SIR per coded symbol to get the SIR in ``sir_reference``: 0 for "symbol",
+    10·log10(W/(SF·R)) for "bit" (3.590 dB at SF = 16: each of the 1050 information bits of a frame is carried
+    by 2400/1050 coded symbols, the 2·(1050 + 16 + 8) = 2148 coded bits being repeated to 2400).
+
+    Parameters
+    ----------
+    sir_reference : "symbol" or "bit".
+    spreading_factor : SF (16 in Table 1).
+
+    Returns
+    -------
+    float, the offset [dB].
+
+    Raises
+    ------
+    ParameterError
+        an unknown reference, a spreading factor outside [1, 1e6].
+
+    Examples
+    --------
+    >>> round(wcdma.sir_reference_offset_db("bit"), 4), wcdma.sir_reference_offset_db("symbol")
+    (3.5902, 0.0)
+    """
+    sir_reference = v.Choice(SIR_REFERENCES).check("sir_reference", sir_reference)
+    spreading_factor = v.Real(1.0, 1e6).check("spreading_factor", spreading_factor)
+    return 0.0 if sir_reference == "symbol" else float(10 * np.log10(CHIP_RATE / (spreading_factor * BIT_RATE)))
 
 
 @dataclass(frozen=True, repr=False)
@@ -37,11 +74,12 @@ class SystemResult(Record):
 
     Attributes
     ----------
-    users, doppler_hz, target_sir_db, step_db, duration, seed, rays
+    users, doppler_hz, target_sir_db, step_db, duration, seed, rays, sir_reference
         The call's parameters.
     sir_db, power_dbw, fading_db : numpy.ndarray
-        Per user and power-control slot (1/1500 s): the SIR at the serving cell [dB], the transmit power [dBW],
-        the fast fading gain [dB].
+        Per user and power-control slot (1/1500 s): the SIR per coded symbol at the serving cell [dB] (what the
+        decoder sees, whatever the power control's reference), the transmit power [dBW], the fast fading gain
+        [dB].
     max_power_seconds : numpy.ndarray
         Per user, the time spent at the maximum power [s].
     serving, serving_gain_db : numpy.ndarray
@@ -65,6 +103,7 @@ class SystemResult(Record):
     duration: float
     seed: int
     rays: Any
+    sir_reference: str
     sir_db: np.ndarray = field(repr=False)
     power_dbw: np.ndarray = field(repr=False)
     fading_db: np.ndarray = field(repr=False)
@@ -81,6 +120,7 @@ class SystemResult(Record):
         share = self.max_power_seconds / self.duration
         return {"users": self.users, "doppler_hz": self.doppler_hz, "target_sir_db": self.target_sir_db,
                 "step_db": self.step_db, "duration": self.duration, "seed": self.seed, "rays": str(self.rays),
+                "sir_reference": self.sir_reference,
                 "mean_sir_db": float(self.sir_db.mean()), "share_at_max_power": float(share.mean()),
                 "users_mostly_at_max_power": int((share > 0.5).sum())}
 
@@ -119,13 +159,14 @@ class SystemResult(Record):
            cells_per_side=v.Integer(1, 50), cell_side=v.Real(1.0, 1e6), path_loss_db=v.Real(-300.0, 300.0),
            path_loss_exponent=v.Real(0.1, 10.0), shadowing_db=v.Real(0.0, 30.0), spreading_factor=v.Real(1.0, 1e6),
            noise_dbw=v.Real(-300.0, 100.0), max_power_dbw=v.Real(-300.0, 100.0), power_range_db=v.Real(0.0, 300.0),
-           oscillators=v.Integer(1, 64), fading=v.Flag(), progress=v.PROGRESS)
+           oscillators=v.Integer(1, 64), fading=v.Flag(), sir_reference=v.Choice(SIR_REFERENCES),
+           progress=v.PROGRESS)
 def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: float = 5.5, step_db: float = 0.5,
                     duration: float = 10.0, seed: int, rays: str | list[float] = "vehicular-a-5",
                     cells_per_side: int = 5, cell_side: float = 200.0, path_loss_db: float = -30.0,
                     path_loss_exponent: float = 3.5, shadowing_db: float = 4.0, spreading_factor: float = 16.0,
                     noise_dbw: float = -132.0, max_power_dbw: float = -16.0, power_range_db: float = 80.0,
-                    oscillators: int = 8, fading: bool = True,
+                    oscillators: int = 8, fading: bool = True, sir_reference: str = DEFAULT_SIR_REFERENCE,
                     progress: bool | Callable[[float], object] | None = None) -> SystemResult:
     """Simulate the uplink for ``duration`` seconds (Table 1's parameters by default).
 
@@ -133,7 +174,8 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
     ----------
     users : N_u, placed uniformly over the 25 cells.
     doppler_hz : f_d of every user's Rayleigh fading [Hz].
-    target_sir_db, step_db : the power control's target t and step Δ (the paper's "SIR_th = t + Δ dB").
+    target_sir_db, step_db : the power control's target t (in the SIR of ``sir_reference``) and step Δ (the
+        paper's "SIR_th = t + Δ dB").
     duration : simulated time [s] (1500 slots a second).
     seed : seed of the placement, the shadowing and the fading.
     rays : "vehicular-a-5" (default), "vehicular-a", "pedestrian-a", "pedestrian-b", or powers in dB.
@@ -143,6 +185,9 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
     max_power_dbw, power_range_db : the transmit power within [max − range, max] (−16 dBW, 80 dB).
     oscillators : Jakes oscillators N0 (8).
     fading : False for no fast fading (every ray at its mean power).
+    sir_reference : the SIR the power control compares with the target (decision D13): "bit" (default, per
+        information bit, W/R = 3.84e6/105e3) or "symbol" (per coded symbol, SF); "bit" is "symbol" with the
+        target lowered by :func:`sir_reference_offset_db` (3.59 dB). The traces are per coded symbol either way.
     progress : True for a progress bar, or a callable that gets the fraction done.
 
     Returns
@@ -178,12 +223,13 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
         raw = _core.simulate_system((users, doppler_hz, target_sir_db, step_db, slots, fading),
                                     (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db),
                                     (spreading_factor, noise_dbw, max_power_dbw, power_range_db, oscillators),
-                                    rays, seed, report)
+                                    rays, sir_reference, seed, report)
     return SystemResult(
         users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db, duration=slots * SLOT,
-        seed=seed, rays=rays, sir_db=raw["sir_db"], power_dbw=raw["power_dbw"], fading_db=raw["fading_db"],
+        seed=seed, rays=rays, sir_reference=sir_reference, sir_db=raw["sir_db"], power_dbw=raw["power_dbw"], fading_db=raw["fading_db"],
         max_power_seconds=raw["max_power_slots"] * SLOT, serving=raw["serving"],
         serving_gain_db=raw["serving_gain_db"], position=np.column_stack([raw["x"], raw["y"]]))
 
 
-__all__ = ["SystemResult", "simulate_system", "RAY_PROFILES", "SLOT", "TTI_FRAMES"]
+__all__ = ["SystemResult", "simulate_system", "sir_reference_offset_db", "RAY_PROFILES", "SIR_REFERENCES",
+           "DEFAULT_SIR_REFERENCE", "SLOT", "TTI_FRAMES"]

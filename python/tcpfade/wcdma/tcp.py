@@ -25,7 +25,7 @@ from .. import _validate as v
 from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
-from .system import SLOT, simulate_system
+from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
 BITS_PER_FRAME = 1034
@@ -223,13 +223,15 @@ RULES: dict[str, v.Rule] = {
     "target_sir_db": v.Real(-50.0, 50.0), "step_db": v.Real(0.0, 20.0), "duration": v.Real(1.0, 1e6),
     "seed": v.SEED, "ack_delay": v.Real(0.0, 100.0), "min_rto": v.Real(1e-3, 1e3),
     "rays": v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"),
+    "sir_reference": v.Choice(SIR_REFERENCES),
 }
 
 
 @v.checked(**RULES)
 def wcdma_arguments(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
                     step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05,
-                    min_rto: float = 1.0, rays: str | list[float] = "vehicular-a-5") -> dict[str, Any]:
+                    min_rto: float = 1.0, rays: str | list[float] = "vehicular-a-5",
+                    sir_reference: str = DEFAULT_SIR_REFERENCE) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without running it (a sweep checks every point with it)."""
     from .coding import TTI_FRAMES
     from .system import RAY_PROFILES, TRACE_BYTES
@@ -243,12 +245,13 @@ def wcdma_arguments(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int
     v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")
     return {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
             "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, "min_rto": min_rto,
-            "rays": rays}
+            "rays": rays, "sir_reference": sir_reference}
 
 
 @v.checked(progress=v.PROGRESS)
 def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
              step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05, min_rto: float = 1.0,
+             sir_reference: str = DEFAULT_SIR_REFERENCE,
              progress: bool | Callable[[float], object] | None = None, **system: Any) -> WcdmaResult:
     """The whole chain of zorzi-rossi-mazzini for ``users`` users over ``duration`` seconds: the uplink with
     power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
@@ -268,6 +271,8 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     seed : seed of the system and of the block error sequence.
     ack_delay : the return path's delay [s].
     min_rto : floor of TCP's retransmission timer [s].
+    sir_reference : the SIR the power control's target is in: "bit" (default, per information bit) or "symbol"
+        (per coded symbol); the mapping always gets the per-symbol SIR (:func:`simulate_system`, decision D13).
     progress : True for a progress bar, or a callable.
     **system : further keyword arguments of :func:`simulate_system` (rays, layout, powers).
 
@@ -291,19 +296,64 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     # The checked values from here on (users = 5.0 becomes 5, a numpy seed a Python int).
     a = wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
                         step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay, min_rto=min_rto,
-                        **({"rays": system["rays"]} if "rays" in system else {}))
+                        sir_reference=sir_reference, **({"rays": system["rays"]} if "rays" in system else {}))
     users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
         a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
         a["ack_delay"], a["min_rto"])
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
-                                 duration=duration, seed=seed, progress=progress, **system)
-    bep = sys_result.block_error_probability(tti_frames)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 2]))
-    bes = rng.random(bep.shape) < bep
-    per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=sys_result.power_dbw[u],
-                                ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u])
-                for u in range(users)]
+                                 duration=duration, seed=seed, sir_reference=a["sir_reference"], progress=progress,
+                                 **system)
+    w = tcp_over_system(sys_result, tti_frames=tti_frames, ack_delay=ack_delay, min_rto=min_rto)
     params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
               "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, "min_rto": min_rto,
-              **system}
-    return WcdmaResult(per_user, sys_result, bep, params)
+              "sir_reference": a["sir_reference"], **system}
+    return WcdmaResult(w.users, sys_result, w.block_error_probability, params)
+
+
+@v.checked(tti_frames=v.Integer(1, 8), ack_delay=RULES["ack_delay"], min_rto=RULES["min_rto"])
+def tcp_over_system(system: Any, *, tti_frames: int = 1, ack_delay: float = 0.05,
+                    min_rto: float = 1.0) -> WcdmaResult:
+    """The second half of :func:`simulate` on an uplink run already made: block error probabilities per TTI of
+    ``tti_frames`` frames from each user's SIR trace, a coin flip per TTI (seeded from the run's seed, as
+    :func:`simulate` does), TCP NewReno over each user's bearer. One uplink run serves several TTIs or TCP
+    settings: ``simulate(..., tti_frames=k)`` equals ``tcp_over_system(simulate_system(...), tti_frames=k)``.
+
+    Parameters
+    ----------
+    system : a :class:`~tcpfade.wcdma.SystemResult`.
+    tti_frames : interleaving depth, 1, 2, 4 or 8 frames.
+    ack_delay : the return path's delay [s].
+    min_rto : floor of TCP's retransmission timer [s].
+
+    Returns
+    -------
+    WcdmaResult: one :class:`BearerResult` per user, the system run, the block error probabilities.
+
+    Raises
+    ------
+    ParameterError
+        not a SystemResult, a TTI other than 1, 2, 4 or 8, a bad TCP parameter.
+
+    Examples
+    --------
+    >>> s = wcdma.simulate_system(users=2, duration=2.0, seed=1)
+    >>> w = wcdma.tcp_over_system(s, tti_frames=2)
+    >>> w.block_error_probability.shape                          # 2 s of 20-ms TTIs
+    (2, 100)
+    """
+    from .coding import _tti
+    from .system import SystemResult
+
+    if not isinstance(system, SystemResult):
+        raise v.fail("system", system, "must be a SystemResult (from simulate_system)")
+    tti_frames = _tti(tti_frames)
+    bep = system.block_error_probability(tti_frames)
+    rng = np.random.default_rng(np.random.SeedSequence([system.seed, 2]))
+    bes = rng.random(bep.shape) < bep
+    per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
+                                ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u])
+                for u in range(system.users)]
+    params = {"users": system.users, "doppler_hz": system.doppler_hz, "tti_frames": tti_frames,
+              "target_sir_db": system.target_sir_db, "step_db": system.step_db, "duration": system.duration,
+              "seed": system.seed, "ack_delay": ack_delay, "min_rto": min_rto, "sir_reference": system.sir_reference}
+    return WcdmaResult(per_user, system, bep, params)

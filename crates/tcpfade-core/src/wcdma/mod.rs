@@ -16,4 +16,4 @@ pub mod system;
 pub use bearer::RadioBearer;
 pub use layout::Layout;
 pub use power_control::PowerControl;
-pub use system::{run_system, RayProfile, SystemConfig, SystemOutcome};
+pub use system::{run_system, RayProfile, SirReference, SystemConfig, SystemOutcome, CHIP_RATE, PAPER_BIT_RATE};

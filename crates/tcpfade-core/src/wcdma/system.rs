@@ -8,7 +8,11 @@
 //!   SIR_u = SF · S_u / (Σ_{v ≠ u} R_vb + N),
 //!
 //! with SF = 16 (3.84 Mcps, 240 kb/s) and R_vb what b receives from v: S_v for users it serves (their fading
-//! included: the intra-cell interference fluctuates with it), P_v·G_vb for the others. Fast fading is on each
+//! included: the intra-cell interference fluctuates with it), P_v·G_vb for the others. That is the SIR per coded
+//! symbol, what the decoder sees (the traces keep it). The power control compares the target with the SIR in its
+//! [`SirReference`] (decision D13): per coded symbol as above, or per information bit with the processing gain
+//! W/R instead of SF (W = 3.84 Mcps, R = 1050 bits per 10 ms, §2.3), i.e. SIR_bit = SIR_sym · W / (SF·R), +3.59 dB
+//! at SF = 16. Fast fading is on each
 //! user's link to its serving station only: with dozens of interferers at every station the fading of the other
 //! links averages out, and giving each of the users × stations × rays links its own Jakes process would cost
 //! 25 times as much for little. Then every user's power control acts on its SIR (one slot late).
@@ -75,6 +79,48 @@ impl RayProfile {
     }
 }
 
+/// The chip rate W of UTRA [chip/s] (Table 1).
+pub const CHIP_RATE: f64 = 3.84e6;
+
+/// The information bit rate R of the paper's bearer [bit/s]: a 1050-bit transport block every 10 ms (§2.3).
+pub const PAPER_BIT_RATE: f64 = 105_000.0;
+
+/// Which SIR the power control compares with its target (decision D13; the paper, §2.1, says "SIR" only).
+///
+/// The decoder always sees the SIR per coded symbol (SF·S/(I + N)); the reference only moves the loop's
+/// measurement by a constant: SIR_bit = SIR_sym · W/(SF·R). With the paper's figures (§2.3) the 1050-bit block
+/// becomes 2·(1050 + 16 + 8) = 2148 coded bits, repeated to 2400 symbols a frame, so each information bit is
+/// carried by 2400/1050 symbols: W/(SF·R) = 3.84e6/(16 · 105e3) = 2400/1050 = 2.2857, +3.590 dB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SirReference {
+    /// Per coded symbol, after despreading by SF: what the decoder sees.
+    CodedSymbol,
+    /// Per information bit (Eb/I0), with the processing gain W/R.
+    InformationBit,
+}
+
+impl SirReference {
+    /// The names [`SirReference::from_name`] takes.
+    pub const NAMES: [&'static str; 2] = ["symbol", "bit"];
+
+    /// A named reference: "symbol" or "bit".
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "symbol" => Ok(SirReference::CodedSymbol),
+            "bit" => Ok(SirReference::InformationBit),
+            _ => Err(Error::invalid("sir_reference", name, "must be \"symbol\" or \"bit\"")),
+        }
+    }
+
+    /// dB added to the SIR per coded symbol to give the SIR in this reference: 0, or 10·log10(W/(SF·R)).
+    pub fn offset_db(self, spreading_factor: f64, bit_rate: f64) -> f64 {
+        match self {
+            SirReference::CodedSymbol => 0.0,
+            SirReference::InformationBit => 10.0 * (CHIP_RATE / (spreading_factor * bit_rate)).log10(),
+        }
+    }
+}
+
 /// Parameters of a run (defaults: [`SystemConfig::paper`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SystemConfig {
@@ -108,8 +154,12 @@ pub struct SystemConfig {
     pub power_range_db: f64,
     /// Power control step Δ [dB].
     pub step_db: f64,
-    /// Power control target t [dB].
+    /// Power control target t [dB], in the SIR of `sir_reference`.
     pub target_sir_db: f64,
+    /// The SIR the power control compares with its target (D13).
+    pub sir_reference: SirReference,
+    /// The information bit rate R for [`SirReference::InformationBit`] [bit/s].
+    pub bit_rate: f64,
     /// Slots to simulate.
     pub slots: u64,
     /// Rayleigh fading on the rays (off: every ray at its mean power, for checks).
@@ -136,6 +186,8 @@ impl SystemConfig {
             power_range_db: 80.0,
             step_db: 0.5,
             target_sir_db,
+            sir_reference: SirReference::CodedSymbol,
+            bit_rate: PAPER_BIT_RATE,
             slots,
             fading: true,
         }
@@ -199,6 +251,8 @@ pub fn run_system(cfg: &SystemConfig, seed: u64, watch: &mut Watch) -> Result<Sy
     }
     check::positive("slot", cfg.slot)?;
     check::positive("spreading_factor", cfg.spreading_factor)?;
+    check::positive("bit_rate", cfg.bit_rate)?;
+    let reference_db = cfg.sir_reference.offset_db(cfg.spreading_factor, cfg.bit_rate);
     let weights = cfg.rays.weights()?;
     let mut rng = stream(seed, Stream::ChannelState);
     let layout = Layout::new(cfg.users, cfg.cells_per_side, cfg.cell_side, cfg.path_loss_db, cfg.path_loss_exponent,
@@ -260,7 +314,8 @@ pub fn run_system(cfg: &SystemConfig, seed: u64, watch: &mut Watch) -> Result<Sy
             out.power_dbw[k] = control[u].power_db as f32;
             out.fading_db[k] = (10.0 * f[u].log10()) as f32;
             out.max_power_slots[u] += u64::from(control[u].at_max());
-            control[u].update(sir_db);
+            // The loop measures in its reference; the trace keeps the per-symbol SIR the decoder sees.
+            control[u].update(sir_db + reference_db);
         }
         watch.tick(|| t as f64 / slots as f64)?;
     }
@@ -327,6 +382,23 @@ mod tests {
             let expected = 10.0 * (16.0 * 10f64.powf(-1.6) * g / 10f64.powf(-13.2)).log10() + out.fading_db[t] as f64;
             assert!((out.sir_db[t] as f64 - expected).abs() < 1e-3);
         }
+    }
+
+    #[test]
+    fn the_bit_reference_is_the_symbol_reference_with_the_target_lowered_by_the_coding_gain() {
+        // By hand: 10·log10(3.84e6 / 105e3) − 10·log10(16) = 15.6314 − 12.0412 = 3.5902 dB = 10·log10(2400/1050).
+        let off = SirReference::InformationBit.offset_db(16.0, 105_000.0);
+        assert!((off - 3.5902).abs() < 1e-4, "{off}");
+        assert!((off - 10.0 * (2400.0f64 / 1050.0).log10()).abs() < 1e-12);
+        assert_eq!(SirReference::CodedSymbol.offset_db(16.0, 105_000.0), 0.0);
+        // One user without fading: a 5.5-dB target per bit settles its per-symbol SIR within a step of 1.91 dB.
+        let mut cfg = SystemConfig::paper(1, 6.0, 5.5, 3000);
+        cfg.fading = false;
+        cfg.sir_reference = SirReference::InformationBit;
+        let out = run_system(&cfg, 3, &mut Watch::quiet()).unwrap();
+        assert!(out.sir_db[2000..].iter().all(|&s| (s as f64 - (5.5 - 3.5902)).abs() <= 0.5 + 1e-4));
+        assert!(SirReference::from_name("chip").is_err());
+        assert_eq!(SirReference::from_name("bit").unwrap(), SirReference::InformationBit);
     }
 
     #[test]

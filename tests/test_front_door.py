@@ -215,3 +215,33 @@ def test_reproduce_out_is_refused_like_every_other_output_when_its_parent_is_mis
     with pytest.raises(tcpfade.ParameterError, match="out_dir = .* its parent directory"):
         reproduce("chockalingam-table1", deep, quick=True)
     assert main(["reproduce", "chockalingam-table1", "--quick", "--out", str(tmp_path / "results")]) == 0
+
+
+def test_wcdma_entries_answer_the_reproducers(tmp_path):
+    import numpy as np
+
+    from tcpfade import wcdma
+    from tcpfade.wcdma.mapping import calibrate
+
+    bits = np.random.default_rng(1).integers(0, 2, 100)
+    signs = 1 - 2 * wcdma.conv_encode(bits).astype(float)
+    # Before: 42 of 100 bits wrong at 1e37 (float32 path sums overflowed); the decision cannot depend on the scale.
+    for scale in (1e-300, 1.0, 1e30, 1e37, 3e38):
+        assert (wcdma.viterbi_decode(scale * signs, 100) == bits).all(), scale
+    with pytest.raises(tcpfade.ParameterError, match="s0 = -1 is not allowed"):
+        wcdma.universal_curve(0.0, 6.0, s0=-1)                  # before: returned -1.0
+    with pytest.raises(tcpfade.ParameterError, match="pe = '0.1' is not allowed"):
+        wcdma.universal_curve("0.1", 6.0)                        # before: accepted
+    with pytest.raises(tcpfade.ParameterError, match="A = nan is not allowed"):
+        wcdma.universal_curve(0.1, 6.0, A=float("nan"))          # before: 0.46
+    with pytest.raises(tcpfade.ParameterError, match="block_error_probability = .* at least 1 element"):
+        wcdma.tcp_over_blocks(np.zeros(1500, int), tti_frames=2, block_error_probability=np.array([]))   # NaN
+    for text, needle in (('{"tti": 5}', "it has no 'tti' object"), (b"\xff\xfe", "cannot be read as a calibration"),
+                         ('{"tti": {"8": {"beta": "x", "awgn": [1], "delta": 0.1}}}', "malformed entry for TTI 8")):
+        table = tmp_path / "m.json"
+        table.write_bytes(text if isinstance(text, bytes) else text.encode())
+        with pytest.raises(tcpfade.ParameterError, match=needle):   # before: TypeError, UnicodeDecodeError, ...
+            wcdma.mapping_for(8, path=table)
+    with pytest.raises(tcpfade.ParameterError, match="string_blocks = 0 is not allowed"):
+        calibrate(blocks=10, strings=1, string_blocks=0, path=tmp_path / "c.json")   # before: blamed blocks
+    assert not (tmp_path / "c.json").exists()

@@ -145,7 +145,14 @@ def viterbi_decode(llr, info_bits: int) -> np.ndarray:
     >>> wcdma.viterbi_decode(llr, 8).tolist()
     [1, 0, 1, 1, 0, 0, 1, 0]
     """
-    return _core.viterbi_decode(np.ascontiguousarray(llr, dtype=np.float32), info_bits)
+    values = np.asarray(llr)
+    if values.dtype.kind in "fiu" and values.size and np.all(np.isfinite(values)):
+        # The correlation metric's decision is the same at any positive scale of the LLRs, but its path sums are
+        # float32 and overflowed from about 1e36 on (42 of 100 bits wrong at 1e37): decode them scaled to 1.
+        top = float(np.max(np.abs(values)))
+        if top > 0.0:
+            values = values / top
+    return _core.viterbi_decode(np.ascontiguousarray(values, dtype=np.float32), info_bits)
 
 
 @v.checked(sir_db=v.Array(low=-150.0, high=150.0), tti_frames=v.Integer(1, 8), blocks=v.Integer(1, 1 << 40),

@@ -41,15 +41,21 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
     Raises
     ------
     ParameterError
-        a P_e outside [0, 1] or a Doppler outside [0, 1e4] Hz.
+        a P_e outside [0, 1] or not a number, a Doppler outside [0, 1e4] Hz, S(0) outside (0, 1], a non-finite
+        A, B, k or α (A ≥ 0, B > 0, α > 0).
 
     Examples
     --------
     >>> round(wcdma.universal_curve(0.01, 6.0) / (472 / 512), 4)      # 0.94911 worked by hand from eqs. (3)-(6)
     0.9491
     """
+    if isinstance(pe, (str, bytes)):
+        raise v.fail("pe", pe, "must be a number or an array of numbers in [0, 1]", kind=v.ParameterTypeError)
     x = np.atleast_1d(np.asarray(v.Array(low=0.0, high=1.0).check("pe", np.atleast_1d(pe)), dtype=float))
     fd = v.Real(0.0, 1e4).check("doppler_hz", doppler_hz)
+    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
+    A, B = v.Real(0.0, 1e6).check("A", A), v.Real(0.0, 1e6, low_open=True).check("B", B)
+    k, alpha = v.Real(-1e6, 1e6).check("k", k), v.Real(0.0, 1e6, low_open=True).check("alpha", alpha)
     x_tilde = 1.0 + np.log10(np.maximum(x, 1e-300)) / 3.0
     x_s = 1.0 / (A * fd + B) - k
     gap = x_tilde - x_s

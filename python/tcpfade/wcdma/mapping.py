@@ -102,9 +102,14 @@ class Mapping:
 @lru_cache(maxsize=None)
 def _table(path: str) -> dict[str, Any]:
     try:
-        return json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise v.fail("calibration", path, f"cannot be read ({exc}); run `tcpfade wcdma calibrate`") from None
+        table = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise v.fail("path", path, f"cannot be read as a calibration table ({exc}); run `tcpfade wcdma calibrate`") \
+            from None
+    if not isinstance(table, dict) or not isinstance(table.get("tti"), dict):
+        raise v.fail("path", path, "is not a calibration table: it has no 'tti' object (`tcpfade wcdma calibrate` "
+                                   "writes one)")
+    return table
 
 
 def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
@@ -134,7 +139,15 @@ def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mappi
     entry = table["tti"].get(str(tti_frames))
     if entry is None:
         raise v.fail("tti_frames", tti_frames, f"has no calibration in {path or CALIBRATION_FILE}")
-    return Mapping(tti_frames, float(entry["beta"]), tuple(entry["awgn"]), float(entry["delta"]))
+    try:
+        beta, awgn, delta = float(entry["beta"]), tuple(float(c) for c in entry["awgn"]), float(entry["delta"])
+    except (TypeError, KeyError, ValueError) as exc:
+        raise v.fail("path", str(path or CALIBRATION_FILE), f"has a malformed entry for TTI {tti_frames} ({exc!r}): "
+                     "it needs numbers beta and delta and a list awgn") from None
+    if not (math.isfinite(beta) and beta > 0 and math.isfinite(delta) and awgn and all(map(math.isfinite, awgn))):
+        raise v.fail("path", str(path or CALIBRATION_FILE), f"has non-finite or non-positive values for TTI "
+                                                            f"{tti_frames}")
+    return Mapping(tti_frames, beta, awgn, delta)
 
 
 @v.checked(sir_db=v.Array(low=-150.0, high=150.0, min_size=1), tti_frames=v.Integer(1, 8))
@@ -220,6 +233,15 @@ def calibrate(*, tti_frames: tuple[int, ...] = TTI_FRAMES, blocks: int = 2000, s
     informative (the mapping's own prediction between 0.03 and 0.97, with the AWGN curve and β = 1 to start)."""
     from scipy import optimize, special
 
+    # Everything checked before the first stage runs (a stage takes minutes).
+    tti_frames = tuple(_tti(v.integer("tti_frames", k, 1, 8)) for k in tti_frames)
+    blocks = v.integer("blocks", blocks, 1, 1 << 30)
+    strings = v.integer("strings", strings, 1, 1 << 20)
+    string_blocks = v.integer("string_blocks", string_blocks, 1, 1 << 30)
+    seed = v.seed(seed)
+    out = Path(path or CALIBRATION_FILE)
+    if not out.parent.is_dir():
+        raise v.fail("path", str(out), f"its directory {str(out.parent)!r} does not exist")
     note = progress or (lambda _m: None)
     rng = np.random.default_rng(seed)
     table: dict[str, Any] = {"seed": seed, "blocks": blocks, "strings": strings, "string_blocks": string_blocks,
@@ -230,7 +252,11 @@ def calibrate(*, tti_frames: tuple[int, ...] = TTI_FRAMES, blocks: int = 2000, s
         errors = np.array([block_error_rate(float(x), tti_frames=k, blocks=blocks, seed=seed * 100 + j).errors
                            for j, x in enumerate(grid)])
         note(f"TTI {k}: AWGN curve at {grid.size} points")
-        awgn = _fit_awgn(grid, errors, blocks)
+        try:
+            awgn = _fit_awgn(grid, errors, blocks)
+        except RuntimeError as exc:   # too few blocks a point: the fit follows the noise
+            raise v.fail("blocks", blocks, f"gives too few block errors a point for the AWGN curve of TTI {k} ({exc}); "
+                                           "use more blocks (the shipped table has 2000)") from None
         shapes = _fading_strings(slots, strings, rng, seed + k)
         start = Mapping(k, 1.0, tuple(awgn), 0.0)
         means, counts = [], []
@@ -262,12 +288,12 @@ def calibrate(*, tti_frames: tuple[int, ...] = TTI_FRAMES, blocks: int = 2000, s
                                 "grid_db": grid.tolist(), "grid_errors": errors.tolist(),
                                 "string_mean_db": [float(x) for x in means], "string_errors": counts.tolist(),
                                 "rms_logit_residual": float(np.sqrt(np.mean(residual ** 2)))}
-        _write(table, Path(path or CALIBRATION_FILE))   # after each TTI length: a failure later loses nothing
+        _write(table, out)   # after each TTI length: a failure later loses nothing
     return table
 
 
 def _write(table: dict[str, Any], out: Path) -> None:
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text(json.dumps(table, indent=1))
-    tmp.replace(out)
+    from .._io import write_text
+
+    write_text(json.dumps(table, indent=1), out, "path")
     _table.cache_clear()

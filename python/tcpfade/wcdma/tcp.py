@@ -88,7 +88,7 @@ class BearerResult(Record):
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
            initial_rto=v.Real(1e-3, 1e3), min_rto=v.Real(1e-3, 1e3), max_rto=v.Real(1e-3, 1e4),
            clock_granularity=v.Real(0.0, 10.0), batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
-           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0)), progress=v.PROGRESS)
+           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS)
 def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, variant: str = "newreno",
                     ack_delay: float = 0.05, wmax: int = 128, dupthresh: int = 3, initial_rto: float = 3.0,
                     min_rto: float = 1.0, max_rto: float = 64.0, clock_granularity: float = 0.01, batches: int = 20,

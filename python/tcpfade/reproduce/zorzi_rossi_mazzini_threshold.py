@@ -11,21 +11,23 @@ import pandas as pd
 
 from ..wcdma import DEFAULT_SIR_REFERENCE
 from .registry import Ablation, Claim, Figure, Settings, Verdict, register
-from .zorzi_rossi_mazzini import (PAPER, PLACEMENTS, TCP_SETTINGS, _cached, _default, _fmt, _placements,
-                                  _timer_ablation, _users, t_interval)
+from .zorzi_rossi_mazzini import (PAPER, PLACEMENTS, _cached, _default, _fmt, _placements, _tcps, _timer_ablation,
+                                  _users, t_interval)
 
 #: Figs. 7-12's thresholds t (the paper's "SIR_th = t + 0.5 dB"), and two higher ones, where users saturate.
 THRESHOLDS = (1.5, 2.5, 3.5, 4.0, 4.5, 5.0)
 HIGHER_THRESHOLDS = (5.5, 6.5)
+QUICK_THRESHOLDS = (3.5, 4.0, 4.5, 5.0, 6.5)
 
 
 @_cached
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
-    # One placement, shadowing and fading (one seed) for every threshold: the users are the same users.
+    # One placement, shadowing and fading (one seed) for every threshold: the users are the same users. Quick
+    # runs the thresholds around the optimum and the highest only.
+    grid = QUICK_THRESHOLDS if settings.quick else THRESHOLDS + HIGHER_THRESHOLDS
     return _users(settings, "Figs. 7-12", [{"users": 120, "doppler_hz": 6.0, "target_sir_db": t, "placement": p,
-                                            "seed_offset": 30, "tcp": tuple(TCP_SETTINGS)}
-                                           for p in _placements(settings) for t in THRESHOLDS + HIGHER_THRESHOLDS],
-                  progress)
+                                            "seed_offset": 30, "tcp": _tcps(settings)}
+                                           for p in _placements(settings) for t in grid], progress)
 
 
 # Figs. 7-12: the power-control threshold, for representative users.

@@ -21,7 +21,8 @@ pub fn gth_stationary(n: usize, p: &mut [f64], watch: &mut Watch) -> Result<std:
     let mut row: Vec<(usize, f64)> = Vec::with_capacity(n);
     for k in (1..n).rev() {
         let s: f64 = p[k * n..k * n + k].iter().sum();
-        if !(s > 0.0) {
+        // A NaN sum is no mass either: `s > 0.0` is false for it.
+        if s.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return Ok(Err(k));
         }
         row.clear();

@@ -9,6 +9,7 @@ with the paper's A = 1.39, B = 2.78, k = 0.03, α = 1.3; and a fit of the same f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +79,8 @@ class CurveFit(Record):
     A, B, k, alpha : float
         The parameters of eqs. (3)-(6).
     errors : dict[str, float]
-        Each parameter's standard error.
+        Each parameter's standard error (0 for one held at the paper's value, inf for one the points do not
+        determine).
     rms_residual : float
         RMS of S fitted − S given.
     points : int
@@ -171,16 +173,23 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
         return model(_i, **{**{n: PAPER[n] for n in held}, **dict(zip(free, values))})
 
     p0 = [PAPER[n] for n in free]
-    try:
-        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, maxfev=20_000)
-    except RuntimeError:
-        # Points near the curve's top leave the parameters ill-determined and Levenberg-Marquardt may wander
-        # off: then a fit within the bounds where eq. (6) is defined (A ≥ 0, B > 0, α > 0).
-        bounds = {"A": (0.0, 1e3), "B": (1e-3, 1e3), "k": (-1.0, 1.0), "alpha": (1e-3, 100.0)}
-        fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, max_nfev=20_000,
-                                         bounds=tuple(zip(*(bounds[n] for n in free))))
+    import warnings
+
+    # A parameter the points do not determine has an infinite standard error (scipy says so with a warning:
+    # the CurveFit's errors say it instead).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optimize.OptimizeWarning)
+        try:
+            fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, maxfev=20_000)
+        except RuntimeError:
+            # Points near the curve's top leave the parameters ill-determined and Levenberg-Marquardt may wander
+            # off: then a fit within the bounds where eq. (6) is defined (A ≥ 0, B > 0, α > 0).
+            bounds = {"A": (0.0, 1e3), "B": (1e-3, 1e3), "k": (-1.0, 1.0), "alpha": (1e-3, 100.0)}
+            fitted, cov = optimize.curve_fit(partial, np.arange(x.size), s, p0=p0, max_nfev=20_000,
+                                             bounds=tuple(zip(*(bounds[n] for n in free))))
     params = {**{n: PAPER[n] for n in held}, **dict(zip(free, map(float, fitted)))}
     residual = s - partial(None, *fitted)
-    errors = {n: 0.0 for n in held} | {n: float(np.sqrt(cov[i, i])) for i, n in enumerate(free)}
+    errors = {n: 0.0 for n in held} | {n: float(np.sqrt(cov[i, i])) if np.isfinite(cov[i, i]) and cov[i, i] >= 0
+                                       else math.inf for i, n in enumerate(free)}
     return CurveFit(**params, errors={n: errors[n] for n in names},
                     rms_residual=float(np.sqrt(np.mean(residual ** 2))), points=int(x.size), held=held)

@@ -135,6 +135,67 @@ def _finite(value):
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
+def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
+    """Write ``result`` (a result record, a dict of a row, or a DataFrame) as CSV to ``csv_path`` when given, then
+    print it as JSON (``as_json``) or call ``human()`` to print the table a person reads. pandas is imported only
+    for a CSV or a table (a command that prints a record stays quick)."""
+    is_record = hasattr(result, "to_frame") and hasattr(result, "to_dict") and not hasattr(result, "columns")
+    payload = dict(result) if isinstance(result, dict) else result.to_dict() if is_record else None
+    if csv_path:
+        import pandas as pd
+
+        from .._io import write_file
+
+        frame = pd.DataFrame([payload]) if isinstance(result, dict) else result.to_frame() if is_record else result
+        write_file(csv_path, lambda p: frame.to_csv(p, index=False), parameter="--csv")
+        wrote(csv_path)
+    if as_json:
+        if payload is None:
+            click.echo(result.to_json(orient="records", indent=2, default_handler=str))
+        else:
+            click.echo(json.dumps(_finite(payload), indent=2, allow_nan=False,
+                                  default=lambda x: None if x is None else str(x)))
+    else:
+        human()
+
+
+def channel_options(f=None, *, markov_only: bool = False, packet_bytes: bool = True):
+    """Options that describe a channel, shared by every command that takes one; ``markov_only`` keeps those of a
+    two-state Markov channel (the analysis' channels), so that help lists only what the command accepts;
+    ``packet_bytes=False`` leaves --packet-bytes to a command that has its own."""
+    if f is None:
+        return lambda g: channel_options(g, markov_only=markov_only, packet_bytes=packet_bytes)
+    markov = [   # a two-state Markov chain's: all that ``analyze`` takes
+        click.option("--p", "p", type=float, help="P(good -> good) of a two-state Markov chain."),
+        click.option("--q", "q", type=float, help="P(bad -> bad) of a two-state Markov chain."),
+        click.option("--error-rate", type=float, help="Average packet error rate ε."),
+        click.option("--burst", type=float, help="Mean error-burst length in slots (with --error-rate)."),
+        click.option("--fading-margin-db", type=float, help="Fading margin F in dB (with --fdt)."),
+        click.option("--fdt", type=float, help="Normalized Doppler frequency fD·T (T = packet time)."),
+    ]
+    simulated = [   # simulated fading and recorded traces
+        click.option("--model", type=click.Choice(MODELS), default="markov", show_default=True,
+                     help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
+        click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
+        *([click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level).")]
+          if packet_bytes else []),
+        click.option("--modulation", type=click.Choice(MODULATIONS), default="bpsk", show_default=True,
+                     help="Modulation of the bit-level model (bit error probability against the SNR)."),
+        click.option("--fading-model", type=click.Choice(FADING_MODELS), default="jakes", show_default=True,
+                     help="Fading simulator (threshold / bit-level models)."),
+        click.option("--oscillators", type=int, help="Oscillators: N0 for jakes (default 8), M for cisoids (default 64)."),
+        click.option("--trace-file", type=INPUT_FILE,
+                     help="Replay losses from a trace file (text, .bin or .npy) instead of a model."),
+    ]
+    for option in reversed(markov if markov_only else markov + simulated):
+        f = option(f)
+    return f
+
+
+def _given(**kwargs) -> list[str]:
+    return ["--" + k.replace("_", "-") for k, val in kwargs.items() if val is not None]
+
+
 def note_iid(channel) -> None:
     """After a run on the channel of --error-rate alone, say that it was i.i.d.: a forgotten --fdt would otherwise
     pass unnoticed (independent losses are a fading channel's opposite). Said after the run, so that an error

@@ -5,6 +5,7 @@
 //! (never an abort). The Python package wraps these functions; users never see them directly.
 
 mod analysis;
+mod args;
 mod channels;
 mod coding;
 mod emulate;

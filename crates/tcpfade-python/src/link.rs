@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 use crate::channels::link_spec_from_dict;
 use tcpfade_core::channel::{ContinuousTwoState, LinkChannelSpec};
 use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChannel};
-use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
 pub(crate) const LINK_FIELDS: [&str; 11] = [
@@ -40,49 +40,25 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
     ]
 }
 
-/// TCP over a link with a buffer. `rto` fixed (seconds) or None for RFC 6298 with `rfc6298` =
-/// (initial, min, max, granularity, max_backoff); `channel` a link channel spec (see
-/// `channels::link_spec_from_dict`). Returns {"fields", "totals", "batches", "final_cwnd", "visits_by_window"
-/// (rows: window W' = 1, 2, ...; columns: no loss, TD, TO), "effective_bad_sum", "effective_bad_count",
-/// "rto_sum", "backoff_sum"} (the last four per outcome). `progress`, if given, is called with the fraction of
-/// the simulated time done about every 0.1 s; an exception from it (or Ctrl-C) stops the run.
+/// TCP over a link with a buffer. `args` holds `link_arguments`' result (read by field name: [`SenderArgs`],
+/// [`TimerArgs`], [`LinkArgs`]); `channel` a link channel spec (see `channels::link_spec_from_dict`). Returns
+/// {"fields", "totals", "batches", "final_cwnd", "visits_by_window" (rows: window W' = 1, 2, ...; columns: no loss,
+/// TD, TO), "effective_bad_sum", "effective_bad_count", "rto_sum", "backoff_sum"} (the last four per outcome).
+/// `progress`, if given, is called with the fraction of the simulated time done about every 0.1 s; an exception
+/// from it (or Ctrl-C) stops the run.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn simulate_link<'py>(
     py: Python<'py>,
-    variant: &str,
-    rate: f64,
-    tau: f64,
-    buffer: u64,
-    duration: f64,
-    warmup: f64,
-    batches: u64,
-    delayed_ack: Option<f64>,
-    wmax: u64,
-    dupthresh: u64,
-    initial_ssthresh: f64,
-    recover_guard: bool,
-    byte_counting: bool,
-    rto: Option<f64>,
-    rfc6298: (f64, f64, f64, f64, u32),
+    args: Bound<'py, PyDict>,
     channel: Bound<'py, PyDict>,
-    seed: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
+    let sender: SenderArgs = args.extract()?;
+    let timer: TimerArgs = args.extract()?;
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, seed } = args.extract()?;
     let channel = link_spec_from_dict(&channel)?;
     let outcome = run_watched(py, progress, |watch| {
-        let sender = SenderConfig::new(variant, wmax, dupthresh, rto.unwrap_or(1.0), initial_ssthresh)?
-            .with_recover_guard(recover_guard)
-            .with_byte_counting(byte_counting);
-        let sender = match rto {
-            Some(_) => sender,
-            None => {
-                let (initial, min, max, granularity, max_backoff) = rfc6298;
-                sender.with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?
-            }
-        };
-        let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
+        let cfg = LinkConfig { sender: sender.config(&timer)?, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match &channel {
             // The channels of abouzeid's figures run without the box's indirect call.
             LinkChannelSpec::Perfect => run_link_watched(&cfg, PerfectChannel, watch),

@@ -8,9 +8,8 @@ use pyo3::types::PyDict;
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::driver::{run_transfer, Metering, PerfectChannel, TransferConfig, TransferOutcome, KIND_NAMES};
 use tcpfade_core::error::{Error, Result};
-use tcpfade_core::tcp::{
-    BestRtt, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeTrigger, Rfc6298, RttRange, SenderConfig, Variant,
-};
+use crate::args::{SenderArgs, TimerArgs, TransferArgs};
+use tcpfade_core::tcp::{BestRtt, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeTrigger, RttRange};
 
 /// A decision rule written in Python: called with the cycle's measurements as keyword arguments, it must
 /// return True (Immediate Recovery) or False (Slow Start). Its exception, or a wrong return type, stops the
@@ -119,33 +118,23 @@ fn outcome_dict<'py>(py: Python<'py>, out: &TransferOutcome) -> PyResult<Bound<'
     Ok(d)
 }
 
-/// A finite transfer. `sizes` = (size, mss, header, syn option, probe option) in bytes; `link` = (rate bit/s,
-/// one-way delay s, delayed-ACK timeout s or None, drop the receiver's segments, loss on the air, time limit
-/// s, metering "frame" or "payload"); `best_rtt` TCP-Probing's reading of best RTT ("earlier", "data",
-/// "probes"); `rfc6298` = (initial, min, max, granularity, max_backoff); `channel` None (no losses) or (mean_good,
-/// mean_bad, loss_rule, loss_good, loss_bad); `decision` a (low, high) pair for the paper's RTT-range rule or
-/// a Python callable. Returns the outcome as a dict.
+/// A finite transfer. `args` holds `transfer_arguments`' result (read by field name: [`SenderArgs`],
+/// [`TimerArgs`], [`TransferArgs`]); `channel` None (no losses) or (mean_good, mean_bad, loss_rule, loss_good,
+/// loss_bad); `decision` a (low, high) pair for the paper's RTT-range rule or a Python callable. Returns the
+/// outcome as a dict.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn simulate_transfer<'py>(
     py: Python<'py>,
-    variant: &str,
-    sizes: (u64, u64, u64, u64, u64),
-    link: (f64, f64, Option<f64>, bool, bool, f64, String),
-    wmax: u64,
-    dupthresh: u64,
-    initial_ssthresh: f64,
-    recover_guard: bool,
-    best_rtt: &str,
-    rfc6298: (f64, f64, f64, f64, u32),
+    args: Bound<'py, PyDict>,
     channel: Option<(f64, f64, String, f64, f64)>,
     decision: &Bound<'py, PyAny>,
-    record_frames: bool,
-    seed: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
-    let best_rtt = BestRtt::from_name(best_rtt).map_err(crate::errors::to_py)?;
+    let sender: SenderArgs = args.extract()?;
+    let timer: TimerArgs = args.extract()?;
+    let a: TransferArgs = args.extract()?;
+    let best_rtt = BestRtt::from_name(&a.best_rtt).map_err(crate::errors::to_py)?;
+    let seed = a.seed;
     let mut python_rule = if decision.is_callable() {
         Some(PythonDecision { callback: decision.clone().unbind(), raised: None })
     } else {
@@ -153,33 +142,26 @@ fn simulate_transfer<'py>(
     };
     let range: Option<(f64, f64)> = if python_rule.is_none() { Some(decision.extract()?) } else { None };
     let outcome = run_watched(py, progress, |watch| {
-        let (initial, min, max, granularity, max_backoff) = rfc6298;
-        let sender = SenderConfig::new(variant, wmax, dupthresh, 1.0, initial_ssthresh)?
-            .with_recover_guard(recover_guard)
-            .with_best_rtt(best_rtt)
-            .with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?;
-        let (size, mss, header_bytes, syn_option_bytes, probe_option_bytes) = sizes;
-        let (rate, delay, delayed_ack, drop_acks, loss_on_air, time_limit, metering) = link;
-        let metering = match metering.as_str() {
+        let metering = match a.metering.as_str() {
             "frame" => Metering::Frame,
             "payload" => Metering::Payload,
             other => return Err(Error::invalid("metering", other, "must be 'frame' or 'payload'")),
         };
         let cfg = TransferConfig {
-            sender,
-            size,
-            mss,
-            header_bytes,
-            syn_option_bytes,
-            probe_option_bytes,
-            rate,
+            sender: sender.config(&timer)?.with_best_rtt(best_rtt),
+            size: a.size_bytes,
+            mss: a.mss,
+            header_bytes: a.header_bytes,
+            syn_option_bytes: a.syn_option_bytes,
+            probe_option_bytes: a.probe_option_bytes,
+            rate: a.rate_bps,
             metering,
-            delay,
-            delayed_ack,
-            drop_acks,
-            loss_on_air,
-            time_limit,
-            record_frames,
+            delay: a.delay,
+            delayed_ack: a.delayed_ack,
+            drop_acks: a.drop_acks,
+            loss_on_air: a.loss_on_air,
+            time_limit: a.time_limit,
+            record_frames: a.record_frames,
         };
         let mut paper_rule = match range {
             Some((low, high)) => Some(RttRange::new(low, high)?),

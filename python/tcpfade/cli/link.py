@@ -9,52 +9,19 @@ from .. import _validate as v
 from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import VARIANTS, simulate_link as run_link
-from ..tcp.link import LINK_METRICS
+from ..tcp.link import LINK, LINK_METRICS
 from .options import SEED_HELP, channel_options, emit, link_channel_option, output_options, print_table, progress_bar
 
 
 @click.command("simulate-link")
-@click.option("--variant", type=click.Choice(VARIANTS, case_sensitive=False), default="reno", show_default=True,
-              help="TCP variant.")
-@click.option("--rate", type=float, required=True, help="Link rate μ [packets/s].")
-@click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s] (T = τ + 1/μ).")
-@click.option("--packet-bytes", type=int, default=1000, show_default=True, help="Packet size [bytes].")
-@click.option("--buffer", type=int, help="Buffer B [packets] (or --beta).")
-@click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1).")
-@click.option("--mean-good", type=float, help="Mean good duration E[X] of the channel [s].")
-@click.option("--mean-bad", type=float, help="Mean bad duration E[Y] [s]; without a channel: no channel losses.")
+@LINK.options(skip=("channel_clock", "batches", "confidence"))
 @channel_options(packet_bytes=False)
-@click.option("--duration", type=float, help="Simulated time [s] (default 1000·max(t_p, E[X]+E[Y]), >= 100).")
-@click.option("--warmup", type=float, help="Unmeasured start [s] (default a tenth of the duration).")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
-@click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
-@click.option("--rto", type=float, help="A fixed timeout [s] instead of RFC 6298.")
-@click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
-@click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
-@click.option("--initial-rto", type=float, default=3.0, show_default=True, help="RTO before the first sample [s].")
-@click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
-@click.option("--max-backoff", type=int, default=64, show_default=True,
-              help="Largest multiplier of the RTO's exponential backoff (a power of two).")
-@click.option("--delayed-ack", type=float, help="Delayed-ACK timeout [s] (default: an ACK per segment).")
-@click.option("--wmax", type=int, default=1 << 16, show_default=True, help="Receiver window [packets].")
-@click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default --wmax).")
-@click.option("--recover-guard", is_flag=True,
-              help="NewReno: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit until the ACK passes recover).")
-@click.option("--byte-counting", is_flag=True,
-              help="RFC 3465: grow W by the segments an ACK acknowledges, as Linux does (with --delayed-ack).")
 @click.option("--loss-rule", type=click.Choice(LOSS_RULES), default="any-instant", show_default=True,
               help="any-instant: a packet is lost if the channel is bad at any instant of it (abouzeid §III); "
                    "vdeldrop: the state at its start decides.")
-@click.option("--channel-clock", type=click.Choice(["time", "packets"]), default="time", show_default=True,
-              help="time: the channel evolves in real time (abouzeid); packets: only while packets are sent "
-                   "(ns-2's original model).")
-@click.option("--batches", type=int, default=20, show_default=True, help="Batches for the confidence intervals.")
-@click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
+@LINK.options(names=("channel_clock", "batches", "confidence"))
 @output_options()
-def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, duration, warmup, seed,
-                  dupthresh, rto, min_rto, max_rto, initial_rto, clock_granularity, max_backoff, delayed_ack, wmax,
-                  initial_ssthresh, recover_guard, byte_counting, loss_rule, channel_clock, batches, confidence,
-                  as_json, csv_path, **channel_kw) -> None:
+def simulate_link(loss_rule, as_json, csv_path, **kw) -> None:
     """Simulate TCP over a wireless link with a buffer and any channel: the continuous-time two-state one
     (--mean-good, --mean-bad), or the options of a slot channel (stepped once per packet; simulated fading in real
     time at fD = fD·T × μ Hz).
@@ -67,18 +34,18 @@ def simulate_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mea
       tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 --burst 5 --seed 1
       tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --model threshold --fdt 0.02 --error-rate 0.03 --seed 1
     """
-    channel = link_channel_option({**channel_kw, "mean_good": mean_good, "mean_bad": mean_bad}, packet_bytes)
+    given = LINK.pick(kw)
+    mean_good, mean_bad = given["mean_good"], given["mean_bad"]
+    channel = link_channel_option({k: x for k, x in kw.items() if k not in given} | {"mean_good": mean_good,
+                                                                                   "mean_bad": mean_bad},
+                                  given["packet_bytes"])
     if loss_rule != "any-instant":
         if mean_good is None or mean_bad is None:
             raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")
         channel, mean_good, mean_bad = ContinuousTwoState(mean_good, mean_bad, loss_rule=loss_rule), None, None
-    r = run_link(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                 mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
-                 seed=seed, dupthresh=dupthresh, rto=rto, min_rto=min_rto, max_rto=max_rto, initial_rto=initial_rto,
-                 clock_granularity=clock_granularity, max_backoff=max_backoff, delayed_ack=delayed_ack, wmax=wmax,
-                 initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, byte_counting=byte_counting,
-                 channel_clock=channel_clock, batches=batches,
-                 confidence=confidence, progress=progress_bar())
+    given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
+    confidence = given["confidence"]
+    r = run_link(**given, progress=progress_bar())
     if channel is not None:
         described = repr(channel)
     elif mean_good is not None and mean_bad is not None:

@@ -22,8 +22,9 @@ from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.trace import TraceChannel
+from .._params import Model, Param
 from .metrics import batch_interval
-from .slotted import VARIANTS
+from .parameters import BATCHES, CONFIDENCE, DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
@@ -156,67 +157,84 @@ MIN_PACKETS_PER_BATCH = 10
 #: Link rates μ accepted [packets/s] and delays [s].
 RATE = v.Real(1e-6, 1e12, words="must be a finite number in [1e-6, 1e12] (packets per second)")
 DELAY = v.Real(0.0, 1e6, words="must be a finite number in [0, 1e6] (seconds)")
+CHANNEL_WORDS = ("must be a tcpfade channel (ContinuousTwoState, Bernoulli, GilbertElliott, ThresholdFading, "
+                 "BitLevelFading or TraceChannel)")
 
-#: What each parameter of :func:`simulate_link` accepts (the analysis shares the link's).
-RULES: dict[str, v.Rule] = {
-    "variant": v.Choice(VARIANTS, loose=True), "rate": RATE, "tau": DELAY, "packet_bytes": v.Integer(1, 1 << 30),
-    "buffer": v.Optional(v.Integer(0, 1 << 30)), "beta": v.Optional(v.Real(0.0, 1e6)),
-    "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
-    "channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel (ContinuousTwoState, "
-                                     "Bernoulli, GilbertElliott, ThresholdFading, BitLevelFading or TraceChannel)")),
-    "duration": v.Optional(v.POSITIVE), "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED,
-    "wmax": v.Integer(1, 1 << 24), "dupthresh": v.Integer(1, 1 << 30), "initial_ssthresh": v.Optional(v.Real(1.0)),
-    "recover_guard": v.Flag(), "byte_counting": v.Flag(), "rto": v.Optional(v.POSITIVE), "initial_rto": v.POSITIVE, "min_rto": v.POSITIVE,
-    "max_rto": v.POSITIVE,
-    "clock_granularity": v.NON_NEGATIVE, "max_backoff": v.Integer(1, 1 << 20),
-    "delayed_ack": v.Optional(v.POSITIVE), "channel_clock": v.Choice(("time", "packets")),
-    "batches": v.Integer(2, 1 << 20), "confidence": v.CONFIDENCE,
-}
+#: The link's own parameters (abouzeid §II-A), shared by the simulation and the analysis.
+LINK_PARAMETERS = (
+    Param("rate", RATE, doc="Link rate μ.", unit="packets/s"),
+    Param("tau", DELAY, doc="Round-trip propagation and processing delay τ; T = τ + 1/μ.", unit="s"),
+    Param("packet_bytes", v.Integer(1, 1 << 30), 1000, "Packet size (for goodput_bps; μ is in packets).", "bytes"),
+    Param("buffer", v.Optional(v.Integer(0, 1 << 30)), None, "The buffer B (or beta; not both).", "packets",
+          default_words="β·μT"),
+    Param("beta", v.Optional(v.Real(0.0, 1e6)), None, "The buffer as β = B/(μT), B rounded to the nearest packet.",
+          default_words="1"),
+    Param("mean_good", v.Optional(MEAN_SOJOURN), None,
+          "Mean good duration E[X] of the continuous-time channel (abouzeid §III: a packet is lost if the channel is "
+          "bad at any instant of its transmission); or give channel.", "s", sweep=False),
+    Param("mean_bad", v.Optional(MEAN_SOJOURN), None, "Mean bad duration E[Y] of the continuous-time channel.", "s",
+          sweep=False),
+    Param("channel", v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS)), None,
+          "Any tcpfade channel. ContinuousTwoState evolves in real time; Bernoulli, GilbertElliott and a TraceChannel "
+          "take one step per packet sent; ThresholdFading and BitLevelFading evolve in real time at fD = fdt × rate Hz "
+          "(fD·T with T = 1/μ, one packet time); a TraceChannel with an interval is a block error sequence in time "
+          "(docs/models.md, \"Any tcpfade channel\"). Neither a channel nor mean_good/mean_bad: no channel losses.",
+          cli=False, sweep=False, default_words="None (no channel losses)"),
+)
+
+#: :func:`simulate_link`'s parameters: the link's, the run's, the sender's and RFC 6298's timer.
+LINK = Model("simulate_link", (
+    variant("reno", doc='TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".'),
+    *LINK_PARAMETERS,
+    Param("duration", v.Optional(v.POSITIVE), None, "Simulated time.", "s",
+          default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
+    Param("warmup", v.Optional(v.NON_NEGATIVE), None, "Time simulated but not measured.", "s",
+          default_words="duration / 10"),
+    SEED, *SENDER, *TIMER, DELAYED_ACK,
+    Param("channel_clock", v.Choice(("time", "packets")), "time",
+          "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
+          "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
+          "channel then steps once per packet."),
+    BATCHES, CONFIDENCE,
+), doc="TCP over a wireless link with a buffer, event by event (abouzeid §II-III).")
 
 
-@v.checked(**RULES)
-def link_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
-                   buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
-                   mean_bad: float | None = None, channel: ContinuousTwoState | SlotChannel | None = None,
-                   duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
-                   dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                   byte_counting: bool = False, rto: float | None = None, initial_rto: float = 3.0,
-                   min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01, max_backoff: int = 64,
-                   delayed_ack: float | None = None, channel_clock: str = "time", batches: int = 20,
-                   confidence: float = 0.95) -> dict[str, Any]:
+#: The rules of :data:`LINK` by name (the link analysis shares them).
+RULES = LINK.rules
+
+
+@LINK.entry()
+def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     """Check the arguments of :func:`simulate_link` without simulating: the same errors, raised the same way,
-    and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it."""
-    mu = rate
+    and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it.
+    The result is what the core's binding reads, by field name."""
+    a = {"variant": variant, **given}
+    mu, tau, duration, batches = a["rate"], a["tau"], a["duration"], a["batches"]
     t = tau + 1.0 / mu
-    buffer = link_buffer(buffer, beta, mu * t, high=1 << 30)
-    channel = link_channel(mean_good, mean_bad, channel, required=False, any_kind=True)
-    given = duration is not None
+    buffer = link_buffer(a["buffer"], a["beta"], mu * t, high=1 << 30)
+    channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
+    given_duration = duration is not None
     period = channel.mean_good + channel.mean_bad if isinstance(channel, ContinuousTwoState) else None  # E[X] + E[Y]
     if duration is None:
         duration = max(1000.0 * max(ideal_cycle(mu, t, buffer), period or 0.0), 100.0)
-    if max_rto < min_rto:
-        raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
-    warmup = duration / 10.0 if warmup is None else warmup
+    if a["max_rto"] < a["min_rto"]:
+        raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
+    warmup = duration / 10.0 if a["warmup"] is None else a["warmup"]
     if warmup >= duration:
         raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
-    name = "duration" if given else "duration (default)"
+    name = "duration" if given_duration else "duration (default)"
     per_batch = (duration - warmup) * mu / batches
     if per_batch < MIN_PACKETS_PER_BATCH:
         raise v.fail(name, duration, f"the measured time, {duration - warmup:.6g} s, holds {per_batch * batches:.3g} "
                                      f"packet times: fewer than {MIN_PACKETS_PER_BATCH} for each of the {batches} "
                                      "batches of the intervals (simulate longer, or give fewer batches)")
-    timer = rto if rto is not None else min_rto
+    timer = a["rto"] if a["rto"] is not None else a["min_rto"]
     events = duration * (2.0 * mu + 1.0 / timer + (2.0 / period if period else 0.0))
     v.work(name, duration, events, "events", f"a link run of {duration:.6g} s",
-           "" if given else "; give a shorter duration")
-    return {
-        "variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes, "buffer": buffer,
-        "channel": channel, "duration": duration, "warmup": warmup, "seed": seed, "wmax": wmax,
-        "dupthresh": dupthresh, "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "recover_guard": recover_guard, "byte_counting": byte_counting,
-        "rto": rto, "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
-        "delayed_ack": delayed_ack, "channel_clock": channel_clock, "batches": batches, "confidence": confidence,
-    }
+           "" if given_duration else "; give a shorter duration")
+    a.update(round_trip=t, buffer=buffer, channel=channel, duration=duration, warmup=warmup,
+             initial_ssthresh=float(a["wmax"]) if a["initial_ssthresh"] is None else a["initial_ssthresh"])
+    return a
 
 
 def link_buffer(buffer: int | None, beta: float | None, pipe: float, *, high: int) -> int:
@@ -251,57 +269,14 @@ def link_channel(mean_good: float | None, mean_bad: float | None, channel: Conti
     return ContinuousTwoState(mean_good=mean_good, mean_bad=mean_bad)
 
 
-@v.checked(progress=v.PROGRESS)
-def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
-                  buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
-                  mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
-                  duration: float | None = None, warmup: float | None = None, seed: int, wmax: int = 1 << 16,
-                  dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                  byte_counting: bool = False, rto: float | None = None, initial_rto: float = 3.0,
-                  min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01, max_backoff: int = 64,
-                  delayed_ack: float | None = None, channel_clock: str = "time", batches: int = 20,
-                  confidence: float = 0.95, progress: bool | Callable[[float], object] | None = None) -> LinkResult:
+@LINK.entry(PROGRESS)
+def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
+                  **given: Any) -> LinkResult:
     """Simulate a TCP bulk transfer over a wireless link with a buffer (abouzeid §II-III).
 
     Parameters
     ----------
-    variant : "reno" (abouzeid's), "tahoe", "newreno" or "oldtahoe".
-    rate : link rate μ [packets/s].
-    tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
-    packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
-    buffer, beta : the buffer B [packets], or β = B/(μT) (B is then rounded to the nearest packet).
-        Give one; default β = 1.
-    mean_good, mean_bad : mean good and bad durations E[X], E[Y] [s] of the continuous-time channel
-        (abouzeid §III: a packet is lost if the channel is bad at any instant of its transmission); or give
-        ``channel``; neither: no channel losses.
-    channel : any tcpfade channel. ContinuousTwoState evolves in real time; Bernoulli, GilbertElliott and a
-        TraceChannel take one step per packet sent; ThresholdFading and BitLevelFading evolve in real time at
-        fD = fdt × ``rate`` Hz (fD·T with T = 1/μ, one packet time); a TraceChannel with ``interval`` is a block
-        error sequence in time (docs/models.md, "Any tcpfade channel").
-    duration : simulated time [s]; default 1000·max(t_p, E[X] + E[Y]) (abouzeid §V's heuristic, t_p the
-        ideal cycle of Table II), at least 100 s.
-    warmup : time simulated but not measured [s]; default a tenth of ``duration``.
-    seed : seed of the channel.
-    wmax : receiver's advertised window [packets] (abouzeid: larger than w_p).
-    dupthresh : duplicate-ACK threshold K.
-    initial_ssthresh : initial Wth; default ``wmax``.
-    recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (see :func:`tcpfade.simulate`); off by default.
-    byte_counting : RFC 3465's appropriate byte counting: an ACK grows W by the segments it acknowledges (L = 2 in
-        slow start), as Linux does, instead of by one ACK's worth (the papers' rule, the default). It matters with
-        ``delayed_ack``.
-    rto : a fixed timeout [s] instead of RFC 6298.
-    initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's parameters. The defaults are
-        ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s maximum, tcpTick 0.01 s).
-    delayed_ack : delayed-ACK timeout [s]; None: an ACK per segment (abouzeid's assumption).
-    channel_clock : "time" (the channel evolves in real time, idle or not: abouzeid §III) or "packets" (it
-        advances only by each packet's transmission time, frozen while the link idles: ns-2's original model,
-        which abouzeid §I-A criticizes; a fading channel then steps once per packet). Bad visits are tracked for
-        the ContinuousTwoState with the time clock only.
-    batches : batches of the measured time for the intervals.
-    confidence : level of the intervals.
-    progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
-        fraction of the simulated time done (0 to 1) about every 0.1 s of a run; an exception it raises stops the
-        run and is raised here. Ctrl-C stops a run at once, with or without it.
+    {parameters}
 
     Examples
     --------
@@ -321,24 +296,13 @@ def simulate_link(variant: str = "reno", *, rate: float, tau: float, packet_byte
         an unknown variant, a parameter out of its range, both or neither of buffer and beta, a channel given
         with mean_good/mean_bad, a run that would not fit in memory or time.
     """
-    args = link_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                          mean_good=mean_good, mean_bad=mean_bad, channel=channel, duration=duration, warmup=warmup,
-                          seed=seed, wmax=wmax, dupthresh=dupthresh, initial_ssthresh=initial_ssthresh,
-                          recover_guard=recover_guard, byte_counting=byte_counting, rto=rto, initial_rto=initial_rto,
-                          min_rto=min_rto,
-                          max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
-                          delayed_ack=delayed_ack,
-                          channel_clock=channel_clock, batches=batches, confidence=confidence)
+    args = link_arguments(variant, **given)
     name, mu, t, size, buffer, channel = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                             "channel"))
     duration, warmup, level = args["duration"], args["warmup"], args["confidence"]
     spec = link_channel_spec(channel, mu, args["channel_clock"])
     with reporting(progress, "simulated time") as report:
-        raw = _core.simulate_link(name, mu, t - 1.0 / mu, buffer, duration, warmup, args["batches"],
-                                  args["delayed_ack"], args["wmax"], args["dupthresh"], args["initial_ssthresh"],
-                                  args["recover_guard"], args["byte_counting"], args["rto"], args["rfc6298"], spec,
-                                  args["seed"],
-                                  report)
+        raw = _core.simulate_link(args, spec, report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}

@@ -26,8 +26,9 @@ from .. import _validate as v
 from .._record import Record
 from .._watch import reporting
 from ..channels.continuous import ContinuousTwoState
+from .._params import Model, Param
 from ..devices import Device, device as resolve_device
-from .slotted import VARIANTS
+from .parameters import DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,26 +54,59 @@ KINDS = ("syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ac
 #: Bytes one recorded frame takes (the core's row and the DataFrame made of it).
 FRAME_BYTES = 96
 
-RULES: dict[str, v.Rule] = {
-    "variant": v.Choice(VARIANTS, loose=True),
-    "channel": v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState (or None: no losses)")),
-    "size_bytes": v.Integer(1, 1 << 40), "mss": v.Integer(1, 1 << 30), "header_bytes": v.Integer(0, 1 << 16),
-    "syn_option_bytes": v.Integer(0, 40), "probe_option_bytes": v.Integer(0, 40), "mtu": v.Integer(1, 1 << 30),
-    "rate_bps": v.Real(1.0, 1e12, words="must be a finite number in [1, 1e12] (bits per second)"),
-    "delay": v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds)"),
-    "delayed_ack": v.Optional(v.Real(0.0, 1e3, low_open=True)), "drop_acks": v.Flag(), "loss_on_air": v.Flag(),
-    "rwnd_bytes": v.Integer(1, 1 << 40), "dupthresh": v.Integer(1, 1 << 20),
-    "initial_ssthresh": v.Optional(v.Real(1.0)), "recover_guard": v.Flag(), "best_rtt": v.Choice(BEST_RTT),
-    "metering": v.Choice(METERING),
-    "initial_rto": v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)"),
-    "min_rto": v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)"),
-    "max_rto": v.Real(1e-6, 1e5, words="must be a finite number in [1e-6, 1e5] (seconds)"),
-    "clock_granularity": v.Real(0.0, 1e3), "max_backoff": v.Integer(1, 1 << 20),
-    "decision": v.Optional(v.Callback()), "probe_low": v.Real(1e-9, 1e9), "probe_high": v.Real(1e-9, 1e9),
-    "time_limit": v.Real(1e-3, 1e9, words="must be a finite number in [1e-3, 1e9] (seconds)"),
-    "device": v.Instance((str, Device), "must be a Device or a preset name"), "seed": v.SEED,
-    "record_frames": v.Flag(), "progress": v.PROGRESS,
-}
+SECONDS_4 = v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds)")
+
+#: :func:`simulate_transfer`'s parameters (tsaoussidis-badr §4), the sender's and timer's shared with the other
+#: drivers (:mod:`tcpfade.tcp.parameters`).
+TRANSFER = Model("simulate_transfer", (
+    variant("reno", doc='TCP variant: "tahoe", "reno", "newreno", "probing" (TCP-Probing) or "oldtahoe".'),
+    Param("channel", v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState (or None: no losses)")),
+          None, "The error process, e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off phases of mean 10 s, "
+          "10% of segments dropped in the on phase).", positional=True, cli=False, sweep=False,
+          default_words="None (no losses)"),
+    Param("size_bytes", v.Integer(1, 1 << 40), SIZE_BYTES, "Bytes the application sends (Table 1: 5,242,880).",
+          "bytes"),
+    Param("mss", v.Integer(1, 1 << 30), MSS, "Payload bytes per segment at most.", "bytes"),
+    Param("header_bytes", v.Integer(0, 1 << 16), HEADER_BYTES, "Header bytes of every segment.", "bytes"),
+    Param("syn_option_bytes", v.Integer(0, 40), 4, "Option bytes of SYN and SYN-ACK (the MSS option).", "bytes"),
+    Param("probe_option_bytes", v.Integer(0, 40), 8,
+          "Option bytes of each probe segment (TCP-Probing's option: type, length, id; tsaoussidis-badr §3.1).",
+          "bytes"),
+    Param("mtu", v.Integer(1, 1 << 30), 65_535, "The largest segment the link carries, headers included.", "bytes"),
+    Param("rate_bps", v.Real(1.0, 1e12, words="must be a finite number in [1, 1e12] (bits per second)"), RATE_BPS,
+          "Link rate; the link is one half-duplex medium shared by both directions.", "bit/s"),
+    Param("delay", SECONDS_4, 0.0, "One-way propagation delay.", "s"),
+    DELAYED_ACK.but(default=0.2),
+    Param("drop_acks", v.Flag(), True, "The channel drops the receiver's segments too (VDELDROP on both hosts); "
+          "else only the sender's."),
+    Param("loss_on_air", v.Flag(), False, "A dropped segment still occupies the link and both radios (a wireless "
+          "loss); else it is dropped between TCP and IP of the sending host, as VDELDROP did."),
+    Param("rwnd_bytes", v.Integer(1, 1 << 40), 65_535, "The receiver's advertised window; Wmax = rwnd_bytes // mss "
+          "segments.", "bytes"),
+    *(p for p in SENDER if p.name != "wmax"),
+    Param("best_rtt", v.Choice(BEST_RTT), "earlier",
+          "TCP-Probing only: which RTT samples make best RTT, the lower bound of the end-of-cycle rule (§3.1; BRIEF "
+          "D12). earlier: every sample taken outside the cycle (data, the SYN, earlier cycles' probes); probes: "
+          "earlier cycles' probe RTTs only; data: data segments' only. A cycle's own probes never count "
+          "(docs/models.md, \"TCP-Probing\")."),
+    Param("metering", v.Choice(METERING), "frame", "What rate_bps meters: frame (headers and payload hold the link) "
+          "or payload (only payload bytes take link time; 5 MiB at 2**20 bit/s is Table 1's 40.000 s)."),
+    *(p.but(default=1.0) if p.name in ("initial_rto", "min_rto") else p for p in TIMER),
+    Param("decision", v.Optional(v.Callback()), None,
+          "TCP-Probing's end-of-cycle rule: None for the paper's (Immediate Recovery when both probe RTTs lie in "
+          "[probe_low · best RTT, probe_high · last RTT]), or a callable taking keyword arguments trigger (\"timeout\" "
+          "or \"dupacks\"), rtt1, rtt2, best_rtt, last_rtt [s], dupacks, exchanges, duration [s], cwnd, ssthresh and "
+          "returning True (Immediate Recovery) or False (Slow Start).", cli=False, sweep=False,
+          default_words="None (the paper's rule)"),
+    Param("probe_low", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on best RTT."),
+    Param("probe_high", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on last RTT."),
+    Param("time_limit", v.Real(1e-3, 1e9, words="must be a finite number in [1e-3, 1e9] (seconds)"), 1e5,
+          "Simulated time after which an unfinished transfer stops (the result then says completed=False).", "s"),
+    Param("device", v.Instance((str, Device), "must be a Device or a preset name"), "wavelan",
+          "A tcpfade.devices.Device or a preset name (tcpfade.devices.PRESETS) for the energy."),
+    SEED.but(default=0),
+    Param("record_frames", v.Flag(), False, "Keep a log of every segment (result.frames).", cli=False, sweep=False),
+), doc="Finite transfers from SYN to the last ACK (tsaoussidis-badr §4).")
 
 
 @dataclass(frozen=True, repr=False)
@@ -178,21 +212,14 @@ class TransferResult(Record):
                             columns=["kind", "segments", "bytes", "dropped"]).set_index("kind")
 
 
-@v.checked(**RULES)
-def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None = None, *,
-                       size_bytes: int = SIZE_BYTES, mss: int = MSS, header_bytes: int = HEADER_BYTES,
-                       syn_option_bytes: int = 4, probe_option_bytes: int = 8, mtu: int = 65_535,
-                       rate_bps: float = RATE_BPS, delay: float = 0.0, delayed_ack: float | None = 0.2,
-                       drop_acks: bool = True, loss_on_air: bool = False, rwnd_bytes: int = 65_535,
-                       dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                       best_rtt: str = "earlier", metering: str = "frame",
-                       initial_rto: float = 1.0, min_rto: float = 1.0, max_rto: float = 64.0,
-                       clock_granularity: float = 0.01, max_backoff: int = 64,
-                       decision: Callable[..., bool] | None = None, probe_low: float = 1.0, probe_high: float = 1.0,
-                       time_limit: float = 1e5, device: str | Device = "wavelan", seed: int = 0,
-                       record_frames: bool = False, progress: Any = None) -> dict[str, Any]:
+@TRANSFER.entry()
+def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None = None, **given: Any) -> dict[str, Any]:
     """Check and normalize the arguments of :func:`simulate_transfer` without running it (a sweep checks every
-    point with it)."""
+    point with it). The result is what the core's binding reads, by field name."""
+    a = {"variant": variant, "channel": channel, **given}
+    mss, header_bytes, mtu, rwnd_bytes, size_bytes = (a[k] for k in ("mss", "header_bytes", "mtu", "rwnd_bytes",
+                                                                     "size_bytes"))
+    min_rto, max_rto, decision, record_frames = a["min_rto"], a["max_rto"], a["decision"], a["record_frames"]
     if mss + header_bytes > mtu:
         raise v.fail("mss", mss, f"a segment of mss + header_bytes = {mss + header_bytes} bytes exceeds the link's "
                                  f"mtu = {mtu} bytes")
@@ -208,73 +235,19 @@ def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None
     v.work("size_bytes", size_bytes, 4.0 * segments, "events", f"a transfer of {segments} segments")
     v.memory("record_frames", record_frames, 4.0 * segments * FRAME_BYTES if record_frames else 0.0,
              f"a log of the frames of {segments} segments")
-    return {
-        "variant": variant, "channel": channel, "size_bytes": size_bytes, "mss": mss, "header_bytes": header_bytes,
-        "syn_option_bytes": syn_option_bytes, "probe_option_bytes": probe_option_bytes, "mtu": mtu,
-        "rate_bps": rate_bps, "delay": delay, "delayed_ack": delayed_ack, "drop_acks": drop_acks,
-        "loss_on_air": loss_on_air, "rwnd_bytes": rwnd_bytes, "wmax": wmax, "dupthresh": dupthresh,
-        "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "recover_guard": recover_guard, "best_rtt": best_rtt, "metering": metering,
-        "rfc6298": (initial_rto, min_rto, max_rto, clock_granularity, max_backoff),
-        "decision": decision, "probe_low": probe_low, "probe_high": probe_high, "time_limit": time_limit,
-        "device": resolve_device(device, rate_bps), "seed": seed, "record_frames": record_frames,
-    }
+    a.update(wmax=wmax, initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
+             device=resolve_device(a["device"], a["rate_bps"]))
+    return a
 
 
+@TRANSFER.entry(PROGRESS)
 def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None = None, *,
-                      size_bytes: int = SIZE_BYTES, mss: int = MSS, header_bytes: int = HEADER_BYTES,
-                      syn_option_bytes: int = 4, probe_option_bytes: int = 8, mtu: int = 65_535,
-                      rate_bps: float = RATE_BPS, delay: float = 0.0, delayed_ack: float | None = 0.2,
-                      drop_acks: bool = True, loss_on_air: bool = False, rwnd_bytes: int = 65_535,
-                      dupthresh: int = 3, initial_ssthresh: float | None = None, recover_guard: bool = False,
-                      best_rtt: str = "earlier", metering: str = "frame",
-                      initial_rto: float = 1.0, min_rto: float = 1.0, max_rto: float = 64.0,
-                      clock_granularity: float = 0.01, max_backoff: int = 64,
-                      decision: Callable[..., bool] | None = None, probe_low: float = 1.0, probe_high: float = 1.0,
-                      time_limit: float = 1e5, device: str | Device = "wavelan", seed: int = 0,
-                      record_frames: bool = False,
-                      progress: bool | Callable[[float], object] | None = None) -> TransferResult:
+                      progress: bool | Callable[[float], object] | None = None, **given: Any) -> TransferResult:
     """Simulate one finite transfer, from SYN to the last ACK (tsaoussidis-badr §4).
 
     Parameters
     ----------
-    variant : "tahoe", "reno", "newreno", "probing" (TCP-Probing) or "oldtahoe".
-    channel : the error process, e.g. ``ContinuousTwoState.on_off(10.0, 0.1)`` (VDELDROP: on/off phases of mean
-        10 s, 10% of segments dropped in the on phase); None: no losses.
-    size_bytes : bytes the application sends (Table 1: 5,242,880).
-    mss, header_bytes : payload bytes per segment at most, and header bytes of every segment.
-    syn_option_bytes, probe_option_bytes : option bytes of SYN/SYN-ACK (MSS option) and of each probe segment
-        (TCP-Probing's option: type, length, id; tsaoussidis-badr §3.1).
-    mtu : the largest segment the link carries, headers included [bytes].
-    rate_bps : link rate [bit/s]; the link is one half-duplex medium shared by both directions.
-    delay : one-way propagation delay [s].
-    delayed_ack : delayed-ACK timeout [s] (an ACK per two segments, RFC 1122 §4.2.3.2); None: an ACK per segment.
-    drop_acks : the channel drops the receiver's segments too (VDELDROP on both hosts); else only the sender's.
-    loss_on_air : a dropped segment still occupies the link and both radios (a wireless loss); default: it is
-        dropped between TCP and IP of the sending host, as VDELDROP did.
-    rwnd_bytes : the receiver's advertised window [bytes]; Wmax = rwnd_bytes // mss segments.
-    dupthresh : duplicate-ACK threshold K (fast retransmit; TCP-Probing's dupack-triggered cycle).
-    initial_ssthresh : initial Wth [segments]; default Wmax.
-    recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (see :func:`tcpfade.simulate`).
-    best_rtt : TCP-Probing only: which RTT samples make *best RTT*, the lower bound of the paper's end-of-cycle
-        rule (§3.1; BRIEF D12). ``"earlier"`` (default): every sample taken outside the cycle (data, the SYN,
-        earlier cycles' probes); ``"probes"``: earlier cycles' probe RTTs only, probes judged against probes;
-        ``"data"``: data segments' only. A cycle's own probes never count. The choice and its measured effect: docs/models.md, "TCP-Probing".
-    metering : what ``rate_bps`` meters: ``"frame"`` (default: headers and payload hold the link) or ``"payload"``
-        (only payload bytes take link time; 5 MiB at 2**20 bit/s is Table 1's 40.000 s).
-    initial_rto, min_rto, max_rto, clock_granularity, max_backoff : RFC 6298's timer (defaults: its 1 s initial
-        and minimum RTO).
-    decision : TCP-Probing's end-of-cycle rule: None for the paper's (Immediate Recovery when both probe RTTs lie
-        in [probe_low · best RTT, probe_high · last RTT]), or a callable taking keyword arguments ``trigger``
-        ("timeout" or "dupacks"), ``rtt1``, ``rtt2``, ``best_rtt``, ``last_rtt`` [s], ``dupacks``, ``exchanges``,
-        ``duration`` [s], ``cwnd``, ``ssthresh`` and returning True (Immediate Recovery) or False (Slow Start).
-    probe_low, probe_high : the paper's rule's factors on best RTT and last RTT.
-    time_limit : simulated time after which an unfinished transfer stops [s]; the result then says
-        ``completed=False``.
-    device : a :class:`~tcpfade.devices.Device` or a preset name (:data:`tcpfade.devices.PRESETS`) for the energy.
-    seed : seed of the channel.
-    record_frames : keep a log of every segment (``result.frames``).
-    progress : True for a progress bar, or a callable that gets the fraction done; Ctrl-C stops a run at once.
+    {parameters}
 
     Examples
     --------
@@ -291,27 +264,13 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
     ParameterError
         an unknown variant or device, a parameter out of its range (named with its value).
     """
-    a = transfer_arguments(variant, channel, size_bytes=size_bytes, mss=mss, header_bytes=header_bytes,
-                           syn_option_bytes=syn_option_bytes, probe_option_bytes=probe_option_bytes, mtu=mtu,
-                           rate_bps=rate_bps, delay=delay, delayed_ack=delayed_ack, drop_acks=drop_acks,
-                           loss_on_air=loss_on_air, rwnd_bytes=rwnd_bytes, dupthresh=dupthresh,
-                           initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, best_rtt=best_rtt,
-                           metering=metering, initial_rto=initial_rto,
-                           min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
-                           max_backoff=max_backoff, decision=decision, probe_low=probe_low, probe_high=probe_high,
-                           time_limit=time_limit, device=device, seed=seed, record_frames=record_frames,
-                           progress=progress)
+    a = transfer_arguments(variant, channel, **given)
     ch = a["channel"]
     spec = None if ch is None else (ch.mean_good, ch.mean_bad, ch.loss_rule, ch.loss_good, ch.loss_bad)
     rule = a["decision"] if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
-        raw = _core.simulate_transfer(
-            a["variant"], (a["size_bytes"], a["mss"], a["header_bytes"], a["syn_option_bytes"], a["probe_option_bytes"]),
-            (a["rate_bps"], a["delay"], a["delayed_ack"], a["drop_acks"], a["loss_on_air"], a["time_limit"],
-             a["metering"]),
-            a["wmax"], a["dupthresh"], a["initial_ssthresh"], a["recover_guard"], a["best_rtt"], a["rfc6298"], spec,
-            rule,
-            a["record_frames"], a["seed"], report)
+        raw = _core.simulate_transfer({k: x for k, x in a.items() if k not in ("channel", "decision", "device")},
+                                      spec, rule, report)
     return _result(a, raw)
 
 
@@ -336,7 +295,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
     parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
                                     "drop_acks", "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "best_rtt",
                                     "time_limit")}
-    parameters.update(zip(("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff"), a["rfc6298"]))
+    parameters.update({k: a[k] for k in ("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff")})
     if channel is not None:
         parameters.update(mean_good=channel.mean_good, mean_bad=channel.mean_bad, loss_rule=channel.loss_rule,
                           loss_good=channel.loss_good, loss_bad=channel.loss_bad)

@@ -1,0 +1,91 @@
+//! The arguments of a model as the Python declaration names them (`tcpfade._params`, `tcpfade.tcp.parameters`):
+//! the checked arguments arrive as one dict, and each struct here takes its fields from it by name. A parameter is
+//! thus written once on each side of the boundary: its `Param` in Python, its field here.
+
+use pyo3::prelude::*;
+use tcpfade_core::error::Result;
+use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+
+/// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct SenderArgs {
+    pub variant: String,
+    pub wmax: u64,
+    pub dupthresh: u64,
+    pub initial_ssthresh: f64,
+    pub initial_window: u64,
+    pub recover_guard: bool,
+    pub byte_counting: bool,
+}
+
+/// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct TimerArgs {
+    pub rto: Option<f64>,
+    pub initial_rto: f64,
+    pub min_rto: f64,
+    pub max_rto: f64,
+    pub clock_granularity: f64,
+    pub max_backoff: u32,
+}
+
+impl SenderArgs {
+    /// The core's sender configuration with `timer`.
+    pub(crate) fn config(&self, timer: &TimerArgs) -> Result<SenderConfig> {
+        let variant = Variant::from_name(&self.variant)?;
+        if self.initial_window != 1 {
+            // PENDING(sender-parts): SenderConfig::with_initial_window
+            return Err(tcpfade_core::error::Error::invalid("initial_window", &self.initial_window.to_string(), "must be 1"));
+        }
+        let sender = SenderConfig::new(variant, self.wmax, self.dupthresh, timer.rto.unwrap_or(1.0), self.initial_ssthresh)?
+            .with_recover_guard(self.recover_guard)
+            .with_byte_counting(self.byte_counting);
+        match timer.rto {
+            Some(_) => Ok(sender),
+            None => sender.with_rfc6298(Rfc6298 {
+                initial: timer.initial_rto,
+                min: timer.min_rto,
+                max: timer.max_rto,
+                granularity: timer.clock_granularity,
+                max_backoff: timer.max_backoff,
+            }),
+        }
+    }
+}
+
+/// The event-driven link's run (`tcpfade.tcp.link.LINK`, after `link_arguments`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct LinkArgs {
+    pub rate: f64,
+    pub tau: f64,
+    pub buffer: u64,
+    pub duration: f64,
+    pub warmup: f64,
+    pub batches: u64,
+    pub delayed_ack: Option<f64>,
+    pub seed: u64,
+}
+
+/// A finite transfer's workload and link (`tcpfade.tcp.transfer.TRANSFER`, after `transfer_arguments`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct TransferArgs {
+    pub size_bytes: u64,
+    pub mss: u64,
+    pub header_bytes: u64,
+    pub syn_option_bytes: u64,
+    pub probe_option_bytes: u64,
+    pub rate_bps: f64,
+    pub metering: String,
+    pub delay: f64,
+    pub delayed_ack: Option<f64>,
+    pub drop_acks: bool,
+    pub loss_on_air: bool,
+    pub time_limit: f64,
+    pub best_rtt: String,
+    pub record_frames: bool,
+    pub seed: u64,
+}

@@ -1,0 +1,302 @@
+"""One declaration per model: each model's parameters written once, with their rule, default, unit and doc.
+
+A :class:`Model` is a frozen record of :class:`Param` declarations. Everything that used to repeat the parameter
+list derives from it:
+
+- the checks at entry (:meth:`Model.entry` gives the public function its signature, its *Parameters* section and
+  the :func:`~tcpfade._validate.checked` rules; :meth:`Model.check` binds and checks a call without running it);
+- what the Rust bindings read: the checked arguments travel as one dict, and the binding's ``#[derive(FromPyObject)]``
+  structs take their fields from it by name (``crates/tcpfade-python/src/args.rs``);
+- the command line's options (:meth:`Model.options`);
+- the sweep's table of what a point may set (:meth:`Model.sweep_types`);
+- the parameter tables of the docs (:meth:`Model.table`, gathered in ``docs/parameters.md`` and checked current by
+  the tests).
+
+Adding a parameter to a model is one :class:`Param` here and, if the core reads it, one field of the binding's
+struct (docs/models.md, "Adding a parameter").
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import _validate as v
+
+#: The default of a parameter that must be given.
+REQUIRED = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a model.
+
+    ``rule`` checks it (the one validation mechanism); ``default`` is :data:`REQUIRED` when it must be given;
+    ``unit`` is the field's unit in the glossary's words ("s", "packets", "bytes", "bit/s"; "" for a count or a
+    name); ``doc`` is the sentence the API docs, the CLI help and the docs table share. ``cli`` is False for a
+    parameter the command line does not offer (a callable, an object) and ``sweep`` False for one a sweep point
+    cannot set; ``short`` is an extra short option (``-K``); ``positional`` lets it be passed by position
+    (``variant``)."""
+
+    name: str
+    rule: v.Rule
+    default: Any = REQUIRED
+    doc: str = ""
+    unit: str = ""
+    cli: bool = True
+    sweep: bool = True
+    short: str | None = None
+    positional: bool = False
+    #: Shown in help as the default when the real default is computed (None: ``default`` itself).
+    default_words: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    @property
+    def kind(self) -> type:
+        """The plain type a sweep file or a CLI option gives it (int, float, str or bool)."""
+        return _kind(self.rule)
+
+    @property
+    def option(self) -> str:
+        """The command line's spelling, ``--packet-bytes`` for ``packet_bytes``."""
+        return "--" + self.name.replace("_", "-")
+
+    def but(self, **changes: Any) -> Param:
+        """This parameter with some fields changed (another default in one model, say)."""
+        return replace(self, **changes)
+
+    def help(self) -> str:
+        """The CLI help: the doc, its unit, and the default when it is computed."""
+        text = self.doc + (f" [{self.unit}]" if self.unit and f"[{self.unit}]" not in self.doc else "")
+        if self.default_words:
+            text += f" (default {self.default_words})"
+        return text
+
+
+def _kind(rule: v.Rule) -> type:
+    if isinstance(rule, v.Optional):
+        return _kind(rule.rule)
+    if isinstance(rule, v.Integer):
+        return int
+    if isinstance(rule, v.Flag):
+        return bool
+    if isinstance(rule, v.Choice):
+        return str
+    if isinstance(rule, v.Real):
+        return float
+    return object
+
+
+def _shown(value: Any) -> str:
+    if value is REQUIRED:
+        return "required"
+    if value is None:
+        return "None"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A model's parameters, in the order of its signature. ``name`` is the function's name (the label of its
+    errors); ``doc`` one line for the docs table's heading."""
+
+    name: str
+    params: tuple[Param, ...]
+    doc: str = ""
+    _index: dict[str, Param] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {p.name: p for p in self.params}
+        if len(index) != len(self.params):
+            seen: set[str] = set()
+            twice = [p.name for p in self.params if p.name in seen or seen.add(p.name)]
+            raise RuntimeError(f"model {self.name}: parameters declared twice: {twice}")
+        object.__setattr__(self, "_index", index)
+
+    # -- reading the declaration -------------------------------------------------------------------------------
+
+    def __getitem__(self, name: str) -> Param:
+        return self._index[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+    @property
+    def rules(self) -> dict[str, v.Rule]:
+        return {p.name: p.rule for p in self.params}
+
+    def defaults(self) -> dict[str, Any]:
+        """The default of every parameter that has one."""
+        return {p.name: p.default for p in self.params if not p.required}
+
+    def sweep_types(self) -> dict[str, type]:
+        """What a sweep point may set, with the type a parameter file gives it."""
+        return {p.name: p.kind for p in self.params if p.sweep}
+
+    def pick(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The entries of ``values`` that are this model's parameters."""
+        return {k: x for k, x in values.items() if k in self._index}
+
+    def extended(self, name: str, *params: Param, without: Iterable[str] = (), doc: str | None = None) -> Model:
+        """Another model that shares these declarations, with ``params`` added (or replacing those of the same
+        name) and ``without`` left out."""
+        added = {p.name: p for p in params}
+        skip = set(without)
+        kept = [added.pop(p.name, p) for p in self.params if p.name not in skip]
+        return Model(name, (*kept, *added.values()), self.doc if doc is None else doc)
+
+    # -- the signature and its checks --------------------------------------------------------------------------
+
+    def signature(self, extra: Iterable[Param] = ()) -> inspect.Signature:
+        """The public function's signature: the positional parameters first, then keyword-only ones."""
+        out = []
+        for p in (*self.params, *extra):
+            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
+            out.append(inspect.Parameter(p.name, kind, default=p.default))
+        return inspect.Signature(out)
+
+    def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Bind a call to the signature and check every argument by its rule: the normalized arguments, defaults
+        filled in (an unknown or missing parameter, a value out of its range raise ParameterError)."""
+        bound = v._bind(self.signature(), self.name, args, kwargs)
+        return {name: self._index[name].rule.check(name, value) for name, value in bound.arguments.items()}
+
+    def entry(self, *extra: Param) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
+        that only the function takes, such as ``progress``), every argument is checked by its rule before the body
+        runs, and the ``{parameters}`` line of its docstring becomes the numpy-style list of the parameters."""
+
+        def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+            fn.__signature__ = self.signature(extra)  # type: ignore[attr-defined]
+            if fn.__doc__ and "{parameters}" in fn.__doc__:
+                fn.__doc__ = fn.__doc__.replace("{parameters}", self.docstring(extra, _indent(fn.__doc__)))
+            rules = {p.name: p.rule for p in (*self.params, *extra)}
+            wrapped = v.checked(**rules)(fn)
+            wrapped.__signature__ = fn.__signature__  # type: ignore[attr-defined]
+            wrapped.model = self  # type: ignore[attr-defined]
+            return wrapped
+
+        return decorate
+
+    def docstring(self, extra: Iterable[Param] = (), indent: str = "    ") -> str:
+        """The numpy-style *Parameters* entries of the declaration; ``indent`` is that of a description (the
+        docstring's body indentation plus four), and the first line goes where the placeholder stands."""
+        base = indent[:-4]
+        lines = []
+        for p in (*self.params, *extra):
+            unit = f" [{p.unit}]" if p.unit else ""
+            lines.append(f"{base}{p.name} : {p.kind.__name__}{unit}, default {p.default_words or _shown(p.default)}")
+            lines.append(textwrap.fill(f"{p.doc} {_allowed(p.rule)}".strip(), width=116, initial_indent=indent,
+                                       subsequent_indent=indent, break_on_hyphens=False))
+        return "\n".join(lines).lstrip()
+
+    # -- the command line ----------------------------------------------------------------------------------------
+
+    def options(self, *, skip: Iterable[str] = (), names: Iterable[str] | None = None,
+                help: dict[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """A decorator adding the declaration's command-line options to a click command (``skip`` some, or only
+        ``names``; ``help`` overrides a parameter's help text). Values reach the command under their parameter
+        names and are checked by the API's rules when the command calls the model."""
+        import click
+
+        from .cli.options import COUNT
+
+        skipped = set(skip)
+        wanted = None if names is None else list(names)
+        params = [p for p in self.params if p.cli and p.name not in skipped and (wanted is None or p.name in wanted)]
+        extra_help = help or {}
+
+        def option(p: Param):
+            decls = [p.option, *([p.short] if p.short else []), p.name]
+            text = extra_help.get(p.name, p.help())
+            rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
+            default = None if p.required else p.default
+            if isinstance(rule, v.Flag):
+                if p.default is True:
+                    decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
+                return click.option(*decls, is_flag=True, default=bool(default), help=text)
+            if isinstance(rule, v.Choice):
+                kind: Any = click.Choice(rule.options, case_sensitive=not rule.loose)
+            elif isinstance(rule, v.Integer):
+                kind = COUNT
+            elif isinstance(rule, v.Real):
+                kind = float
+            else:
+                kind = str
+            return click.option(*decls, type=kind, required=p.required, default=default,
+                                 show_default=default is not None, help=text)
+
+        def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+            for p in reversed(params):
+                fn = option(p)(fn)
+            return fn
+
+        return decorate
+
+    # -- the docs ------------------------------------------------------------------------------------------------
+
+    def table(self) -> str:
+        """The declaration as a Markdown table (docs/parameters.md)."""
+        rows = ["| parameter | unit | default | allowed | meaning |", "| --- | --- | --- | --- | --- |"]
+        for p in self.params:
+            default = p.default_words or _shown(p.default)
+            rows.append(f"| `{p.name}` | {p.unit or ''} | {default} | {_allowed(p.rule)} | {p.doc} |"
+                        .replace("\n", " "))
+        return "\n".join(rows)
+
+
+def _allowed(rule: v.Rule) -> str:
+    text = rule.describe()
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".") if text else ""
+
+
+def _indent(doc: str) -> str:
+    """The indentation of a docstring's body (its second non-empty line's)."""
+    lines = [line for line in doc.splitlines()[1:] if line.strip()]
+    return (lines[0][: len(lines[0]) - len(lines[0].lstrip())] if lines else "") + "    "
+
+
+def render(models: Iterable[Model]) -> str:
+    """docs/parameters.md: every model's table, under its name."""
+    parts = ["# Parameters\n",
+             "Every model's parameters as its one declaration states them (`tcpfade._params`); this page is generated "
+             "from the declarations by `python -m tcpfade._params docs/parameters.md` and a test keeps it current. The "
+             "same declaration gives the function's signature and checks, the command's options and what a sweep point "
+             "may set. Units are the glossary's.\n"]
+    for model in models:
+        parts.append(f"## `{model.name}`\n")
+        if model.doc:
+            parts.append(model.doc + "\n")
+        parts.append(model.table() + "\n")
+    return "\n".join(parts)
+
+
+def all_models() -> list[Model]:
+    """Every declared model, in the docs' order."""
+    from .tcp.declarations import MODELS
+
+    return list(MODELS)
+
+
+if __name__ == "__main__":  # pragma: no cover - the docs' generator
+    import sys
+
+    text = render(all_models())
+    if len(sys.argv) > 1:
+        from pathlib import Path
+
+        Path(sys.argv[1]).write_text(text)
+    else:
+        sys.stdout.write(text)

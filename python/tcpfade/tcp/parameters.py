@@ -1,0 +1,68 @@
+"""The TCP sender's and timer's parameters, declared once and shared by every model that runs the sender (the
+slotted, link and transfer drivers and WCDMA's TCP over radio blocks). A model takes a group as it is, or one
+member with another default (``MIN_RTO.but(default=1.0)``); the rule, unit and meaning stay the one declared here.
+The glossary (docs/glossary.md) gives each name's meaning across the project."""
+
+from __future__ import annotations
+
+from .. import _validate as v
+from .._params import Param
+from .._core import variant_names
+
+#: The variants of the one sender (``tcp/sender.rs``): the papers' four and TCP-Probing.
+VARIANTS: tuple[str, ...] = tuple(variant_names())
+
+#: Times of the event-driven timer, in seconds: from a microsecond (below it the work limit refuses a run anyway)
+#: to about three hours.
+TIMER_SECONDS = v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)")
+
+
+def variant(default: str, options: tuple[str, ...] = VARIANTS, doc: str = "TCP variant.") -> Param:
+    """The ``variant`` parameter (positional) of a model whose variants are ``options``."""
+    return Param("variant", v.Choice(options, loose=True), default, doc, positional=True)
+
+
+SEED = Param("seed", v.SEED, doc="Seed of the random numbers: the same inputs and seed give the same results.",
+             sweep=False)
+
+WMAX = Param("wmax", v.Integer(1, 1 << 24), 1 << 16, "Receiver's advertised window Wmax (rwnd).", "packets")
+DUPTHRESH = Param("dupthresh", v.Integer(1, 1 << 20), 3, "Duplicate-ACK threshold K (dupthresh).", short="-K")
+INITIAL_SSTHRESH = Param("initial_ssthresh", v.Optional(v.Real(1.0)), None, "Initial ssthresh Wth.", "packets",
+                         default_words="wmax")
+INITIAL_WINDOW = Param("initial_window", v.Integer(1, 1 << 20), 1,
+                       "The sender's initial window IW: cwnd at the start (RFC 5681 §3.1 allows up to 4 segments, "
+                       "RFC 6928 10); the loss window after a timeout stays 1.", "segments")
+RECOVER_GUARD = Param("recover_guard", v.Flag(), False,
+                      "NewReno only: RFC 6582 §3.2 steps 2 and 4 (no new fast retransmit until the cumulative ACK "
+                      "passes recover; BRIEF D10).")
+BYTE_COUNTING = Param("byte_counting", v.Flag(), False,
+                      "RFC 3465 appropriate byte counting: an ACK grows cwnd by the segments it acknowledges (L = 2 "
+                      "in slow start), as Linux does, instead of by one ACK's worth (the papers' rule).")
+
+#: The sender's window rules, in the order the signatures list them.
+SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING)
+
+FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
+                  "estimate.", "s", default_words="RFC 6298")
+INITIAL_RTO = Param("initial_rto", TIMER_SECONDS, 3.0, "RTO before the first RTT sample (RFC 6298 §2.1).", "s")
+MIN_RTO = Param("min_rto", TIMER_SECONDS, 0.02, "RFC 6298's lower bound on the RTO (§2.4).", "s")
+MAX_RTO = Param("max_rto", v.Real(1e-6, 1e5, words="must be a finite number in [1e-6, 1e5] (seconds)"), 64.0,
+                "RFC 6298's upper bound on the RTO (§2.5).", "s")
+CLOCK_GRANULARITY = Param("clock_granularity", v.Real(0.0, 1e3), 0.01,
+                          "The timer's clock tick G (RFC 6298 §2.3).", "s")
+MAX_BACKOFF = Param("max_backoff", v.Integer(1, 1 << 20), 64,
+                    "Largest multiplier of the RTO's binary backoff (RFC 6298 §5.5; a power of two).")
+
+#: RFC 6298's timer. The defaults are ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s
+#: maximum, tcpTick 0.01 s); the transfer model takes the RFC's own 1 s.
+TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF)
+
+DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
+                    "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2).", "s",
+                    default_words="an ACK per segment")
+BATCHES = Param("batches", v.Integer(2, 1 << 20), 20, "Batches of the measured time for the confidence intervals.")
+CONFIDENCE = Param("confidence", v.CONFIDENCE, 0.95, "Level of the confidence intervals.")
+PROGRESS = Param("progress", v.PROGRESS, None,
+                 "True for a progress bar (shown once the run has lasted a second), or a callable that gets the "
+                 "fraction done (0 to 1) about every 0.1 s; an exception it raises stops the run and is raised here. "
+                 "Ctrl-C stops a run at once, with or without it.", cli=False, sweep=False)

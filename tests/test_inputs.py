@@ -23,9 +23,12 @@ CT = tcpfade.ContinuousTwoState
     (lambda: CT(1.0, 0.1).states([0, 1e308], seed=0), "times"),
     (lambda: CT(1.0, 0.1).packet_losses([0, 1], 1e308, seed=0), "duration"),
     (lambda: CT(1.0, 0.1).bad_time(1e308, 2, seed=0), "window"),
-    # hangs: a timer firing every 1e-17 s, a default duration made from a mean of 1e11 s
+    # hangs: a timer firing every 1e-17 s (the timer's own range refuses it, below the microsecond), one every 1e-6 s
+    # for 1e6 s (the work estimate refuses it), a default duration made from a mean of 1e11 s
     (lambda: tcpfade.simulate_link("reno", rate=100, tau=0.01, mean_good=0.8, mean_bad=0.2, duration=10, seed=1,
-                                   rto=1e-17), "duration"),
+                                   rto=1e-17), "rto"),
+    (lambda: tcpfade.simulate_link("reno", rate=100, tau=0.01, mean_good=0.8, mean_bad=0.2, duration=1e6, seed=1,
+                                   rto=1e-6), "duration"),
     (lambda: tcpfade.simulate_link("reno", rate=100, tau=0.01, mean_good=1e11, mean_bad=0.2, seed=1),
      "duration (default)"),
     # a run too short for its batches says so

@@ -147,10 +147,11 @@ class Integer(Rule):
 
 class Choice(Rule):
     """One of a fixed set of names; ``loose`` matches case-insensitively and ignores '-' and '_'
-    (``"New-Reno"`` is ``"newreno"``)."""
+    (``"New-Reno"`` is ``"newreno"``). ``refused`` maps names the user may expect but this entry cannot take to the
+    reason (TCP-Probing on the bulk link): they are not listed as allowed, and giving one says why."""
 
-    def __init__(self, options: Sequence[str], *, loose: bool = False) -> None:
-        self.options, self.loose = tuple(options), loose
+    def __init__(self, options: Sequence[str], *, loose: bool = False, refused: dict[str, str] | None = None) -> None:
+        self.options, self.loose, self.refused = tuple(options), loose, dict(refused or {})
 
     def describe(self) -> str:
         return "must be one of " + ", ".join(self.options)
@@ -159,6 +160,8 @@ class Choice(Rule):
         if not isinstance(value, str):
             raise fail(name, value, self.describe(), kind=ParameterTypeError)
         key = value.lower().replace("-", "").replace("_", "") if self.loose else value
+        if key in self.refused:
+            raise fail(name, value, f"{self.describe()}: {self.refused[key]}")
         if key not in self.options:
             raise fail(name, value, self.describe())
         return key

@@ -34,14 +34,7 @@ pub(crate) struct TimerArgs {
 impl SenderArgs {
     /// The core's sender configuration with `timer`.
     pub(crate) fn config(&self, timer: &TimerArgs) -> Result<SenderConfig> {
-        let variant = Variant::from_name(&self.variant)?;
-        if self.initial_window != 1 {
-            // PENDING(sender-parts): SenderConfig::with_initial_window
-            return Err(tcpfade_core::error::Error::invalid("initial_window", &self.initial_window.to_string(), "must be 1"));
-        }
-        let sender = SenderConfig::new(variant, self.wmax, self.dupthresh, timer.rto.unwrap_or(1.0), self.initial_ssthresh)?
-            .with_recover_guard(self.recover_guard)
-            .with_byte_counting(self.byte_counting);
+        let sender = self.window(timer.rto.unwrap_or(1.0))?;
         match timer.rto {
             Some(_) => Ok(sender),
             None => sender.with_rfc6298(Rfc6298 {
@@ -52,6 +45,18 @@ impl SenderArgs {
                 max_backoff: timer.max_backoff,
             }),
         }
+    }
+
+    /// The sender's window rules with a fixed timeout of `rto` (seconds, or slots in the slotted model).
+    pub(crate) fn window(&self, rto: f64) -> Result<SenderConfig> {
+        let variant = Variant::from_name(&self.variant)?;
+        if self.initial_window != 1 {
+            // PENDING(sender-parts): SenderConfig::with_initial_window
+            return Err(tcpfade_core::error::Error::invalid("initial_window", &self.initial_window.to_string(), "must be 1"));
+        }
+        Ok(SenderConfig::new(variant, self.wmax, self.dupthresh, rto, self.initial_ssthresh)?
+            .with_recover_guard(self.recover_guard)
+            .with_byte_counting(self.byte_counting))
     }
 }
 
@@ -87,5 +92,18 @@ pub(crate) struct TransferArgs {
     pub time_limit: f64,
     pub best_rtt: String,
     pub record_frames: bool,
+    pub seed: u64,
+}
+
+/// The slotted model's run (`tcpfade.tcp.slotted.SLOTTED`, after `simulation_arguments`); `rto` is T0 in slots.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct SlottedArgs {
+    pub rto: u64,
+    pub slots: u64,
+    pub ack_loss: f64,
+    pub ack_delay: u64,
+    pub batches: u64,
+    pub trace_slots: u64,
     pub seed: u64,
 }

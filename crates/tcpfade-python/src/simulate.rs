@@ -6,7 +6,8 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcpfade_core::driver::{run_slotted_watched, Counts, SlottedConfig};
-use tcpfade_core::tcp::{SenderConfig, Variant};
+use crate::args::{SenderArgs, SlottedArgs};
+use tcpfade_core::tcp::Variant;
 
 /// Names of the columns of the per-batch count matrix, in order.
 const COUNT_FIELDS: [&str; 9] = [
@@ -30,30 +31,19 @@ fn count_row(c: &Counts) -> Vec<f64> {
 
 /// Slotted TCP simulation. Returns {"fields", "totals", "batches", "trace"}. `progress`, if given, is called
 /// with the fraction of the slots done about every 0.1 s; an exception from it (or Ctrl-C) stops the run.
+/// `args` holds `simulation_arguments`' result, read by field name ([`SenderArgs`], [`SlottedArgs`]).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn simulate_slotted<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyDict>,
-    variant: &str,
-    wmax: u64,
-    dupthresh: u64,
-    rto: f64,
-    initial_ssthresh: f64,
-    recover_guard: bool,
-    slots: u64,
-    ack_loss: f64,
-    ack_delay: u64,
-    batches: u64,
-    trace_slots: u64,
-    seed: u64,
+    args: Bound<'py, PyDict>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = spec_from_dict(spec)?;
-    let variant = Variant::from_name(variant).map_err(crate::errors::to_py)?;
+    let sender: SenderArgs = args.extract()?;
+    let SlottedArgs { rto, slots, ack_loss, ack_delay, batches, trace_slots, seed } = args.extract()?;
     let outcome = run_watched(py, progress, |watch| {
-        let sender = SenderConfig::new(variant, wmax, dupthresh, rto, initial_ssthresh)?.with_recover_guard(recover_guard);
-        let cfg = SlottedConfig { sender, slots, ack_loss, ack_delay, batches, trace_slots };
+        let cfg = SlottedConfig { sender: sender.window(rto as f64)?, slots, ack_loss, ack_delay, batches, trace_slots };
         cfg.validate()?;
         let mut channel = spec.build(seed)?;
         run_slotted_watched(&cfg, channel.as_mut(), seed, watch)

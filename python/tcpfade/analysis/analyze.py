@@ -8,6 +8,9 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import _validate as v
+from .._params import REQUIRED, Model, Param
+from ..tcp.parameters import DUPTHRESH, NO_PROBES, PROGRESS, WINDOW_VARIANTS, WMAX, variant
+from ..tcp.slotted import ENERGY_PARAMETERS, RTO_SLOTS
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from .cycle import cycle_model
@@ -16,7 +19,7 @@ from .renewal import ReducibleChain, reward_rates
 from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
 
 #: Variants the analysis covers.
-ANALYZED_VARIANTS: tuple[str, ...] = ("oldtahoe", "tahoe", "reno", "newreno")
+ANALYZED_VARIANTS: tuple[str, ...] = WINDOW_VARIANTS
 
 
 def _lossless_rates() -> dict[str, float]:
@@ -25,13 +28,21 @@ def _lossless_rates() -> dict[str, float]:
             "fast_retransmits": 0.0, "losses": 0.0, "cwnd_at_loss_sum": 0.0}
 
 
-#: What each parameter of :func:`analyze` accepts.
-RULES: dict[str, v.Rule] = {
-    "variant": v.Choice(ANALYZED_VARIANTS, loose=True),
-    "channel": v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
-    "wmax": v.Integer(1, 4096), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**32 - 1),
-    "transmit_energy": v.Optional(v.ENERGY), "w_active": v.CIRCUIT_ENERGY, "w_idle": v.CIRCUIT_ENERGY,
-}
+#: :func:`analyze`'s parameters: the slotted model's (:data:`tcpfade.tcp.slotted.SLOTTED`) that the analysis
+#: covers, with the bounds its state space allows.
+ANALYSIS = Model("analyze", (
+    variant(REQUIRED, ANALYZED_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".', NO_PROBES),
+    Param("channel", v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
+          doc="GilbertElliott or Bernoulli (fit other channels with tcpfade.fit_markov).", positional=True, cli=False,
+          sweep=False),
+    WMAX.but(rule=v.Integer(1, 4096), default=24,
+             doc="Receiver's window Wmax (at most 4096; 128 for Reno and NewReno). Tahoe's time grows as Wmax³: "
+                 "0.24 ms at 24, 15 ms at 128, 0.9 s at 512."),
+    DUPTHRESH.but(doc="Duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers)."),
+    RTO_SLOTS.but(rule=v.Integer(1, 2**32 - 1),
+                  doc="Timeout T0; must exceed Wmax (the timer outlasts the window sent after a loss)."),
+    *ENERGY_PARAMETERS,
+), doc="The slotted model over a two-state Markov channel as a Markov renewal-reward process (zorzi-rao §4).")
 
 #: Bytes the Reno and NewReno analyses keep per slot of the timer (the channel's step matrix to each power).
 BYTES_PER_RTO_SLOT = 40
@@ -40,10 +51,9 @@ BYTES_PER_RTO_SLOT = 40
 #: Wmax²/2 of each, 32 bytes apiece) and the dense chain of about 2 Wmax states, three copies of it at the solve.
 BYTES_PER_WMAX_SQUARED = 32 + 3 * 8 * 4
 
-@v.checked(**RULES)
-def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-                       transmit_energy: float | None = None, w_active: float = 0.0,
-                       w_idle: float = 0.0) -> dict[str, object]:
+@ANALYSIS.entry()
+def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto: int,
+                       transmit_energy: float | None, w_active: float, w_idle: float) -> dict[str, object]:
     """Check the arguments of :func:`analyze` without analysing: the same errors, and the arguments normalized
     (defaults filled in). A sweep checks every point with it before running."""
     name = variant
@@ -64,10 +74,12 @@ def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, du
             "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
 
 
-@v.checked(progress=v.PROGRESS)
-def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-            transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
-            progress: bool | Callable[[float], object] | None = None) -> AnalysisResult:
+@ANALYSIS.entry(PROGRESS.but(doc="True for a progress bar (shown once the analysis has lasted a second; Reno at "
+                                     "Wmax = 128 takes about 0.1 s), or a callable that gets the fraction done (0 to "
+                                     "1). Ctrl-C stops the analysis either way."))
+def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto: int,
+            transmit_energy: float | None, w_active: float, w_idle: float,
+            progress: bool | Callable[[float], object] | None) -> AnalysisResult:
     """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).
 
     The slotted model of :func:`tcpfade.simulate` (decision D1-D4 of docs/models.md) over a two-state Markov channel, solved
@@ -80,17 +92,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: in
 
     Parameters
     ----------
-    variant : one of :data:`ANALYZED_VARIANTS`.
-    channel : :class:`~tcpfade.GilbertElliott` or :class:`~tcpfade.Bernoulli` (fit other channels
-        with :func:`tcpfade.fit_markov`).
-    wmax : receiver's window Wmax [packets] (at most 4096; 128 for Reno and NewReno). Tahoe's time grows as Wmax³:
-        0.24 ms at 24, 15 ms at 128, 0.9 s at 512.
-    dupthresh : duplicate-ACK threshold K (K >= Wmax: fast retransmit never triggers).
-    rto : timeout T0 [slots]; must exceed Wmax (the timer outlasts the window sent after a loss).
-    transmit_energy : energy E of one transmission; default the channel's fading margin F, else 1.
-    w_active, w_idle : circuit energy per active and idle slot (eq. (14)).
-    progress : True for a progress bar (shown once the analysis has lasted a second; Reno at Wmax = 128 takes about
-        0.1 s), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
+    {parameters}
 
     Examples
     --------

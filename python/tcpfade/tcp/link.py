@@ -24,7 +24,8 @@ from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.trace import TraceChannel
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import BATCHES, CONFIDENCE, DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, NO_PROBES, PROGRESS, SEED, SENDER, TIMER,
+                         WINDOW_VARIANTS, variant)
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
@@ -184,7 +185,7 @@ LINK_PARAMETERS = (
 
 #: :func:`simulate_link`'s parameters: the link's, the run's, the sender's and RFC 6298's timer.
 LINK = Model("simulate_link", (
-    variant("reno", doc='TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".'),
+    variant("reno", WINDOW_VARIANTS, 'TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".', NO_PROBES),
     *LINK_PARAMETERS,
     Param("duration", v.Optional(v.POSITIVE), None, "Simulated time.", "s",
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),

@@ -17,9 +17,19 @@ VARIANTS: tuple[str, ...] = tuple(variant_names())
 TIMER_SECONDS = v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, 1e4] (seconds)")
 
 
-def variant(default: str, options: tuple[str, ...] = VARIANTS, doc: str = "TCP variant.") -> Param:
-    """The ``variant`` parameter (positional) of a model whose variants are ``options``."""
-    return Param("variant", v.Choice(options, loose=True), default, doc, positional=True)
+def variant(default: str, options: tuple[str, ...] = VARIANTS, doc: str = "TCP variant.",
+            refused: dict[str, str] | None = None) -> Param:
+    """The ``variant`` parameter (positional) of a model whose variants are ``options``; ``refused`` names those it
+    cannot run, with the reason (never listed, and explained when given)."""
+    return Param("variant", v.Choice(options, loose=True, refused=refused), default, doc, positional=True)
+
+
+#: Why the packet-level drivers without a probe segment (the slotted model, the bulk link) refuse TCP-Probing.
+NO_PROBES = {"probing": "TCP-Probing's probes are header-only segments, and this model carries data packets of one "
+                        "size only (one per slot or packet time); simulate it with simulate_transfer"}
+
+#: The papers' four variants (everything but TCP-Probing).
+WINDOW_VARIANTS = tuple(x for x in VARIANTS if x != "probing")
 
 
 SEED = Param("seed", v.SEED, doc="Seed of the random numbers: the same inputs and seed give the same results.",

@@ -16,13 +16,18 @@ from .. import _validate as v
 from .._record import Record, interval_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
+from .._params import Model, Param
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
+from .._params import REQUIRED
+from .parameters import (BATCHES, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, NO_PROBES, PROGRESS,
+                         RECOVER_GUARD, SEED, WINDOW_VARIANTS, WMAX, variant)
+from .parameters import VARIANTS as ALL_VARIANTS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-#: TCP variants of the slotted simulator (the Rust core's registry).
-VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
+#: TCP variants of the one sender (the Rust core's registry); the slotted model runs all but TCP-Probing.
+VARIANTS = ALL_VARIANTS
 
 #: The metrics every result carries, each with a confidence interval in ``result.ci``.
 METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "transmissions_per_delivered",
@@ -142,31 +147,47 @@ class SimulationResult(Record):
                                                               f"K = {self.dupthresh}, T0 = {self.rto}")
 
 
-#: What each parameter of :func:`simulate` accepts (checked where the call enters, by :func:`_validate.checked`).
-RULES: dict[str, v.Rule] = {
-    "variant": v.Choice(VARIANTS, loose=True),
-    "channel": v.Instance(SlotChannel, "must be a slot channel (GilbertElliott, Bernoulli, ThresholdFading, "
-                                       "BitLevelFading or TraceChannel)"),
-    "wmax": v.Integer(1, 2**30), "dupthresh": v.Integer(1, 2**30), "rto": v.Integer(1, 2**40),
-    "slots": v.Integer(1), "seed": v.SEED, "initial_ssthresh": v.Optional(v.Real(1.0)), "recover_guard": v.Flag(),
-    "ack_loss": v.PROBABILITY, "ack_delay": v.Integer(0, 1 << 20), "batches": v.Integer(2, 1 << 20),
-    "trace_slots": v.Integer(0, 1 << 28), "transmit_energy": v.Optional(v.ENERGY), "w_active": v.CIRCUIT_ENERGY,
-    "w_idle": v.CIRCUIT_ENERGY, "confidence": v.CONFIDENCE,
-}
-
 #: Bytes one traced slot takes (the core's row and the DataFrame made of it).
 TRACE_SLOT_BYTES = 96
 
+#: Slot channels: what the slotted model's ``channel`` accepts.
+SLOT_CHANNEL = v.Instance(SlotChannel, "must be a slot channel (GilbertElliott, Bernoulli, ThresholdFading, "
+                                       "BitLevelFading or TraceChannel)")
+#: The circuit energies of zorzi-rao eq. (14), shared by the simulation and the analysis.
+ENERGY_PARAMETERS = (
+    Param("transmit_energy", v.Optional(v.ENERGY), None, "Energy E of one transmission.",
+          default_words="the channel's (F, or the SNR of the bit-level model; BRIEF D5), else 1"),
+    Param("w_active", v.CIRCUIT_ENERGY, 0.0, "Circuit energy per active slot (zorzi-rao eq. (14))."),
+    Param("w_idle", v.CIRCUIT_ENERGY, 0.0, "Circuit energy per idle slot (zorzi-rao eq. (14))."),
+)
+#: T0, the slotted model's fixed timeout in slots (BRIEF D2: no backoff).
+RTO_SLOTS = Param("rto", v.Integer(1, 2**40), 100, "Retransmission timeout T0, fixed, no backoff (BRIEF D2).",
+                  "slots")
 
-@v.checked(**RULES)
-def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-                         slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
-                         recover_guard: bool = False, ack_loss: float = 0.0, ack_delay: int = 0, batches: int = 30,
-                         trace_slots: int = 0,
-                         transmit_energy: float | None = None, w_active: float = 0.0, w_idle: float = 0.0,
-                         confidence: float = 0.95) -> dict[str, Any]:
+#: :func:`simulate`'s parameters (zorzi-rao §3-§5, BRIEF D1-D4).
+SLOTTED = Model("simulate", (
+    variant(REQUIRED, WINDOW_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".', NO_PROBES),
+    Param("channel", SLOT_CHANNEL, doc="Any slot channel (GilbertElliott, ThresholdFading, ...).", positional=True,
+          cli=False, sweep=False),
+    WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,
+    Param("slots", v.Integer(1), 1_000_000, "Length of the run; memory does not grow with it.", "slots"),
+    SEED.but(doc="Seed of the channel and of ACK losses."), INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD,
+    Param("ack_loss", v.PROBABILITY, 0.0, "ACK loss probability (zorzi-rao footnote 1)."),
+    Param("ack_delay", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots"),
+    BATCHES.but(default=30),
+    Param("trace_slots", v.Integer(0, 1 << 28), 0, "Keep a per-slot trace of the first trace_slots slots "
+          "(result.trace).", "slots", sweep=False),
+    *ENERGY_PARAMETERS, CONFIDENCE,
+), doc="The slotted model (zorzi-rao §3-§5, chockalingam): one packet per slot, ACKs at the end of the slot.")
+
+
+@SLOTTED.entry()
+def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without simulating: the same errors, raised the same way,
-    and the arguments normalized (defaults filled in). A sweep checks every point with it."""
+    and the arguments normalized (defaults filled in). A sweep checks every point with it. The result is what the
+    core's binding reads, by field name."""
+    a = {"variant": variant, **given}
+    slots, batches, trace_slots = a["slots"], a["batches"], a["trace_slots"]
     if getattr(channel, "interval", None) is not None:
         raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",
                      "the slotted model takes one element per slot: give interval=None (an interval in seconds is "
@@ -177,49 +198,20 @@ def simulation_arguments(variant: str, channel: SlotChannel, *, wmax: int = 24, 
     v.work("slots", slots, slots * channel._slot_cost(), "slots", f"a run of {slots} slots")
     v.memory("trace_slots", trace_slots, float(min(trace_slots, slots)) * TRACE_SLOT_BYTES,
              f"a trace of {trace_slots} slots")
-    energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
-    return {
-        "variant": variant, "wmax": wmax, "dupthresh": dupthresh, "rto": rto, "slots": slots, "seed": seed,
-        "initial_ssthresh": float(wmax) if initial_ssthresh is None else initial_ssthresh,
-        "recover_guard": recover_guard, "ack_loss": ack_loss, "ack_delay": ack_delay, "batches": batches,
-        "trace_slots": trace_slots,
-        "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle,
-        "confidence": confidence,
-    }
+    energy = a["transmit_energy"] if a["transmit_energy"] is not None else (channel.transmit_energy or 1.0)
+    a.update(initial_ssthresh=float(a["wmax"]) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
+             transmit_energy=v.ENERGY.check("transmit_energy", energy), byte_counting=False)
+    return a
 
 
-@v.checked(progress=v.PROGRESS)
-def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: int = 3, rto: int = 100,
-             slots: int = 1_000_000, seed: int, initial_ssthresh: float | None = None,
-             recover_guard: bool = False, ack_loss: float = 0.0,
-             ack_delay: int = 0, batches: int = 30, trace_slots: int = 0, transmit_energy: float | None = None,
-             w_active: float = 0.0, w_idle: float = 0.0, confidence: float = 0.95,
-             progress: bool | Callable[[float], object] | None = None) -> SimulationResult:
+@SLOTTED.entry(PROGRESS)
+def simulate(variant: str, channel: SlotChannel, *, progress: bool | Callable[[float], object] | None = None,
+             **given: Any) -> SimulationResult:
     """Simulate a TCP bulk transfer over ``channel`` on the slotted model.
 
     Parameters
     ----------
-    variant : one of :data:`VARIANTS` ("oldtahoe", "tahoe", "reno", "newreno").
-    channel : any slot channel (:class:`~tcpfade.GilbertElliott`, :class:`~tcpfade.ThresholdFading`, ...).
-    wmax : receiver's advertised window Wmax [packets].
-    dupthresh : duplicate-ACK threshold K.
-    rto : retransmission timeout T0 [slots] (fixed, no backoff: decision D2 of docs/models.md).
-    slots : length of the run [slots]; memory does not grow with it.
-    seed : seed of the channel and of ACK losses.
-    initial_ssthresh : initial Wth [packets]; default Wmax.
-    recover_guard : NewReno only: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit on duplicate ACKs that do
-        not cover more than ``recover``, the highest packet sent when the last recovery or timeout began).
-        Off by default, as in the papers and the analyses; docs/models.md gives its measured effect.
-    ack_loss, ack_delay : ACK loss probability and extra ACK delay [slots] (zorzi-rao footnotes 1-2).
-    batches : batches for the batch-means confidence intervals.
-    trace_slots : keep a per-slot trace of the first ``trace_slots`` slots (``result.trace``).
-    transmit_energy : energy of one transmission E; default the channel's (F, or the SNR of the
-        bit-level model, decision D5 of docs/models.md), else 1.
-    w_active, w_idle : circuit energy per active and idle slot (zorzi-rao eq. (14)).
-    confidence : level of the confidence intervals.
-    progress : True for a progress bar (shown once the run has lasted a second), or a callable that gets the
-        fraction of the slots done (0 to 1) about every 0.1 s of a run; an exception it raises stops the run and
-        is raised here. Ctrl-C stops a run at once, with or without it.
+    {parameters}
 
     Returns
     -------
@@ -238,16 +230,11 @@ def simulate(variant: str, channel: SlotChannel, *, wmax: int = 24, dupthresh: i
     >>> 0.8 < r.throughput < 0.95 and r.ci["throughput"][0] <= r.throughput <= r.ci["throughput"][1]
     True
     """
-    a = simulation_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto, slots=slots, seed=seed,
-                             initial_ssthresh=initial_ssthresh, recover_guard=recover_guard, ack_loss=ack_loss,
-                             ack_delay=ack_delay, batches=batches, trace_slots=trace_slots, transmit_energy=transmit_energy,
-                             w_active=w_active, w_idle=w_idle, confidence=confidence)
+    a = simulation_arguments(variant, channel, **given)
     name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto"], a["slots"], a["transmit_energy"]
     w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
     with reporting(progress, "slots") as report:
-        raw = _core.simulate_slotted(channel._spec(), name, wmax, k, float(t0), a["initial_ssthresh"],
-                                     a["recover_guard"], n,
-                                     a["ack_loss"], a["ack_delay"], a["batches"], a["trace_slots"], a["seed"], report)
+        raw = _core.simulate_slotted(channel._spec(), a, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = {f: raw["batches"][:, i] for i, f in enumerate(fields)}

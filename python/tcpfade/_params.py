@@ -90,6 +90,8 @@ def _kind(rule: v.Rule) -> type:
         return str
     if isinstance(rule, v.Real):
         return float
+    if isinstance(rule, v.Instance) and str in (rule.types if isinstance(rule.types, tuple) else (rule.types,)):
+        return str   # a preset's name (a device), or the object itself
     return object
 
 
@@ -159,12 +161,15 @@ class Model:
 
     # -- the signature and its checks --------------------------------------------------------------------------
 
-    def signature(self, extra: Iterable[Param] = ()) -> inspect.Signature:
-        """The public function's signature: the positional parameters first, then keyword-only ones."""
+    def signature(self, extra: Iterable[Param] = (), rest: str | None = None) -> inspect.Signature:
+        """The public function's signature: the positional parameters first, then keyword-only ones, then
+        ``**rest`` when the function forwards further keywords."""
         out = []
         for p in (*self.params, *extra):
             kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
             out.append(inspect.Parameter(p.name, kind, default=p.default))
+        if rest:
+            out.append(inspect.Parameter(rest, inspect.Parameter.VAR_KEYWORD))
         return inspect.Signature(out)
 
     def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -173,13 +178,14 @@ class Model:
         bound = v._bind(self.signature(), self.name, args, kwargs)
         return {name: self._index[name].rule.check(name, value) for name, value in bound.arguments.items()}
 
-    def entry(self, *extra: Param) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def entry(self, *extra: Param, rest: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
-        that only the function takes, such as ``progress``), every argument is checked by its rule before the body
-        runs, and the ``{parameters}`` line of its docstring becomes the numpy-style list of the parameters."""
+        that only the function takes, such as ``progress``, and ``**rest`` when it forwards further keywords), every
+        argument is checked by its rule before the body runs, and the ``{parameters}`` line of its docstring becomes
+        the numpy-style list of the parameters."""
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-            fn.__signature__ = self.signature(extra)  # type: ignore[attr-defined]
+            fn.__signature__ = self.signature(extra, rest)  # type: ignore[attr-defined]
             if fn.__doc__ and "{parameters}" in fn.__doc__:
                 fn.__doc__ = fn.__doc__.replace("{parameters}", self.docstring(extra, _indent(fn.__doc__)))
             rules = {p.name: p.rule for p in (*self.params, *extra)}
@@ -205,10 +211,12 @@ class Model:
     # -- the command line ----------------------------------------------------------------------------------------
 
     def options(self, *, skip: Iterable[str] = (), names: Iterable[str] | None = None,
-                help: dict[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+                help: dict[str, str] | None = None,
+                defaults: dict[str, Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """A decorator adding the declaration's command-line options to a click command (``skip`` some, or only
-        ``names``; ``help`` overrides a parameter's help text). Values reach the command under their parameter
-        names and are checked by the API's rules when the command calls the model."""
+        ``names``; ``help`` overrides a parameter's help text, ``defaults`` its default on the command line). Values
+        reach the command under their parameter names and are checked by the API's rules when the command calls the
+        model."""
         import click
 
         from .cli.options import COUNT
@@ -217,6 +225,7 @@ class Model:
         wanted = None if names is None else list(names)
         params = [p for p in self.params if p.cli and p.name not in skipped and (wanted is None or p.name in wanted)]
         extra_help = help or {}
+        params = [p.but(default=defaults[p.name]) if defaults and p.name in defaults else p for p in params]
 
         def option(p: Param):
             decls = [p.option, *([p.short] if p.short else []), p.name]
@@ -228,7 +237,7 @@ class Model:
                     decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
                 return click.option(*decls, is_flag=True, default=bool(default), help=text)
             if isinstance(rule, v.Choice):
-                kind: Any = click.Choice(rule.options, case_sensitive=not rule.loose)
+                kind: Any = _choice(click, rule)
             elif isinstance(rule, v.Integer):
                 kind = COUNT
             elif isinstance(rule, v.Real):
@@ -257,6 +266,18 @@ class Model:
         return "\n".join(rows)
 
 
+def _choice(click: Any, rule: v.Choice) -> Any:
+    """click's Choice of the rule's options; a name the rule refuses with a reason passes through, so that the
+    model's check says why (TCP-Probing on the slotted model), while help lists only what runs."""
+
+    class Choice(click.Choice):
+        def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+            key = str(value).lower().replace("-", "").replace("_", "") if rule.loose else value
+            return key if key in rule.refused else super().convert(value, param, ctx)
+
+    return Choice(rule.options, case_sensitive=not rule.loose)
+
+
 def _allowed(rule: v.Rule) -> str:
     text = rule.describe()
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".") if text else ""
@@ -272,7 +293,7 @@ def render(models: Iterable[Model]) -> str:
     """docs/parameters.md: every model's table, under its name."""
     parts = ["# Parameters\n",
              "Every model's parameters as its one declaration states them (`tcpfade._params`); this page is generated "
-             "from the declarations by `python -m tcpfade._params docs/parameters.md` and a test keeps it current. The "
+             "from the declarations by `python docs/make_parameters.py` and a test keeps it current. The "
              "same declaration gives the function's signature and checks, the command's options and what a sweep point "
              "may set. Units are the glossary's.\n"]
     for model in models:
@@ -284,19 +305,11 @@ def render(models: Iterable[Model]) -> str:
 
 
 def all_models() -> list[Model]:
-    """Every declared model, in the docs' order."""
-    from .tcp.declarations import MODELS
+    """Every declared model, in the docs' order (the modules that declare them, imported on demand)."""
+    from .analysis.analyze import ANALYSIS
+    from .tcp.link import LINK
+    from .tcp.slotted import SLOTTED
+    from .tcp.transfer import TRANSFER
+    from .wcdma.tcp import WCDMA
 
-    return list(MODELS)
-
-
-if __name__ == "__main__":  # pragma: no cover - the docs' generator
-    import sys
-
-    text = render(all_models())
-    if len(sys.argv) > 1:
-        from pathlib import Path
-
-        Path(sys.argv[1]).write_text(text)
-    else:
-        sys.stdout.write(text)
+    return [SLOTTED, ANALYSIS, LINK, TRANSFER, WCDMA]

@@ -5,7 +5,9 @@ use crate::errors::run_watched;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
+use crate::channels::link_spec_from_dict;
+use tcpfade_core::channel::continuous::ContinuousTwoState;
+use tcpfade_core::channel::LinkChannelSpec;
 use tcpfade_core::driver::{run_transfer, Metering, PerfectChannel, TransferConfig, TransferOutcome, KIND_NAMES};
 use tcpfade_core::error::{Error, Result};
 use crate::args::{SenderArgs, TimerArgs, TransferArgs};
@@ -119,14 +121,14 @@ fn outcome_dict<'py>(py: Python<'py>, out: &TransferOutcome) -> PyResult<Bound<'
 }
 
 /// A finite transfer. `args` holds `transfer_arguments`' result (read by field name: [`SenderArgs`],
-/// [`TimerArgs`], [`TransferArgs`]); `channel` None (no losses) or (mean_good, mean_bad, loss_rule, loss_good,
-/// loss_bad); `decision` a (low, high) pair for the paper's RTT-range rule or a Python callable. Returns the
+/// [`TimerArgs`], [`TransferArgs`]); `channel` a link channel spec (`channels::link_spec_from_dict`, from the
+/// channel's `link_spec()`); `decision` a (low, high) pair for the paper's RTT-range rule or a Python callable. Returns the
 /// outcome as a dict.
 #[pyfunction]
 fn simulate_transfer<'py>(
     py: Python<'py>,
     args: Bound<'py, PyDict>,
-    channel: Option<(f64, f64, String, f64, f64)>,
+    channel: Bound<'py, PyDict>,
     decision: &Bound<'py, PyAny>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -135,6 +137,7 @@ fn simulate_transfer<'py>(
     let a: TransferArgs = args.extract()?;
     let best_rtt = BestRtt::from_name(&a.best_rtt).map_err(crate::errors::to_py)?;
     let seed = a.seed;
+    let channel = link_spec_from_dict(&channel)?;
     let mut python_rule = if decision.is_callable() {
         Some(PythonDecision { callback: decision.clone().unbind(), raised: None })
     } else {
@@ -172,17 +175,13 @@ fn simulate_transfer<'py>(
             (None, Some(p)) => p,
             (None, None) => unreachable!("one rule is set"),
         };
-        match channel {
-            None => run_transfer(&cfg, PerfectChannel, rule, watch),
-            Some((mean_good, mean_bad, loss_rule, loss_good, loss_bad)) => {
-                let loss = [loss_good, loss_bad];
-                let loss_rule = match loss_rule.as_str() {
-                    "any-instant" => ContinuousLossRule::AnyInstant(loss),
-                    "vdeldrop" => ContinuousLossRule::StateAtStart(loss),
-                    other => return Err(Error::invalid("loss_rule", other, "must be 'any-instant' or 'vdeldrop'")),
-                };
-                run_transfer(&cfg, ContinuousTwoState::new(mean_good, mean_bad, loss_rule, seed)?, rule, watch)
+        match &channel {
+            // The channels of tsaoussidis-badr's table run without the box's indirect call.
+            LinkChannelSpec::Perfect => run_transfer(&cfg, PerfectChannel, rule, watch),
+            LinkChannelSpec::Continuous { mean_good, mean_bad, rule: loss, packet_clock: false } => {
+                run_transfer(&cfg, ContinuousTwoState::new(*mean_good, *mean_bad, *loss, seed)?, rule, watch)
             }
+            other => run_transfer(&cfg, other.build(seed)?, rule, watch),
         }
     });
     let outcome = match (outcome, python_rule.and_then(|p| p.raised)) {

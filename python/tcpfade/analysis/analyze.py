@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _validate as v
 from .._params import REQUIRED, Model, Param
-from ..tcp.parameters import DUPTHRESH, NO_PROBES, PROGRESS, WINDOW_VARIANTS, WMAX, variant
+from ..tcp.parameters import DUPTHRESH, no_probes, PROGRESS, WINDOW_VARIANTS, WMAX, variant
 from ..tcp.slotted import ENERGY_PARAMETERS, RTO_SLOTS
 from .._watch import reporting
 from ..channels.base import SlotChannel
@@ -31,7 +31,8 @@ def _lossless_rates() -> dict[str, float]:
 #: :func:`analyze`'s parameters: the slotted model's (:data:`tcpfade.tcp.slotted.SLOTTED`) that the analysis
 #: covers, with the bounds its state space allows.
 ANALYSIS = Model("analyze", (
-    variant(REQUIRED, ANALYZED_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".', NO_PROBES),
+    variant(REQUIRED, ANALYZED_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".',
+            no_probes("the slotted model")),
     Param("channel", v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
           doc="GilbertElliott or Bernoulli (fit other channels with tcpfade.fit_markov).", positional=True, cli=False,
           sweep=False),

@@ -21,6 +21,13 @@ class SlotChannel:
     def _spec(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:
+        """What the event-driven drivers (link, transfer, emulator) build this channel from
+        (``channel/clocked.rs``): a slot channel takes one step per packet sent; the fading channels override this
+        to evolve in real time. ``rate`` is the packets per second whose packet time T = 1/rate makes fD·T a
+        Doppler frequency, ``clock`` "time" (real time) or "packets" (one step per packet)."""
+        return {"kind": "per-packet", "slot": self._spec()}
+
     def _check(self) -> None:
         """Validate by building the core model (zero slots)."""
         _core.slot_trace(self._spec(), 0, 0)

@@ -123,6 +123,13 @@ class ContinuousTwoState:
         self._channel_steps("window", window, window * windows)
         return _core.continuous_bad_time(*self._args(), window, windows, seed)
 
+    def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:
+        """What the event-driven drivers build this channel from (``channel/clocked.rs``): in real time, idle or
+        not (abouzeid §III), or with ``clock="packets"`` advanced only by packet times (ns-2's original model)."""
+        return {"kind": "continuous", "mean_good": self.mean_good, "mean_bad": self.mean_bad,
+                "loss_rule": self.loss_rule, "loss_good": self.loss_good, "loss_bad": self.loss_bad,
+                "packet_clock": clock == "packets"}
+
     def describe(self) -> dict[str, Any]:
         """Parameters and the bad-time fraction as a dict."""
         return {"kind": "continuous-two-state", "mean_good": self.mean_good, "mean_bad": self.mean_bad,

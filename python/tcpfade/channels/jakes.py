@@ -213,6 +213,13 @@ class ThresholdFading(SlotChannel):
         return {"kind": "threshold", "fdt": self.fdt, "fading_margin": self.fading_margin,
                 "fading_model": self.fading_model, "oscillators": self.oscillators}
 
+    def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:
+        """In real time, at fD = fD·T × ``rate`` Hz (T = 1/rate, one packet time); with ``clock="packets"`` one
+        step per packet (its slotted model). See :meth:`SlotChannel.link_spec`."""
+        if clock == "time":
+            return {"kind": "timed", "slot": {**self._spec(), "fdt": self.fdt * rate}}
+        return {"kind": "per-packet", "slot": self._spec()}
+
     def describe(self) -> dict[str, Any]:
         return {**self._spec(), "fading_margin_db": self.fading_margin_db,
                 "rayleigh_error_rate": self.rayleigh_error_rate}
@@ -289,6 +296,13 @@ class BitLevelFading(SlotChannel):
         return {"kind": "bit-level", "fdt": self.fdt, "snr": self.snr, "packet_bits": self.packet_bits,
                 "modulation": self.modulation, "samples_per_packet": self.samples_per_packet,
                 "fading_model": self.fading_model, "oscillators": self.oscillators}
+
+    def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:
+        """In real time, at fD = fD·T × ``rate`` Hz (T = 1/rate, one packet time); with ``clock="packets"`` one
+        step per packet (its slotted model). See :meth:`SlotChannel.link_spec`."""
+        if clock == "time":
+            return {"kind": "timed", "slot": {**self._spec(), "fdt": self.fdt * rate}}
+        return {"kind": "per-packet", "slot": self._spec()}
 
     def describe(self) -> dict[str, Any]:
         return {**self._spec(), "snr_db": self.snr_db}

@@ -222,6 +222,13 @@ class TraceChannel(SlotChannel):
     def _spec(self) -> dict[str, Any]:
         return {"kind": "trace", "losses": self.losses, "wrap": self.wrap}
 
+    def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:
+        """With an ``interval``, a block error sequence in time; without, one element per packet sent. See
+        :meth:`SlotChannel.link_spec`."""
+        if self.interval is not None:
+            return {"kind": "blocks", "errors": self.losses, "interval": self.interval, "wrap": self.wrap}
+        return {"kind": "per-packet", "slot": self._spec()}
+
     def describe(self) -> dict[str, Any]:
         return {"kind": "trace", "slots": int(self.losses.size), "error_rate": self.error_rate, "wrap": self.wrap,
                 **({"interval": self.interval} if self.interval is not None else {})}

@@ -8,7 +8,7 @@ import click
 
 from .. import _validate as v
 from ..tcp import VARIANTS, simulate as run_simulation
-from ..tcp.slotted import METRICS
+from ..tcp.slotted import METRICS, SLOTTED
 from .options import (COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, emit, output_options,
                       note_iid, print_table, progress_bar, wrote)
 
@@ -19,31 +19,13 @@ FEW_TIMEOUTS = 10
 
 
 @click.command()
-@click.option("--variant", type=click.Choice(VARIANTS, case_sensitive=False), required=True, help="TCP variant.")
+@SLOTTED.options(names=("variant",))
 @channel_options
-@click.option("--wmax", type=int, default=24, show_default=True, help="Receiver window Wmax [packets].")
-@click.option("--dupthresh", "-K", type=int, default=3, show_default=True, help="Duplicate-ACK threshold K.")
-@click.option("--rto", type=int, default=100, show_default=True, help="Timeout T0 [slots].")
-@click.option("--slots", type=COUNT, default="1e6", show_default=True,
-              help="Slots to simulate (1e9 is fine: constant memory).")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
-@click.option("--initial-ssthresh", type=float, help="Initial Wth [packets] (default Wmax).")
-@click.option("--recover-guard", is_flag=True,
-              help="NewReno: RFC 6582 §3.2 steps 2 and 4 (no fast retransmit until the ACK passes recover).")
-@click.option("--ack-loss", type=float, default=0.0, show_default=True, help="ACK loss probability.")
-@click.option("--ack-delay", type=int, default=0, show_default=True, help="Extra ACK delay [slots].")
-@click.option("--transmit-energy", type=float, help="Energy per transmission (default: F or SNR of the channel, else 1).")
-@click.option("--w-active", type=float, default=0.0, show_default=True, help="Circuit energy per active slot (eq. 14).")
-@click.option("--w-idle", type=float, default=0.0, show_default=True, help="Circuit energy per idle slot (eq. 14).")
-@click.option("--batches", type=int, default=30, show_default=True, help="Batches for the confidence intervals.")
-@click.option("--confidence", type=float, default=0.95, show_default=True, help="Level of the intervals.")
-@click.option("--trace-slots", type=int, default=0, show_default=True, help="Record the first N slots.")
+@SLOTTED.options(skip=("variant",))
 @click.option("--trace-plot", type=FIGURE_FILE, help="Draw the recorded slots like chockalingam Figs. 1-3 (.png/.svg/.pdf).")
 @click.option("--trace-csv", type=OUTPUT_FILE, help="Write the recorded slots as CSV.")
 @output_options()
-def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recover_guard, ack_loss, ack_delay,
-             transmit_energy, w_active, w_idle, batches, confidence, trace_slots, trace_plot, trace_csv, as_json,
-             csv_path, **channel) -> None:
+def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     """Simulate TCP over a packet-error channel, slot by slot (zero bandwidth-delay product).
 
     \b
@@ -53,14 +35,11 @@ def simulate(variant, wmax, dupthresh, rto, slots, seed, initial_ssthresh, recov
       tcpfade simulate --variant tahoe --error-rate 0.05 --fdt 0.01 --wmax 6 -K 2 --rto 5 \\
           --trace-slots 80 --trace-plot trace.png --seed 3
     """
-    if (trace_plot or trace_csv) and trace_slots <= 0:
-        raise v.fail("--trace-slots", trace_slots, "must be > 0 with --trace-plot or --trace-csv")
-    chosen = build_channel(**channel)
-    result = run_simulation(variant.lower(), chosen, wmax=wmax, dupthresh=dupthresh, rto=rto,
-                            slots=slots, seed=seed, initial_ssthresh=initial_ssthresh, recover_guard=recover_guard,
-                            ack_loss=ack_loss, ack_delay=ack_delay, trace_slots=trace_slots,
-                            transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle, batches=batches,
-                            confidence=confidence, progress=progress_bar())
+    given = SLOTTED.pick(kw)
+    if (trace_plot or trace_csv) and given["trace_slots"] <= 0:
+        raise v.fail("--trace-slots", given["trace_slots"], "must be > 0 with --trace-plot or --trace-csv")
+    chosen = build_channel(**{k: x for k, x in kw.items() if k not in given})
+    result = run_simulation(channel=chosen, **given, progress=progress_bar())
     if trace_csv:
         from .._io import write_table
 

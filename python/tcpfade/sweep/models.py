@@ -16,17 +16,17 @@ import numpy as np
 from .. import __version__
 from .. import _validate as v
 from ..analysis import analyze
-from ..analysis.analyze import analysis_arguments
+from ..analysis.analyze import ANALYSIS, analysis_arguments
 from ..analysis.link import analyze_link, link_analysis_arguments
 from ..analysis.result import METRICS as ANALYSIS_METRICS
 from ..channels.continuous import ContinuousTwoState
 from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.markov import Bernoulli, GilbertElliott
 from ..tcp import simulate, simulate_link, simulate_transfer
-from ..tcp.transfer import TRANSFER_METRICS, transfer_arguments
-from ..tcp.link import LINK_METRICS, link_arguments
+from ..tcp.transfer import TRANSFER, TRANSFER_METRICS, transfer_arguments
+from ..tcp.link import LINK, LINK_METRICS, link_arguments
 from ..tcp.slotted import METRICS as SIMULATION_METRICS
-from ..tcp.slotted import simulation_arguments
+from ..tcp.slotted import SLOTTED, simulation_arguments
 
 #: Channel parameters, common to every model. ``channel`` picks the kind (see :func:`make_channel`).
 CHANNEL_PARAMETERS: dict[str, type] = {
@@ -36,27 +36,16 @@ CHANNEL_PARAMETERS: dict[str, type] = {
     "packet_bits": int, "modulation": str, "samples_per_packet": int,
 }
 
-#: The link's parameters, shared by simulate_link and analyze_link (abouzeid §II).
-_LINK = {"variant": str, "rate": float, "tau": float, "packet_bytes": int, "buffer": int, "beta": float,
-         "min_rto": float, "max_rto": float, "clock_granularity": float, "max_backoff": int}
-
-#: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call).
+#: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call): each model's
+#: declaration says which (:meth:`tcpfade._params.Model.sweep_types`).
 MODEL_PARAMETERS: dict[str, dict[str, type]] = {
-    "simulate": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "slots": int, "initial_ssthresh": float,
-                 "recover_guard": bool, "ack_loss": float, "ack_delay": int, "batches": int, "transmit_energy": float,
-                 "w_active": float, "w_idle": float, "confidence": float},
-    "analyze": {"variant": str, "wmax": int, "dupthresh": int, "rto": int, "transmit_energy": float,
-                "w_active": float, "w_idle": float},
-    "simulate_link": {**_LINK, "duration": float, "warmup": float, "wmax": int, "dupthresh": int,
-                      "initial_ssthresh": float, "recover_guard": bool, "byte_counting": bool, "rto": float,
-                      "initial_rto": float,
-                      "delayed_ack": float, "channel_clock": str, "batches": int, "confidence": float},
-    "analyze_link": {**_LINK, "model": str},
-    "simulate_transfer": {"variant": str, "size_bytes": int, "mss": int, "header_bytes": int, "rate_bps": float,
-                          "delay": float, "delayed_ack": float, "drop_acks": bool, "loss_on_air": bool,
-                          "rwnd_bytes": int, "dupthresh": int, "initial_rto": float, "min_rto": float,
-                          "max_rto": float, "clock_granularity": float, "probe_low": float, "probe_high": float,
-                          "best_rtt": str, "metering": str, "time_limit": float, "device": str},
+    "simulate": SLOTTED.sweep_types(),
+    "analyze": ANALYSIS.sweep_types(),
+    "simulate_link": LINK.sweep_types(),
+    "analyze_link": {**{k: t for k, t in LINK.sweep_types().items()
+                        if k in ("variant", "rate", "tau", "packet_bytes", "buffer", "beta", "min_rto", "max_rto",
+                                 "clock_granularity", "max_backoff")}, "model": str},
+    "simulate_transfer": TRANSFER.sweep_types(),
     "wcdma": {"users": int, "doppler_hz": float, "tti_frames": int, "target_sir_db": float, "step_db": float,
               "duration": float, "ack_delay": float, "min_rto": float, "rays": str, "sir_reference": str},
 }
@@ -92,8 +81,10 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     ``simulate`` the simulated fading of zorzi-rao §5: "threshold" (``fdt`` and ``error_rate`` or
     ``fading_margin_db``, optional ``fading_model``, ``oscillators``) and "bit_level" (``fdt``, ``snr_db``,
     optional ``packet_bits``, ``modulation``, ``samples_per_packet``, ``fading_model``, ``oscillators``); for
-    the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III); for transfers "on_off"
-    (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4)."""
+    the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III, the default), and for
+    ``simulate_link`` every slot channel above too (stepped per packet, the fading ones in real time); for
+    transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
+    and every slot channel."""
     kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
     needed, allowed = CHANNEL_KINDS[kind]
@@ -249,13 +240,13 @@ _MODELS = {
                        lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw), _run_simulate),
     "analyze": _Model(_MARKOV_CHANNELS, "tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw),
                       _run_analyze),
-    "simulate_link": _Model(("continuous",), "reno",
+    "simulate_link": _Model(("continuous", *_SLOT_CHANNELS), "reno",
                             lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),
                             _run_simulate_link),
     "analyze_link": _Model(("continuous",), "reno",
                            lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
                            _run_analyze_link),
-    "simulate_transfer": _Model(("on_off", "continuous"), "probing",
+    "simulate_transfer": _Model(("on_off", "continuous", *_SLOT_CHANNELS), "probing",
                                 lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
                                 _run_simulate_transfer),
     "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),

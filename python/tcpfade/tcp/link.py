@@ -20,11 +20,9 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
-from ..channels.jakes import BitLevelFading, ThresholdFading
-from ..channels.trace import TraceChannel
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, NO_PROBES, PROGRESS, SEED, SENDER, TIMER,
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SENDER, TIMER,
                          WINDOW_VARIANTS, variant)
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
@@ -185,7 +183,8 @@ LINK_PARAMETERS = (
 
 #: :func:`simulate_link`'s parameters: the link's, the run's, the sender's and RFC 6298's timer.
 LINK = Model("simulate_link", (
-    variant("reno", WINDOW_VARIANTS, 'TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".', NO_PROBES),
+    variant("reno", WINDOW_VARIANTS, 'TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".',
+            no_probes("the bulk link model")),
     *LINK_PARAMETERS,
     Param("duration", v.Optional(v.POSITIVE), None, "Simulated time.", "s",
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
@@ -336,24 +335,9 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
 
 
 def link_channel_spec(channel: ContinuousTwoState | SlotChannel | None, rate: float, clock: str) -> dict[str, Any]:
-    """What the core's link driver (and the emulator) builds the channel from (``channel/clocked.rs``).
-
-    Bernoulli, Gilbert-Elliott and a trace without an interval take one step per packet sent. The continuous
-    two-state channel and, with ``clock = "time"``, the fading channels evolve in real time: a fading channel's
-    fD·T is taken with T = 1/μ, the time of one packet on the link, so it runs at fD = fD·T × μ Hz; with ``clock =
-    "packets"`` the continuous channel advances only by packet times (ns-2's original) and a fading channel takes
-    one step per packet (its slotted model). A trace with an ``interval`` is a block error sequence in time."""
-    if channel is None:
-        return {"kind": "perfect"}
-    if isinstance(channel, ContinuousTwoState):
-        return {"kind": "continuous", "mean_good": channel.mean_good, "mean_bad": channel.mean_bad,
-                "loss_rule": channel.loss_rule, "loss_good": channel.loss_good, "loss_bad": channel.loss_bad,
-                "packet_clock": clock == "packets"}
-    if isinstance(channel, TraceChannel) and channel.interval is not None:
-        return {"kind": "blocks", "errors": channel.losses, "interval": channel.interval, "wrap": channel.wrap}
-    if isinstance(channel, (ThresholdFading, BitLevelFading)) and clock == "time":
-        return {"kind": "timed", "slot": {**channel._spec(), "fdt": channel.fdt * rate}}
-    return {"kind": "per-packet", "slot": channel._spec()}
+    """What the core's event-driven drivers build ``channel`` from: its own :meth:`link_spec` (every channel class
+    has one), or no losses for None."""
+    return {"kind": "perfect"} if channel is None else channel.link_spec(rate, clock)
 
 
 def ideal_cycle(rate: float, round_trip: float, buffer: float) -> float:

@@ -24,9 +24,10 @@ def variant(default: str, options: tuple[str, ...] = VARIANTS, doc: str = "TCP v
     return Param("variant", v.Choice(options, loose=True, refused=refused), default, doc, positional=True)
 
 
-#: Why the packet-level drivers without a probe segment (the slotted model, the bulk link) refuse TCP-Probing.
-NO_PROBES = {"probing": "TCP-Probing's probes are header-only segments, and this model carries data packets of one "
-                        "size only (one per slot or packet time); simulate it with simulate_transfer"}
+def no_probes(model: str) -> dict[str, str]:
+    """Why a driver without a probe segment (the slotted model, the bulk link) refuses TCP-Probing."""
+    return {"probing": f"{model} carries data packets of one size only, and TCP-Probing's probes are header-only "
+                       "segments; simulate it with simulate_transfer"}
 
 #: The papers' four variants (everything but TCP-Probing).
 WINDOW_VARIANTS = tuple(x for x in VARIANTS if x != "probing")

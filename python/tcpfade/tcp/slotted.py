@@ -19,7 +19,7 @@ from ..channels.base import SlotChannel
 from .._params import Model, Param
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
 from .._params import REQUIRED
-from .parameters import (BATCHES, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, NO_PROBES, PROGRESS,
+from .parameters import (BATCHES, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
                          RECOVER_GUARD, SEED, WINDOW_VARIANTS, WMAX, variant)
 from .parameters import VARIANTS as ALL_VARIANTS
 
@@ -166,7 +166,8 @@ RTO_SLOTS = Param("rto", v.Integer(1, 2**40), 100, "Retransmission timeout T0, f
 
 #: :func:`simulate`'s parameters (zorzi-rao §3-§5, BRIEF D1-D4).
 SLOTTED = Model("simulate", (
-    variant(REQUIRED, WINDOW_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".', NO_PROBES),
+    variant(REQUIRED, WINDOW_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".',
+            no_probes("the slotted model")),
     Param("channel", SLOT_CHANNEL, doc="Any slot channel (GilbertElliott, ThresholdFading, ...).", positional=True,
           cli=False, sweep=False),
     WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,

@@ -25,7 +25,9 @@ from .. import _core
 from .. import _validate as v
 from .._record import Record
 from .._watch import reporting
+from ..channels.base import SlotChannel
 from ..channels.continuous import ContinuousTwoState
+from .link import CHANNEL_WORDS, link_channel_spec
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
 from .parameters import DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
@@ -60,10 +62,12 @@ SECONDS_4 = v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds
 #: drivers (:mod:`tcpfade.tcp.parameters`).
 TRANSFER = Model("simulate_transfer", (
     variant("reno", doc='TCP variant: "tahoe", "reno", "newreno", "probing" (TCP-Probing) or "oldtahoe".'),
-    Param("channel", v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState (or None: no losses)")),
-          None, "The error process, e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off phases of mean 10 s, "
-          "10% of segments dropped in the on phase).", positional=True, cli=False, sweep=False,
-          default_words="None (no losses)"),
+    Param("channel", v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS)),
+          None, "The error process, any tcpfade channel: e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off "
+          "phases of mean 10 s, 10% of segments dropped in the on phase); Bernoulli, GilbertElliott and a "
+          "TraceChannel step once per segment sent; the fading channels evolve in real time at fD = fdt × the "
+          "full-size segment rate rate_bps / (8 (mss + header_bytes)); a TraceChannel with an interval is a block "
+          "error sequence in time.", positional=True, cli=False, sweep=False, default_words="None (no losses)"),
     Param("size_bytes", v.Integer(1, 1 << 40), SIZE_BYTES, "Bytes the application sends (Table 1: 5,242,880).",
           "bytes"),
     Param("mss", v.Integer(1, 1 << 30), MSS, "Payload bytes per segment at most.", "bytes"),
@@ -265,13 +269,17 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
         an unknown variant or device, a parameter out of its range (named with its value).
     """
     a = transfer_arguments(variant, channel, **given)
-    ch = a["channel"]
-    spec = None if ch is None else (ch.mean_good, ch.mean_bad, ch.loss_rule, ch.loss_good, ch.loss_bad)
+    spec = link_channel_spec(a["channel"], segment_rate(a), "time")
     rule = a["decision"] if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
         raw = _core.simulate_transfer({k: x for k, x in a.items() if k not in ("channel", "decision", "device")},
                                       spec, rule, report)
     return _result(a, raw)
+
+
+def segment_rate(a: dict[str, Any]) -> float:
+    """Full-size segments per second on the link: the packet clock a fading channel's fD·T is taken at."""
+    return a["rate_bps"] / (8.0 * (a["mss"] + a["header_bytes"]))
 
 
 def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
@@ -296,9 +304,12 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
                                     "drop_acks", "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "best_rtt",
                                     "time_limit")}
     parameters.update({k: a[k] for k in ("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff")})
-    if channel is not None:
+    if isinstance(channel, ContinuousTwoState):
         parameters.update(mean_good=channel.mean_good, mean_bad=channel.mean_bad, loss_rule=channel.loss_rule,
                           loss_good=channel.loss_good, loss_bad=channel.loss_bad)
+    elif channel is not None:
+        parameters.update(channel=type(channel).__name__, **{k: x for k, x in channel.describe().items()
+                                                             if isinstance(x, (int, float, str, bool))})
     total_energy = energies[0] + energies[1]
     return TransferResult(
         variant=a["variant"], size_bytes=size, seed=a["seed"], completed=bool(raw["completed"]), connection_time=time,

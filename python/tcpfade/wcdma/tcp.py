@@ -25,6 +25,8 @@ from .. import _validate as v
 from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
+from .._params import Model, Param
+from ..tcp.parameters import MIN_RTO, no_probes, PROGRESS, SEED, WINDOW_VARIANTS, variant
 from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
@@ -82,9 +84,19 @@ class BearerResult(Record):
         return d
 
 
+#: TCP variants over a radio bearer: the link driver's (TCP-Probing's probes have no place on the bulk link).
+BEARER_VARIANTS = WINDOW_VARIANTS
+BEARER_VARIANT = variant("newreno", BEARER_VARIANTS, "TCP variant over each user's bearer (zorzi-rossi-mazzini ran "
+                         "NewReno and name other versions as the next study).",
+                         no_probes("the bulk link model over a radio bearer")).but(positional=False)
+TTI = Param("tti_frames", v.Integer(1, 8), 1, "Interleaving depth (TTI): 1, 2, 4 or 8 frames of 10 ms.", "frames")
+ACK_DELAY_S = Param("ack_delay", v.Real(0.0, 100.0), 0.05, "The return path's delay.", "s")
+WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
+                            doc="Floor of TCP's retransmission timer (RFC 6298's 1 s; the paper gives none: "
+                                "validation/wcdma_curve_offset.py measures its effect).")
+
 @v.checked(block_errors=v.Array(low=0, high=1, min_size=1), tti_frames=v.Integer(1, 8),
-           power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=v.Choice(("newreno", "reno", "tahoe",
-                                                                                    "oldtahoe"), loose=True),
+           power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=BEARER_VARIANT.rule,
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
            initial_rto=v.Real(1e-3, 1e3), min_rto=v.Real(1e-3, 1e3), max_rto=v.Real(1e-3, 1e4),
            clock_granularity=v.Real(0.0, 10.0), batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
@@ -217,21 +229,31 @@ class WcdmaResult(Record):
         return {**params, **summary}
 
 
-#: What :func:`simulate` accepts (its system keywords are checked by :func:`~tcpfade.wcdma.simulate_system`).
-RULES: dict[str, v.Rule] = {
-    "users": v.Integer(1, 10_000), "doppler_hz": v.Real(1e-6, 1e4), "tti_frames": v.Integer(1, 8),
-    "target_sir_db": v.Real(-50.0, 50.0), "step_db": v.Real(0.0, 20.0), "duration": v.Real(1.0, 1e6),
-    "seed": v.SEED, "ack_delay": v.Real(0.0, 100.0), "min_rto": v.Real(1e-3, 1e3),
-    "rays": v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"),
-    "sir_reference": v.Choice(SIR_REFERENCES),
-}
+#: :func:`simulate`'s parameters (its further system keywords are checked by :func:`~tcpfade.wcdma.simulate_system`).
+WCDMA = Model("wcdma.simulate", (
+    Param("users", v.Integer(1, 10_000), 90, "Users N_u."),
+    Param("doppler_hz", v.Real(1e-6, 1e4), 6.0, "Doppler frequency f_d.", "Hz"),
+    TTI,
+    Param("target_sir_db", v.Real(-50.0, 50.0), 5.5, "The power control's target t.", "dB"),
+    Param("step_db", v.Real(0.0, 20.0), 0.5, "The power control's step Δ.", "dB"),
+    Param("duration", v.Real(1.0, 1e6), 60.0, "Simulated time.", "s"),
+    SEED.but(doc="Seed of the system and of the block error sequence."),
+    BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO,
+    Param("rays", v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"), "vehicular-a-5",
+          "The multipath profile: a name of tcpfade.wcdma.RAY_PROFILES or a list of ray powers in dB."),
+    Param("sir_reference", v.Choice(SIR_REFERENCES), DEFAULT_SIR_REFERENCE,
+          "The SIR the power control's target is in: bit (per information bit) or symbol (per coded symbol); the "
+          "mapping always gets the per-symbol SIR (simulate_system, BRIEF D13)."),
+), doc="The WCDMA uplink with power control and TCP over each user's radio bearer (zorzi-rossi-mazzini).")
+
+#: The rules of :data:`WCDMA` by name.
+RULES = WCDMA.rules
 
 
-@v.checked(**RULES)
-def wcdma_arguments(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
-                    step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05,
-                    min_rto: float = 1.0, rays: str | list[float] = "vehicular-a-5",
-                    sir_reference: str = DEFAULT_SIR_REFERENCE) -> dict[str, Any]:
+@WCDMA.entry()
+def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
+                    duration: float, seed: int, variant: str, ack_delay: float, min_rto: float,
+                    rays: str | list[float], sir_reference: str) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without running it (a sweep checks every point with it)."""
     from .coding import TTI_FRAMES
     from .system import RAY_PROFILES, TRACE_BYTES
@@ -244,37 +266,25 @@ def wcdma_arguments(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int
     v.memory("duration", duration, users * slots * TRACE_BYTES, f"traces of {users} users over {slots:.0f} slots")
     v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")
     return {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
-            "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, "min_rto": min_rto,
-            "rays": rays, "sir_reference": sir_reference}
+            "step_db": step_db, "duration": duration, "seed": seed, "variant": variant, "ack_delay": ack_delay,
+            "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference}
 
 
-@v.checked(progress=v.PROGRESS)
-def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, target_sir_db: float = 5.5,
-             step_db: float = 0.5, duration: float = 60.0, seed: int, ack_delay: float = 0.05, min_rto: float = 1.0,
-             sir_reference: str = DEFAULT_SIR_REFERENCE,
-             progress: bool | Callable[[float], object] | None = None, **system: Any) -> WcdmaResult:
+@WCDMA.entry(PROGRESS, rest="system")
+def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
+             duration: float, seed: int, variant: str, ack_delay: float, min_rto: float, rays: Any,
+             sir_reference: str, progress: bool | Callable[[float], object] | None, **system: Any) -> WcdmaResult:
     """The whole chain of zorzi-rossi-mazzini for ``users`` users over ``duration`` seconds: the uplink with
     power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
     probabilities per TTI from each user's SIR trace, a block error sequence by a coin flip per TTI (seeded from
-    ``seed``), and TCP NewReno over each user's bearer. ``ack_delay`` [s] is the return path's delay and
-    ``min_rto`` [s] the retransmission timer's floor (RFC 6298's 1 s by default; the paper gives neither:
-    validation/wcdma_curve_offset.py measures what they do to the universal curve). ``to_frame()`` has one row
-    per user.
+    ``seed``), and TCP (NewReno by default, as the paper) over each user's bearer. ``to_frame()`` has one row per
+    user.
 
     Parameters
     ----------
-    users : N_u.
-    doppler_hz : f_d [Hz].
-    tti_frames : interleaving depth, 1, 2, 4 or 8 frames.
-    target_sir_db, step_db : the power control's target t and step Δ [dB].
-    duration : simulated time [s].
-    seed : seed of the system and of the block error sequence.
-    ack_delay : the return path's delay [s].
-    min_rto : floor of TCP's retransmission timer [s].
-    sir_reference : the SIR the power control's target is in: "bit" (default, per information bit) or "symbol"
-        (per coded symbol); the mapping always gets the per-symbol SIR (:func:`simulate_system`, decision D13).
-    progress : True for a progress bar, or a callable.
-    **system : further keyword arguments of :func:`simulate_system` (rays, layout, powers).
+    {parameters}
+    **system
+        further keyword arguments of :func:`simulate_system` (layout, powers).
 
     Returns
     -------
@@ -295,23 +305,24 @@ def simulate(*, users: int = 90, doppler_hz: float = 6.0, tti_frames: int = 1, t
     """
     # The checked values from here on (users = 5.0 becomes 5, a numpy seed a Python int).
     a = wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                        step_db=step_db, duration=duration, seed=seed, ack_delay=ack_delay, min_rto=min_rto,
-                        sir_reference=sir_reference, **({"rays": system["rays"]} if "rays" in system else {}))
+                        step_db=step_db, duration=duration, seed=seed, variant=variant, ack_delay=ack_delay,
+                        min_rto=min_rto, rays=rays, sir_reference=sir_reference)
     users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
         a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
         a["ack_delay"], a["min_rto"])
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
                                  duration=duration, seed=seed, sir_reference=a["sir_reference"], progress=progress,
-                                 **system)
-    w = tcp_over_system(sys_result, tti_frames=tti_frames, ack_delay=ack_delay, min_rto=min_rto)
+                                 rays=a["rays"], **system)
+    w = tcp_over_system(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto)
     params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
-              "step_db": step_db, "duration": duration, "seed": seed, "ack_delay": ack_delay, "min_rto": min_rto,
-              "sir_reference": a["sir_reference"], **system}
+              "step_db": step_db, "duration": duration, "seed": seed, "variant": a["variant"], "ack_delay": ack_delay,
+              "min_rto": min_rto, "sir_reference": a["sir_reference"],
+              **({"rays": a["rays"]} if a["rays"] != WCDMA["rays"].default else {}), **system}
     return WcdmaResult(w.users, sys_result, w.block_error_probability, params)
 
 
-@v.checked(tti_frames=v.Integer(1, 8), ack_delay=RULES["ack_delay"], min_rto=RULES["min_rto"])
-def tcp_over_system(system: Any, *, tti_frames: int = 1, ack_delay: float = 0.05,
+@v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule)
+def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno", ack_delay: float = 0.05,
                     min_rto: float = 1.0) -> WcdmaResult:
     """The second half of :func:`simulate` on an uplink run already made: block error probabilities per TTI of
     ``tti_frames`` frames from each user's SIR trace, a coin flip per TTI (seeded from the run's seed, as
@@ -322,6 +333,7 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, ack_delay: float = 0.05
     ----------
     system : a :class:`~tcpfade.wcdma.SystemResult`.
     tti_frames : interleaving depth, 1, 2, 4 or 8 frames.
+    variant : TCP variant over each bearer ("newreno", "reno", "tahoe" or "oldtahoe").
     ack_delay : the return path's delay [s].
     min_rto : floor of TCP's retransmission timer [s].
 
@@ -351,9 +363,10 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, ack_delay: float = 0.05
     rng = np.random.default_rng(np.random.SeedSequence([system.seed, 2]))
     bes = rng.random(bep.shape) < bep
     per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
-                                ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u])
+                                variant=variant, ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u])
                 for u in range(system.users)]
     params = {"users": system.users, "doppler_hz": system.doppler_hz, "tti_frames": tti_frames,
               "target_sir_db": system.target_sir_db, "step_db": system.step_db, "duration": system.duration,
-              "seed": system.seed, "ack_delay": ack_delay, "min_rto": min_rto, "sir_reference": system.sir_reference}
+              "seed": system.seed, "variant": variant, "ack_delay": ack_delay, "min_rto": min_rto,
+              "sir_reference": system.sir_reference}
     return WcdmaResult(per_user, system, bep, params)

@@ -1,0 +1,179 @@
+"""One engine: each model declared once (tcpfade._params), every channel in every event-driven driver, every variant
+wherever the model allows it. Each newly opened combination is checked against something independent of the code
+that opened it: a closed form, a protocol property from the literature, or the direct call."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import tcpfade
+from tcpfade import wcdma
+from tcpfade._params import all_models, render
+from tcpfade.cli import cli
+from tcpfade.errors import ParameterError
+from tcpfade.sweep import Experiment, Store, run_sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- one declaration -------------------------------------------------------------------------------------------
+
+def _entries():
+    from tcpfade.analysis.analyze import ANALYSIS, analysis_arguments
+    from tcpfade.tcp.link import LINK, link_arguments
+    from tcpfade.tcp.slotted import SLOTTED, simulation_arguments
+    from tcpfade.tcp.transfer import TRANSFER, transfer_arguments
+    from tcpfade.wcdma.tcp import WCDMA, wcdma_arguments
+
+    return [(SLOTTED, tcpfade.simulate), (SLOTTED, simulation_arguments), (ANALYSIS, tcpfade.analyze),
+            (ANALYSIS, analysis_arguments), (LINK, tcpfade.simulate_link), (LINK, link_arguments),
+            (TRANSFER, tcpfade.simulate_transfer), (TRANSFER, transfer_arguments), (WCDMA, wcdma.simulate),
+            (WCDMA, wcdma_arguments)]
+
+
+@pytest.mark.parametrize("model, function", _entries(), ids=lambda x: getattr(x, "__qualname__", getattr(x, "name", "")))
+def test_a_public_function_has_its_declarations_signature_and_checks(model, function):
+    params = inspect.signature(function).parameters
+    assert list(params)[: len(model.params)] == list(model.names)
+    for p in model.params:
+        assert params[p.name].default is p.default
+    # the declaration's rule answers at entry, naming the parameter
+    name = next(p.name for p in model.params if p.kind is float and not p.required)
+    valid = {"variant": "reno", "channel": tcpfade.Bernoulli(0.1), "seed": 1, "rate": 100.0, "tau": 0.01}
+    required = {p.name: valid[p.name] for p in model.params if p.required}
+    with pytest.raises(ParameterError) as info:
+        function(**required, **{name: float("nan")})
+    assert info.value.parameter == name
+
+
+def test_the_docs_parameter_tables_are_the_declarations():
+    assert (ROOT / "docs" / "parameters.md").read_text() == render(all_models()), \
+        "regenerate: python docs/make_parameters.py"
+
+
+@pytest.mark.parametrize("command, model", [("simulate", "simulate"), ("simulate-link", "simulate_link"),
+                                            ("transfer", "simulate_transfer")])
+def test_every_declared_command_line_parameter_is_an_option(command, model):
+    declared = {m.name: m for m in all_models()}[model]
+    options = {o for p in cli.commands[command].params for o in getattr(p, "opts", [])}
+    assert {p.option for p in declared.params if p.cli} <= options
+
+
+def test_the_sweep_table_is_the_declaration():
+    from tcpfade.sweep.models import MODEL_PARAMETERS
+    from tcpfade.tcp.link import LINK
+
+    assert MODEL_PARAMETERS["simulate_link"] == LINK.sweep_types()
+    assert "initial_window" in MODEL_PARAMETERS["simulate"] and "seed" not in MODEL_PARAMETERS["simulate_link"]
+
+
+def test_a_variant_a_model_cannot_run_is_not_listed_and_is_refused_with_the_reason(capsys):
+    from click.testing import CliRunner
+
+    from tcpfade.cli import main
+
+    help_text = CliRunner().invoke(cli, ["simulate", "--help"]).output
+    assert "probing" not in help_text.split("--variant", 1)[1].split("\n")[0]
+    with pytest.raises(ParameterError, match="simulate_transfer"):
+        tcpfade.simulate("probing", tcpfade.Bernoulli(0.1), seed=1, slots=1000)
+    code = main(["simulate-link", "--variant", "probing", "--rate", "100", "--tau", "0.01", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "simulate_transfer" in err and len(err.splitlines()) == 1
+
+
+# -- every channel in the transfer driver ------------------------------------------------------------------------
+
+def test_a_transfer_over_a_bernoulli_channel_loses_its_closed_form_share_of_segments():
+    # Bernoulli(ε) drops each segment sent, either way, independently with probability ε: given S segments, the
+    # drops are Binomial(S, ε). Pooled over 12 seeds, the two-sided 99.9% binomial interval must hold them.
+    eps = 0.03
+    sent = dropped = 0
+    for seed in range(1, 13):
+        r = tcpfade.simulate_transfer("newreno", tcpfade.Bernoulli(eps), size_bytes=400_000, seed=seed)
+        assert r.completed
+        sent += sum(c[0] for c in r.by_kind.values())
+        dropped += sum(c[2] for c in r.by_kind.values())
+    low, high = stats.binom.interval(0.999, sent, eps)
+    assert low <= dropped <= high, (sent, dropped, low, high)
+
+
+def test_a_transfer_takes_every_channel_kind_and_names_it():
+    blocks = (np.random.default_rng(5).random(2000) < 0.05).astype(np.uint8)
+    for channel in (tcpfade.GilbertElliott.from_burst(0.02, 4), tcpfade.ThresholdFading(0.5, error_rate=0.1),
+                    tcpfade.TraceChannel(blocks, interval=0.01, wrap=True)):
+        r = tcpfade.simulate_transfer("reno", channel, size_bytes=1_000_000, seed=2)
+        assert r.completed and r.retransmissions > 0
+        assert r.parameters["channel"] == type(channel).__name__
+
+
+# -- every variant over WCDMA's radio blocks -------------------------------------------------------------------
+
+def _bursts(length: int, every: int = 3000, tti: int = 60_000) -> np.ndarray:
+    errors = np.zeros(tti, dtype=int)
+    for start in range(every, tti, every):
+        errors[start:start + length] = 1
+    return errors
+
+
+@pytest.mark.parametrize("length", [40, 100])
+def test_over_the_same_block_errors_newreno_recovers_a_burst_in_one_fast_retransmit_and_reno_times_out(length):
+    # A burst of 40-100 blocks (0.4-1 s) destroys several segments of one window. RFC 6582 §3.2: NewReno stays in
+    # one fast recovery until the whole window is acknowledged, retransmitting a segment per partial ACK, so each
+    # burst costs exactly one fast retransmit and no timeout. Reno leaves recovery at the first partial ACK and, with
+    # three or more losses in a window, runs out of duplicate ACKs and waits for the timer (Fall and Floyd 1996, §4).
+    errors = _bursts(length)
+    bursts = len(range(3000, 60_000, 3000))
+    newreno = wcdma.tcp_over_blocks(errors, variant="newreno")
+    reno = wcdma.tcp_over_blocks(errors, variant="reno")
+    assert newreno.block_error_rate == reno.block_error_rate == errors.mean()
+    assert (newreno.timeouts, newreno.fast_retransmits) == (0, bursts)
+    assert reno.timeouts == bursts and reno.fast_retransmits > bursts
+    assert reno.delivered < newreno.delivered
+
+
+def test_the_wcdma_chain_runs_each_variant_over_the_same_block_errors():
+    runs = {name: wcdma.simulate(users=3, duration=5.0, seed=4, target_sir_db=2.0, variant=name)
+            for name in ("newreno", "reno", "tahoe")}
+    frames = {name: w.to_frame() for name, w in runs.items()}
+    for name, w in runs.items():
+        assert w.parameters["variant"] == name
+        assert np.array_equal(frames[name]["block_error_rate"], frames["newreno"]["block_error_rate"])
+    with pytest.raises(ParameterError, match="simulate_transfer"):
+        wcdma.simulate(users=1, duration=2.0, seed=1, variant="probing")
+
+
+# -- every channel in the link sweeps --------------------------------------------------------------------------
+
+def test_a_gilbert_elliott_link_sweep_stores_the_direct_calls(tmp_path):
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "replications": 2},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "buffer": 4, "duration": 200.0,
+                                        "channel": "markov", "q": 0.5},
+                              "axes": {"p": [0.99, 0.999]}, "output": {"store": str(tmp_path / "s.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 4
+    for row in rows:
+        direct = tcpfade.simulate_link("reno", rate=100, tau=0.01, buffer=4, duration=200,
+                                       channel=tcpfade.GilbertElliott(p=row["params"]["p"], q=0.5), seed=row["seed"])
+        assert row["metrics"]["goodput"] == direct.goodput
+        assert row["intervals"]["goodput"] == list(direct.ci["goodput"])
+    goodputs = {r["params"]["p"]: r["metrics"]["goodput"] for r in rows}
+    assert goodputs[0.999] > goodputs[0.99]   # ten times fewer bad visits
+
+
+def test_the_transfer_sweep_takes_a_slot_channel(tmp_path):
+    e = Experiment.from_dict({"sweep": {"model": "simulate_transfer"},
+                              "fixed": {"size_bytes": 200_000, "channel": "bernoulli", "error_rate": 0.02},
+                              "axes": {"variant": ["reno", "newreno"]}, "output": {"store": str(tmp_path / "t.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    for row in Store(e.store).rows():
+        direct = tcpfade.simulate_transfer(row["params"]["variant"], tcpfade.Bernoulli(0.02), size_bytes=200_000,
+                                           seed=row["seed"])
+        assert row["metrics"]["connection_time"] == direct.connection_time
+        assert math.isfinite(direct.connection_time)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .options import COUNT, OUTPUT_FILE, SEED_HELP, emit, output_options, print_table, wrote
+from ..wcdma.tcp import WCDMA
 
 
 @click.group()
@@ -106,22 +107,10 @@ def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames
 
 
 @wcdma.command("simulate")
-@click.option("--users", type=int, default=90, show_default=True, help="Users N_u over the 25 cells.")
-@click.option("--doppler-hz", type=float, default=6.0, show_default=True, help="Doppler frequency f_d [Hz].")
-@click.option("--tti-frames", type=int, default=1, show_default=True, help="Interleaving depth: 1, 2, 4 or 8 frames.")
-@click.option("--target-sir-db", type=float, default=5.5, show_default=True, help="Power control target t [dB].")
-@click.option("--step-db", type=float, default=0.5, show_default=True, help="Power control step Δ [dB].")
-@click.option("--duration", type=float, default=60.0, show_default=True, help="Simulated time [s].")
-@click.option("--ack-delay", type=float, default=0.05, show_default=True, help="Return path delay of the ACKs [s].")
-@click.option("--min-rto", type=float, default=1.0, show_default=True, help="Floor of TCP's retransmission timer [s].")
-@click.option("--sir-reference", type=click.Choice(["bit", "symbol"]), default="bit", show_default=True,
-              help="The SIR the power control's target is in: per information bit (W/R) or per coded symbol (SF); "
-                   "docs/models.md, decision D13.")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@WCDMA.options()
 @output_options("one row per user")
-def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, duration, ack_delay, min_rto, sir_reference,
-                   seed, as_json, csv_path) -> None:
-    """The whole chain: uplink with power control, block errors, TCP NewReno over each user's bearer.
+def simulate_chain(as_json, csv_path, **kw) -> None:
+    """The whole chain: uplink with power control, block errors, TCP (NewReno by default) over each user's bearer.
 
     \b
     Example:
@@ -129,14 +118,13 @@ def simulate_chain(users, doppler_hz, tti_frames, target_sir_db, step_db, durati
     """
     from ..wcdma import simulate
 
-    w = simulate(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                 step_db=step_db, duration=duration, ack_delay=ack_delay, min_rto=min_rto, sir_reference=sir_reference,
-                 seed=seed)
+    w = simulate(**kw)
+    users, duration = w.parameters["users"], w.parameters["duration"]
     frame = w.to_frame()
     # Only the columns shown: ACE is infinite for a user who delivered nothing, and quantiles across ±inf warn.
     q = frame[["throughput", "block_error_rate", "atp"]].quantile([0.1, 0.5, 0.9])
     emit(frame, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
-        "users": users, "simulated [s]": f"{duration:g}",
+        "users": users, "variant": w.parameters["variant"], "simulated [s]": f"{duration:g}",
         "throughput S (10/50/90% of users)": " / ".join(f"{x:.3f}" for x in q.throughput),
         "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_rate),
         "ATP [W] (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.atp),

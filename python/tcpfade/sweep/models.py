@@ -36,6 +36,12 @@ CHANNEL_PARAMETERS: dict[str, type] = {
     "packet_bits": int, "modulation": str, "samples_per_packet": int,
 }
 
+def _wcdma_parameters() -> dict[str, type]:
+    from ..wcdma.tcp import WCDMA
+
+    return {k: (str if k == "rays" else t) for k, t in WCDMA.sweep_types().items()}
+
+
 #: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call): each model's
 #: declaration says which (:meth:`tcpfade._params.Model.sweep_types`).
 MODEL_PARAMETERS: dict[str, dict[str, type]] = {
@@ -46,8 +52,7 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
                         if k in ("variant", "rate", "tau", "packet_bytes", "buffer", "beta", "min_rto", "max_rto",
                                  "clock_granularity", "max_backoff")}, "model": str},
     "simulate_transfer": TRANSFER.sweep_types(),
-    "wcdma": {"users": int, "doppler_hz": float, "tti_frames": int, "target_sir_db": float, "step_db": float,
-              "duration": float, "ack_delay": float, "min_rto": float, "rays": str, "sir_reference": str},
+    "wcdma": _wcdma_parameters(),
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.
@@ -211,14 +216,14 @@ def _run_wcdma(variant, channel, seed, kwargs):
     """One run of the WCDMA chain, summarized over its users (the per-user table is the direct call's)."""
     from ..wcdma import simulate as simulate_wcdma
 
-    row = simulate_wcdma(seed=seed, **kwargs).to_dict()
+    row = simulate_wcdma(seed=seed, variant=variant, **kwargs).to_dict()
     return {k: row[k] for k in WCDMA_METRICS}, {}
 
 
 def _check_wcdma(variant, channel, kwargs):
     from ..wcdma.tcp import wcdma_arguments
 
-    wcdma_arguments(seed=0, **kwargs)
+    wcdma_arguments(seed=0, variant=variant, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -249,7 +254,7 @@ _MODELS = {
     "simulate_transfer": _Model(("on_off", "continuous", *_SLOT_CHANNELS), "probing",
                                 lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
                                 _run_simulate_transfer),
-    "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),
+    "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),  # the variant is a parameter of the call
 }
 
 

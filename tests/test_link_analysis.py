@@ -170,7 +170,7 @@ def _interval(values):
 def test_table_iii_fast_row_is_a_lower_bound_with_the_simulated_timer():
     # D = 0.1 s < RTT_max = 0.17 s: several bad visits fall in a round, which approximation 2 counts as visits
     # of different rounds, so the model is a lower bound there (abouzeid §IV-B): within 10% below the
-    # published 0.1591 (docs/validation.md). The timer it predicts is the simulator's: the base RTO and the
+    # published 0.1591 (docs/validation/abouzeid.md). The timer it predicts is the simulator's: the base RTO and the
     # backoff that Karn's rule carries into a bad visit, each within 5% of five simulated runs (+ their 95%
     # interval).
     ex, ey, published = TABLE3[0]
@@ -186,7 +186,7 @@ def test_table_iii_fast_row_is_a_lower_bound_with_the_simulated_timer():
 def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
     # D = 1000 s >> t_p: the paper says the goodput is (1 - f) rho_ideal (eq. (20)) = 0.8 here (beta = 8 keeps
     # the ideal link busy), and no timer can take it to the published 0.748 (6.5% below it; 2.3 standard
-    # deviations of the bad-time share over the paper's 10^5-s run, docs/validation.md). Both our analysis and
+    # deviations of the bad-time share over the paper's 10^5-s run, docs/validation/abouzeid.md). Both our analysis and
     # our simulation are within 1.5% of the ceiling, so the row is judged against the ceiling, within 2%.
     ex, ey, published = TABLE3[4]
     a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
@@ -197,7 +197,7 @@ def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
 @pytest.mark.parametrize("ex, ey, published", TABLE3)
 def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex, ey, published):
     # Five seeds of the paper's run length rule. The simulation must be within 5% of the published rho (rows
-    # 1-4) or within 2% of eq. (20)'s ceiling (row 5, judged against the ceiling: docs/validation.md), and the
+    # 1-4) or within 2% of eq. (20)'s ceiling (row 5, judged against the ceiling: docs/validation/abouzeid.md), and the
     # analysis within 5% of the simulation; both up to the simulation's 95% interval.
     runs = [tcpfade.simulate_link("reno", mean_good=ex, mean_bad=ey, seed=s, **TABLE3_LINK,
                                   duration=max(1215.0, 100 * (ex + ey))) for s in range(1, 6)]

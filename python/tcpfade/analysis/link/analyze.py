@@ -237,7 +237,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     mean_good, mean_bad : E[X], E[Y] [s] of the channel, or give ``channel``: a ContinuousTwoState with the
         any-instant rule and losses 0 and 1 (abouzeid §III).
     model : "refined" (default: RFC 6298's timer with Karn's rule and packets counted at the link, which is
-        what agrees with simulation, docs/validation.md) or "paper" (§IV as printed, eq. (2)'s timer).
+        what agrees with simulation, docs/validation/abouzeid.md) or "paper" (§IV as printed, eq. (2)'s timer).
     min_rto, max_rto, clock_granularity, max_backoff : the timer's RFC 6298 parameters ("refined"), as in
         :func:`tcpfade.simulate_link` (ns-2's of the paper's time); ``max_backoff`` is used by both models.
     recovery : "paper" (default: eq. (10), a TD halves the window and the climb goes on, whatever the variant) or

@@ -18,6 +18,8 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]
 root_doc = "index"
 html_theme = "alabaster"
 html_title = f"tcpfade {release}"
+# _static/custom.css (linked by alabaster from every page): code blocks and wide tables scroll sideways.
+html_static_path = ["_static"]
 
 # Notebooks run at every build, from scratch; an error in a cell fails the build.
 nb_execution_mode = "force"

@@ -1,6 +1,6 @@
 """The climb's packet sums term by term, as ``tcpfade.analysis.link`` computed them before (tcpfade e89e09b): every
 packet of every window, O(w_p²) work. Kept as the reference the closed forms and Euler-Maclaurin sums of
-``link._packets_by_window`` must reproduce (tests/test_link_analysis.py)."""
+``link.climb.packets_by_window`` must reproduce (tests/test_link_analysis.py)."""
 
 from __future__ import annotations
 

@@ -9,12 +9,14 @@ import math
 
 import numpy as np
 
-from tcpfade.analysis.link import (_Recovery, _TimeoutLaw, _Trajectory, _bad_given_no_timeout, _outcomes, _recovery,
-                                   _refined_timer, _timeout_law, link_analysis_arguments)
+from tcpfade.analysis.link import link_analysis_arguments
+from tcpfade.analysis.link.climb import Trajectory
+from tcpfade.analysis.link.recovery import Recovery, recovery_rounds
+from tcpfade.analysis.link.visits import TimeoutLaw, bad_given_no_timeout, outcomes, refined_timer, timeout_law
 from tcpfade.analysis.renewal import stationary_distribution
 
 
-def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _good_state_terms(traj: Trajectory, lam0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every starting window w = 1..w_p at once: E[N | W = w] (eqs. (4)-(6), the typical cycles summed as a
     geometric series), P[W' = w' | W = w] (eq. (11)'s first factor) and the expected number of rounds held at
     each window w' (so of RTT samples).
@@ -56,7 +58,7 @@ def _good_state_terms(traj: _Trajectory, lam0: float) -> tuple[np.ndarray, np.nd
     return climb_reward + repeat * cycle_reward, climb, rounds
 
 
-def _persistence(traj: _Trajectory, lam0: float) -> np.ndarray:
+def _persistence(traj: Trajectory, lam0: float) -> np.ndarray:
     """P(W' = w', the bad visit comes before Karn's rule ends the backoff | the good state began after a
     timeout that left h segments outstanding), shape (h = 1..w_p, w' = 1..w_p).
 
@@ -89,27 +91,27 @@ def analyze_link_dense(variant: str = "reno", **kwargs) -> dict:
     levels = args["max_backoff"].bit_length() - 1
     lam0, lam1 = 1.0 / ex, 1.0 / args["channel"].mean_bad
     max_window = max(int(math.floor(args["buffer"] + mu * t)), 1)
-    traj = _Trajectory(mu, t, max_window, at_link=refined)
+    traj = Trajectory(mu, t, max_window, at_link=refined)
     windows = np.arange(1, max_window + 1, dtype=float)
 
     reward, climb, rounds = _good_state_terms(traj, lam0)
 
-    outcome = _outcomes(windows, mu, t, lam0, lam1)
-    chain = _TimerChain(max_window, climb, reward, outcome, *_bad_given_no_timeout(windows, mu, t, lam1, outcome))
+    outcome = outcomes(windows, mu, t, lam0, lam1)
+    chain = _TimerChain(max_window, climb, reward, outcome, *bad_given_no_timeout(windows, mu, t, lam1, outcome))
     rtt = np.maximum(t, windows / mu)
     if refined:
         # The windows' chain does not depend on the timer: its RTT samples (one a round) set the estimator.
-        delta, start_delay, known_bad, survivors = _refined_timer(solve(chain.window_chain()) @ rounds, rtt, windows,
-                                                                  mu, t, lam1, granularity, lowest, highest)
+        delta, start_delay, known_bad, survivors = refined_timer(solve(chain.window_chain()) @ rounds, rtt, windows,
+                                                                 mu, t, lam1, granularity, lowest, highest)
         persistence = _persistence(traj, lam0)
     else:
         delta, persistence, start_delay = rtt, None, 0.0     # eq. (2); every visit starts from Δ(w')
         known_bad, survivors = np.zeros(max_window), np.zeros(max_window)
-    laws = [_timeout_law(delta, e, levels, start_delay, known_bad, highest, lam0, lam1) for e in range(levels + 1)]
+    laws = [timeout_law(delta, e, levels, start_delay, known_bad, highest, lam0, lam1) for e in range(levels + 1)]
     recovery = None
     if args["recovery"] == "rounds":
         backed_off, core = _TimerChain.core_states(max_window, persistence, levels)
-        recovery = _recovery(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
+        recovery = recovery_rounds(name, max_window, mu, t, lam0, lam1, delta, backed_off, core, levels, highest)
     chain.build(laws, persistence, levels, survivors, recovery)
     pi = solve(chain.matrix)
     expected_reward = float(pi @ chain.reward)
@@ -166,8 +168,8 @@ class _TimerChain:
         backed_off = persistence is not None and levels > 0
         return backed_off, wp * (levels + 1) if backed_off else wp
 
-    def build(self, laws: list[_TimeoutLaw], persistence: np.ndarray | None, levels: int,
-              survivors: np.ndarray, recovery: _Recovery | None = None) -> None:
+    def build(self, laws: list[TimeoutLaw], persistence: np.ndarray | None, levels: int,
+              survivors: np.ndarray, recovery: Recovery | None = None) -> None:
         """Transition matrix, reward, E[U] and the windows of the visits, per state. ``survivors[w']``: packets
         queued at a visit's start that the link delivers after it (added to the reward). With ``recovery`` a TD
         at w' leads to a state of its own (index core + w' − 1) whose good state opens with the recovery."""

@@ -257,7 +257,7 @@ def test_energy_follows_eqs_14_to_18():
         assert lam0 == pytest.approx(eta / (f * load), rel=1e-12)
 
 
-# A representative subset of the docs/validation.md grid: both variants, slow and fast fading,
+# A representative subset of the docs/validation/zorzi-rao.md grid: both variants, slow and fast fading,
 # low and high error rates, Wmax 6 and 24, K 1 and 3, T0 50 and 100.
 SUBSET = [
     ("newreno", 0.016, 0.1, 24, 3, 100),

@@ -116,8 +116,8 @@ def test_simulate_prints_what_the_api_computes(capsys):
 
 
 def test_simulate_warns_when_the_intervals_rest_on_few_timeouts(capsys):
-    """With fewer than ten timeouts the batch-means intervals cover 82-87% instead of 95% (docs/validation.md):
-    the command says so, on stderr, after the table."""
+    """With fewer than ten timeouts the batch-means intervals cover 82-87% instead of 95%
+    (docs/validation/chockalingam.md): the command says so, on stderr, after the table."""
     code, out, err = run(capsys, "simulate", "--variant", "newreno", "--error-rate", "0.001", "--fdt", "0.016",
                          "--seed", "1", "--slots", "2e5")
     timeouts = int(re.search(r"\ntimeouts\s+(\d+)\n", out).group(1))

@@ -56,7 +56,7 @@ def test_envelope_power_is_exponential(fading_model, oscillators):
 
 
 def test_jakes_with_8_oscillators_is_detectably_not_rayleigh():
-    # Documented model property (docs/validation.md): with enough samples the test rejects it.
+    # Documented model property (docs/validation/zorzi-rao.md): with enough samples the test rejects it.
     power = np.abs(fading_gain(10.37, 100_000, seed=5)) ** 2
     assert stats.kstest(power, "expon").pvalue < 1e-6
 
@@ -132,7 +132,7 @@ def test_bit_level_slow_fading_matches_integral(snr_db, scale):
 def test_fast_fading_is_worse_at_equal_snr(snr_db):
     # zorzi-rao §5.2 / Fig. 7: at the same average SNR, fast fading (fD·T = 0.256) gives more packet
     # errors than slow or medium fading, beyond both confidence intervals. (0.001 and 0.016 are
-    # nearly equal for 1024-byte packets below ~20 dB: docs/validation.md.)
+    # nearly equal for 1024-byte packets below ~20 dB: docs/validation/zorzi-rao.md.)
     rows = [tcpfade.bit_level_error_rate(fdt, [snr_db], packets=200_000, seed=4).iloc[0]
             for fdt in (0.001, 0.016, 0.256)]
     fast = rows[2]

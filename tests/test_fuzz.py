@@ -1,6 +1,7 @@
 """The quick profile of the fuzzing suite (tests/fuzz): hostile calls of every public function and CLI command,
 each in a child process, with a fixed seed. Every outcome must be a success that holds its properties or a clean
-rejection; ``validation/fuzz.py`` runs the long profile (10^5 cases) whose figures docs/validation.md gives."""
+rejection; ``validation/fuzz.py`` runs the long profile (10^5 cases) whose figures
+docs/validation/engineering.md gives."""
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings

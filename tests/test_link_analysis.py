@@ -12,8 +12,10 @@ import scipy.stats
 
 import tcpfade
 from tcpfade import _validate as v
-from tcpfade.analysis.link import (_good_state_terms, _idle_timeout_law, _loss_count_law, _recovery, _rounds, _timeout_law,
-                                   _Trajectory, analyze_link, link_analysis_arguments)
+from tcpfade.analysis.link import analyze_link, link_analysis_arguments
+from tcpfade.analysis.link.climb import Trajectory, good_state_terms, packets_by_window
+from tcpfade.analysis.link.recovery import idle_timeout_law, loss_count_law, recovery_rounds, rounds_time
+from tcpfade.analysis.link.visits import timeout_law
 from tcpfade.cli import main
 
 TABLE3_LINK = dict(rate=100, tau=0.01, beta=8, packet_bytes=1000)
@@ -76,7 +78,7 @@ def test_timeout_law_without_doubling_is_geometric():
     # With the backoff capped at 1x every interval is delta and each retransmission gets through with
     # P_delta = (1 - f)(1 - exp(-(l0 + l1) delta)) (eq. (13)): Z = delta * Geometric(P_delta), E[Z] = delta / P.
     lam0, lam1, delta = 2.0, 5.0, np.array([0.1, 0.3, 1.0])
-    law = _timeout_law(delta, 0, 0, 0.0, np.zeros(3), 1e9, lam0, lam1)
+    law = timeout_law(delta, 0, 0, 0.0, np.zeros(3), 1e9, lam0, lam1)
     p = lam1 / (lam0 + lam1) * (1 - np.exp(-(lam0 + lam1) * delta))
     np.testing.assert_allclose(law.mean, delta / p, rtol=1e-12)
     np.testing.assert_allclose(law.exit.sum(axis=1), 1.0, rtol=1e-12)
@@ -108,7 +110,7 @@ def test_timeout_law_matches_a_simulated_channel():
     # bad until 0.15 s: E[Z] and P(the first retransmission gets through) against 40 000 simulated visits,
     # each within its 99.9% interval. (Ignoring known_bad moves the latter by 0.15, 19 half-widths.)
     lam0, lam1, delta, first, levels = 1 / 0.4, 1 / 0.3, 0.12, 1, 3
-    law = _timeout_law(np.array([delta]), first, levels, 0.05, np.array([0.15]), 1e9, lam0, lam1)
+    law = timeout_law(np.array([delta]), first, levels, 0.05, np.array([0.15]), 1e9, lam0, lam1)
     z, timeouts = _simulated_z(np.random.default_rng(7), lam0, lam1, delta, first, levels, 0.05, 0.15, 40000)
     q = scipy.stats.norm.ppf(0.9995)
     half = q * z.std(ddof=1) / math.sqrt(len(z))
@@ -125,7 +127,7 @@ def test_idle_timeout_law_matches_a_simulated_channel():
     # interval. (A fresh timer, first at delta after the visit, is 0.08 s off, over five half-widths: the test
     # can fail.)
     lam0, lam1, delta, levels = 1 / 0.8, 1 / 0.2, 0.3, 3
-    law = _idle_timeout_law(np.array([delta]), levels, 1e9, lam0, lam1)
+    law = idle_timeout_law(np.array([delta]), levels, 1e9, lam0, lam1)
     rng = np.random.default_rng(11)
     u = rng.uniform(size=40000)
     starts = -np.log1p(-u * -np.expm1(-lam0 * delta)) / lam0   # inverse CDF of Exp(lam0) truncated to [0, delta]
@@ -135,7 +137,7 @@ def test_idle_timeout_law_matches_a_simulated_channel():
     q = scipy.stats.norm.ppf(0.9995)
     half = q * z.std(ddof=1) / math.sqrt(len(z))
     assert abs(law.mean[0] - z.mean()) < half, (law.mean[0], z.mean(), half)
-    fresh = _timeout_law(np.array([delta]), 0, levels, 0.0, np.zeros(1), 1e9, lam0, lam1)
+    fresh = timeout_law(np.array([delta]), 0, levels, 0.0, np.zeros(1), 1e9, lam0, lam1)
     assert abs(fresh.mean[0] - z.mean()) > 5 * half
     first_through = np.mean(timeouts == 1)
     half = q * math.sqrt(first_through * (1 - first_through) / len(z))
@@ -168,7 +170,7 @@ def _interval(values):
 def test_table_iii_fast_row_is_a_lower_bound_with_the_simulated_timer():
     # D = 0.1 s < RTT_max = 0.17 s: several bad visits fall in a round, which approximation 2 counts as visits
     # of different rounds, so the model is a lower bound there (abouzeid §IV-B): within 10% below the
-    # published 0.1591 (docs/validation.md). The timer it predicts is the simulator's: the base RTO and the
+    # published 0.1591 (docs/validation/abouzeid.md). The timer it predicts is the simulator's: the base RTO and the
     # backoff that Karn's rule carries into a bad visit, each within 5% of five simulated runs (+ their 95%
     # interval).
     ex, ey, published = TABLE3[0]
@@ -184,7 +186,7 @@ def test_table_iii_fast_row_is_a_lower_bound_with_the_simulated_timer():
 def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
     # D = 1000 s >> t_p: the paper says the goodput is (1 - f) rho_ideal (eq. (20)) = 0.8 here (beta = 8 keeps
     # the ideal link busy), and no timer can take it to the published 0.748 (6.5% below it; 2.3 standard
-    # deviations of the bad-time share over the paper's 10^5-s run, docs/validation.md). Both our analysis and
+    # deviations of the bad-time share over the paper's 10^5-s run, docs/validation/abouzeid.md). Both our analysis and
     # our simulation are within 1.5% of the ceiling, so the row is judged against the ceiling, within 2%.
     ex, ey, published = TABLE3[4]
     a = analyze_link("reno", mean_good=ex, mean_bad=ey, **TABLE3_LINK)
@@ -195,7 +197,7 @@ def test_table_iii_slowest_row_is_at_the_ceiling_of_eq_20():
 @pytest.mark.parametrize("ex, ey, published", TABLE3)
 def test_table_iii_simulation_against_the_published_goodput_and_the_analysis(ex, ey, published):
     # Five seeds of the paper's run length rule. The simulation must be within 5% of the published rho (rows
-    # 1-4) or within 2% of eq. (20)'s ceiling (row 5, judged against the ceiling: docs/validation.md), and the
+    # 1-4) or within 2% of eq. (20)'s ceiling (row 5, judged against the ceiling: docs/validation/abouzeid.md), and the
     # analysis within 5% of the simulation; both up to the simulation's 95% interval.
     runs = [tcpfade.simulate_link("reno", mean_good=ex, mean_bad=ey, seed=s, **TABLE3_LINK,
                                   duration=max(1215.0, 100 * (ex + ey))) for s in range(1, 6)]
@@ -216,8 +218,8 @@ def test_good_state_terms_against_the_climb_packet_by_packet(rate, t, wp, at_lin
     """E[N | w1] for all w1 at once (window sums and suffix sums in log space) against the direct sums over each
     climb's packets (Table I's t_n, eqs. (4)-(6)), and the climb's birth chain (survive a window or end in it, then
     the typical cycles) against P[W' = w' | w1] from the chance V outlasts the climb to each window."""
-    traj = _Trajectory(rate, t, wp, at_link)
-    climb = _good_state_terms(traj, lam0)
+    traj = Trajectory(rate, t, wp, at_link)
+    climb = good_state_terms(traj, lam0)
     decay = math.exp(-lam0 * traj.cycle)
     cycle_reward = np.exp(-lam0 * traj.packet_times(traj.low, traj.wp)).sum()
     assert len(traj.packet_times(traj.low, traj.wp)) == traj.packets_per_cycle
@@ -265,12 +267,10 @@ def test_window_sums_equal_the_packet_by_packet_sums(rate, t, wp, at_link, lam0)
     Euler-Maclaurin with the integral in closed form elsewhere) against every packet summed
     (tests/reference_climb.py): the sums equal to 1e-13 beyond the rounding of their logs (measured: 2.4e-15),
     the same windows empty."""
-    from reference_climb import packets_by_window
+    from reference_climb import packets_by_window as reference_packets_by_window
 
-    from tcpfade.analysis.link import _packets_by_window
-
-    traj = _Trajectory(rate, t, wp, at_link)
-    for new, ref in zip(_packets_by_window(traj, lam0), packets_by_window(traj, lam0)):
+    traj = Trajectory(rate, t, wp, at_link)
+    for new, ref in zip(packets_by_window(traj, lam0), reference_packets_by_window(traj, lam0)):
         assert np.array_equal(np.isfinite(new), np.isfinite(ref))
         f = np.isfinite(ref)
         assert np.all(np.abs(new[f] - ref[f]) <= 1e-13 + 4 * np.spacing(np.abs(ref[f])))
@@ -355,7 +355,7 @@ def test_loss_count_law_against_monte_carlo():
     # overlaps; given TD, Y < (w' - 3)/mu. Drawn directly, 200 000 times; each share within its Bonferroni 99.9%
     # binomial interval.
     mu, mean_bad, w = 100.0, 0.03, 12
-    law = _loss_count_law(w, mu, 1 / mean_bad)[w - 1]
+    law = loss_count_law(w, mu, 1 / mean_bad)[w - 1]
     rng = np.random.default_rng(11)
     y = rng.exponential(mean_bad, 600_000)
     y = y[y < (w - 3) / mu][:200_000]
@@ -373,11 +373,11 @@ def test_rounds_and_recovery_laws():
     for n1 in range(0, 12):
         for count in range(1, 9):
             direct = sum(max(t, (n1 + k) / mu) for k in range(1, count + 1))
-            assert _rounds(np.array([n1]), np.array([count]), mu, t)[0] == pytest.approx(direct, abs=1e-12)
+            assert rounds_time(np.array([n1]), np.array([count]), mu, t)[0] == pytest.approx(direct, abs=1e-12)
     # After a TD every prelude is survived (into some state) or broken: the shares sum to one.
     wp, states = 30, 30 * 7
     for variant in ("reno", "newreno"):
-        r = _recovery(variant, wp, 200.0, 0.084, 1 / 1.9, 1 / 0.08, np.full(wp, 0.2), True, states, 6, 64.0)
+        r = recovery_rounds(variant, wp, 200.0, 0.084, 1 / 1.9, 1 / 0.08, np.full(wp, 0.2), True, states, 6, 64.0)
         np.testing.assert_allclose(r.target.sum(axis=1) + r.broken_timeout + r.broken_idle + r.broken_visit, 1.0,
                                    atol=1e-12)
         assert np.all(r.reward >= 0)
@@ -510,7 +510,7 @@ def test_the_sweep_over_the_windows_equals_state_reduction(link, options):
 @pytest.mark.parametrize("options", [dict(), dict(model="paper"), dict(recovery="rounds")])
 def test_the_sweep_over_the_windows_equals_the_iterative_solve(link, options, monkeypatch):
     """The same against the general solver the sweep replaced, GMRES preconditioned by a Gauss-Seidel sweep
-    (:func:`~tcpfade.analysis.link_chain.sparse_stationary`, reached here by making the sweep decline), on chains
+    (:func:`~tcpfade.analysis.link.chain.sparse_stationary`, reached here by making the sweep decline), on chains
     up to w_p = 1668. The sweep solves π P = π to a residual ‖πP − π‖₁ of a few 1e-16 (asserted below 1e-14), GMRES
     to 1e-15..1e-14 on these chains; the law moves by the residual times the chain's condition (its mean passage
     times, up to ~10³ steps), so the figures agree to 1e-10 relative or 1e-12 absolute (a probability of 1.7e-5

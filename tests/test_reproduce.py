@@ -124,7 +124,7 @@ def test_all_writes_a_self_contained_report(quick_report):
     for fid in ORDER[:3]:                           # links to each figure's files, next to the report
         for kind in ("csv", "svg", "pdf"):
             assert f"href='{fid}.{kind}'" in text and (quick_report.parent / f"{fid}.{kind}").exists()
-    # The same verdicts as the Markdown table docs/validation.md is made from: a row per claim.
+    # The same verdicts as the Markdown table docs/validation/claims.md is made from: a row per claim.
     rows = (quick_report.parent / "claims.md").read_text().splitlines()[2:]
     assert [r.split(" | ")[0].lstrip("| ") for r in rows] == [f for f in ORDER for _ in FIGURES[f].claims]
     assert [("disagrees" if "disagrees" in r.split(" | ")[2] else "agrees") for r in rows] == expected

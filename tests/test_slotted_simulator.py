@@ -191,7 +191,7 @@ def test_throughput_interval_covers_at_its_level_when_timeouts_are_frequent(pe, 
     """Over 300 seeds the default 95% batch-means interval of throughput holds the true value (the mean of the
     300 equal-length runs' estimates) at a rate whose 99% Clopper-Pearson interval contains 0.95, where a run has
     ten or more timeouts (measured 11 to 690). Where timeouts are rarer than one a run (P_E = 0.001 at fD·T = 0.016
-    or 0.256) the interval covers only 82-87%: validation/interval_coverage.py and docs/validation.md."""
+    or 0.256) the interval covers only 82-87%: validation/interval_coverage.py and docs/validation/chockalingam.md."""
     from scipy import stats
 
     ch = channel(pe, fdt)

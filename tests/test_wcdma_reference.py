@@ -48,8 +48,9 @@ def test_the_bit_reference_only_moves_the_loops_measurement():
 
 def test_the_mapping_gets_the_per_symbol_sir():
     # A target of 2 dB per bit holds one user's symbol SIR at 2 − 3.59 = −1.59 dB ± 0.5: on the decoder's AWGN
-    # curve (docs/validation.md: BLER 0.66 at −2 dB, 0.075 at −1 dB, 400 blocks) most blocks fail. Were the mapping
-    # fed the SIR per bit (2 dB) the blocks would be error-free (the decoder: 1e-4 at 1 dB already).
+    # curve (docs/validation/zorzi-rossi-mazzini.md: BLER 0.66 at −2 dB, 0.075 at −1 dB, 400 blocks) most blocks
+    # fail. Were the mapping fed the SIR per bit (2 dB) the blocks would be error-free (the decoder: 1e-4 at 1 dB
+    # already).
     w = wcdma.simulate(users=1, duration=20.0, target_sir_db=2.0, sir_reference="bit", fading=False, seed=2)
     assert 0.1 < w.users[0].block_error_rate < 0.9
     s = wcdma.simulate(users=1, duration=20.0, target_sir_db=2.0, sir_reference="symbol", fading=False, seed=2)

@@ -1,4 +1,4 @@
-"""Analysis against simulation on the issue's grid (docs/validation.md, "Renewal-reward analysis").
+"""Analysis against simulation on the issue's grid (docs/validation/zorzi-rao.md, "Renewal-reward analysis").
 
 Grid: variants x fD·T in {0.001, 0.016, 0.256} x P_E in {0.001, 0.01, 0.03, 0.1, 0.3} x Wmax in {6, 24}
 x K in {1, 3} x T0 in {50, 100}; channel = two-state Markov chain of Rayleigh fading (zorzi-rao eqs. 2-5).

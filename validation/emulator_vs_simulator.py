@@ -1,5 +1,5 @@
 """The simulator against the kernel: Linux Reno (SACK off) over the emulated link against simulate_link on the same
-link and channel (docs/validation.md, "The simulator against the kernel").
+link and channel (docs/validation/kernel.md, "The simulator against the kernel").
 
     python3 validation/emulator_vs_simulator.py            # about 33 minutes of real time (root needed)
     python3 validation/emulator_vs_simulator.py --quick    # one seed of a third of the length per row

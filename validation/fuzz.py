@@ -1,5 +1,5 @@
 """The long profile of the fuzzing suite: hostile calls of every public function and CLI command (tests/fuzz),
-each in a child process, counted by outcome. Its figures are in docs/validation.md ("Every input answered").
+each in a child process, counted by outcome. Its figures are in docs/validation/engineering.md ("Every input answered").
 
     python3 validation/fuzz.py --api 80000 --cli 20000 --seed 1     # about an hour on 2 cores
 

@@ -1,6 +1,6 @@
 """Where the kernel and the simulator part: the kernel's loss-recovery features turned off one by one (per
 namespace, through emulate's ``sysctls``) on the rows of validation/emulator_vs_simulator.py where Linux Reno
-does better than the simulated NewReno with Linux's timers (docs/validation.md, "The simulator against the
+does better than the simulated NewReno with Linux's timers (docs/validation/kernel.md, "The simulator against the
 kernel").
 
     python3 validation/kernel_features.py       # about 23 minutes of real time (root needed)

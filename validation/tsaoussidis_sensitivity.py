@@ -9,7 +9,8 @@ is measured by running the defaults with other seeds.
 
     python validation/tsaoussidis_sensitivity.py [--replications 100] [--seeds 5]
 
-Prints Markdown tables (docs/validation.md, "TCP-Probing and finite transfers"). About 2.5 minutes on one core.
+Prints Markdown tables (docs/validation/tsaoussidis-badr.md, "TCP-Probing and finite transfers"). About 2.5
+minutes on one core.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 pessimistic and an optimistic bound on the successes that count. Modules: :mod:`.channel` (the
 one-slot success and failure matrices), :mod:`.cycle` (the embedded chain of every variant, built by the
 core), :mod:`.renewal` (eq. (13)), :mod:`.result`.
-:func:`analyze_link` (:mod:`.link`) is abouzeid §IV's analysis of the event-driven link with a buffer.
+:func:`analyze_link` (the package :mod:`.link`) is abouzeid §IV's analysis of the event-driven link with a buffer.
 """
 
 from .analyze import ANALYZED_VARIANTS, analyze

@@ -13,8 +13,8 @@ from .options import (COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel,
                       note_iid, print_table, progress_bar, wrote)
 
 
-#: Below this many timeouts a run's batch-means intervals miss their level (docs/validation.md, "Interval coverage":
-#: 95% held from ten timeouts a run, 82-87% with a couple or fewer).
+#: Below this many timeouts a run's batch-means intervals miss their level (docs/validation/chockalingam.md,
+#: "Interval coverage": 95% held from ten timeouts a run, 82-87% with a couple or fewer).
 FEW_TIMEOUTS = 10
 
 
@@ -64,5 +64,5 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     note_iid(chosen)
     if result.timeouts < FEW_TIMEOUTS:
         click.echo(f"note: {result.timeouts} timeouts in this run; with fewer than {FEW_TIMEOUTS} the intervals are "
-                   "too narrow (82-87% coverage instead of 95%, docs/validation.md): run several seeds or a longer "
-                   "run", err=True)
+                   "too narrow (82-87% coverage instead of 95%, docs/validation/chockalingam.md): run several "
+                   "seeds or a longer run", err=True)

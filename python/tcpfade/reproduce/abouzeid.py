@@ -67,7 +67,7 @@ def _draw_table3(data: pd.DataFrame, fig) -> None:
 
 
 #: The Table III row judged against eq. (20)'s ceiling (1 − f) ρ_ideal instead of the published ρ, and how close:
-#: the published 0.748 lies 6.1% below the paper's own ceiling, which no timer can cost (docs/validation.md).
+#: the published 0.748 lies 6.1% below the paper's own ceiling, which no timer can cost (docs/validation/abouzeid.md).
 CEILING_ROW_D, CEILING_TOLERANCE = 1000.0, 0.02
 
 
@@ -124,7 +124,7 @@ register(Figure(
         Claim("Simulated goodput within 5% of the published ρ at every fading rate; the slowest row (D = 1000 s) "
               "within 2% of eq. (20)'s ceiling (1 − f) ρ_ideal instead: the published 0.748 lies 6.1% below that "
               "ceiling, which no timer can cost, about two standard deviations of the paper's 10^5-s run "
-              "(docs/validation.md).", "Table III, eq. (20)", _within("simulated")),
+              "(docs/validation/abouzeid.md).", "Table III, eq. (20)", _within("simulated")),
         Claim("Analysis within 5% of the published ρ at every fading rate; the slowest row (D = 1000 s) within 2% "
               "of eq. (20)'s ceiling instead, as for the simulation.", "Table III, eq. (20)",
               _within("analysis"),
@@ -133,7 +133,7 @@ register(Figure(
                                  "different rounds, so the model is the lower bound §IV-B says it is (6.3% below the "
                                  "simulation's 0.1583 ± 0.0021 from 20 long runs). The equations as printed, "
                                  "with eq. (2)'s timer, give 0.528 in the fast row, 3.3× too high "
-                                 "(docs/validation.md).", ablation=_table3_simulated),
+                                 "(docs/validation/abouzeid.md).", ablation=_table3_simulated),
         Claim("For D ≫ 10 t_p the goodput is eq. (20)'s (1 − f) ρ_ideal (here: analysis and simulation within 2% of "
               "it at D = 1000 s; the timeouts after a 200-s bad visit cost ~1% of the cycle).", "§V-C, eq. (20)",
               _at_ceiling),
@@ -281,7 +281,7 @@ register(Figure(
                                  "10 ms), but at f = 1% and E[Y] = 10-30 ms the analysis is 0.14-0.18 above: a bad "
                                  "visit loses a few packets of one window there, which §IV's TD repairs with one "
                                  "halving, as NewReno does (NewReno simulated: 0.79 and 0.93 against the analysis' "
-                                 "0.77 and 0.96), while Reno halves again or stalls (docs/validation.md).",
+                                 "0.77 and 0.96), while Reno halves again or stalls (docs/validation/abouzeid.md).",
               ablation=_fig5_newreno),
     ),
 ))
@@ -437,7 +437,7 @@ register(Figure(
               "15).", "§V-C, Fig. 8", _fig8_peak,
               known_disagreement="With eqs. (7)-(8) as printed, P_TO = 1 − P_NL − P_TD rises linearly up to μT: "
                                  "P_NL falls by 1/(μT) per window and P_TD grows by 0.86/(μT). The paper's figure "
-                                 "must come from a form of eq. (8) it does not print (docs/validation.md)."),
+                                 "must come from a form of eq. (8) it does not print (docs/validation/abouzeid.md)."),
     ),
 ))
 
@@ -520,7 +520,7 @@ register(Figure(
                                  "with the packet size (simulation 0.036 s at 0.25 kB to 0.092 s at 4 kB): the "
                                  "timer scales with the round trip, which grows with the transmission time of a "
                                  "packet, and a larger packet is more likely to meet a bad state. What makes the "
-                                 "paper's fall is not established (docs/validation.md)."),
+                                 "paper's fall is not established (docs/validation/abouzeid.md)."),
     ),
 ))
 

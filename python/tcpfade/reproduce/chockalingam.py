@@ -92,7 +92,7 @@ register(Figure(
     claims=(Claim("Faster fading gives shorter error bursts; about 13 packets at fD·T = 0.01, P_E = 0.1.", "§IV",
                   _table1_check),),
     notes="Entries agree with the printed table to 4 significant digits except the D7 erratum (q at fD·T = 0.64, "
-          "P_E = 0.001 gives a mean burst of 1.00119, printed 1.00238); see docs/validation.md.",
+          "P_E = 0.001 gives a mean burst of 1.00119, printed 1.00238); see docs/validation/chockalingam.md.",
 ))
 
 

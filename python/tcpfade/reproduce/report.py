@@ -1,6 +1,6 @@
 """A self-contained HTML report of reproduced figures: each figure (embedded), its caption, and every claim of
 the paper beside our verdict and the evidence for it; and the same claims as a Markdown table (the one in
-docs/validation.md)."""
+docs/validation/claims.md)."""
 
 from __future__ import annotations
 

@@ -196,7 +196,8 @@ def _goodput_shortfall(data: pd.DataFrame) -> float:
                for r in RATES[1:] if r != 0.2)
 
 
-_SEE = " Measured: docs/validation.md, 'TCP-Probing and finite transfers' (readings and testbed unknowns)."
+_SEE = (" Measured: docs/validation/tsaoussidis-badr.md, 'TCP-Probing and finite transfers' (readings and testbed "
+        "unknowns).")
 _PROBING_FOUND = ("Probing's deficit is not its decision: of the readings of best RTT (earlier, probes, data, own "
                   "probes included) and a Slow-Start-always decision, none makes the claim hold, and neither does "
                   "any testbed unknown tried one at a time." + _SEE)

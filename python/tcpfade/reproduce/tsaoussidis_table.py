@@ -3,7 +3,7 @@ statistics (connection time, goodput = 8·size / mean time, overhead), and the f
 
 The testbed's unknowns and TCP-Probing's readings of *best RTT* are named configurations (:data:`READINGS`,
 :data:`UNKNOWNS`): each is a set of :func:`tcpfade.simulate_transfer` keywords, so a sensitivity study is a loop
-over them (``validation/tsaoussidis_sensitivity.py``; docs/validation.md has its figures).
+over them (``validation/tsaoussidis_sensitivity.py``; docs/validation/tsaoussidis-badr.md has its figures).
 """
 
 from __future__ import annotations

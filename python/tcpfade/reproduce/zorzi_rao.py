@@ -435,7 +435,8 @@ register(Figure(
         Claim("Reno totals fewer transmissions per success than Tahoe (its recovery is more conservative).",
               "§5.2, Fig. 9", _reno_fewer_transmissions,
               known_disagreement="Simulation and analysis agree that Reno and Tahoe need the same transmissions per "
-                                 "delivered packet within 0.3% (4·10⁶-slot simulations at 9 points, docs/validation.md). "
+                                 "delivered packet within 0.3% (4·10⁶-slot simulations at 9 points, "
+                                 "docs/validation/zorzi-rao.md). "
                                  "The paper's visible gap matches its pessimistic count, which credits Tahoe with no "
                                  "success after a timeout: our pessimistic bounds show the same gap (e.g. 1.104 against "
                                  "1.098 at fD·T = 0.016, P_E = 0.1), while the delivered-packet truth sits at the "
@@ -650,7 +651,7 @@ _tradeoff_figure(
                               "31.0 dB for Reno, 4·10⁶ packets): part of the gap is the hybrid chain, which needs "
                               "1.3 dB more than the traces for Tahoe. The ratio is the SNR gap between the two 90% "
                               "points (10× is 10 dB) and Reno approaches 0.9 slowly, so it is sensitive to the Reno "
-                              "rules, which the paper does not give (docs/validation.md)."),),
+                              "rules, which the paper does not give (docs/validation/zorzi-rao.md)."),),
     published=(PublishedFactor(0.9, {"variant": "reno", "fdt": 0.016}, 10.0, 10.0,
                                "Tahoe ≈ 10 × Reno at 0.9, fD·T = 0.016"),))
 
@@ -826,7 +827,7 @@ register(Figure(
                                  "so with TCP simulated over the traces Reno would lose about 25×. The hybrid chain, "
                                  "whose short geometric bursts break a window into several separate losses, is what "
                                  "keeps Reno low at slow fading; the paper's Reno analysis is not given, so whether "
-                                 "its curve had the same cause cannot be checked (docs/validation.md)."),
+                                 "its curve had the same cause cannot be checked (docs/validation/zorzi-rao.md)."),
         Claim("The worst performance corresponds to TCP Reno.", "§5.2, Fig. 13", _reno_worst),
         Claim("Tahoe and NewReno perform similarly, except for fast fading, where NewReno does better.",
               "§5.2, Fig. 13", _newreno_like_tahoe_but_fast),

@@ -38,7 +38,8 @@ def paper_halving_pe(doppler_hz: float) -> float:
     from scipy import optimize
 
     return float(optimize.brentq(lambda x: universal_curve(x, doppler_hz, s0=S0) - S0 / 2, 1e-6, 0.99))
-#: TCP as the paper's curve needs it (docs/validation.md, Fig. 1's offset): 10-ms return path, 0.2-s timer floor.
+#: TCP as the paper's curve needs it (docs/validation/zorzi-rossi-mazzini.md, Fig. 1's offset): 10-ms return path,
+#: 0.2-s timer floor.
 #: Figures 1 and 7-12 also run it on the same block errors, for the ablations of their claims.
 TIMER_FIT = {"ack_delay": 0.01, "min_rto": 0.2}
 TIMER_NAME = "ack 10 ms, min RTO 0.2 s"
@@ -136,7 +137,8 @@ def _timer_ablation(check, measure, paper: float, unit: str = ""):
         if swapped.empty:       # a quick run does not make the ablation's runs
             return Ablation("TCP's timer as Fig. 1 needs it (not run: --quick)", measure(data), float("nan"),
                             paper, False, unit)
-        return Ablation(f"TCP with a 10-ms ACK delay and a 0.2-s minimum RTO (docs/validation.md, Fig. 1)",
+        return Ablation("TCP with a 10-ms ACK delay and a 0.2-s minimum RTO "
+                        "(docs/validation/zorzi-rossi-mazzini.md, Fig. 1)",
                         measure(data), measure(swapped), paper, bool(check(swapped).holds), unit)
     return ablation
 

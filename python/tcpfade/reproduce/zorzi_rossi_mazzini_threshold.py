@@ -214,7 +214,7 @@ _WHY_OPTIMUM = (
     "cause is the paper's: below it the block errors are the target's own (users below maximum power), above it "
     "users pinned at maximum power lose most blocks (57% of the users' summed P_e at 5 dB, 90% at 6.5). Our users "
     "saturate later than the paper's (beyond 5 dB, the paper's beyond 4): per coded symbol the optimum falls to "
-    "0.5-1.5 dB instead (docs/validation.md). TCP's timer as Fig. 1 needs it does not move it.")
+    "0.5-1.5 dB instead (docs/validation/zorzi-rossi-mazzini.md). TCP's timer as Fig. 1 needs it does not move it.")
 
 _WHY_SATURATED = (
     "Our users reach maximum power beyond 5 dB, not beyond 4 as the paper's: from 4 dB to the highest threshold "

@@ -19,7 +19,7 @@
 //!
 //! a 2N0+1-point quadrature of J0(ω_m τ) that matches it over several coherence times.
 //! Being a finite sum, the envelope is only approximately Rayleigh: with N0 = 8, E|g|⁴ = 1.832
-//! instead of 2 and deep fades are about 9% rarer than for a Gaussian gain (docs/validation.md).
+//! instead of 2 and deep fades are about 9% rarer than for a Gaussian gain (docs/validation/zorzi-rao.md).
 //!
 //! Beside it sits a stationary, circular variant (BRIEF D6), a sum of M cisoids with random angles
 //! of arrival:

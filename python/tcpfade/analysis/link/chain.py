@@ -14,9 +14,9 @@ censoring): one solve, O(w_p) states. The chain moves up a window only through i
 solves it in one sweep from the top window down (:meth:`LinkChain.solve`; tcpfade-core ``analysis::link_chain``).
 
 A backed-off start B_{k,h} meets its own timer only until Karn's rule ends the backoff (see
-``link._persistence``): its visits at the first windows of the climb from W = 1 are written out (about √(2h)
-of them, each with its outstanding count; those that end without a timeout go through a hub H_w per window), and
-the rest of its climb joins the passing chain. The starts of every
+``persistence.karn_persistence``): its visits at the first windows of the climb from W = 1 are written out (about
+√(2h) of them, each with its outstanding count; those that end without a timeout go through a hub H_w per window),
+and the rest of its climb joins the passing chain. The starts of every
 level k with the same h leave for every other state alike, so one state B_h stands for them all (strong
 lumpability), and its mass is split by level after the solve (``LinkChain._split_levels``). A recovery start
 R_w goes on like the start the recovery leaves (its row is a mixture of those rows): through the passing chain
@@ -35,15 +35,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _core
-from .renewal import ReducibleChain, stationary_distribution
+from ... import _core
+from ..renewal import ReducibleChain, stationary_distribution
 
 if TYPE_CHECKING:
     # scipy.sparse costs a few tenths of a second to import: it is imported where a large chain or a fallback
     # solver needs it, so that `import tcpfade` stays light.
     import scipy.sparse
 
-    from .link import _Climb, _Persistence, _Recovery, _TimeoutLaw
+    from .climb import Climb
+    from .persistence import Persistence
+    from .recovery import Recovery
+    from .visits import TimeoutLaw
 
 #: Where the sweep declines a chain, chains up to this size are solved densely (LAPACK), larger ones sparsely.
 DENSE_BELOW = 400
@@ -104,9 +107,9 @@ class LinkChain:
     (scipy.sparse CSR, rows sum to 1), ``mass`` its stationary law scaled so that the starts' mass is 1 (the
     embedded chain's law is ``mass[:starts]``)."""
 
-    def __init__(self, wp: int, climb: _Climb, outcome: dict[str, np.ndarray], no_to_bad: np.ndarray,
-                 laws: list[_TimeoutLaw] | None, persistence: _Persistence | None, levels: int,
-                 recovery: _Recovery | None = None, report: Callable[[float], None] | None = None,
+    def __init__(self, wp: int, climb: Climb, outcome: dict[str, np.ndarray], no_to_bad: np.ndarray,
+                 laws: list[TimeoutLaw] | None, persistence: Persistence | None, levels: int,
+                 recovery: Recovery | None = None, report: Callable[[float], None] | None = None,
                  share: tuple[float, float] = (0.0, 1.0)) -> None:
         """``report`` (if given) gets the fraction done, within ``share`` of the caller's whole, once the backed-off
         starts' rows are built: where a stop or a Ctrl-C is seen while the chain is built."""

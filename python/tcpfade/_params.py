@@ -307,9 +307,10 @@ def render(models: Iterable[Model]) -> str:
 def all_models() -> list[Model]:
     """Every declared model, in the docs' order (the modules that declare them, imported on demand)."""
     from .analysis.analyze import ANALYSIS
+    from .analysis.link import LINK_ANALYSIS
     from .tcp.link import LINK
     from .tcp.slotted import SLOTTED
     from .tcp.transfer import TRANSFER
     from .wcdma.tcp import WCDMA
 
-    return [SLOTTED, ANALYSIS, LINK, TRANSFER, WCDMA]
+    return [SLOTTED, ANALYSIS, LINK, LINK_ANALYSIS, TRANSFER, WCDMA]

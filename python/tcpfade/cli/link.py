@@ -6,11 +6,11 @@ from __future__ import annotations
 import click
 
 from .. import _validate as v
-from ..analysis.link import MODELS, RECOVERIES, analyze_link as run_analysis
+from ..analysis.link import LINK_ANALYSIS, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
-from ..tcp import VARIANTS, simulate_link as run_link
+from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
-from .options import SEED_HELP, channel_options, emit, link_channel_option, output_options, print_table, progress_bar
+from .options import channel_options, emit, link_channel_option, output_options, print_table, progress_bar
 
 
 @click.command("simulate-link")
@@ -72,29 +72,9 @@ def simulate_link(loss_rule, as_json, csv_path, **kw) -> None:
 
 
 @click.command("analyze-link")
-@click.option("--variant", type=click.Choice(["reno", "newreno"], case_sensitive=False), default="reno",
-              show_default=True, help="TCP variant: the analysis is Reno's (abouzeid §IV); with --recovery rounds "
-                                      "each variant's own recovery of several losses.")
-@click.option("--rate", type=float, required=True, help="Link rate μ [packets/s].")
-@click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s] (T = τ + 1/μ).")
-@click.option("--packet-bytes", type=int, default=1000, show_default=True, help="Packet size [bytes].")
-@click.option("--buffer", type=int, help="Buffer B [packets] (or --beta).")
-@click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1).")
-@click.option("--mean-good", type=float, required=True, help="Mean good duration E[X] of the channel [s].")
-@click.option("--mean-bad", type=float, required=True, help="Mean bad duration E[Y] [s].")
-@click.option("--model", type=click.Choice(MODELS), default="refined", show_default=True,
-              help="refined: RFC 6298 timer, Karn's rule, packets counted at the link; paper: §IV as printed.")
-@click.option("--recovery", type=click.Choice(RECOVERIES), default="paper", show_default=True,
-              help="paper: a TD halves once (eq. (10)); rounds: the variant's own recovery of the packets a bad "
-                   "visit destroyed (refined model only).")
-@click.option("--min-rto", type=float, default=0.02, show_default=True, help="RFC 6298 minimum RTO [s].")
-@click.option("--max-rto", type=float, default=64.0, show_default=True, help="RFC 6298 maximum RTO [s].")
-@click.option("--clock-granularity", type=float, default=0.01, show_default=True, help="Clock tick G [s].")
-@click.option("--max-backoff", type=int, default=64, show_default=True,
-              help="Largest multiplier of the RTO's exponential backoff (a power of two).")
+@LINK_ANALYSIS.options()
 @output_options()
-def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, model, recovery, min_rto,
-                 max_rto, clock_granularity, max_backoff, as_json, csv_path) -> None:
+def analyze_link(as_json, csv_path, **kw) -> None:
     """Goodput of TCP Reno or NewReno over a wireless link with a buffer, by abouzeid's renewal-reward analysis.
 
     abouzeid §IV models Reno; with --recovery paper (the default) Reno and NewReno get the same result (a triple
@@ -107,10 +87,7 @@ def analyze_link(variant, rate, tau, packet_bytes, buffer, beta, mean_good, mean
       tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --model paper --json
       tcpfade analyze-link --rate 200 --tau 0.079 --beta 1.5 --mean-good 1.93 --mean-bad 0.084 --recovery rounds
     """
-    a = run_analysis(variant.lower(), rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                     mean_good=mean_good, mean_bad=mean_bad, model=model, recovery=recovery, min_rto=min_rto,
-                     max_rto=max_rto, clock_granularity=clock_granularity, max_backoff=max_backoff,
-                     progress=progress_bar())
+    a = run_analysis(**kw, progress=progress_bar())
     emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
         "variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
         "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,

@@ -17,7 +17,7 @@ from .. import __version__
 from .. import _validate as v
 from ..analysis import analyze
 from ..analysis.analyze import ANALYSIS, analysis_arguments
-from ..analysis.link import analyze_link, link_analysis_arguments
+from ..analysis.link import LINK_ANALYSIS, analyze_link, link_analysis_arguments
 from ..analysis.result import METRICS as ANALYSIS_METRICS
 from ..channels.continuous import ContinuousTwoState
 from ..channels.jakes import BitLevelFading, ThresholdFading
@@ -48,9 +48,7 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
     "simulate": SLOTTED.sweep_types(),
     "analyze": ANALYSIS.sweep_types(),
     "simulate_link": LINK.sweep_types(),
-    "analyze_link": {**{k: t for k, t in LINK.sweep_types().items()
-                        if k in ("variant", "rate", "tau", "packet_bytes", "buffer", "beta", "min_rto", "max_rto",
-                                 "clock_granularity", "max_backoff")}, "model": str},
+    "analyze_link": LINK_ANALYSIS.sweep_types(),
     "simulate_transfer": TRANSFER.sweep_types(),
     "wcdma": _wcdma_parameters(),
 }

@@ -50,7 +50,8 @@ Modules, one way (each imports only those above it): :mod:`.climb` (the good sta
 (:func:`analyze_link` and :class:`LinkAnalysis`).
 """
 
-from .analyze import MAX_BACKOFF, MODELS, RECOVERIES, RULES, LinkAnalysis, analyze_link, link_analysis_arguments
+from .analyze import (LINK_ANALYSIS, MAX_BACKOFF, MODELS, RECOVERIES, RULES, LinkAnalysis, analyze_link,
+                      link_analysis_arguments)
 from .chain import LinkChain
 
 __all__ = ["analyze_link", "link_analysis_arguments", "LinkAnalysis", "LinkChain", "MODELS", "RECOVERIES",

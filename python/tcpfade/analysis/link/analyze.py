@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,9 @@ from ... import _validate as v
 from ..._record import Record
 from ..._watch import reporting
 from ...channels.continuous import ContinuousTwoState
-from ...tcp.link import RULES as LINK_RULES
+from ..._params import Model, Param
+from ...tcp.link import LINK
+from ...tcp.parameters import PROGRESS, variant
 from ...tcp.link import link_buffer, link_channel
 from ..renewal import ReducibleChain
 from .chain import BYTES_PER_TRANSITION, LinkChain
@@ -132,23 +135,42 @@ class LinkAnalysis(Record):
         return (1 - self.mean_bad / (self.mean_good + self.mean_bad)) * self.ideal_goodput
 
 
-#: What each parameter of :func:`analyze_link` accepts: the link's rules (:data:`tcpfade.tcp.link.RULES`) and the
-#: analysis' own.
-RULES: dict[str, v.Rule] = {
-    **{k: LINK_RULES[k] for k in ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad",
-                                  "channel", "min_rto", "max_rto", "clock_granularity", "max_backoff")},
-    "variant": v.Choice(("reno", "newreno"), loose=True), "model": v.Choice(MODELS),
-    "recovery": v.Choice(RECOVERIES),
-}
+#: :func:`analyze_link`'s parameters: the link's own (:data:`tcpfade.tcp.link.LINK`, so that a point can be analysed
+#: and simulated alike) and the analysis' readings.
+LINK_ANALYSIS = Model("analyze_link", (
+    variant("reno", ("reno", "newreno"), 'TCP variant: "reno" or "newreno". The analysis of §IV is Reno\'s, and with '
+            'recovery="paper" it is the same for both; recovery="rounds" tells them apart.'),
+    *(LINK[k] for k in ("rate", "tau", "packet_bytes")),
+    LINK["buffer"].but(doc="The buffer B (or beta; not both). The chain grows with w_p = B + μT (about w_p^1.5 "
+                           "transitions for the refined model's timer states, w_p² with recovery=\"rounds\"); what "
+                           "would not fit in memory is refused up front."),
+    *(LINK[k] for k in ("beta", "mean_good", "mean_bad")),
+    LINK["channel"].but(doc="Or give the channel: a ContinuousTwoState with the any-instant rule and losses 0 and 1 "
+                            "(abouzeid §III).", default_words="None (give mean_good and mean_bad)"),
+    Param("model", v.Choice(MODELS), "refined",
+          "refined: RFC 6298's timer with Karn's rule and packets counted at the link, which is what agrees with "
+          "simulation (docs/validation/abouzeid.md); paper: §IV as printed, eq. (2)'s timer."),
+    *(LINK[k] for k in ("min_rto", "max_rto", "clock_granularity")),
+    LINK["max_backoff"].but(default=MAX_BACKOFF),
+    Param("recovery", v.Choice(RECOVERIES), "paper",
+          "paper: eq. (10), a TD halves the window and the climb goes on, whatever the variant; rounds "
+          "(model=\"refined\" only): the variant's own recovery of the L packets a visit destroys, round by round "
+          "(Reno's second halving or stall, NewReno's L rounds; docs/models.md). rounds is what agrees with "
+          "simulation when a bad visit costs several packets of a window (abouzeid Fig. 6's links)."),
+), doc="Goodput of TCP Reno or NewReno over a fading link with a buffer by abouzeid's Markov renewal-reward analysis "
+       "(§IV).")
+
+#: The rules of :data:`LINK_ANALYSIS` by name.
+RULES = LINK_ANALYSIS.rules
 
 
-@v.checked(**RULES)
-def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
-                            buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
-                            mean_bad: float | None = None, channel: ContinuousTwoState | None = None,
-                            model: str = "refined", min_rto: float = 0.02, max_rto: float = 64.0,
-                            clock_granularity: float = 0.01, max_backoff: int = MAX_BACKOFF,
-                            recovery: str = "paper") -> dict:
+@LINK_ANALYSIS.entry()
+def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int,
+                            buffer: int | None, beta: float | None, mean_good: float | None,
+                            mean_bad: float | None, channel: ContinuousTwoState | None,
+                            model: str, min_rto: float, max_rto: float,
+                            clock_granularity: float, max_backoff: int,
+                            recovery: str) -> dict:
     """Check the arguments of :func:`analyze_link` without analysing: the same errors, raised the same way, and
     the arguments normalized (the channel built). A sweep checks every point with it."""
     mu = rate
@@ -213,39 +235,18 @@ def _unreachable(args: dict, exc: ReducibleChain) -> v.ParameterError:
                   "Use simulate_link for such a link")
 
 
-@v.checked(progress=v.PROGRESS)
-def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1000,
-                 buffer: int | None = None, beta: float | None = None, mean_good: float | None = None,
-                 mean_bad: float | None = None, channel: ContinuousTwoState | None = None, model: str = "refined",
-                 min_rto: float = 0.02, max_rto: float = 64.0, clock_granularity: float = 0.01,
-                 max_backoff: int = MAX_BACKOFF, recovery: str = "paper",
-                 progress: bool | Callable[[float], object] | None = None) -> LinkAnalysis:
+@LINK_ANALYSIS.entry(PROGRESS.but(doc="True for a progress bar (shown once the analysis has lasted a second, as for "
+                                          "a link of w_p in the thousands), or a callable that gets the fraction done "
+                                          "(0 to 1). Ctrl-C stops the analysis either way."))
+def analyze_link(variant: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
+                 **given: Any) -> LinkAnalysis:
     """Goodput of TCP Reno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
 
     The parameters are :func:`tcpfade.simulate_link`'s, so a point can be analysed and simulated alike.
 
     Parameters
     ----------
-    variant : "reno" or "newreno": the analysis of §IV is Reno's, and with ``recovery="paper"`` it is the same
-        for both; ``recovery="rounds"`` tells them apart.
-    rate : link rate μ [packets/s].
-    tau : round-trip propagation and processing delay τ [s]; T = τ + 1/μ.
-    packet_bytes : packet size (for ``goodput_bps``; μ is in packets).
-    buffer, beta : the buffer B [packets] or β = B/(μT) (B then rounded to the nearest packet). Give one;
-        default β = 1. The chain grows with w_p = B + μT (about w_p^1.5 transitions for the refined model's
-        timer states, w_p² with ``recovery="rounds"``); what would not fit in memory is refused up front.
-    mean_good, mean_bad : E[X], E[Y] [s] of the channel, or give ``channel``: a ContinuousTwoState with the
-        any-instant rule and losses 0 and 1 (abouzeid §III).
-    model : "refined" (default: RFC 6298's timer with Karn's rule and packets counted at the link, which is
-        what agrees with simulation, docs/validation/abouzeid.md) or "paper" (§IV as printed, eq. (2)'s timer).
-    min_rto, max_rto, clock_granularity, max_backoff : the timer's RFC 6298 parameters ("refined"), as in
-        :func:`tcpfade.simulate_link` (ns-2's of the paper's time); ``max_backoff`` is used by both models.
-    recovery : "paper" (default: eq. (10), a TD halves the window and the climb goes on, whatever the variant) or
-        "rounds" (``model="refined"`` only): the variant's own recovery of the L packets a visit destroys,
-        round by round (Reno's second halving or stall, NewReno's L rounds; docs/models.md). "rounds" is what
-        agrees with simulation when a bad visit costs several packets of a window (abouzeid Fig. 6's links).
-    progress : True for a progress bar (shown once the analysis has lasted a second, as for a link of w_p in the
-        thousands), or a callable that gets the fraction done (0 to 1). Ctrl-C stops the analysis either way.
+    {parameters}
 
     Returns
     -------
@@ -265,10 +266,7 @@ def analyze_link(variant: str = "reno", *, rate: float, tau: float, packet_bytes
     ParameterError
         an unknown variant, model or recovery, a parameter out of its range, a chain too large for memory.
     """
-    args = link_analysis_arguments(variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, beta=beta,
-                                   mean_good=mean_good, mean_bad=mean_bad, channel=channel, model=model,
-                                   min_rto=min_rto, max_rto=max_rto, clock_granularity=clock_granularity,
-                                   max_backoff=max_backoff, recovery=recovery)
+    args = link_analysis_arguments(variant, **given)
 
     with reporting(progress, "analysis") as report:
         return _analyze_link(args, report)

@@ -191,3 +191,13 @@ def test_the_link_analysis_recovery_is_a_sweep_axis(tmp_path):
                                                recovery=recovery).goodput
     # eq. (10) does not tell the variants apart; the rounds do (docs/models.md)
     assert got[("reno", "paper")] == got[("newreno", "paper")] and got[("reno", "rounds")] != got[("newreno", "rounds")]
+
+
+def test_the_core_stub_matches_the_compiled_module():
+    # mypy's stubtest: every function and class of tcpfade._core is in _core.pyi with the runtime's signature
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases", "tcpfade._core"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

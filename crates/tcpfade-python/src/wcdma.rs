@@ -64,34 +64,28 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// TCP over a radio bearer: `errors` one flag per TTI of `tti` s, `power_w` the transmit power per slot (may be
-/// empty), `link` = (packet rate [packets/s], return delay τ [s], duration [s], batches), `tcp` = (variant, wmax,
-/// dupthresh), `rfc6298` = (initial, min, max, granularity, max_backoff). Returns the link's totals and batches
-/// (simulate_link's fields), the energy while sending [J] and the busy time [s].
+/// empty), `args` the sender, its timer and the bearer's link by field name ([`SenderArgs`], [`TimerArgs`],
+/// [`LinkArgs`]: rate [packets/s], the return delay `tau` [s], duration [s], batches). Returns the link's totals and
+/// batches (simulate_link's fields), the energy while sending [J] and the busy time [s].
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn tcp_over_bearer<'py>(
     py: Python<'py>,
     errors: Vec<bool>,
     tti: f64,
     power_w: Vec<f64>,
     slot: f64,
-    link: (f64, f64, f64, u64),
-    tcp: (String, u64, u64),
-    rfc6298: (f64, f64, f64, f64, u32),
+    args: Bound<'py, PyDict>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use crate::args::{LinkArgs, SenderArgs, TimerArgs};
     use tcpfade_core::driver::{run_link_watched, LinkConfig};
-    use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
     use tcpfade_core::wcdma::RadioBearer;
 
-    let (rate, tau, duration, batches) = link;
-    let (variant, wmax, dupthresh) = tcp;
-    let variant = Variant::from_name(&variant).map_err(crate::errors::to_py)?;
-    let (initial, min, max, granularity, max_backoff) = rfc6298;
+    let sender: SenderArgs = args.extract()?;
+    let timer: TimerArgs = args.extract()?;
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, .. } = args.extract()?;
     let (outcome, energy, busy) = crate::errors::run_watched(py, progress, move |watch| {
-        let sender = SenderConfig::new(variant, wmax, dupthresh, 1.0, wmax as f64)?
-            .with_rfc6298(Rfc6298 { initial, min, max, granularity, max_backoff })?;
-        let cfg = LinkConfig { sender, rate, tau, buffer: wmax, duration, warmup: 0.0, batches, delayed_ack: None };
+        let cfg = LinkConfig { sender: sender.config(&timer)?, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         let mut bearer = RadioBearer::new(errors, tti, power_w, slot)?;
         let outcome = run_link_watched(&cfg, &mut bearer, watch)?;
         Ok((outcome, bearer.energy, bearer.busy))

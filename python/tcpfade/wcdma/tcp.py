@@ -155,9 +155,15 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         raise v.fail("power_dbw", f"an array of {len(power_w)} slots",
                      f"must cover the {errors.size * tti:g} s of the block sequence")
     with reporting(progress, "simulated time") as report:
-        raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, (rate, ack_delay, duration, batches),
-                                    (variant, wmax, dupthresh),
-                                    (initial_rto, min_rto, max_rto, clock_granularity, 64), report)
+        # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
+        # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
+        args = {"variant": variant, "wmax": wmax, "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
+                "initial_window": 1, "recover_guard": False, "byte_counting": False, "rto": None,
+                "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
+                "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
+                "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "delayed_ack": None,
+                "seed": 0}
+        raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = np.asarray(raw["batches"], dtype=float)

@@ -76,7 +76,7 @@ def bench_analysis() -> None:
                     for wmax in (6, 24):
                         for k in (1, 3):
                             for rto in (50, 100):
-                                tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto=rto)
+                                tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto_slots=rto)
                                 points += 1
         return points
 
@@ -277,7 +277,7 @@ def scale_points() -> dict[str, float | str]:
     slow: set = set()
     for variant in ("oldtahoe", "tahoe", "reno", "newreno"):
         for wmax in SCALE_WMAX:
-            timed(f"analyze {variant} {wmax}", lambda: tcpfade.analyze(variant, ch, wmax=wmax, rto=max(100, 2 * wmax)),
+            timed(f"analyze {variant} {wmax}", lambda: tcpfade.analyze(variant, ch, wmax=wmax, rto_slots=max(100, 2 * wmax)),
                   slow)
     # A link of w_p = B + μT windows: τ = 50 ms, β = 1 (μT = w_p / 2), good states of 1 s and bad ones of 10 ms.
     for model in ("refined", "paper"):

@@ -41,7 +41,7 @@ def stop_and_wait_throughput(channel, rto: int) -> tuple[float, float]:
     (tcpfade.GilbertElliott(p=0.9, q=0.8, loss_good=0.05, loss_bad=0.9), 50),
 ])
 def test_window_of_one_is_stop_and_wait(variant, channel, rto):
-    r = tcpfade.analyze(variant, channel, wmax=1, dupthresh=3, rto=rto)
+    r = tcpfade.analyze(variant, channel, wmax=1, dupthresh=3, rto_slots=rto)
     eta, load = stop_and_wait_throughput(channel, rto)
     # With one packet in flight every correct transmission is delivered: the bounds coincide.
     assert r.throughput.pessimistic == pytest.approx(eta, rel=1e-10)
@@ -52,15 +52,15 @@ def test_window_of_one_is_stop_and_wait(variant, channel, rto):
 
 def test_bernoulli_stop_and_wait_closed_form():
     eps, t0 = 0.1, 2
-    r = tcpfade.analyze("oldtahoe", tcpfade.Bernoulli(eps), wmax=1, rto=t0)
+    r = tcpfade.analyze("oldtahoe", tcpfade.Bernoulli(eps), wmax=1, rto_slots=t0)
     assert r.throughput.optimistic == pytest.approx((1 - eps) / ((1 - eps) + eps * t0), rel=1e-12)  # 9/11
 
 
 def test_tahoe_without_fast_retransmit_is_oldtahoe():
     ch = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.016)
-    old = tcpfade.analyze("oldtahoe", ch, wmax=8, rto=60)
+    old = tcpfade.analyze("oldtahoe", ch, wmax=8, rto_slots=60)
     for k in (8, 9, 50):
-        tahoe = tcpfade.analyze("tahoe", ch, wmax=8, dupthresh=k, rto=60)
+        tahoe = tcpfade.analyze("tahoe", ch, wmax=8, dupthresh=k, rto_slots=60)
         for name in METRICS:
             assert getattr(tahoe, name) == pytest.approx(getattr(old, name), rel=1e-12), name
 
@@ -175,7 +175,7 @@ def test_embedded_chain_is_a_chain_and_bounds_are_ordered(p, q, wmax, k, extra, 
         assert np.all(model.transition >= -1e-15)
         pi = stationary_distribution(model.transition)
         np.testing.assert_allclose(pi @ model.transition, pi, atol=1e-9)
-        r = tcpfade.analyze(name, ch, wmax=wmax, dupthresh=k, rto=wmax + extra)
+        r = tcpfade.analyze(name, ch, wmax=wmax, dupthresh=k, rto_slots=wmax + extra)
         assert 0 <= r.throughput.pessimistic <= r.throughput.optimistic <= r.load.optimistic <= 1 + 1e-12
         assert r.success_probability.optimistic <= 1 + 1e-12
         # Fast recovery inflates W past Wmax (Wth + K + one per duplicate ACK, BRIEF D1/D3).
@@ -202,7 +202,7 @@ def test_edge_cases_are_answered(kwargs):
         if channel.error_rate == 0:
             assert t.pessimistic == 1.0 and r.timeouts_per_slot.optimistic == 0
         if channel.error_rate == 1:
-            assert t.optimistic == 0 and r.load.optimistic == pytest.approx(1 / r.rto)
+            assert t.optimistic == 0 and r.load.optimistic == pytest.approx(1 / r.rto_slots)
 
 
 def test_tiny_error_rate_approaches_lossless():
@@ -213,9 +213,9 @@ def test_tiny_error_rate_approaches_lossless():
 @pytest.mark.parametrize("bad, match", [
     (dict(variant="vegas"), "variant"),
     (dict(channel=tcpfade.ThresholdFading(fdt=0.01, error_rate=0.1)), "channel"),
-    (dict(rto=24), "rto"),
+    (dict(rto_slots=24), "rto_slots"),
     (dict(wmax=0), "wmax"),
-    (dict(variant="newreno", wmax=129, rto=200), "wmax"),
+    (dict(variant="newreno", wmax=129, rto_slots=200), "wmax"),
     (dict(dupthresh=0), "dupthresh"),
     (dict(transmit_energy=-1.0), "transmit_energy"),
     (dict(w_idle=-1.0), "w_idle"),
@@ -235,11 +235,11 @@ def test_what_would_not_fit_is_refused_up_front(monkeypatch):
     ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
     monkeypatch.setattr(v, "WORK_LIMIT_SECONDS", 1.0)    # 5e7 phase-1 slots a second: Wmax = 368 is the edge
     with pytest.raises(tcpfade.ParameterError, match=r"wmax = 400 .*tahoe analysis at Wmax = 400 implies 6.4e\+07"):
-        tcpfade.analyze("tahoe", ch, wmax=400, rto=500)
-    assert tcpfade.analyze("oldtahoe", ch, wmax=360, rto=500).states > 0
+        tcpfade.analyze("tahoe", ch, wmax=400, rto_slots=500)
+    assert tcpfade.analyze("oldtahoe", ch, wmax=360, rto_slots=500).states > 0
     monkeypatch.setattr(v, "MEMORY_LIMIT", 2**20)        # 128 bytes per Wmax²: Wmax = 90 is the edge
     with pytest.raises(tcpfade.ParameterError, match=r"wmax = 100 .*oldtahoe analysis at Wmax = 100 would need"):
-        tcpfade.analyze("oldtahoe", ch, wmax=100, rto=500)
+        tcpfade.analyze("oldtahoe", ch, wmax=100, rto_slots=500)
 
 
 def test_energy_follows_eqs_14_to_18():
@@ -276,9 +276,9 @@ SUBSET = [
 @pytest.mark.parametrize("variant, fdt, pe, wmax, k, t0", SUBSET)
 def test_analysis_agrees_with_simulation(variant, fdt, pe, wmax, k, t0, scale):
     ch = tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt)
-    a = tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto=t0)
+    a = tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto_slots=t0)
     # 99.9% batch-means intervals: 6 points x 6 checks, fixed seed.
-    s = tcpfade.simulate(variant, ch, wmax=wmax, dupthresh=k, rto=t0, slots=int(8_000_000 * scale), seed=11,
+    s = tcpfade.simulate(variant, ch, wmax=wmax, dupthresh=k, rto_slots=t0, slots=int(8_000_000 * scale), seed=11,
                          confidence=0.999)
     table = compare(a, s)
     # Quantities the count of successes does not touch agree with the simulation's interval ...

@@ -19,7 +19,7 @@ CT = tcpfade.ContinuousTwoState
     # requests that cannot fit in memory or time, refused up front (they aborted or grew without bound)
     (lambda: tcpfade.Bernoulli(0.1).trace(2**62, seed=1), "slots"),
     (lambda: GE.from_fading(error_rate=0.1, fdt=0.01).trace(2**62, seed=1), "slots"),
-    (lambda: tcpfade.analyze("newreno", GE.from_fading(error_rate=0.1, fdt=0.01), wmax=2, rto=2**31), "rto"),
+    (lambda: tcpfade.analyze("newreno", GE.from_fading(error_rate=0.1, fdt=0.01), wmax=2, rto_slots=2**31), "rto_slots"),
     (lambda: CT(1.0, 0.1).states([0, 1e308], seed=0), "times"),
     (lambda: CT(1.0, 0.1).packet_losses([0, 1], 1e308, seed=0), "duration"),
     (lambda: CT(1.0, 0.1).bad_time(1e308, 2, seed=0), "window"),
@@ -37,9 +37,9 @@ CT = tcpfade.ContinuousTwoState
     (lambda: tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=10, seed=1), "slots"),
     # were foreign exceptions
     (lambda: GE.from_fading(fdt=0.5, fading_margin_db=1e6), "fading_margin_db"),
-    (lambda: tcpfade.analyze("newreno", tcpfade.Bernoulli(0.1), wmax=2, rto=2**32), "rto"),
+    (lambda: tcpfade.analyze("newreno", tcpfade.Bernoulli(0.1), wmax=2, rto_slots=2**32), "rto_slots"),
     (lambda: tcpfade.Bernoulli(10**400), "error_rate"),
-    (lambda: tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), seed=1, ack_delay=2**64), "ack_delay"),
+    (lambda: tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), seed=1, ack_delay_slots=2**64), "ack_delay_slots"),
     (lambda: GE.from_fading(fdt=1e-300, error_rate=0.1), "fdt"),
     (lambda: tcpfade.analyze_link("reno", rate=100, tau=0.01, beta=1, mean_good=1e-4, mean_bad=0.2), "mean_good"),
     (lambda: tcpfade.analyze_link("reno", rate=2**64, tau=0.01, mean_good=1, mean_bad=0.2), "rate"),

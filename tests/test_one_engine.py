@@ -201,3 +201,17 @@ def test_the_core_stub_matches_the_compiled_module():
     proc = subprocess.run([sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases", "tcpfade._core"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+# -- one vocabulary ---------------------------------------------------------------------------------------------
+
+def test_the_slotted_timer_is_named_for_what_it_is_and_the_old_name_warns_for_a_release():
+    ch = tcpfade.GilbertElliott.from_fading(error_rate=0.05, fdt=0.01)
+    new = tcpfade.simulate("tahoe", ch, rto_slots=7, ack_delay_slots=1, slots=20_000, seed=3)
+    with pytest.warns(FutureWarning, match="rto is now called rto_slots"):
+        old = tcpfade.simulate("tahoe", ch, rto=7, ack_delay_slots=1, slots=20_000, seed=3)
+    assert old.throughput == new.throughput and new.rto_slots == 7
+    with pytest.warns(FutureWarning):
+        assert new.rto == 7
+    with pytest.raises(ParameterError, match="former name of rto_slots"):
+        tcpfade.analyze("tahoe", ch, rto=50, rto_slots=50)

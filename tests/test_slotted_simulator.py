@@ -22,7 +22,7 @@ def channel(pe, fdt):
 
 
 def run(variant, pe, fdt, wmax, k=3, **kw):
-    return tcpfade.simulate(variant, channel(pe, fdt), wmax=wmax, dupthresh=k, rto=100, slots=SLOTS, seed=1, **kw)
+    return tcpfade.simulate(variant, channel(pe, fdt), wmax=wmax, dupthresh=k, rto_slots=100, slots=SLOTS, seed=1, **kw)
 
 
 def above(a, b, metric="throughput"):
@@ -69,7 +69,7 @@ def test_transmit_energy_defaults():
 def test_trace_dataframe_and_plot(tmp_path):
     pattern = np.zeros(40, dtype=np.uint8)
     pattern[[3, 20, 21]] = 1
-    r = tcpfade.simulate("newreno", tcpfade.TraceChannel(pattern), wmax=6, dupthresh=2, rto=5, slots=40, seed=0,
+    r = tcpfade.simulate("newreno", tcpfade.TraceChannel(pattern), wmax=6, dupthresh=2, rto_slots=5, slots=40, seed=0,
                          initial_ssthresh=3, trace_slots=40, batches=2)
     t = r.trace
     assert list(t.columns) == ["slot", "seq", "retransmission", "lost", "cwnd", "ssthresh", "una", "channel_state"]
@@ -87,14 +87,14 @@ def test_recover_guard_end_to_end_matches_the_hand_worked_trace():
     pattern[[3, 6]] = 1
     seqs = {}
     for guard in (False, True):
-        r = tcpfade.simulate("newreno", tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto=5, slots=20,
+        r = tcpfade.simulate("newreno", tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto_slots=5, slots=20,
                              seed=0, initial_ssthresh=3, trace_slots=13, batches=2, recover_guard=guard)
         seqs[guard] = [None if s is pd.NA else int(s) for s in r.trace["seq"]]
         assert (r.fast_retransmits, r.timeouts) == ((2, 0) if not guard else (1, 1))
     assert seqs[False][7:11] == [6, 5, 7, 8]
     assert seqs[True][7:13] == [6, None, None, None, 5, 7]
     for variant in ("reno", "tahoe"):   # the guard is NewReno's only
-        a, b = (tcpfade.simulate(variant, tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto=5, slots=20,
+        a, b = (tcpfade.simulate(variant, tcpfade.TraceChannel(pattern), wmax=6, dupthresh=1, rto_slots=5, slots=20,
                                  seed=0, initial_ssthresh=3, batches=2, recover_guard=g).counts for g in (False, True))
         assert a == b
     with pytest.raises(tcpfade.ParameterError, match="recover_guard = 1 is not allowed"):
@@ -112,7 +112,7 @@ def test_same_seed_same_result_and_seed_matters():
 def test_ack_loss_and_delay_change_little_at_small_rates():
     # zorzi-rao footnotes 1-2: an RTT of one or two slots and ACK loss below 0.01 change little.
     base = run("tahoe", 0.01, 0.016, 24)
-    delayed = run("tahoe", 0.01, 0.016, 24, ack_delay=1)
+    delayed = run("tahoe", 0.01, 0.016, 24, ack_delay_slots=1)
     lossy = run("tahoe", 0.01, 0.016, 24, ack_loss=0.001)
     for other in (delayed, lossy):
         assert abs(other.throughput - base.throughput) < 0.02
@@ -130,7 +130,7 @@ def test_billion_slots_in_constant_memory():
     (dict(variant="vegas"), "variant = 'vegas'"),
     (dict(wmax=0), "wmax = 0"),
     (dict(dupthresh=0), "dupthresh = 0"),
-    (dict(rto=0), "rto = 0"),
+    (dict(rto_slots=0), "rto_slots = 0"),
     (dict(slots=0), "slots = 0"),
     (dict(ack_loss=1.0), "ack_loss"),
     (dict(initial_ssthresh=0.5), "initial_ssthresh"),
@@ -195,7 +195,7 @@ def test_throughput_interval_covers_at_its_level_when_timeouts_are_frequent(pe, 
     from scipy import stats
 
     ch = channel(pe, fdt)
-    runs = [tcpfade.simulate("newreno", ch, wmax=24, dupthresh=3, rto=100, slots=slots, seed=s) for s in range(300)]
+    runs = [tcpfade.simulate("newreno", ch, wmax=24, dupthresh=3, rto_slots=100, slots=slots, seed=s) for s in range(300)]
     truth = np.mean([r.throughput for r in runs])
     hits = sum(r.ci["throughput"][0] <= truth <= r.ci["throughput"][1] for r in runs)
     low, high = stats.binomtest(int(hits), 300).proportion_ci(0.99, method="exact")   # Clopper-Pearson

@@ -167,7 +167,7 @@ def test_wcdma_sweeps_store_the_chains_summary(tmp_path):
     ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = []\n', 6, "axes.error_rate"),  # empty
     ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = [0.1, 1.5]\n', 6,
      "axes.error_rate"),                                                                 # impossible value
-    ('[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\nwmax = 24\nrto = 20\n', 7, "fixed.rto"),
+    ('[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\nwmax = 24\nrto_slots = 20\n', 7, "fixed.rto_slots"),
     ('[sweep]\nmodel = "simulate"\ncombine = "zip"\n[fixed]\nfdt = 0.01\n[axes]\nerror_rate = [0.1, 0.2]\n'
      'wmax = [6]\n', 3, "sweep.combine"),                                                # zip of unequal axes
     ('[sweep]\nmodel = "simulate"\nreplications = 0\n', 3, "sweep.replications"),
@@ -219,7 +219,7 @@ def test_a_parameter_named_like_a_row_column_is_exported_beside_it(tmp_path):
 
 
 def test_an_invalid_point_names_the_axis_value(tmp_path):
-    path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\nrto = 400\n'
+    path = write(tmp_path, '[sweep]\nmodel = "analyze"\n[fixed]\nfdt = 0.016\nerror_rate = 0.1\nrto_slots = 400\n'
                            '[axes]\nwmax = [6, 24, 200]\nvariant = ["tahoe", "reno"]\n')
     with pytest.raises(ExperimentError, match=r":8: axes.wmax: wmax = 200 is not allowed: must be <= 128 for the reno"
                                               r".*at wmax = 200"):
@@ -472,7 +472,7 @@ def test_export_says_everything_a_point_ran_with_in_grid_order(tmp_path):
     assert list(frame.variant[::6]) == ["tahoe", "reno", "newreno"]
     assert list(frame.error_rate[:6:2]) == [0.01, 0.03, 0.1]
     # Defaults of tcpfade.simulate the file did not set, as the call took them.
-    assert (frame.dupthresh == 3).all() and (frame.rto == 100).all() and (frame.channel == "fading").all()
+    assert (frame.dupthresh == 3).all() and (frame.rto_slots == 100).all() and (frame.channel == "fading").all()
     assert frame.timeouts.dtype.kind == "i" and frame.fast_retransmits.dtype.kind == "i"
     points = e.points()
     assert list(frame.seed) == [p.seed for p in points]

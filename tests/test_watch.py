@@ -174,7 +174,7 @@ def test_ctrl_c_stops_a_long_fading_trace():
 def long_analysis(**kwargs):
     # The longest analyses are Tahoe's at large windows (Wmax³ phase-1 slots: about 0.5 s here); Reno's and
     # NewReno's take at most 0.25 s up to their limit of Wmax = 128.
-    return tcpfade.analyze("tahoe", channel(), wmax=512, rto=1024, **kwargs)
+    return tcpfade.analyze("tahoe", channel(), wmax=512, rto_slots=1024, **kwargs)
 
 
 def test_the_analyses_report_progress_and_it_changes_nothing():

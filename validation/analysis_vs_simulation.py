@@ -43,11 +43,11 @@ def run(variants: list[str], slots: int, seed: int) -> pd.DataFrame:
     for variant, fdt, pe, wmax, k, t0 in tqdm(grid, desc="grid", unit="point"):
         ch = tcpfade.GilbertElliott.from_fading(error_rate=pe, fdt=fdt)
         t = time.perf_counter()
-        a = tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto=t0)
+        a = tcpfade.analyze(variant, ch, wmax=wmax, dupthresh=k, rto_slots=t0)
         analysis_ms = (time.perf_counter() - t) * 1e3
         # Rare losses make few loss events per batch; give them as many events as P_E = 0.01 gets.
         n = int(slots * max(1.0, 0.01 / pe))
-        s = tcpfade.simulate(variant, ch, wmax=wmax, dupthresh=k, rto=t0, slots=n, seed=seed, batches=BATCHES)
+        s = tcpfade.simulate(variant, ch, wmax=wmax, dupthresh=k, rto_slots=t0, slots=n, seed=seed, batches=BATCHES)
         lo, hi = s.ci["throughput"]
         row = dict(variant=variant, fdt=fdt, pe=pe, wmax=wmax, K=k, T0=t0,
                    pessimistic=a.throughput.pessimistic, optimistic=a.throughput.optimistic,

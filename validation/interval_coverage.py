@@ -30,7 +30,7 @@ POINTS = ((0.001, 0.016, 200_000), (0.001, 0.016, 2_000_000), (0.001, 0.256, 200
 
 def coverage(error_rate: float, fdt: float, slots: int) -> dict:
     channel = tcpfade.GilbertElliott.from_fading(error_rate=error_rate, fdt=fdt)
-    runs = [tcpfade.simulate("newreno", channel, wmax=24, dupthresh=3, rto=100, slots=slots, seed=s,
+    runs = [tcpfade.simulate("newreno", channel, wmax=24, dupthresh=3, rto_slots=100, slots=slots, seed=s,
                             batches=BATCHES)
             for s in range(RUNS)]
     points = np.array([r.throughput for r in runs])

@@ -18,8 +18,10 @@ struct (docs/models.md, "Adding a parameter").
 
 from __future__ import annotations
 
+import functools
 import inspect
 import textwrap
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -52,6 +54,8 @@ class Param:
     positional: bool = False
     #: Shown in help as the default when the real default is computed (None: ``default`` itself).
     default_words: str | None = None
+    #: Former names, still accepted for one release with a FutureWarning (the glossary's renames).
+    old_names: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -175,8 +179,23 @@ class Model:
     def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """Bind a call to the signature and check every argument by its rule: the normalized arguments, defaults
         filled in (an unknown or missing parameter, a value out of its range raise ParameterError)."""
-        bound = v._bind(self.signature(), self.name, args, kwargs)
+        bound = v._bind(self.signature(), self.name, args, self.renamed(kwargs))
         return {name: self._index[name].rule.check(name, value) for name, value in bound.arguments.items()}
+
+    def renamed(self, kwargs: dict[str, Any], extra: Iterable[Param] = ()) -> dict[str, Any]:
+        """``kwargs`` with former names replaced by the current ones, each with a FutureWarning (giving both is an
+        error naming them)."""
+        out = dict(kwargs)
+        for p in (*self.params, *extra):
+            for old in p.old_names:
+                if old in out:
+                    if p.name in out:
+                        raise v.fail(old, out[old], f"is the former name of {p.name}; give {p.name} only",
+                                     kind=v.ParameterTypeError)
+                    warnings.warn(f"{self.name}: {old} is now called {p.name} (the old name goes in the next "
+                                  "release)", FutureWarning, stacklevel=4)
+                    out[p.name] = out.pop(old)
+        return out
 
     def entry(self, *extra: Param, rest: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
@@ -189,7 +208,16 @@ class Model:
             if fn.__doc__ and "{parameters}" in fn.__doc__:
                 fn.__doc__ = fn.__doc__.replace("{parameters}", self.docstring(extra, _indent(fn.__doc__)))
             rules = {p.name: p.rule for p in (*self.params, *extra)}
-            wrapped = v.checked(**rules)(fn)
+            checked = v.checked(**rules)(fn)
+            if not any(p.old_names for p in (*self.params, *extra)):
+                checked.__signature__ = fn.__signature__  # type: ignore[attr-defined]
+                checked.model = self  # type: ignore[attr-defined]
+                return checked
+
+            @functools.wraps(fn)
+            def wrapped(*args: Any, **kwargs: Any) -> Any:
+                return checked(*args, **self.renamed(kwargs, extra))
+
             wrapped.__signature__ = fn.__signature__  # type: ignore[attr-defined]
             wrapped.model = self  # type: ignore[attr-defined]
             return wrapped
@@ -228,7 +256,8 @@ class Model:
         params = [p.but(default=defaults[p.name]) if defaults and p.name in defaults else p for p in params]
 
         def option(p: Param):
-            decls = [p.option, *([p.short] if p.short else []), p.name]
+            decls = [p.option, *("--" + o.replace("_", "-") for o in p.old_names), *([p.short] if p.short else []),
+                     p.name]
             text = extra_help.get(p.name, p.help())
             rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
             default = None if p.required else p.default
@@ -244,8 +273,9 @@ class Model:
                 kind = float
             else:
                 kind = str
-            return click.option(*decls, type=kind, required=p.required, default=default,
-                                 show_default=default is not None, help=text)
+            if p.required:   # click 8.4 takes an explicit default=None as a value, and stops requiring the option
+                return click.option(*decls, type=kind, required=True, help=text)
+            return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text)
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
             for p in reversed(params):

@@ -133,8 +133,8 @@ def api_case(draw):
     if target == "simulate":
         return "simulate", (draw(VARIANT), draw(slot_channel())), {
             "seed": draw(mixed(SEED)), "slots": draw(mixed(count(1, 200_000))),
-            **draw(options(wmax=mixed(count(1, 64)), dupthresh=mixed(count(1, 8)), rto=mixed(count(1, 500)),
-                           initial_ssthresh=mixed(pos(1, 64)), ack_loss=mixed(prob()), ack_delay=mixed(count(0, 20)),
+            **draw(options(wmax=mixed(count(1, 64)), dupthresh=mixed(count(1, 8)), rto_slots=mixed(count(1, 500)),
+                           initial_ssthresh=mixed(pos(1, 64)), ack_loss=mixed(prob()), ack_delay_slots=mixed(count(0, 20)),
                            batches=mixed(count(2, 100)), trace_slots=mixed(count(0, 100)),
                            transmit_energy=mixed(pos()), w_active=mixed(pos(0, 10)), w_idle=mixed(pos(0, 10)),
                            confidence=mixed(prob())))}
@@ -200,7 +200,7 @@ def api_case(draw):
                                       HOSTILE)),), {}
     if target == "analyze":
         return "analyze", (draw(VARIANT), draw(st.one_of(markov_channel(), slot_channel()))), draw(options(
-            wmax=mixed(count(1, 30)), dupthresh=mixed(count(1, 8)), rto=mixed(count(1, 3000)),
+            wmax=mixed(count(1, 30)), dupthresh=mixed(count(1, 8)), rto_slots=mixed(count(1, 3000)),
             transmit_energy=mixed(pos()), w_active=mixed(pos(0, 10)), w_idle=mixed(pos(0, 10))))
     if target == "analyze_link":
         return "analyze_link", (draw(st.sampled_from(["reno", "newreno", "tahoe", "RENO"])),), {

@@ -95,14 +95,15 @@ pub(crate) struct TransferArgs {
     pub seed: u64,
 }
 
-/// The slotted model's run (`tcpfade.tcp.slotted.SLOTTED`, after `simulation_arguments`); `rto` is T0 in slots.
+/// The slotted model's run (`tcpfade.tcp.slotted.SLOTTED`, after `simulation_arguments`): T0 and the ACK delay in
+/// slots.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub(crate) struct SlottedArgs {
-    pub rto: u64,
+    pub rto_slots: u64,
     pub slots: u64,
     pub ack_loss: f64,
-    pub ack_delay: u64,
+    pub ack_delay_slots: u64,
     pub batches: u64,
     pub trace_slots: u64,
     pub seed: u64,

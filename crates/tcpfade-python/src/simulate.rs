@@ -41,9 +41,9 @@ fn simulate_slotted<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = spec_from_dict(spec)?;
     let sender: SenderArgs = args.extract()?;
-    let SlottedArgs { rto, slots, ack_loss, ack_delay, batches, trace_slots, seed } = args.extract()?;
+    let SlottedArgs { rto_slots, slots, ack_loss, ack_delay_slots: ack_delay, batches, trace_slots, seed } = args.extract()?;
     let outcome = run_watched(py, progress, |watch| {
-        let cfg = SlottedConfig { sender: sender.window(rto as f64)?, slots, ack_loss, ack_delay, batches, trace_slots };
+        let cfg = SlottedConfig { sender: sender.window(rto_slots as f64)?, slots, ack_loss, ack_delay, batches, trace_slots };
         cfg.validate()?;
         let mut channel = spec.build(seed)?;
         run_slotted_watched(&cfg, channel.as_mut(), seed, watch)

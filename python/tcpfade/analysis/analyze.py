@@ -53,32 +53,33 @@ BYTES_PER_RTO_SLOT = 40
 BYTES_PER_WMAX_SQUARED = 32 + 3 * 8 * 4
 
 @ANALYSIS.entry()
-def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto: int,
+def analysis_arguments(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto_slots: int,
                        transmit_energy: float | None, w_active: float, w_idle: float) -> dict[str, object]:
     """Check the arguments of :func:`analyze` without analysing: the same errors, and the arguments normalized
     (defaults filled in). A sweep checks every point with it before running."""
     name = variant
     SlotMatrices.from_channel(channel)  # the channel must be two-state Markov
+    rto = rto_slots
     if rto <= wmax:
-        raise v.fail("rto", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
+        raise v.fail("rto_slots", rto, f"must be > wmax (= {wmax}) for the analysis: the timer must outlast the "
                                  "window sent after a loss")
     if name in ("reno", "newreno") and wmax > 128:
         raise v.fail("wmax", wmax, f"must be <= 128 for the {name} analysis (the held set is a 128-bit mask)")
     if name in ("reno", "newreno"):
-        v.memory("rto", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
+        v.memory("rto_slots", rto, float(rto + 2) * BYTES_PER_RTO_SLOT, f"the {name} analysis with a timer of {rto} slots")
     else:
         v.memory("wmax", wmax, BYTES_PER_WMAX_SQUARED * float(wmax) ** 2, f"the {name} analysis at Wmax = {wmax}")
         # Phase 1 is walked slot by slot from each of about 2 Wmax start states, up to Wmax²/2 slots each.
         v.work("wmax", wmax, float(wmax) ** 3, "phase-1 slots", f"the {name} analysis at Wmax = {wmax}")
     energy = transmit_energy if transmit_energy is not None else (channel.transmit_energy or 1.0)
-    return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto": rto,
+    return {"variant": name, "wmax": wmax, "dupthresh": dupthresh, "rto_slots": rto_slots,
             "transmit_energy": v.ENERGY.check("transmit_energy", energy), "w_active": w_active, "w_idle": w_idle}
 
 
 @ANALYSIS.entry(PROGRESS.but(doc="True for a progress bar (shown once the analysis has lasted a second; Reno at "
                                      "Wmax = 128 takes about 0.1 s), or a callable that gets the fraction done (0 to "
                                      "1). Ctrl-C stops the analysis either way."))
-def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto: int,
+def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rto_slots: int,
             transmit_energy: float | None, w_active: float, w_idle: float,
             progress: bool | Callable[[float], object] | None) -> AnalysisResult:
     """Throughput, load and energy efficiency of a TCP bulk transfer, computed (not simulated).
@@ -99,7 +100,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rt
     --------
     >>> import tcpfade
     >>> ch = tcpfade.GilbertElliott.from_fading(error_rate=0.03, fdt=0.001)
-    >>> r = tcpfade.analyze("tahoe", ch, wmax=6, dupthresh=3, rto=100)
+    >>> r = tcpfade.analyze("tahoe", ch, wmax=6, dupthresh=3, rto_slots=100)
     >>> round(r.throughput.pessimistic, 3), round(r.throughput.optimistic, 3)
     (0.946, 0.946)
 
@@ -112,9 +113,9 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rt
     ParameterError
         an unknown or unanalysed variant, a channel that is not a two-state Markov chain, a parameter out of range.
     """
-    a = analysis_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto=rto,
+    a = analysis_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto_slots=rto_slots,
                            transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
-    name, wmax, k, t0 = a["variant"], a["wmax"], a["dupthresh"], a["rto"]
+    name, wmax, k, t0 = a["variant"], a["wmax"], a["dupthresh"], a["rto_slots"]
     energy, w_a, w_i = a["transmit_energy"], a["w_active"], a["w_idle"]
     matrices = SlotMatrices.from_channel(channel)
 
@@ -134,7 +135,7 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rt
                          "state loses with probability below 1e-16 and is never left); treat it as lossless or use "
                          "loss probabilities of 1e-15 or more") from None
     metrics = metrics_from_rates(rates, energy, w_a, w_i)
-    return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto=t0, transmit_energy=energy, w_active=w_a,
+    return AnalysisResult(variant=name, wmax=wmax, dupthresh=k, rto_slots=t0, transmit_energy=energy, w_active=w_a,
                           w_idle=w_i, **{m: metrics[m] for m in METRICS}, states=states,
                           mean_cycle=rates["slots"], channel=channel.describe())
 

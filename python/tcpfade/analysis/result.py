@@ -109,7 +109,7 @@ class AnalysisResult(Record):
 
     Attributes
     ----------
-    variant, wmax, dupthresh, rto, transmit_energy, w_active, w_idle
+    variant, wmax, dupthresh, rto_slots, transmit_energy, w_active, w_idle
         The call's parameters.
     throughput, load, successes_per_slot, success_probability, transmissions_per_delivered : Bounds
         S/D, T/D, S/D, S/T and T/S under the two counts.
@@ -137,7 +137,7 @@ class AnalysisResult(Record):
     variant: str
     wmax: int
     dupthresh: int
-    rto: int
+    rto_slots: int
     transmit_energy: float
     w_active: float
     w_idle: float
@@ -159,6 +159,15 @@ class AnalysisResult(Record):
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "states")
 
     @property
+    def rto(self) -> int:
+        """Former name of :attr:`rto_slots` (one release, with a FutureWarning)."""
+        import warnings
+
+        warnings.warn("rto is now called rto_slots (T0 in slots; the old name goes in the next release)", FutureWarning,
+                      stacklevel=2)
+        return self.rto_slots
+
+    @property
     def bounds(self) -> dict[str, Bounds]:
         """Every metric by name."""
         return {name: getattr(self, name) for name in METRICS}
@@ -168,7 +177,7 @@ class AnalysisResult(Record):
         (ordered by value: for throughput the pessimistic bound is the low one, for transmissions per delivered
         packet the high one; :class:`Bounds` keeps which is which)."""
         out: dict[str, Any] = {k: getattr(self, k) for k in (
-            "variant", "wmax", "dupthresh", "rto", "transmit_energy", "w_active", "w_idle", "states", "mean_cycle")}
+            "variant", "wmax", "dupthresh", "rto_slots", "transmit_energy", "w_active", "w_idle", "states", "mean_cycle")}
         for name, value in self.bounds.items():
             out.update(interval_columns(name, value))
         out.update({f"channel_{k}": val for k, val in self.channel.items()})

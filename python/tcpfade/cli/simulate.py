@@ -32,7 +32,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     Examples:
       tcpfade simulate --variant newreno --error-rate 0.1 --fdt 0.01 --seed 1
       tcpfade simulate --variant reno --p 0.99 --q 0.9 --wmax 6 --slots 1e8 --seed 2
-      tcpfade simulate --variant tahoe --error-rate 0.05 --fdt 0.01 --wmax 6 -K 2 --rto 5 \\
+      tcpfade simulate --variant tahoe --error-rate 0.05 --fdt 0.01 --wmax 6 -K 2 --rto-slots 5 \\
           --trace-slots 80 --trace-plot trace.png --seed 3
     """
     given = SLOTTED.pick(kw)

@@ -37,7 +37,7 @@ def simulated_curves(*, variants: Iterable[str], channels: Iterable[str], error_
             for k in dupthresholds:
                 for pe in error_rates:
                     progress(f"{variant} {label} K={k} P_E={pe:g}")
-                    r = simulate(variant, channel_for(label, pe), wmax=wmax, dupthresh=k, rto=rto,
+                    r = simulate(variant, channel_for(label, pe), wmax=wmax, dupthresh=k, rto_slots=rto,
                                  slots=settings.slots(slots), seed=settings.seed)
                     rows.append({
                         "variant": variant, "channel": label, "error_rate": pe, "wmax": wmax, "K": k, "T0": rto,

@@ -82,7 +82,7 @@ def analysed_curves(settings: Settings, progress, *, variants: tuple[str, ...], 
             for variant in variants:
                 for wmax in wmaxes:
                     progress(f"analysis {variant} Wmax={wmax} fD·T={h.fdt:g} SNR={h.snr_db:g}")
-                    a = analyze(variant, ch, wmax=wmax, dupthresh=dupthresh, rto=rto,
+                    a = analyze(variant, ch, wmax=wmax, dupthresh=dupthresh, rto_slots=rto,
                                 transmit_energy=v.db_to_linear(h.snr_db))
                     row = {"variant": variant, "wmax": wmax, "K": dupthresh, "T0": rto, "fdt": h.fdt,
                            "snr_db": h.snr_db, "error_rate": h.error_rate, "mean_burst": h.mean_burst}
@@ -111,13 +111,13 @@ def three_approaches(settings: Settings, progress) -> pd.DataFrame:
     def approaches(point) -> dict:
         fdt, snr, trace, fit = point
         analytic = GilbertElliott.from_fading(error_rate=fit.error_rate, fdt=fdt)
-        sim = simulate("tahoe", TraceChannel(trace), wmax=24, dupthresh=3, rto=100, slots=len(trace),
+        sim = simulate("tahoe", TraceChannel(trace), wmax=24, dupthresh=3, rto_slots=100, slots=len(trace),
                        seed=settings.seed)
         row = {"fdt": fdt, "snr_db": snr, "error_rate": fit.error_rate, "mean_burst": fit.mean_burst,
                "mean_burst_eq3": analytic.mean_burst, "simulation": sim.throughput,
                "simulation_low": sim.ci["throughput"][0], "simulation_high": sim.ci["throughput"][1]}
         for name, ch in (("hybrid", GilbertElliott(p=fit.p, q=fit.q)), ("analysis", analytic)):
-            b = analyze("tahoe", ch, wmax=24, dupthresh=3, rto=100).throughput
+            b = analyze("tahoe", ch, wmax=24, dupthresh=3, rto_slots=100).throughput
             row[name], row[f"{name}_low"], row[f"{name}_high"] = b.optimistic, b.low, b.high
         return row
 
@@ -718,7 +718,7 @@ def operating_points(settings: Settings, progress, *, variants: tuple[str, ...],
 
                     def result(snr_db: float):
                         return analyze(variant, hybrid_at(table, fdt, snr_db), wmax=wmax, dupthresh=dupthresh,
-                                       rto=rto, transmit_energy=v.db_to_linear(snr_db))
+                                       rto_slots=rto, transmit_energy=v.db_to_linear(snr_db))
 
                     row = {"variant": variant, "wmax": wmax, "K": dupthresh, "T0": rto, "fdt": fdt, "snr_db": np.nan,
                            "error_rate": np.nan, "energy_efficiency": np.nan, "energy_efficiency_low": np.nan}

@@ -54,7 +54,7 @@ class SimulationResult(Record):
 
     Attributes
     ----------
-    variant, slots, wmax, dupthresh, rto, seed, transmit_energy, w_active, w_idle, confidence
+    variant, slots, wmax, dupthresh, rto_slots, seed, transmit_energy, w_active, w_idle, confidence
         The call's parameters (``transmit_energy`` is E; ``w_active``, ``w_idle`` the circuit energies).
     throughput : float
         η = N/D, packets delivered per slot.
@@ -98,7 +98,7 @@ class SimulationResult(Record):
     slots: int
     wmax: int
     dupthresh: int
-    rto: int
+    rto_slots: int
     seed: int
     transmit_energy: float
     w_active: float
@@ -124,11 +124,20 @@ class SimulationResult(Record):
 
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "timeouts", "slots")
 
+    @property
+    def rto(self) -> int:
+        """Former name of :attr:`rto_slots` (one release, with a FutureWarning)."""
+        import warnings
+
+        warnings.warn("rto is now called rto_slots (T0 in slots; the old name goes in the next release)", FutureWarning,
+                      stacklevel=2)
+        return self.rto_slots
+
     def to_dict(self) -> dict[str, Any]:
         """Parameters, metrics and their confidence intervals (``<metric>_low``, ``<metric>_high``) as a flat dict
         (one row of a table)."""
         out: dict[str, Any] = {k: getattr(self, k) for k in (
-            "variant", "slots", "wmax", "dupthresh", "rto", "seed", "transmit_energy", "w_active", "w_idle",
+            "variant", "slots", "wmax", "dupthresh", "rto_slots", "seed", "transmit_energy", "w_active", "w_idle",
             "confidence", *METRICS, "energy_efficiency_lower_bound", "timeouts", "fast_retransmits")}
         for name, interval in self.ci.items():
             out.update(interval_columns(name, interval))
@@ -144,7 +153,7 @@ class SimulationResult(Record):
         if self.trace is None:
             raise v.fail("trace_slots", 0, "simulate with trace_slots > 0 to plot a trace")
         return plot_slot_trace(self.trace, path, ax=ax, title=f"{self.variant}, Wmax = {self.wmax}, "
-                                                              f"K = {self.dupthresh}, T0 = {self.rto}")
+                                                              f"K = {self.dupthresh}, T0 = {self.rto_slots}")
 
 
 #: Bytes one traced slot takes (the core's row and the DataFrame made of it).
@@ -161,8 +170,8 @@ ENERGY_PARAMETERS = (
     Param("w_idle", v.CIRCUIT_ENERGY, 0.0, "Circuit energy per idle slot (zorzi-rao eq. (14))."),
 )
 #: T0, the slotted model's fixed timeout in slots (BRIEF D2: no backoff).
-RTO_SLOTS = Param("rto", v.Integer(1, 2**40), 100, "Retransmission timeout T0, fixed, no backoff (BRIEF D2).",
-                  "slots")
+RTO_SLOTS = Param("rto_slots", v.Integer(1, 2**40), 100, "Retransmission timeout T0, fixed, no backoff (BRIEF D2).",
+                  "slots", old_names=("rto",))
 
 #: :func:`simulate`'s parameters (zorzi-rao §3-§5, BRIEF D1-D4).
 SLOTTED = Model("simulate", (
@@ -174,7 +183,8 @@ SLOTTED = Model("simulate", (
     Param("slots", v.Integer(1), 1_000_000, "Length of the run; memory does not grow with it.", "slots"),
     SEED.but(doc="Seed of the channel and of ACK losses."), INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD,
     Param("ack_loss", v.PROBABILITY, 0.0, "ACK loss probability (zorzi-rao footnote 1)."),
-    Param("ack_delay", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots"),
+    Param("ack_delay_slots", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots",
+          old_names=("ack_delay",)),
     BATCHES.but(default=30),
     Param("trace_slots", v.Integer(0, 1 << 28), 0, "Keep a per-slot trace of the first trace_slots slots "
           "(result.trace).", "slots", sweep=False),
@@ -232,7 +242,7 @@ def simulate(variant: str, channel: SlotChannel, *, progress: bool | Callable[[f
     True
     """
     a = simulation_arguments(variant, channel, **given)
-    name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto"], a["slots"], a["transmit_energy"]
+    name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto_slots"], a["slots"], a["transmit_energy"]
     w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
     with reporting(progress, "slots") as report:
         raw = _core.simulate_slotted(channel._spec(), a, report)
@@ -250,7 +260,7 @@ def simulate(variant: str, channel: SlotChannel, *, progress: bool | Callable[[f
         trace = pd.DataFrame(raw["trace"])
         trace["seq"] = trace["seq"].astype("Int64").where(trace["seq"] >= 0)
     return SimulationResult(
-        variant=name, slots=n, wmax=wmax, dupthresh=k, rto=t0, seed=a["seed"], transmit_energy=energy,
+        variant=name, slots=n, wmax=wmax, dupthresh=k, rto_slots=t0, seed=a["seed"], transmit_energy=energy,
         w_active=w_a, w_idle=w_i, confidence=level, **point,
         energy_efficiency_lower_bound=lambda_lower_bound(point["energy_efficiency"], point["throughput"], energy,
                                                          w_a, w_i),

@@ -32,7 +32,7 @@ def test_same_seed_same_result_and_metrics_are_consistent():
     kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2, duration=500, seed=7)
     a, b = tcpfade.simulate_link("reno", **kwargs), tcpfade.simulate_link("reno", **kwargs)
     assert a == b and (a.outcomes_by_window == b.outcomes_by_window).all()
-    assert a.goodput <= a.throughput <= a.utilization <= 1.0
+    assert a.goodput <= a.received_rate <= a.utilization <= 1.0
     for name, (lo, hi) in a.ci.items():
         assert lo <= getattr(a, name) <= hi, name
     assert a.goodput_bps == pytest.approx(a.goodput * 100 * 1000 * 8)
@@ -170,7 +170,7 @@ def test_a_per_packet_channel_is_its_slotted_trace_one_step_per_packet_sent(chan
     # Clocked by packets, the link meets the channel's slotted sequence in order, one element per packet on the
     # link whatever TCP does between them: its losses are exactly those of the trace's first packets.
     r = tcpfade.simulate_link("reno", channel=channel, channel_clock="packets", **LINK)
-    on_link = round(r.throughput * r.rate * r.duration) + r.channel_losses   # received + lost on the air
+    on_link = round(r.received_rate * r.rate * r.duration) + r.channel_losses   # received + lost on the air
     assert r.channel_losses > 50
     assert r.channel_losses == int(channel.trace(on_link, seed=LINK["seed"]).sum())
     assert r.channel["channel"] == type(channel).__name__

@@ -26,7 +26,7 @@ from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, 
                          WINDOW_VARIANTS, variant)
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
-LINK_METRICS = ("goodput", "throughput", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
+LINK_METRICS = ("goodput", "received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
                 "fast_retransmits_per_s", "mean_rtt")
 
 
@@ -50,8 +50,9 @@ class LinkResult(Record):
         T = τ + 1/μ [s] and μT [packets].
     goodput, goodput_bps : float
         Packets delivered once per 1/μ, and bit/s.
-    throughput, utilization : float
-        Packets received per 1/μ (duplicates included), and the share of time the link was busy.
+    received_rate, utilization : float
+        Packets received per 1/μ, duplicates included (goodput counts each packet once), and the share of time the
+        link was busy.
     channel_loss_rate, buffer_loss_rate : float
         The share of the packets the link transmitted that were lost on the air, and of the packets sent that
         the full buffer dropped.
@@ -91,7 +92,7 @@ class LinkResult(Record):
     seed: int
     goodput: float
     goodput_bps: float
-    throughput: float
+    received_rate: float
     utilization: float
     channel_loss_rate: float
     buffer_loss_rate: float
@@ -120,6 +121,16 @@ class LinkResult(Record):
     _headline = ("variant", "goodput", "goodput_bps", "timeouts_per_s", "mean_rtt", "duration")
 
     @property
+    def throughput(self) -> float:
+        """Former name of :attr:`received_rate` (one release, with a FutureWarning): "throughput" now means goodput
+        only, as in the slotted model and the papers (docs/glossary.md)."""
+        import warnings
+
+        warnings.warn("LinkResult.throughput is now called received_rate (duplicates included; goodput counts each "
+                      "packet once)", FutureWarning, stacklevel=2)
+        return self.received_rate
+
+    @property
     def max_in_flight(self) -> float:
         """w_p = B + μT, the most packets the pipe and the buffer hold (abouzeid §II-A)."""
         return self.buffer + self.pipe
@@ -140,7 +151,7 @@ def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "goodput": delivered / (rate * time),
-            "throughput": received / (rate * time),
+            "received_rate": received / (rate * time),
             "utilization": np.minimum(busy / time, 1.0),   # a sum of busy periods can round past the time
             "channel_loss_rate": channel_losses / (received + channel_losses),
             "buffer_loss_rate": buffer_losses / sent,
@@ -307,7 +318,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
     unit, rate_range = (0.0, 1.0), (0.0, math.inf)
-    ranges = {"goodput": unit, "throughput": unit, "utilization": unit, "channel_loss_rate": unit,
+    ranges = {"goodput": unit, "received_rate": unit, "utilization": unit, "channel_loss_rate": unit,
               "buffer_loss_rate": unit, "timeouts_per_s": rate_range, "fast_retransmits_per_s": rate_range,
               "mean_rtt": (t, math.inf)}
     ci = {m: batch_interval(point[m], per_batch[m], level, ranges[m]) for m in LINK_METRICS}

@@ -70,7 +70,7 @@ class LinkAnalysis(Record):
         The law of the window at the start of a good state and when a bad visit meets it.
     outcome : dict[str, numpy.ndarray]
         P_NL, P_TD, P_TO by window (keys ``no_loss``, ``triple_duplicate``, ``timeout``; abouzeid Fig. 8).
-    effective_bad, reward_by_window, rto : numpy.ndarray
+    effective_bad, reward_by_window, rto_by_window : numpy.ndarray
         E[U], E[N] and Δ by window.
 
     Examples
@@ -111,7 +111,7 @@ class LinkAnalysis(Record):
     outcome: dict[str, np.ndarray] = field(repr=False)
     effective_bad: np.ndarray = field(repr=False)
     reward_by_window: np.ndarray = field(repr=False)
-    rto: np.ndarray = field(repr=False)
+    rto_by_window: np.ndarray = field(repr=False)
 
     _headline = ("variant", "model", "goodput", "goodput_bps", "p_timeout", "max_window")
 
@@ -338,4 +338,4 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
         p_timeout=float(visits @ outcome["timeout"]), mean_rto_at_bad=float(visits @ delta),
         mean_backoff_at_bad=chain.average(chain.backoff), ideal_goodput=min(ideal, 1.0), cycle=traj.cycle,
         chain=chain, window_good=pi_good, window_bad=visits, outcome=outcome,
-        effective_bad=no_to_bad + outcome["timeout"] * laws[0].mean, reward_by_window=climb.reward, rto=delta)
+        effective_bad=no_to_bad + outcome["timeout"] * laws[0].mean, reward_by_window=climb.reward, rto_by_window=delta)

@@ -122,8 +122,8 @@ def test_link_goodput_never_exceeds_capacity():
     for seed in range(20):
         r = tcpfade.simulate_link("reno", rate=1.63, tau=0, mean_good=100, mean_bad=0.01, duration=150, seed=seed,
                                   batches=2)
-        assert 0 <= r.goodput <= 1 and 0 <= r.throughput <= 1
-        for m in ("goodput", "throughput", "utilization"):
+        assert 0 <= r.goodput <= 1 and 0 <= r.received_rate <= 1
+        for m in ("goodput", "received_rate", "utilization"):
             lo, hi = r.ci[m]
             assert 0 <= lo <= getattr(r, m) <= hi <= 1
 
@@ -141,12 +141,14 @@ def test_analysed_link_goodput_never_exceeds_capacity():
 
 def test_proportion_intervals_stay_in_unit_interval():
     """Two batches of 30 slots: the t-interval is wider than [0, 1] and is truncated there. A metric conditioned on
-    an event no batch but one saw (success probability: a batch without a transmission) has no interval: NaN."""
+    an event no batch but one saw (success probability: a batch without a transmission) has no spread to estimate:
+    its interval is the whole range [0, 1] around the finite estimate, with a note saying why (never NaN)."""
     r = tcpfade.simulate("reno", tcpfade.Bernoulli(0.5), slots=60, batches=2, seed=3)
     for m in ("throughput", "load", "successes_per_slot"):
         lo, hi = r.ci[m]
         assert 0 <= lo <= getattr(r, m) <= hi <= 1
-    assert r.counts["transmissions"] == 3 and all(math.isnan(x) for x in r.ci["success_probability"])
+    assert r.counts["transmissions"] == 3 and math.isfinite(r.success_probability)
+    assert tuple(r.ci["success_probability"]) == (0.0, 1.0) and "no spread" in r.ci["success_probability"].note
 
 
 def test_trace_files_are_checked_before_reading(tmp_path):

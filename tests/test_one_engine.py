@@ -215,3 +215,17 @@ def test_the_slotted_timer_is_named_for_what_it_is_and_the_old_name_warns_for_a_
         assert new.rto == 7
     with pytest.raises(ParameterError, match="former name of rto_slots"):
         tcpfade.analyze("tahoe", ch, rto=50, rto_slots=50)
+
+
+def test_one_interval_type_and_a_finite_estimate_never_gets_a_nan_interval():
+    # the reproducer of the review: a run whose batches mostly sent nothing has a finite success probability
+    r = tcpfade.simulate("newreno", tcpfade.Bernoulli(0.1), dupthresh=1, rto_slots=10**9, slots=1000, seed=1)
+    for name, interval in r.ci.items():
+        assert isinstance(interval, tcpfade.Interval)
+        if math.isfinite(getattr(r, name)):
+            assert not math.isnan(interval.low) and not math.isnan(interval.high), (name, interval)
+    link = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2, seed=1, duration=300)
+    assert all(isinstance(i, tcpfade.Interval) for i in link.ci.values())
+    bounds = tcpfade.analyze("tahoe", tcpfade.Bernoulli(0.05), wmax=6).throughput
+    assert tuple(bounds.interval) == (bounds.low, bounds.high)
+    assert isinstance(wcdma.tcp_over_blocks(np.zeros(3000, int)).throughput_ci, tcpfade.Interval)

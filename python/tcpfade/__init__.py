@@ -25,6 +25,7 @@ from .channels import (
     save_trace,
     snr_for_error_rate,
 )
+from ._stats import Interval
 from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, LinkAnalysis, analyze, analyze_link
 from .errors import ParameterError, TcpfadeError
 from .devices import Device
@@ -36,7 +37,7 @@ __all__ = [
     "__version__", "errors", "TcpfadeError", "ParameterError", "Bernoulli", "GilbertElliott", "ThresholdFading",
     "BitLevelFading", "TraceChannel", "ContinuousTwoState", "MarkovFit", "fit_markov", "marcum_q",
     "markov_from_fading", "fading_gain", "fading_autocorrelation", "bit_level_error_rate", "snr_for_error_rate",
-    "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds",
+    "load_trace", "save_trace", "simulate", "SimulationResult", "VARIANTS", "analyze", "AnalysisResult", "Bounds", "Interval",
     "ANALYZED_VARIANTS", "simulate_link", "LinkResult", "analyze_link", "LinkAnalysis", "simulate_transfer",
     "simulate_transfers", "TransferResult", "Device", "runs", "emulate", "EmulationResult", "emulate_command",
     "CommandResult",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .._record import Record, interval_columns
+from .._stats import Interval
 
 #: Metrics of :class:`AnalysisResult`, named as in :class:`tcpfade.SimulationResult`.
 METRICS = ("throughput", "load", "successes_per_slot", "success_probability", "transmissions_per_delivered", "energy_efficiency",
@@ -40,6 +41,11 @@ class Bounds(NamedTuple):
 
     pessimistic: float
     optimistic: float
+
+    @property
+    def interval(self) -> Interval:
+        """The pair as tcpfade's one interval type, ``Interval(low, high)``."""
+        return Interval(self.low, self.high, "analytical bounds: the pessimistic and optimistic counts (zorzi-rao §4.2)")
 
     @property
     def low(self) -> float:

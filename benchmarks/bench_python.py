@@ -111,7 +111,7 @@ def bench_emulator() -> None:
     """The emulator: the highest rate it keeps within 1%, and its CPU cost per packet."""
     for mbps in (1.5, 10, 100, 200, 400, 500, 600, 700, 1000):
         rate = mbps * 1e6 / (1500 * 8)
-        r = tcpfade.emulate("cubic", rate=rate, tau=0.01, beta=2.0, duration=6, warmup=2, seed=1)
+        r = tcpfade.emulate("cubic", rate=rate, tau=0.01, beta=2.0, channel=None, duration=6, warmup=2, seed=1)
         kept = r.goodput     # full segments per packet time: 1 when every packet time of the link carried one
         packets = len(r.log)
         print(f"emulator {mbps:7.1f} Mb/s: rate kept {kept:6.4f} ({'within' if kept > 0.99 else 'NOT within'} 1%), "

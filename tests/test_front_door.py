@@ -130,9 +130,16 @@ def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
     out = capsys.readouterr()
     assert "independent (i.i.d.) losses; add --fdt" in out.err
     assert "channel                        Bernoulli(error_rate=0.1)" in out.out
-    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1"]) == 0
-    out = capsys.readouterr()
-    assert "no channel given: a loss-free link" in out.err and "none (no channel losses)" in out.out
+    # now a run never picks a channel: none given is an error of one line, a loss-free link is asked for by name
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpfade: channel = '(none)' is not allowed") and "--lossless" in err and err.count("\n") == 1
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1", "--lossless"]) == 0
+    assert "none (--lossless: no channel losses)" in capsys.readouterr().out
+    with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
+        tcpfade.simulate_link("reno", rate=100, tau=0.01, duration=5, seed=1)
+    with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
+        tcpfade.simulate_transfer("reno", size_bytes=10_000)
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1",
                  "--mean-good", "0.8", "--mean-bad", "0.2"]) == 0
     assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2" in capsys.readouterr().out

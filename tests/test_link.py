@@ -14,14 +14,14 @@ from tcpfade.tcp.link import ideal_cycle
 
 def test_published_cycle_and_round_trip_of_table_iii():
     # abouzeid §V-C: μ = 100, τ = 0.01, β = 8 give t_p = 1.215 s and RTT_max = B/μ + τ = 0.17 s.
-    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, seed=1, duration=50)
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, channel=None, seed=1, duration=50)
     assert (r.buffer, r.pipe, r.max_in_flight) == (16, 2.0, 18.0)
     assert ideal_cycle(100.0, r.round_trip, r.buffer) == pytest.approx(1.215)
     assert r.buffer / r.rate + r.tau == pytest.approx(0.17)
 
 
 def test_an_ideal_link_with_a_large_buffer_is_always_busy():
-    r = tcpfade.simulate_link("newreno", rate=200, tau=0.05, beta=1.5, seed=1, duration=300)
+    r = tcpfade.simulate_link("newreno", rate=200, tau=0.05, beta=1.5, channel=None, seed=1, duration=300)
     assert r.channel_losses == 0 and r.timeouts == 0 and r.buffer_losses > 0
     assert r.utilization == pytest.approx(1.0, abs=1e-3) and r.goodput == pytest.approx(1.0, abs=1e-3)
     # Queueing adds to the round trip: the mean RTT lies between T and T + B/μ.
@@ -123,7 +123,8 @@ def test_bad_visits_are_classified_and_add_up():
     # A TD or NL visit's effective bad duration is the bad visit itself (~1 ms) plus the wait for the next
     # packet through; timeouts make the mean larger, but far below one good state.
     assert 0.001 < r.mean_effective_bad < 0.1
-    assert tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, seed=1, duration=50).outcomes_by_window is None
+    assert tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=8, channel=None, seed=1,
+                                  duration=50).outcomes_by_window is None
 
 
 @pytest.mark.parametrize("mean_good, mean_bad, seed", [(0.05, 0.005, 1), (0.2, 0.01, 2)])
@@ -187,7 +188,7 @@ def test_fading_in_time_keeps_evolving_while_the_link_idles():
 
 
 def test_a_block_error_trace_in_time_loses_the_packets_that_overlap_a_bad_block():
-    clean = tcpfade.simulate_link("reno", **LINK)
+    clean = tcpfade.simulate_link("reno", channel=None, **LINK)
     zeros = tcpfade.TraceChannel(np.zeros(100, dtype=np.uint8), wrap=True, interval=0.01)
     same = tcpfade.simulate_link("reno", channel=zeros, **LINK)
     assert same.to_frame().equals(clean.to_frame())

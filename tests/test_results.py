@@ -24,7 +24,7 @@ def _records():
         "analyze": tcpfade.analyze("newreno", CH),
         "simulate_link": tcpfade.simulate_link("reno", duration=100, seed=1, **link),
         "analyze_link": tcpfade.analyze_link("reno", **link),
-        "simulate_transfer": tcpfade.simulate_transfer("reno", seed=1),
+        "simulate_transfer": tcpfade.simulate_transfer("reno", None, seed=1),
         "fit_markov": tcpfade.fit_markov(CH.trace(50_000, seed=2)),
         "wcdma.simulate": w,
         "wcdma user": w.users[0],

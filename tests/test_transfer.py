@@ -19,7 +19,7 @@ ON_OFF = tcpfade.ContinuousTwoState.on_off
 
 @pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "probing"])
 def test_zero_loss_row_of_table_1_from_first_principles(variant):
-    r = tcpfade.simulate_transfer(variant)
+    r = tcpfade.simulate_transfer(variant, None)
     # n = ⌈5,242,880 / 2028⌉ = 2586 data segments with 20-byte headers; delayed ACKs: 1293 ACKs of 20 bytes;
     # SYN and SYN-ACK (24 bytes: the MSS option), the handshake's ACK, the FIN, the FIN-ACK and the last ACK.
     n = math.ceil(SIZE / 2028)

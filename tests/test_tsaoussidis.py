@@ -128,9 +128,10 @@ def test_readings_are_named_choices(kwargs, needle):
 def test_payload_metering_is_5_mib_in_40_s_plus_the_first_delayed_ack():
     """Only payload takes link time: 5,242,880 · 8 bits at 2^20 bit/s is 40 s exactly; headers, ACKs and the
     handshake take none; the first segment's ACK waits the delayed-ACK timeout (0.2 s) with a window of one."""
-    r = tcpfade.simulate_transfer("reno", metering="payload", rate_bps=float(2 ** 20))
+    r = tcpfade.simulate_transfer("reno", None, metering="payload", rate_bps=float(2 ** 20))
     assert r.connection_time == pytest.approx(40.2, abs=1e-9)
     assert r.radios["sender"]["tx_time"] == pytest.approx(40.0, abs=1e-9)
-    no_delack = tcpfade.simulate_transfer("reno", metering="payload", rate_bps=float(2 ** 20), delayed_ack=None)
+    no_delack = tcpfade.simulate_transfer("reno", None, metering="payload", rate_bps=float(2 ** 20),
+                                          delayed_ack=None)
     assert no_delack.connection_time == pytest.approx(40.0, abs=1e-9) and math.isclose(
         no_delack.goodput_bps, 8 * SIZE_BYTES / 40.0)

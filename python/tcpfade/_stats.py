@@ -17,6 +17,15 @@ class Interval(tuple):
     is what it is (the whole range of the metric when no spread could be estimated, NaN when the metric itself is
     undefined).
 
+    Attributes
+    ----------
+    low, high : float
+        The ends.
+    width : float
+        high − low.
+    note : str or None
+        Why the interval is what it is, when that needs saying.
+
     Examples
     --------
     >>> i = Interval(0.2, 0.3)

@@ -207,6 +207,34 @@ class Instance(Rule):
         return value
 
 
+class _Unset:
+    """The default of a parameter that has no default value but may be left out when others stand in for it (a link's
+    channel, given as mean_good and mean_bad): the function then decides, and says so when nothing stands in."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+    def __reduce__(self) -> str:   # one object, also across processes
+        return "UNSET"
+
+
+#: See :class:`_Unset`.
+UNSET = _Unset()
+
+
+class OrUnset(Rule):
+    """:data:`UNSET`, or what ``rule`` accepts."""
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+
+    def describe(self) -> str:
+        return self.rule.describe()
+
+    def check(self, name: str, value: Any) -> Any:
+        return value if value is UNSET else self.rule.check(name, value)
+
+
 class Callback(Rule):
     """A progress argument: None, True/False, or a callable that gets the fraction done."""
 

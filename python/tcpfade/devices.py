@@ -54,7 +54,7 @@ class Device:
     >>> radio = tcpfade.Device("bench radio", tx_power=1.0, rx_power=0.5, idle_power=0.1)
     >>> radio.energy(10.0, tx_time=2.0, rx_time=1.0, tx_frames=0, tx_bytes=0, rx_frames=0, rx_bytes=0)  # 2 + 0.5 + 0.7
     3.2
-    >>> r = tcpfade.simulate_transfer("reno", size_bytes=10_000, device=radio)
+    >>> r = tcpfade.simulate_transfer("reno", None, size_bytes=10_000, device=radio)
     >>> r.device
     'bench radio'
     """

@@ -54,7 +54,7 @@ RULES: dict[str, v.Rule] = {
     "rate": RATE, "tau": v.Real(0.0, 10.0, words="must be a finite number in [0, 10] (seconds)"),
     "packet_bytes": v.Integer(256, 9000), "buffer": v.Optional(v.Integer(0, 1 << 20)),
     "beta": v.Optional(v.Real(0.0, 1e6)), "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
-    "channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")),
+    "channel": v.OrUnset(v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel"))),
     "ack_channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")),
     "channel_clock": v.Choice(("time", "packets")), "duration": v.Real(0.1, 86_400.0, words="must be a finite "
                                                                        "number in [0.1, 86400] (seconds)"),
@@ -99,7 +99,7 @@ class EmulationResult(Record):
 
     Examples
     --------
-    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, duration=4, seed=1)
+    >>> r = tcpfade.emulate("reno", rate=125, tau=0.04, buffer=8, channel=None, duration=4, seed=1)
     >>> bool(0.9 < r.goodput <= 1), r.channel_loss_rate, r.log.direction.unique().tolist()
     (True, 0.0, ['forward', 'reverse'])
     """
@@ -246,7 +246,7 @@ def _write_log(frame: pd.DataFrame, path: Path | None) -> None:
 @v.checked(progress=v.PROGRESS, **RULES)
 def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1500, buffer: int | None = None,
             beta: float | None = None, mean_good: float | None = None, mean_bad: float | None = None,
-            channel: ContinuousTwoState | SlotChannel | None = None,
+            channel: ContinuousTwoState | SlotChannel | None | Any = v.UNSET,
             ack_channel: ContinuousTwoState | SlotChannel | None = None, channel_clock: str = "time",
             duration: float = 30.0, warmup: float | None = None, seed: int, sack: bool = False,
             timestamps: bool = True, sysctls: dict[str, int | str] | None = None, log: str | Path | None = None,
@@ -264,7 +264,8 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
         β = B/(μT) with T = τ + 1/μ; default β = 1.
     mean_good, mean_bad : E[X], E[Y] [s] of a continuous-time two-state channel (abouzeid §III); or ``channel``.
     channel : any tcpfade channel for the data path, as in :func:`tcpfade.simulate_link` (Bernoulli and
-        Gilbert-Elliott per packet, fading in real time at fD = fdt × rate Hz, traces).
+        Gilbert-Elliott per packet, fading in real time at fD = fdt × rate Hz, traces); None for a link without
+        losses. Required (or mean_good and mean_bad): a measurement never picks a channel for you.
     ack_channel : a channel for the ACK path (default: none).
     channel_clock : "time" or "packets", as in :func:`tcpfade.simulate_link`.
     duration : length of the transfer [s] (real time: the call takes this long).
@@ -302,14 +303,14 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
     warmup = duration / 10.0 if warmup is None else warmup
     if warmup >= duration:
         raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
+    path = _log_path(log)
+    stack = _stack(packet_bytes, sack, timestamps, sysctls)
     forward, reverse, buffer, data = _directions(rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel,
                                                  ack_channel, channel_clock, seed)
-    path = _log_path(log)
     # The log lives in memory: refuse a run whose logs could not fit (the link's packets at full rate, both ways).
     v.memory("duration", duration, 2.0 * duration * rate * DECISION_BYTES * 2, f"the logs of a {duration:g}-s run")
     with reporting(progress, "emulated time") as report:
-        raw = _core.emulate_bulk(forward, reverse, _stack(packet_bytes, sack, timestamps, sysctls), variant, duration,
-                                 warmup, report)
+        raw = _core.emulate_bulk(forward, reverse, stack, variant, duration, warmup, report)
     frame = _log_frame(raw)
     _write_log(frame, path)
     start, end = raw["at_warmup"], raw["at_end"]

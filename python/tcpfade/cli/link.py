@@ -10,7 +10,8 @@ from ..analysis.link import LINK_ANALYSIS, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
-from .options import channel_options, emit, link_channel_option, output_options, print_table, progress_bar
+from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
+                      progress_bar, require_channel)
 
 
 @click.command("simulate-link")
@@ -19,9 +20,10 @@ from .options import channel_options, emit, link_channel_option, output_options,
 @click.option("--loss-rule", type=click.Choice(LOSS_RULES), default="any-instant", show_default=True,
               help="any-instant: a packet is lost if the channel is bad at any instant of it (abouzeid §III); "
                    "vdeldrop: the state at its start decides.")
+@click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @LINK.options(names=("channel_clock", "batches", "confidence"))
 @output_options()
-def simulate_link(loss_rule, as_json, csv_path, **kw) -> None:
+def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
     """Simulate TCP over a wireless link with a buffer and any channel: the continuous-time two-state one
     (--mean-good, --mean-bad), or the options of a slot channel (stepped once per packet; simulated fading in real
     time at fD = fD·T × μ Hz).
@@ -43,6 +45,11 @@ def simulate_link(loss_rule, as_json, csv_path, **kw) -> None:
         if mean_good is None or mean_bad is None:
             raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")
         channel, mean_good, mean_bad = ContinuousTwoState(mean_good, mean_bad, loss_rule=loss_rule), None, None
+    if mean_good is None and mean_bad is None:
+        channel = require_channel(channel, lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, --fdt or "
+                                                     "--trace-file")
+    elif lossless:
+        raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
     given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())
@@ -51,9 +58,7 @@ def simulate_link(loss_rule, as_json, csv_path, **kw) -> None:
     elif mean_good is not None and mean_bad is not None:
         described = repr(ContinuousTwoState(mean_good, mean_bad))
     else:
-        described = "none (no channel losses)"
-        click.echo("note: no channel given: a loss-free link (give --mean-good/--mean-bad or a channel's options)",
-                   err=True)
+        described = "none (--lossless: no channel losses)"
 
     def human() -> None:
         items = {"variant": r.variant, "channel": described, "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,

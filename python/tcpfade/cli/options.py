@@ -266,6 +266,20 @@ def link_channel_option(kw: dict, packet_bytes: int):
     return build_channel(packet_bytes=packet_bytes, **channel_kw)
 
 
+#: The flag that asks for a link without channel losses: a run never picks a channel silently.
+LOSSLESS_HELP = "Run without channel losses (a run never picks a channel for you: give a channel's options or this)."
+
+
+def require_channel(channel, lossless: bool, options: str):
+    """The channel the options describe, or None with --lossless; an error when neither or both are given."""
+    if channel is None and not lossless:
+        raise v.fail("channel", "(none)", f"give a channel ({options}), or --lossless for a link without channel "
+                                          "losses")
+    if channel is not None and lossless:
+        raise v.fail("--lossless", True, "cannot be combined with a channel's options")
+    return channel
+
+
 def print_table(items: dict) -> None:
     """Print key/value pairs as two aligned columns."""
     width = max(len(k) for k in items)

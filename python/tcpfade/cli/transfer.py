@@ -8,7 +8,8 @@ import numpy as np
 from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
-from .options import channel_options, emit, link_channel_option, output_options, print_table, progress_bar
+from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
+                      progress_bar, require_channel)
 
 
 @click.command()
@@ -22,8 +23,9 @@ from .options import channel_options, emit, link_channel_option, output_options,
 @channel_options(packet_bytes=False)
 @click.option("--replications", type=int, default=1, show_default=True,
               help="Transfers with seeds seed, seed + 1, ...: means and 95% intervals.")
+@click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @output_options("one row per transfer")
-def transfer(phase, drop_rate, replications, csv_path, as_json, **kw) -> None:
+def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) -> None:
     """Simulate finite transfers from SYN to the last ACK: connection time, goodput, byte overhead and energy.
 
     \b
@@ -46,6 +48,8 @@ def transfer(phase, drop_rate, replications, csv_path, as_json, **kw) -> None:
         channel = ContinuousTwoState.on_off(phase, drop_rate)
     elif drop_rate != 0.0:
         raise v.fail("--drop-rate", drop_rate, "needs --phase (the mean On/Off phase)")
+    channel = require_channel(channel, lossless, "--phase and --drop-rate for VDELDROP, or --error-rate, --p/--q, "
+                                                 "--fdt, --trace-file")
     if given["delayed_ack"] == 0:
         given["delayed_ack"] = None
     rows = simulate_transfers(variant, channel, seeds=list(range(seed, seed + replications)),

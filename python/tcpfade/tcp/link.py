@@ -184,12 +184,13 @@ LINK_PARAMETERS = (
           "bad at any instant of its transmission); or give channel.", "s", sweep=False),
     Param("mean_bad", v.Optional(MEAN_SOJOURN), None, "Mean bad duration E[Y] of the continuous-time channel.", "s",
           sweep=False),
-    Param("channel", v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS)), None,
+    Param("channel", v.OrUnset(v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS))), v.UNSET,
           "Any tcpfade channel. ContinuousTwoState evolves in real time; Bernoulli, GilbertElliott and a TraceChannel "
           "take one step per packet sent; ThresholdFading and BitLevelFading evolve in real time at fD = fdt × rate Hz "
           "(fD·T with T = 1/μ, one packet time); a TraceChannel with an interval is a block error sequence in time "
-          "(docs/models.md, \"Any tcpfade channel\"). Neither a channel nor mean_good/mean_bad: no channel losses.",
-          cli=False, sweep=False, default_words="None (no channel losses)"),
+          "(docs/models.md, \"Any tcpfade channel\"). None: a link without channel losses. A run never picks a "
+          "channel for you: give one, mean_good and mean_bad, or None.", cli=False, sweep=False,
+          default_words="required (or mean_good and mean_bad)"),
 )
 
 #: :func:`simulate_link`'s parameters: the link's, the run's, the sender's and RFC 6298's timer.
@@ -222,14 +223,14 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     a = {"variant": variant, **given}
     mu, tau, duration, batches = a["rate"], a["tau"], a["duration"], a["batches"]
     t = tau + 1.0 / mu
+    if a["max_rto"] < a["min_rto"]:
+        raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
     buffer = link_buffer(a["buffer"], a["beta"], mu * t, high=1 << 30)
     channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
     given_duration = duration is not None
     period = channel.mean_good + channel.mean_bad if isinstance(channel, ContinuousTwoState) else None  # E[X] + E[Y]
     if duration is None:
         duration = max(1000.0 * max(ideal_cycle(mu, t, buffer), period or 0.0), 100.0)
-    if a["max_rto"] < a["min_rto"]:
-        raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
     warmup = duration / 10.0 if a["warmup"] is None else a["warmup"]
     if warmup >= duration:
         raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
@@ -261,11 +262,16 @@ def link_buffer(buffer: int | None, beta: float | None, pipe: float, *, high: in
     return v.integer("buffer", buffer, 0, high)
 
 
-def link_channel(mean_good: float | None, mean_bad: float | None, channel: ContinuousTwoState | SlotChannel | None,
+def link_channel(mean_good: float | None, mean_bad: float | None, channel: Any,
                  *, required: bool, any_kind: bool = False) -> ContinuousTwoState | SlotChannel | None:
     """The continuous-time channel from ``mean_good`` and ``mean_bad`` (E[X], E[Y] in s) or ``channel`` (with
-    ``any_kind``, any tcpfade channel; else a ContinuousTwoState); None when neither is given and ``required`` is
-    false."""
+    ``any_kind``, any tcpfade channel; else a ContinuousTwoState). ``channel=None`` given explicitly is a link without
+    channel losses (unless ``required``); nothing given at all is an error: a run never picks a channel silently."""
+    if channel is v.UNSET:
+        if mean_good is None and mean_bad is None and not required:
+            raise v.fail("channel", "a missing value", "give a channel (any tcpfade channel), mean_good and mean_bad, "
+                                                       "or channel=None for a link without channel losses")
+        channel = None
     if channel is not None:
         if mean_good is not None or mean_bad is not None:
             raise v.fail("channel", type(channel).__name__, "give channel or mean_good/mean_bad, not both")

@@ -62,12 +62,13 @@ SECONDS_4 = v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds
 #: drivers (:mod:`tcpfade.tcp.parameters`).
 TRANSFER = Model("simulate_transfer", (
     variant("reno", doc='TCP variant: "tahoe", "reno", "newreno", "probing" (TCP-Probing) or "oldtahoe".'),
-    Param("channel", v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS)),
-          None, "The error process, any tcpfade channel: e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off "
+    Param("channel", v.OrUnset(v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS))),
+          v.UNSET, "The error process, any tcpfade channel: e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off "
           "phases of mean 10 s, 10% of segments dropped in the on phase); Bernoulli, GilbertElliott and a "
           "TraceChannel step once per segment sent; the fading channels evolve in real time at fD = fdt × the "
           "full-size segment rate rate_bps / (8 (mss + header_bytes)); a TraceChannel with an interval is a block "
-          "error sequence in time.", positional=True, cli=False, sweep=False, default_words="None (no losses)"),
+          "error sequence in time. None: no losses (Table 1's zero-loss rows). A run never picks a channel for you.",
+          positional=True, cli=False, sweep=False, default_words="required"),
     Param("size_bytes", v.Integer(1, 1 << 40), SIZE_BYTES, "Bytes the application sends (Table 1: 5,242,880).",
           "bytes"),
     Param("mss", v.Integer(1, 1 << 30), MSS, "Payload bytes per segment at most.", "bytes"),
@@ -153,7 +154,7 @@ class TransferResult(Record):
 
     Examples
     --------
-    >>> r = tcpfade.simulate_transfer("reno", size_bytes=100_000)          # no loss
+    >>> r = tcpfade.simulate_transfer("reno", None, size_bytes=100_000)    # no loss
     >>> r.completed, r.delivered_bytes, r.retransmissions
     (True, 100000, 0)
     >>> bool(r.goodput_bps == 8 * r.size_bytes / r.connection_time)
@@ -217,7 +218,7 @@ class TransferResult(Record):
 
 
 @TRANSFER.entry()
-def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None = None, **given: Any) -> dict[str, Any]:
+def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: Any) -> dict[str, Any]:
     """Check and normalize the arguments of :func:`simulate_transfer` without running it (a sweep checks every
     point with it). The result is what the core's binding reads, by field name."""
     a = {"variant": variant, "channel": channel, **given}
@@ -241,11 +242,14 @@ def transfer_arguments(variant: str = "reno", channel: ContinuousTwoState | None
              f"a log of the frames of {segments} segments")
     a.update(wmax=wmax, initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
              device=resolve_device(a["device"], a["rate_bps"]))
+    if a["channel"] is v.UNSET:
+        raise v.fail("channel", "a missing value", "give a channel (any tcpfade channel, e.g. "
+                                                   "ContinuousTwoState.on_off(10.0, 0.1)), or None for no losses")
     return a
 
 
 @TRANSFER.entry(PROGRESS)
-def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None = None, *,
+def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
                       progress: bool | Callable[[float], object] | None = None, **given: Any) -> TransferResult:
     """Simulate one finite transfer, from SYN to the last ACK (tsaoussidis-badr §4).
 
@@ -255,7 +259,7 @@ def simulate_transfer(variant: str = "reno", channel: ContinuousTwoState | None 
 
     Examples
     --------
-    >>> r = simulate_transfer("probing")
+    >>> r = simulate_transfer("probing", None)
     >>> round(r.connection_time, 3), round(r.overhead_percent, 2)  # Table 1, zero-loss row
     (40.0, 1.48)
 
@@ -330,7 +334,7 @@ TRANSFER_METRICS = ("connection_time", "goodput_bps", "overhead_percent", "effor
                     "joules_per_bit", "retransmissions", "timeouts", "probe_cycles")
 
 
-def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | None = None, *,
+def simulate_transfers(variants: str | list[str], channel: Any = v.UNSET, *,
                        seeds: int | list[int] = 5, progress: bool | Callable[[float], object] | None = None,
                        **kwargs: Any) -> pd.DataFrame:
     """Several transfers as one DataFrame, a row per variant and seed (``seeds`` a count, from 1, or a list).
@@ -355,7 +359,7 @@ def simulate_transfers(variants: str | list[str], channel: ContinuousTwoState | 
 
     Examples
     --------
-    >>> t = tcpfade.simulate_transfers(["reno", "probing"], seeds=[1, 2])
+    >>> t = tcpfade.simulate_transfers(["reno", "probing"], None, seeds=[1, 2])
     >>> t[["variant", "seed", "completed"]].shape
     (4, 3)
     """

@@ -1,10 +1,11 @@
 """Shared test settings.
 
-CI runs every test at full size (``.ci/run`` is the README's test command and sets nothing). A developer who wants
-a quicker local run may set ``TCPFADE_REDUCED=1``: the statistical tests that take the ``scale`` fixture then use a
-quarter of their samples, their tolerances still derived from the confidence interval of the smaller run; and may
-leave out tiers by marker (``pytest -m "not slow and not root and not browser and not docs"``, a few minutes). The
-markers are given here by module (and by test for the browser), so that a new test in a module joins its tier.
+CI runs every test at full size (``.ci/run`` is the README's test command: two processes, a file to each at a time,
+and nothing else set). A developer who wants a quicker local run may set ``TCPFADE_REDUCED=1``: the statistical
+tests that take the ``scale`` fixture then use a quarter of their samples, their tolerances still derived from the
+confidence interval of the smaller run; and may leave out tiers by marker (``pytest -m "not slow and not root and
+not browser and not docs"``, a few minutes). The markers are given here by module (and by test for the browser), so
+that a new test in a module joins its tier.
 """
 
 import os

@@ -14,9 +14,38 @@ from tcpfade.reproduce.registry import paper_order
 ORDER = paper_order(FIGURES)
 
 
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """``tcpfade reproduce --all --quick`` (seed 1), once for the module: its report and what
+    :func:`tcpfade.reproduce.reproduce` returned for each figure as the command ran it (kept by a wrapper), which the
+    tests below judge. So every figure is computed, drawn and written once, not once for its own test and again for
+    the report."""
+    import tcpfade.reproduce as package
+
+    out = tmp_path_factory.mktemp("report")
+    results = {}
+    run = package.reproduce
+
+    def keep(figure_id, *args, **kwargs):
+        results[figure_id] = run(figure_id, *args, **kwargs)
+        return results[figure_id]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(package, "reproduce", keep)
+        assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
+    assert sorted(results) == sorted(FIGURES)
+    return out / "report.html", results
+
+
+@pytest.fixture(scope="module")
+def quick_report(quick_run):
+    """The report of the module's ``tcpfade reproduce --all --quick``."""
+    return quick_run[0]
+
+
 @pytest.mark.parametrize("figure_id", sorted(FIGURES))
-def test_figure_reproduces_and_claims_hold(figure_id, tmp_path):
-    result = reproduce(figure_id, tmp_path, quick=True, seed=1)
+def test_figure_reproduces_and_claims_hold(figure_id, quick_run):
+    result = quick_run[1][figure_id]
     for suffix in ("csv", "png", "svg", "pdf"):
         path = result.files[suffix]
         assert path.exists() and path.stat().st_size > 0 and path.suffix == f".{suffix}"
@@ -78,14 +107,6 @@ def test_cli_writes_files_and_verdicts(capsys, tmp_path):
     assert main(["reproduce", "chockalingam-table1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "[agrees]" in out and (tmp_path / "chockalingam-table1.svg").exists()
-
-
-@pytest.fixture(scope="module")
-def quick_report(tmp_path_factory):
-    """``tcpfade reproduce --all --quick``, once for the tests that read its report."""
-    out = tmp_path_factory.mktemp("report")
-    assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
-    return out / "report.html"
 
 
 def test_all_writes_a_self_contained_report(quick_report):

@@ -59,7 +59,10 @@ def test_explicit_seeds_and_analyses_without_seeds():
     (dict(function=tcpfade.simulate, variant="reno", channel=CH, dask=8786), "dask = 8786 .* scheduler's address"),
     (dict(function=tcpfade.simulate, variant="reno", channel=CH, dask="tcp://127.0.0.1:9"), "no Dask scheduler"),
 ])
-def test_bad_input_is_refused(kwargs, needle):
+def test_bad_input_is_refused(kwargs, needle, monkeypatch):
+    # Nothing listens at the address of the last case: the client would wait its whole 20 s for an answer that
+    # cannot come; a second gives the same refusal.
+    monkeypatch.setattr(tcpfade.sweep.runner, "CONNECT_TIMEOUT", 1.0)
     function = kwargs.pop("function")
     with pytest.raises(tcpfade.ParameterError, match=needle):
         tcpfade.runs(function, **kwargs)

@@ -244,12 +244,16 @@ def _distributed(address: str):
     return Client, as_completed
 
 
+#: How long a Dask client waits for the scheduler to answer [s] before the address is refused.
+CONNECT_TIMEOUT = 20.0
+
+
 def dask_client(address: str):
     """A Dask client connected to the scheduler at ``address``, and distributed's ``as_completed``; a clear error
-    when the package is missing or no scheduler answers."""
+    when the package is missing or no scheduler answers (within :data:`CONNECT_TIMEOUT`)."""
     Client, as_completed = _distributed(address)
     try:
-        return Client(address, timeout="20s"), as_completed
+        return Client(address, timeout=CONNECT_TIMEOUT), as_completed
     except (OSError, TimeoutError) as exc:
         raise v.fail("dask", address, f"no Dask scheduler answers there ({exc})") from None
 

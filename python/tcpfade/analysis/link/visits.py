@@ -2,7 +2,7 @@
 
 The visit's outcome at the window w' it meets (:func:`outcomes`: no loss, a triple duplicate or a timeout), its
 mean length given that no timeout follows (:func:`bad_given_no_timeout`), and after a timeout Z, the time until a
-retransmission finds the channel good, the timer doubling up to ``max_backoff`` times (:func:`timeout_law`). The
+retransmission finds the channel good, the timer doubling up to ``max_backoff`` × Δ (:func:`timeout_law`). The
 refined model's timer Δ(w') (RFC 6298's SRTT + 4·RTTVAR) and its counting at the link: :func:`refined_timer`.
 """
 

@@ -4,6 +4,8 @@ need root, /dev/net/tun and network namespaces, as CI has (the refusals do not, 
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -81,7 +83,7 @@ def test_without_root_the_sweep_fails_up_front_with_the_emulators_error(tmp_path
 
 def test_without_root_the_reproduction_is_skipped_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(emulator, "machine_problem", lambda: NOT_ROOT)
-    with pytest.raises(FigureSkipped, match=f"kernel-vs-simulator: skipped: {NOT_ROOT}"):
+    with pytest.raises(FigureSkipped, match=re.escape(f"kernel-vs-simulator: skipped: {NOT_ROOT}")):
         reproduce("kernel-vs-simulator", tmp_path, quick=True)
     assert main(["reproduce", "kernel-vs-simulator", "chockalingam-table1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr()

@@ -99,8 +99,12 @@ def test_the_kernel_vs_simulator_entry_runs_quick_and_judges_its_claims(tmp_path
     assert set(data.model) == {"kernel Reno, no SACK", "NewReno, Linux-like", "Reno, Linux-like",
                                "Reno, ns-2 timers"}
     kernel = data[data.model == "kernel Reno, no SACK"]
-    assert (kernel.runs == 8).all() and ((kernel.goodput_low < kernel.goodput) & (kernel.goodput
-                                                                                  < kernel.goodput_high)).all()
+    assert (kernel.runs == 6).all()
+    assert ((kernel.goodput_low < kernel.goodput) & (kernel.goodput < kernel.goodput_high)).all()
     assert len(result.verdicts) == len(FIGURES["kernel-vs-simulator"].claims) == 4
     for claim, verdict in result.verdicts:
-        assert verdict.holds is True, (claim.statement, verdict.evidence)
+        if "bursts" in claim.statement.lower():
+            # Quick runs are too short for the burst findings: undecided, saying so (the full protocol judges them).
+            assert verdict.holds is None and "too short" in verdict.evidence, verdict.evidence
+        else:
+            assert verdict.holds is True, (claim.statement, verdict.evidence)

@@ -11,10 +11,12 @@ from tcpfade.cli import main
 from tcpfade.reproduce import FIGURES, reproduce
 from tcpfade.reproduce.registry import paper_order
 
-ORDER = paper_order(FIGURES)
+#: The figures computed here: a figure that needs more of the machine (the kernel's, root and TUN) has its own tests
+#: in the root tier (tests/test_emulator_sweep.py), and is skipped by the --all run below.
+ORDER = [f for f in paper_order(FIGURES) if FIGURES[f].requires is None]
 
 
-@pytest.mark.parametrize("figure_id", sorted(FIGURES))
+@pytest.mark.parametrize("figure_id", sorted(ORDER))
 def test_figure_reproduces_and_claims_hold(figure_id, tmp_path):
     result = reproduce(figure_id, tmp_path, quick=True, seed=1)
     for suffix in ("csv", "png", "svg", "pdf"):
@@ -84,7 +86,11 @@ def test_cli_writes_files_and_verdicts(capsys, tmp_path):
 def quick_report(tmp_path_factory):
     """``tcpfade reproduce --all --quick``, once for the tests that read its report."""
     out = tmp_path_factory.mktemp("report")
-    assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        for fid in set(FIGURES) - set(ORDER):
+            patch.setitem(FIGURES, fid, type(FIGURES[fid])(**{**FIGURES[fid].__dict__,
+                                                                 "requires": lambda: "tested in the root tier"}))
+        assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
     return out / "report.html"
 
 
@@ -213,9 +219,9 @@ def test_report_renders_every_figure_in_a_headless_browser(quick_report, tmp_pat
         driver.quit()
     assert sections == ["claims", *ORDER]
     assert summary_top < first_figure_top, (summary_top, first_figure_top)
-    assert len(images) == len(FIGURES)
+    assert len(images) == len(ORDER)
     for img in images:
         assert img["complete"] and img["width"] > 300 and img["height"] > 200 and img["shown"] > 300, img
-    assert verdict_cells == 2 * sum(len(f.claims) for f in FIGURES.values())
+    assert verdict_cells == 2 * sum(len(FIGURES[f].claims) for f in ORDER)
     pixels = matplotlib.image.imread(shot)
     assert pixels.shape[0] > 500 and pixels[..., :3].std() > 0.05  # a page with a figure on it, not blank

@@ -87,8 +87,8 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     ``fading_margin_db``, optional ``fading_model``, ``oscillators``) and "bit_level" (``fdt``, ``snr_db``,
     optional ``packet_bits``, ``modulation``, ``samples_per_packet``, ``fading_model``, ``oscillators``); for
     the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III, the default), and for
-    ``simulate_link`` and ``emulate`` every slot channel above too (stepped per packet, the fading ones in real time); for
-    transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
+    ``simulate_link`` and ``emulate`` every slot channel above too (stepped per packet, the fading ones in real
+    time); for transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
     and every slot channel."""
     kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _entries():
     from tcpfade.analysis.analyze import ANALYSIS, analysis_arguments
+    from tcpfade.emulator import EMULATE, emulation_arguments
     from tcpfade.tcp.link import LINK, link_arguments
     from tcpfade.tcp.slotted import SLOTTED, simulation_arguments
     from tcpfade.tcp.transfer import TRANSFER, transfer_arguments
@@ -34,7 +35,7 @@ def _entries():
     return [(SLOTTED, tcpfade.simulate), (SLOTTED, simulation_arguments), (ANALYSIS, tcpfade.analyze),
             (ANALYSIS, analysis_arguments), (LINK, tcpfade.simulate_link), (LINK, link_arguments),
             (TRANSFER, tcpfade.simulate_transfer), (TRANSFER, transfer_arguments), (WCDMA, wcdma.simulate),
-            (WCDMA, wcdma_arguments)]
+            (WCDMA, wcdma_arguments), (EMULATE, tcpfade.emulate), (EMULATE, emulation_arguments)]
 
 
 @pytest.mark.parametrize("model, function", _entries(), ids=lambda x: getattr(x, "__qualname__", getattr(x, "name", "")))
@@ -82,7 +83,7 @@ def test_a_variant_a_model_cannot_run_is_not_listed_and_is_refused_with_the_reas
     assert "probing" not in help_text.split("--variant", 1)[1].split("\n")[0]
     with pytest.raises(ParameterError, match="simulate_transfer"):
         tcpfade.simulate("probing", tcpfade.Bernoulli(0.1), seed=1, slots=1000)
-    code = main(["simulate-link", "--variant", "probing", "--rate", "100", "--tau", "0.01", "--seed", "1"])
+    code = main(["simulate-link", "--variant", "probing", "--rate", "100", "--tau", "0.01", "--seed", "1", "--lossless"])
     err = capsys.readouterr().err
     assert code == 2 and "simulate_transfer" in err and len(err.splitlines()) == 1
 

@@ -11,7 +11,9 @@ from tcpfade.cli import main
 from tcpfade.reproduce import FIGURES, reproduce
 from tcpfade.reproduce.registry import paper_order
 
-ORDER = paper_order(FIGURES)
+#: The figures computed here: a figure that needs more of the machine (the kernel's, root and TUN) has its own tests
+#: in the root tier (tests/test_emulator_sweep.py), and is skipped by the --all run below.
+ORDER = [f for f in paper_order(FIGURES) if FIGURES[f].requires is None]
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +34,11 @@ def quick_run(tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(package, "reproduce", keep)
+        for fid in set(FIGURES) - set(ORDER):   # the kernel's figures run in the root tier
+            patch.setitem(FIGURES, fid, type(FIGURES[fid])(**{**FIGURES[fid].__dict__,
+                                                                 "requires": lambda: "tested in the root tier"}))
         assert main(["reproduce", "--all", "--quick", "--out", str(out)]) == 0
-    assert sorted(results) == sorted(FIGURES)
+    assert sorted(results) == sorted(ORDER)
     return out / "report.html", results
 
 
@@ -43,7 +48,7 @@ def quick_report(quick_run):
     return quick_run[0]
 
 
-@pytest.mark.parametrize("figure_id", sorted(FIGURES))
+@pytest.mark.parametrize("figure_id", sorted(ORDER))
 def test_figure_reproduces_and_claims_hold(figure_id, quick_run):
     result = quick_run[1][figure_id]
     for suffix in ("csv", "png", "svg", "pdf"):
@@ -234,9 +239,9 @@ def test_report_renders_every_figure_in_a_headless_browser(quick_report, tmp_pat
         driver.quit()
     assert sections == ["claims", *ORDER]
     assert summary_top < first_figure_top, (summary_top, first_figure_top)
-    assert len(images) == len(FIGURES)
+    assert len(images) == len(ORDER)
     for img in images:
         assert img["complete"] and img["width"] > 300 and img["height"] > 200 and img["shown"] > 300, img
-    assert verdict_cells == 2 * sum(len(f.claims) for f in FIGURES.values())
+    assert verdict_cells == 2 * sum(len(FIGURES[f].claims) for f in ORDER)
     pixels = matplotlib.image.imread(shot)
     assert pixels.shape[0] > 500 and pixels[..., :3].std() > 0.05  # a page with a figure on it, not blank

@@ -338,9 +338,10 @@ def all_models() -> list[Model]:
     """Every declared model, in the docs' order (the modules that declare them, imported on demand)."""
     from .analysis.analyze import ANALYSIS
     from .analysis.link import LINK_ANALYSIS
+    from .emulator import EMULATE
     from .tcp.link import LINK
     from .tcp.slotted import SLOTTED
     from .tcp.transfer import TRANSFER
     from .wcdma.tcp import WCDMA
 
-    return [SLOTTED, ANALYSIS, LINK, LINK_ANALYSIS, TRANSFER, WCDMA]
+    return [SLOTTED, ANALYSIS, LINK, LINK_ANALYSIS, TRANSFER, WCDMA, EMULATE]

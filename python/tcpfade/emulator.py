@@ -28,8 +28,10 @@ from ._record import Record
 from ._watch import reporting
 from .channels.base import SlotChannel
 from .channels.continuous import ContinuousTwoState
-from .channels.continuous import MEAN_SOJOURN
-from .tcp.link import RATE, link_buffer, link_channel, link_channel_spec
+from ._params import Model, Param
+from .errors import EmulatorError
+from .tcp.link import LINK, link_buffer, link_channel, link_channel_spec
+from .tcp.parameters import PROGRESS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,20 +50,51 @@ DECISION_BYTES = 24
 
 FATES = ("delivered", "lost", "dropped")
 
-#: What each parameter accepts.
-RULES: dict[str, v.Rule] = {
-    "variant": v.Instance(str, "must be the name of a congestion control of this kernel (reno, cubic, bbr, ...)"),
-    "rate": RATE, "tau": v.Real(0.0, 10.0, words="must be a finite number in [0, 10] (seconds)"),
-    "packet_bytes": v.Integer(256, 9000), "buffer": v.Optional(v.Integer(0, 1 << 20)),
-    "beta": v.Optional(v.Real(0.0, 1e6)), "mean_good": v.Optional(MEAN_SOJOURN), "mean_bad": v.Optional(MEAN_SOJOURN),
-    "channel": v.OrUnset(v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel"))),
-    "ack_channel": v.Optional(v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")),
-    "channel_clock": v.Choice(("time", "packets")), "duration": v.Real(0.1, 86_400.0, words="must be a finite "
-                                                                       "number in [0.1, 86400] (seconds)"),
-    "warmup": v.Optional(v.NON_NEGATIVE), "seed": v.SEED, "sack": v.Flag(), "timestamps": v.Flag(),
-    "log": v.Optional(v.FilePath("write")),
-    "sysctls": v.Optional(v.Instance(dict, "must be a dict of net.* settings, such as {'net.ipv4.tcp_frto': 0}")),
-}
+#: A tcpfade channel on either path (the words of the emulator's errors).
+_CHANNEL = v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade channel")
+
+#: :func:`emulate`'s parameters: the link's, declared once in :data:`tcpfade.tcp.link.LINK` (the simulator's
+#: names and units, so that a measurement and a simulation are called alike), where the emulator accepts less
+#: (a delay a real clock can keep, an MTU) with its own rule, and the kernel's TCP settings.
+EMULATE = Model("emulate", (
+    Param("variant", v.Instance(str, "must be the name of a congestion control of this kernel (reno, cubic, bbr, "
+                                     "...)"), "reno",
+          "The sender's congestion control, by the kernel's name (what /proc/sys/net/ipv4/"
+          "tcp_available_congestion_control lists; another may need modprobe tcp_<name>).", positional=True),
+    LINK["rate"].but(doc="Link rate μ, in packets of packet_bytes; rate × packet_bytes × 8 at most 5e8 bit/s."),
+    LINK["tau"].but(rule=v.Real(0.0, 10.0, words="must be a finite number in [0, 10] (seconds)"),
+                    doc="Round-trip propagation delay τ, half on each way; T = τ + 1/μ."),
+    LINK["packet_bytes"].but(rule=v.Integer(256, 9000), default=1500,
+                             doc="The MTU of both sides: one full TCP segment is one packet of the link."),
+    LINK["buffer"].but(rule=v.Optional(v.Integer(0, 1 << 20)),
+                       doc="The data path's DropTail buffer B, not counting the packet on the link (or beta; not "
+                           "both)."),
+    LINK["beta"],
+    LINK["mean_good"], LINK["mean_bad"],
+    LINK["channel"].but(rule=v.OrUnset(v.Optional(_CHANNEL)),
+                        doc="Any tcpfade channel for the data path, as in simulate_link (Bernoulli and "
+                            "Gilbert-Elliott per packet, fading in real time at fD = fdt × rate Hz, traces); None "
+                            "for a link without losses. A measurement never picks a channel for you: give one, "
+                            "mean_good and mean_bad, or None."),
+    Param("ack_channel", v.Optional(_CHANNEL), None, "A channel for the ACK path (default: none).", cli=False,
+          sweep=False),
+    LINK["channel_clock"],
+    Param("duration", v.Real(0.1, 86_400.0, words="must be a finite number in [0.1, 86400] (seconds)"), 30.0,
+          "Length of the transfer, in real time: the call takes this long.", "s"),
+    LINK["warmup"].but(doc="Unmeasured start of the transfer."),
+    LINK["seed"].but(doc="Seed of the channels (the kernel's TCP is not seeded: a run is not bit-reproducible)."),
+    Param("sack", v.Flag(), False, "The kernel's SACK in both namespaces (off: the papers' TCP has none)."),
+    Param("timestamps", v.Flag(), True, "The kernel's TCP timestamps in both namespaces (Linux's default: on)."),
+    Param("sysctls", v.Optional(v.Instance(dict, "must be a dict of net.* settings, such as "
+                                                 "{'net.ipv4.tcp_frto': 0}")), None,
+          "Further network settings of both namespaces, by name: {'net.ipv4.tcp_frto': 0} turns F-RTO off.",
+          cli=False, sweep=False),
+    Param("log", v.Optional(v.FilePath("write")), None, "Also write every decision of both links to this .csv or "
+                                                         ".parquet file.", sweep=False),
+), doc="Linux's own TCP over the emulated fading link, in real time (root, /dev/net/tun and network namespaces).")
+
+#: What each parameter accepts (:func:`emulate_command` shares the link's).
+RULES: dict[str, v.Rule] = EMULATE.rules
 
 
 @dataclass(frozen=True, repr=False)
@@ -243,38 +276,72 @@ def _write_log(frame: pd.DataFrame, path: Path | None) -> None:
         write_table(frame, path, "log")
 
 
-@v.checked(progress=v.PROGRESS, **RULES)
-def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int = 1500, buffer: int | None = None,
-            beta: float | None = None, mean_good: float | None = None, mean_bad: float | None = None,
-            channel: ContinuousTwoState | SlotChannel | None | Any = v.UNSET,
-            ack_channel: ContinuousTwoState | SlotChannel | None = None, channel_clock: str = "time",
-            duration: float = 30.0, warmup: float | None = None, seed: int, sack: bool = False,
-            timestamps: bool = True, sysctls: dict[str, int | str] | None = None, log: str | Path | None = None,
-            progress: bool | Callable[[float], object] | None = None) -> EmulationResult:
+#: Linux's capability bits (linux/capability.h) the emulator needs: namespaces, and devices and settings in them.
+_CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
+
+
+def machine_problem() -> str | None:
+    """Why this machine cannot run the emulator (root's capabilities, /dev/net/tun, network namespaces), in the
+    core's words, or None when it can. Only a look: nothing is set up. A sweep or a reproduction asks before its
+    first run, so that a study of many runs fails at once, not point by point."""
+    import os
+
+    try:
+        status = Path("/proc/self/status").read_text()
+        caps = int(next(line.split()[1] for line in status.splitlines() if line.startswith("CapEff:")), 16)
+    except (OSError, StopIteration, ValueError):
+        caps = ~0 if os.geteuid() == 0 else 0   # no /proc status: judge by the user alone
+    if not (caps >> _CAP_SYS_ADMIN) & 1 or not (caps >> _CAP_NET_ADMIN) & 1:
+        return "the emulator needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): run it as root"
+    if not Path("/dev/net/tun").exists():
+        return "the link emulator cannot run: this machine has no /dev/net/tun (modprobe tun)"
+    if not Path("/proc/self/ns/net").exists():
+        return "the link emulator cannot run: this kernel has no network namespaces"
+    return None
+
+
+def check_machine() -> None:
+    """Raise :class:`tcpfade.errors.EmulatorError` saying what is missing when this machine cannot run the
+    emulator (:func:`machine_problem`)."""
+    problem = machine_problem()
+    if problem is not None:
+        raise EmulatorError(problem)
+
+
+@EMULATE.entry()
+def emulation_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
+    """Check the arguments of :func:`emulate` without running anything: the same errors, raised the same way,
+    and the arguments normalized (defaults filled in, the buffer and the channel built, both directions as the
+    core takes them). A sweep checks every point with it."""
+    a = {"variant": variant, **given}
+    offered = congestion_controls()
+    if offered and variant not in offered:
+        raise v.fail("variant", variant, "must be a congestion control this kernel offers: " + ", ".join(offered)
+                     + f" (another may need modprobe tcp_{variant})")
+    duration = a["duration"]
+    warmup = duration / 10.0 if a["warmup"] is None else a["warmup"]
+    if warmup >= duration:
+        raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
+    path = _log_path(a["log"])
+    stack = _stack(a["packet_bytes"], a["sack"], a["timestamps"], a["sysctls"])
+    forward, reverse, buffer, data = _directions(a["rate"], a["tau"], a["packet_bytes"], a["buffer"], a["beta"],
+                                                 a["mean_good"], a["mean_bad"], a["channel"], a["ack_channel"],
+                                                 a["channel_clock"], a["seed"])
+    # The log lives in memory: refuse a run whose logs could not fit (the link's packets at full rate, both ways).
+    v.memory("duration", duration, 2.0 * duration * a["rate"] * DECISION_BYTES * 2,
+             f"the logs of a {duration:g}-s run")
+    a.update(warmup=warmup, log=path, stack=stack, forward=forward, reverse=reverse, buffer=buffer, channel=data)
+    return a
+
+
+@EMULATE.entry(PROGRESS)
+def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
+            **given: Any) -> EmulationResult:
     """Run a kernel TCP bulk transfer over the emulated fading link and measure it.
 
     Parameters
     ----------
-    variant : the sender's congestion control, by the kernel's name ("reno", "cubic", "bbr": what
-        /proc/sys/net/ipv4/tcp_available_congestion_control lists).
-    rate : link rate μ [packets/s of ``packet_bytes``]; rate × packet_bytes × 8 at most 5e8 bit/s.
-    tau : round-trip propagation delay τ [s], half on each way.
-    packet_bytes : the MTU of both sides [256, 9000]: one full TCP segment is one packet of the link.
-    buffer, beta : the data path's DropTail buffer B [packets] (not counting the packet on the link), or
-        β = B/(μT) with T = τ + 1/μ; default β = 1.
-    mean_good, mean_bad : E[X], E[Y] [s] of a continuous-time two-state channel (abouzeid §III); or ``channel``.
-    channel : any tcpfade channel for the data path, as in :func:`tcpfade.simulate_link` (Bernoulli and
-        Gilbert-Elliott per packet, fading in real time at fD = fdt × rate Hz, traces); None for a link without
-        losses. Required (or mean_good and mean_bad): a measurement never picks a channel for you.
-    ack_channel : a channel for the ACK path (default: none).
-    channel_clock : "time" or "packets", as in :func:`tcpfade.simulate_link`.
-    duration : length of the transfer [s] (real time: the call takes this long).
-    warmup : unmeasured start [s]; default a tenth of ``duration``.
-    seed : seed of the channels.
-    sack, timestamps : the kernel's TCP options in both namespaces (SACK off by default: the papers' TCP has none).
-    sysctls : further network settings of both namespaces, by name: ``{"net.ipv4.tcp_frto": 0}`` turns F-RTO off.
-    log : also write every decision of both links to this .csv or .parquet file.
-    progress : True for a progress bar, or a callable given the fraction done; Ctrl-C stops the run at once.
+    {parameters}
 
     Returns
     -------
@@ -296,23 +363,12 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
     >>> r.retransmissions > 0 and r.channel_loss_rate > 0      # lost packets are sent again
     True
     """
-    offered = congestion_controls()
-    if offered and variant not in offered:
-        raise v.fail("variant", variant, "must be a congestion control this kernel offers: " + ", ".join(offered)
-                     + f" (another may need modprobe tcp_{variant})")
-    warmup = duration / 10.0 if warmup is None else warmup
-    if warmup >= duration:
-        raise v.fail("warmup", warmup, f"must be < duration (= {duration:g})")
-    path = _log_path(log)
-    stack = _stack(packet_bytes, sack, timestamps, sysctls)
-    forward, reverse, buffer, data = _directions(rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad, channel,
-                                                 ack_channel, channel_clock, seed)
-    # The log lives in memory: refuse a run whose logs could not fit (the link's packets at full rate, both ways).
-    v.memory("duration", duration, 2.0 * duration * rate * DECISION_BYTES * 2, f"the logs of a {duration:g}-s run")
+    a = emulation_arguments(variant, **given)
+    rate, duration, warmup, data = a["rate"], a["duration"], a["warmup"], a["channel"]
     with reporting(progress, "emulated time") as report:
-        raw = _core.emulate_bulk(forward, reverse, stack, variant, duration, warmup, report)
+        raw = _core.emulate_bulk(a["forward"], a["reverse"], a["stack"], variant, duration, warmup, report)
     frame = _log_frame(raw)
-    _write_log(frame, path)
+    _write_log(frame, a["log"])
     start, end = raw["at_warmup"], raw["at_end"]
     lost, dropped, n = _shares(raw)
     late = raw["forward"]["lateness"]
@@ -320,8 +376,8 @@ def emulate(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int
     measured = float(raw["measured"])
     timeouts = None if end["timeouts"] is None else int(end["timeouts"] - start["timeouts"])
     return EmulationResult(
-        variant=variant, rate=rate, tau=tau, packet_bytes=packet_bytes, buffer=buffer, duration=duration,
-        warmup=warmup, seed=seed, sack=sack, timestamps=timestamps,
+        variant=variant, rate=rate, tau=a["tau"], packet_bytes=a["packet_bytes"], buffer=a["buffer"],
+        duration=duration, warmup=warmup, seed=a["seed"], sack=a["sack"], timestamps=a["timestamps"],
         goodput=raw["received_bytes"] / mss / (rate * measured), goodput_bps=raw["received_bytes"] * 8.0 / measured,
         mss=mss, retransmissions=int(end["retransmissions"] - start["retransmissions"]), timeouts=timeouts,
         rtt=float(end["rtt"]), min_rtt=float(end["min_rtt"]), channel_loss_rate=lost, buffer_loss_rate=dropped,

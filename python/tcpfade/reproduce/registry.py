@@ -22,6 +22,7 @@ import pandas as pd
 
 from .. import _validate as v
 from .._io import write_table
+from ..errors import TcpfadeError
 from .._watch import stop_on
 from .._record import Record
 from ..plots._figure import save, style
@@ -184,6 +185,22 @@ class Figure:
     draw: Callable[[pd.DataFrame, Figure], None]
     claims: tuple[Claim, ...] = ()
     notes: str = ""
+    #: What the figure needs of the machine, as a check that returns why it cannot run here (None: it can). A
+    #: figure measured on the kernel's TCP needs root, TUN and namespaces; elsewhere it is skipped, not failed.
+    requires: Callable[[], str | None] | None = None
+
+    def unavailable(self) -> str | None:
+        """Why this figure cannot run on this machine, or None."""
+        return None if self.requires is None else self.requires()
+
+
+class FigureSkipped(TcpfadeError):
+    """A figure that cannot run on this machine (:attr:`Figure.requires`): ``tcpfade reproduce`` reports it as
+    "<id>: skipped: <why>" in one line and goes on with the others."""
+
+    def __init__(self, figure_id: str, why: str) -> None:
+        self.figure_id, self.why = figure_id, why
+        super().__init__(f"{figure_id}: skipped: {why}")
 
 
 @dataclass(frozen=True, repr=False)
@@ -248,10 +265,14 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     """Recompute one figure: write ``<id>.csv``, ``<id>.png`` (300 dpi), ``<id>.svg`` and ``<id>.pdf`` into
     ``out_dir`` and check the paper's claims on the data. The images carry no title or caption (a paper or the
     report sets them: :attr:`Figure.caption`). ``quick`` runs shorter simulations (wider confidence intervals);
-    ``workers`` threads (default: all cores) run its independent points at once, with the same data."""
+    ``workers`` threads (default: all cores) run its independent points at once, with the same data. A figure
+    this machine cannot run (:attr:`Figure.requires`) raises :class:`FigureSkipped` before anything is written."""
     name = v.choice("figure", figure_id, tuple(FIGURES))
     threads = (os.cpu_count() or 1) if workers is None else v.integer("workers", workers, 1, 4096)
     figure = FIGURES[name]
+    why = figure.unavailable()
+    if why is not None:
+        raise FigureSkipped(name, why)
     out = Path(out_dir)
     if not out.is_dir() and not out.parent.is_dir():
         raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it first)")

@@ -22,6 +22,7 @@ from ..analysis.result import METRICS as ANALYSIS_METRICS
 from ..channels.continuous import ContinuousTwoState
 from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.markov import Bernoulli, GilbertElliott
+from ..emulator import EMULATE, check_machine, emulate, emulation_arguments
 from ..tcp import simulate, simulate_link, simulate_transfer
 from ..tcp.transfer import TRANSFER, TRANSFER_METRICS, transfer_arguments
 from ..tcp.link import LINK, LINK_METRICS, link_arguments
@@ -51,6 +52,7 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
     "analyze_link": LINK_ANALYSIS.sweep_types(),
     "simulate_transfer": TRANSFER.sweep_types(),
     "wcdma": _wcdma_parameters(),
+    "emulate": EMULATE.sweep_types(),
 }
 
 #: Channel kinds: the parameters each needs, and those it may take.
@@ -85,8 +87,8 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     ``fading_margin_db``, optional ``fading_model``, ``oscillators``) and "bit_level" (``fdt``, ``snr_db``,
     optional ``packet_bits``, ``modulation``, ``samples_per_packet``, ``fading_model``, ``oscillators``); for
     the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III, the default), and for
-    ``simulate_link`` every slot channel above too (stepped per packet, the fading ones in real time); for
-    transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
+    ``simulate_link`` and ``emulate`` every slot channel above too (stepped per packet, the fading ones in real
+    time); for transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
     and every slot channel."""
     kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
@@ -134,7 +136,7 @@ def _function(model: str):
     from ..wcdma import simulate as simulate_wcdma
 
     return {"simulate": simulate, "analyze": analyze, "simulate_link": simulate_link, "analyze_link": analyze_link,
-            "simulate_transfer": simulate_transfer, "wcdma": simulate_wcdma}[model]
+            "simulate_transfer": simulate_transfer, "wcdma": simulate_wcdma, "emulate": emulate}[model]
 
 
 def defaults(model: str) -> dict[str, Any]:
@@ -224,15 +226,53 @@ def _check_wcdma(variant, channel, kwargs):
     wcdma_arguments(seed=0, variant=variant, **kwargs)
 
 
+#: An emulated run's row: the kernel's figures, per second where they are counts (runs of any length compare).
+EMULATE_METRICS = ("goodput", "goodput_bps", "retransmissions_per_s", "timeouts_per_s", "channel_loss_rate",
+                   "buffer_loss_rate", "rtt")
+
+
+def _run_emulate(variant, channel, seed, kwargs):
+    """One kernel run. Its figures have no interval of their own (one transfer); replications give the spread."""
+    r = emulate(variant, channel=channel, seed=seed, **kwargs)
+    measured = r.duration - r.warmup
+    metrics = {"goodput": float(r.goodput), "goodput_bps": float(r.goodput_bps),
+               "retransmissions_per_s": r.retransmissions / measured,
+               # TCP_INFO counts RTO expirations from Linux 6.7 only: before, the row says "not measured" (None).
+               "timeouts_per_s": None if r.timeouts is None else r.timeouts / measured,
+               "channel_loss_rate": float(r.channel_loss_rate), "buffer_loss_rate": float(r.buffer_loss_rate),
+               "rtt": float(r.rtt), "min_rtt": float(r.min_rtt), "retransmissions": int(r.retransmissions),
+               "link_packets": int(r.link_packets), "lateness_mean": float(r.lateness_mean)}
+    return metrics, {}
+
+
+def _emulate_backend(workers: int | None, dask: str | None) -> int:
+    """The kernel runs in real time, and its TCP reacts to the timing the link keeps: two emulations at once
+    would share the CPU and distort each other's delays and rates. So one point at a time, in this process."""
+    if dask is not None:
+        raise v.fail("dask", dask, "cannot run the emulate model: its points run one at a time on this machine "
+                                   "(concurrent emulations compete for the CPU and distort each other's timing)")
+    if workers is not None and workers != 1:
+        raise v.fail("workers", workers, "must be 1 for the emulate model: concurrent emulations compete for the "
+                                         "CPU and distort each other's timing")
+    check_machine()   # root, TUN and namespaces: said once, before any point runs
+    return 1
+
+
+def _any_backend(workers: int | None, dask: str | None) -> int | None:
+    return workers
+
+
 @dataclass(frozen=True)
 class _Model:
     """How a sweep runs a model: the channel kinds it takes (the first the default), its default variant,
-    its argument check (no computing) and its run, which returns (metrics, intervals)."""
+    its argument check (no computing) and its run, which returns (metrics, intervals); ``backend`` checks the
+    runner's choice of workers and the machine before anything runs, and returns the number of workers."""
 
     channels: tuple[str, ...]
     variant: str
     check: Callable[..., Any]
     run: Callable[..., tuple[dict, dict]]
+    backend: Callable[[int | None, str | None], int | None] = _any_backend
 
 
 #: The analysis needs a two-state Markov channel; the slotted simulation also takes the simulated fading.
@@ -253,7 +293,16 @@ _MODELS = {
                                 lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
                                 _run_simulate_transfer),
     "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),  # the variant is a parameter of the call
+    "emulate": _Model(("continuous", *_SLOT_CHANNELS), "reno",
+                      lambda variant, ch, kw: emulation_arguments(variant, channel=ch, seed=0, **kw), _run_emulate,
+                      _emulate_backend),
 }
+
+
+def backend_workers(model: str, workers: int | None, dask: str | None) -> int | None:
+    """The workers ``model`` runs on, given the runner's ``workers`` and ``dask``: an error where the model cannot
+    run so (the emulator: one at a time, on a machine that can run it)."""
+    return _MODELS[model].backend(workers, dask)
 
 
 def check_point(model: str, params: dict[str, Any]) -> None:

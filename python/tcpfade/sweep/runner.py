@@ -26,7 +26,7 @@ from .. import _validate as v
 from .._record import Record
 from .._watch import stop_on
 from .experiment import Experiment, Point
-from .models import model_identity, run_point
+from .models import backend_workers, model_identity, run_point
 from .store import Store
 
 
@@ -69,7 +69,10 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
               progress: bool = True) -> SweepReport:
     """Compute every point of ``experiment`` missing from its store (all of them with ``force``).
 
-    workers : local processes (default: all cores; 1 runs in this process). Ignored with ``dask``.
+    workers : local processes (default: all cores; 1 runs in this process). Ignored with ``dask``. The
+        ``emulate`` model runs in this process only (1, its default): kernel runs take real time and distort each
+        other's timing when they share the CPU; ``workers`` > 1 or ``dask`` is refused, and so is a machine that
+        cannot run the emulator (:class:`tcpfade.errors.EmulatorError`), before any point runs.
     dask : address of a running Dask scheduler ("tcp://host:8786"); needs ``pip install 'tcpfade[dask]'``.
 
     Ctrl-C stops the run at once and raises :class:`SweepInterrupted` (a KeyboardInterrupt): the worker
@@ -88,6 +91,8 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     failed: list[tuple[dict[str, Any], str]] = []
     if not tasks:
         return SweepReport(total=len(points), skipped=len(points), computed=0)
+    # Before any point runs: a model may refuse these workers, or this machine (the emulator: one at a time, root).
+    workers = backend_workers(experiment.model, workers, dask)
     identity = model_identity(experiment.model)
     results: queue.Queue = queue.Queue()
     processes = min(workers or os.cpu_count() or 1, len(tasks))

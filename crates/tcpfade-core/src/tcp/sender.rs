@@ -69,21 +69,19 @@ impl Sender {
     }
 
     /// The packet to send now, if the window allows one (at most one per call).
-    #[inline]
     pub fn poll_transmit(&mut self, now: f64) -> Option<Segment> {
         if self.recovery.holds_data() {
             return None;
         }
-        let (window, limit) = (self.usable_window(), self.limit());
-        let st = &mut self.st;
-        let seq = match st.retransmit.take() {
+        let seq = match self.st.retransmit.take() {
             Some(seq) => seq,
-            None if st.send_next < st.una + window && st.send_next < limit => {
-                st.send_next += 1;
-                st.send_next - 1
+            None if self.st.send_next < self.st.una + self.usable_window() && self.st.send_next < self.limit() => {
+                self.st.send_next += 1;
+                self.st.send_next - 1
             }
             None => return None,
         };
+        let st = &mut self.st;
         let segment = Segment { seq, retransmission: seq < st.high };
         st.high = st.high.max(seq + 1);
         st.counters.transmissions += 1;
@@ -100,7 +98,6 @@ impl Sender {
     }
 
     /// A cumulative ACK `ack` (next expected sequence number) arrived at `now`.
-    #[inline]
     pub fn on_ack(&mut self, now: f64, ack: u64) {
         let st = &mut self.st;
         if ack > st.una {
@@ -141,7 +138,6 @@ impl Sender {
     }
 
     /// When the retransmission timer expires, if it runs.
-    #[inline]
     pub fn timer_deadline(&self) -> Option<f64> {
         self.st.timer
     }
@@ -278,7 +274,6 @@ impl Sender {
 
     /// Whether the sender is streaming with nothing outstanding and nothing pending: then every
     /// error-free slot of a zero-delay link sends one new packet whose ACK returns within the slot.
-    #[inline]
     pub fn is_clean(&self) -> bool {
         let st = &self.st;
         st.recover.is_none()
@@ -323,7 +318,6 @@ impl Sender {
     }
 
     /// min(⌊W⌋, Wmax).
-    #[inline]
     pub fn usable_window(&self) -> u64 {
         // W >= 1, so truncation is the floor (and compiles to one instruction, not a libm call).
         (self.st.cwnd as u64).min(self.cfg.wmax)

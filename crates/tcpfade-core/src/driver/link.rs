@@ -16,7 +16,7 @@
 //!
 //! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
 //! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once
-//! ([`super::common::AckPolicy`]).
+//! (`AckPolicy`).
 //!
 //! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
 //! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.

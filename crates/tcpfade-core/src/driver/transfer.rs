@@ -23,7 +23,7 @@
 //!
 //! **ACKs.** One per segment, or delayed (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an in-order segment is
 //! ACKed with the next one or when the delay runs out; a segment out of order, an old one, or one that
-//! fills a hole is ACKed at once (the policy the link driver uses too, [`super::common::AckPolicy`]).
+//! fills a hole is ACKed at once (the policy the link driver uses too, `AckPolicy`).
 //!
 //! **Probe cycles** (TCP-Probing) end inside the sender: its probe cycle judges the two probe RTTs with the
 //! [`ProbeDecision`] the run is given ([`crate::tcp::Sender::on_probe_answer`]); the driver only logs each

@@ -18,11 +18,11 @@
 //! tcp_congestion_ops are the model.
 
 pub mod config;
-pub(crate) mod congestion;
-pub(crate) mod probe_cycle;
+pub mod congestion;
+pub mod probe_cycle;
 pub mod probing;
 pub mod receiver;
-pub(crate) mod recovery;
+pub mod recovery;
 pub mod rto;
 pub mod sender;
 pub mod state;

@@ -1,15 +1,15 @@
 //! The recovery part of the sender (BRIEF §3; ns-3's TcpRecoveryOps): what the sender does once a loss is
 //! detected, by the K-th duplicate ACK or by the timer, until it is repaired. One of
 //!
-//! - [`GoBackN`]: OldTahoe and Tahoe, "as if a timeout has occurred" (zorzi-rao §2);
-//! - [`Reno`]: fast retransmit and fast recovery that ends with the first ACK of new data (zorzi-rao §2);
-//! - [`NewReno`]: fast recovery that ends with a full ACK, partial ACKs retransmitting (RFC 6582), with the
+//! - `GoBackN`: OldTahoe and Tahoe, "as if a timeout has occurred" (zorzi-rao §2);
+//! - `Reno`: fast retransmit and fast recovery that ends with the first ACK of new data (zorzi-rao §2);
+//! - `NewReno`: fast recovery that ends with a full ACK, partial ACKs retransmitting (RFC 6582), with the
 //!   §3.2 guard as an option (BRIEF D10);
-//! - [`super::probe_cycle::ProbeRecovery`]: TCP-Probing's probe cycle and its decision (tsaoussidis-badr §3).
+//! - `ProbeRecovery`: TCP-Probing's probe cycle and its decision (tsaoussidis-badr §3).
 //!
-//! Each works over the sender's one [`TcpState`] and asks the congestion-control part
+//! Each works over the sender's one `TcpState` and asks the congestion-control part
 //! ([`super::congestion`]) for Wth and the loss window, so the ⌈W/2⌉ rule lives in one place. Dispatch is an
-//! enum matched in place ([`RecoveryPart`]): static, as the per-ACK path needs.
+//! enum matched in place (`RecoveryPart`): static, as the per-ACK path needs.
 
 use super::congestion::{Congestion, CongestionOps};
 use super::probe_cycle::ProbeRecovery;

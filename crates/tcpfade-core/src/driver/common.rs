@@ -1,15 +1,33 @@
 //! What the drivers share, each written once: the choice of the next event among a driver's deadlines, the
 //! receiver's ACK policy (delayed ACKs), and the difference of two snapshots of a run's counters.
 
-/// The earliest of a driver's deadlines (None: not pending) and its place in `deadlines`; at equal times the
-/// first in the array wins, so a driver lists its events in the order it handles ties. All None gives
-/// (0, ∞): nothing can happen any more.
-#[inline]
-pub(crate) fn next_event<const N: usize>(deadlines: [Option<f64>; N]) -> (usize, f64) {
-    // A min over plain floats (branch-free) and then the first equal one: cheaper than comparing options.
-    let times = deadlines.map(|d| d.unwrap_or(f64::INFINITY));
-    let next = times.iter().fold(f64::INFINITY, |a, &t| a.min(t));
-    (times.iter().position(|&t| t == next).unwrap_or(0), next)
+/// The earliest of a driver's deadlines (None: not pending), [`NextEvent::time`] (∞ when nothing can happen any
+/// more). A driver asks [`NextEvent::is`] down its events in the order it handles ties: the first that is due
+/// is the one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NextEvent<const N: usize> {
+    times: [f64; N],
+    /// When the next event happens.
+    pub time: f64,
+}
+
+impl<const N: usize> NextEvent<N> {
+    /// The earliest of `deadlines`.
+    #[inline]
+    pub(crate) fn of(deadlines: [Option<f64>; N]) -> Self {
+        // A min over plain floats, branch-free; the drivers then test their events with float comparisons,
+        // branches that predict well, where an index would become a jump table that mispredicts as events
+        // alternate (link completions and ACKs).
+        let times = deadlines.map(|d| d.unwrap_or(f64::INFINITY));
+        let time = times.iter().fold(f64::INFINITY, |a, &t| a.min(t));
+        NextEvent { times, time }
+    }
+
+    /// Whether event `i` happens at [`NextEvent::time`].
+    #[inline]
+    pub(crate) fn is(&self, i: usize) -> bool {
+        self.times[i] == self.time
+    }
 }
 
 /// The receiver's ACK policy: one ACK per segment, or delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an
@@ -91,10 +109,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ties_go_to_the_first_listed_and_nothing_pending_is_infinite() {
-        assert_eq!(next_event([Some(2.0), Some(1.0), Some(1.0), None]), (1, 1.0));
-        assert_eq!(next_event([None, Some(3.0)]), (1, 3.0));
-        assert_eq!(next_event::<3>([None, None, None]), (0, f64::INFINITY));
+    fn the_earliest_deadline_and_every_event_due_then() {
+        let next = NextEvent::of([Some(2.0), Some(1.0), Some(1.0), None]);
+        assert_eq!(next.time, 1.0);
+        assert_eq!([0, 1, 2, 3].map(|i| next.is(i)), [false, true, true, false]); // ties: the first listed goes
+        assert_eq!(NextEvent::of([None, Some(3.0)]).time, 3.0);
+        assert_eq!(NextEvent::<3>::of([None, None, None]).time, f64::INFINITY);
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
 //! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.
 
-use super::common::{counters, next_event, AckPolicy};
+use super::common::{counters, AckPolicy, NextEvent};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, Sender, SenderConfig};
@@ -284,12 +284,13 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
         self.send_what_the_window_allows(now);
         loop {
             watch.tick(|| now / cfg.duration)?;
-            let (event, next) = next_event([
+            let event = NextEvent::of([
                 self.on_link.map(|(_, start)| start + 1.0 / cfg.rate),
                 self.acks.front().map(|&(t, _)| t),
                 self.ack_policy.deadline(),
                 self.sender.timer_deadline(),
             ]);
+            let next = event.time;
             // Measurement marks fall between events: take the counts as they stand.
             while next_mark <= next {
                 snapshots.push(self.snapshot(next_mark));
@@ -303,17 +304,16 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
             }
             now = next;
             self.observer.before_event(now, &self.sender);
-            match event {
-                LINK_DONE => self.finish_transmission(now)?,
-                ACK_ARRIVES => {
-                    let (_, value) = self.acks.pop_front().expect("an ACK is due");
-                    self.sender.on_ack(now, value);
-                }
-                DELAYED_ACK => {
-                    self.ack_policy.release();
-                    self.acks.push_back((now + cfg.tau, self.receiver.expected()));
-                }
-                _ => self.sender.on_timeout(now),
+            if event.is(LINK_DONE) {
+                self.finish_transmission(now)?;
+            } else if event.is(ACK_ARRIVES) {
+                let (_, value) = self.acks.pop_front().expect("an ACK is due");
+                self.sender.on_ack(now, value);
+            } else if event.is(DELAYED_ACK) {
+                self.ack_policy.release();
+                self.acks.push_back((now + cfg.tau, self.receiver.expected()));
+            } else {
+                self.sender.on_timeout(now);
             }
             self.observer.after_event(&self.sender);
             self.send_what_the_window_allows(now);

@@ -34,7 +34,7 @@
 //! an arrival, then the receiver's timers (delayed ACK, FIN-ACK), then the sender's (SYN, probe, RTO);
 //! after each event the sender sends whatever it may.
 
-use super::common::{next_event, AckPolicy};
+use super::common::{AckPolicy, NextEvent};
 use super::link::LinkChannel;
 use crate::check;
 use crate::error::{Error, Result};
@@ -437,7 +437,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
     fn run(&mut self, watch: &mut Watch) -> Result<()> {
         loop {
             self.pump()?;
-            let (event, next) = next_event([
+            let event = NextEvent::of([
                 self.in_flight.front().map(|f| f.0),
                 self.ack_policy.deadline(),
                 self.finack_deadline,
@@ -445,6 +445,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 self.sender.probe_deadline(),
                 if self.phase == Phase::Established { self.sender.timer_deadline() } else { None },
             ]);
+            let next = event.time;
             if next > self.cfg.time_limit {
                 self.now = self.cfg.time_limit;
                 return Ok(());
@@ -454,42 +455,39 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 return Err(Error::invalid("time_limit", self.cfg.time_limit, "the transfer stalled (internal error)"));
             }
             self.now = next;
-            match event {
-                ARRIVAL => {
-                    let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
-                    let (bytes, airtime) = (self.bytes(frame), self.airtime(frame));
-                    let radio = &mut self.out.radios[usize::from(to_receiver)];
-                    radio.rx_time += airtime;
-                    radio.rx_frames += 1;
-                    radio.rx_bytes += bytes;
-                    if !corrupted {
-                        if to_receiver {
-                            if self.arrive_at_receiver(frame)? {
-                                self.out.completed = true;
-                                return Ok(());
-                            }
-                        } else {
-                            self.arrive_at_sender(frame)?;
+            if event.is(ARRIVAL) {
+                let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
+                let (bytes, airtime) = (self.bytes(frame), self.airtime(frame));
+                let radio = &mut self.out.radios[usize::from(to_receiver)];
+                radio.rx_time += airtime;
+                radio.rx_frames += 1;
+                radio.rx_bytes += bytes;
+                if !corrupted {
+                    if to_receiver {
+                        if self.arrive_at_receiver(frame)? {
+                            self.out.completed = true;
+                            return Ok(());
                         }
+                    } else {
+                        self.arrive_at_sender(frame)?;
                     }
                 }
-                DELAYED_ACK => {
-                    self.ack_policy.release();
-                    self.send(Frame::Ack(self.receiver.expected()), true)?;
-                }
-                FIN_ACK => {
-                    self.finack_tries += 1;
-                    self.finack_deadline = Some(self.now + self.fin_timeout());
-                    self.send(Frame::FinAck, true)?;
-                }
-                SYN => {
-                    self.syn_tries += 1;
-                    self.syn_deadline = Some(self.now + self.backed_off(self.syn_tries));
-                    self.out.syn_retransmissions += 1;
-                    self.send(Frame::Syn, false)?;
-                }
-                PROBE => self.sender.on_probe_timeout(self.now),
-                _ => self.sender.on_timeout(self.now),
+            } else if event.is(DELAYED_ACK) {
+                self.ack_policy.release();
+                self.send(Frame::Ack(self.receiver.expected()), true)?;
+            } else if event.is(FIN_ACK) {
+                self.finack_tries += 1;
+                self.finack_deadline = Some(self.now + self.fin_timeout());
+                self.send(Frame::FinAck, true)?;
+            } else if event.is(SYN) {
+                self.syn_tries += 1;
+                self.syn_deadline = Some(self.now + self.backed_off(self.syn_tries));
+                self.out.syn_retransmissions += 1;
+                self.send(Frame::Syn, false)?;
+            } else if event.is(PROBE) {
+                self.sender.on_probe_timeout(self.now);
+            } else {
+                self.sender.on_timeout(self.now);
             }
             let (una, n) = (self.sender.una(), self.n);
             watch.tick(|| (una as f64 / (n + 1) as f64).max(self.now / self.cfg.time_limit))?;

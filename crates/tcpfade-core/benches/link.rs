@@ -4,7 +4,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
-use tcpfade_core::driver::{run_link, LinkConfig, PerfectChannel};
+use tcpfade_core::driver::{run_link, run_link_observed, LinkConfig, NoObserver, PerfectChannel};
+use tcpfade_core::watch::Watch;
 use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
 
 fn config(variant: Variant, rate: f64, tau: f64, buffer: u64, duration: f64) -> LinkConfig {
@@ -41,6 +42,14 @@ fn link(c: &mut Criterion) {
             })
         });
     }
+    // The same abouzeid run without the bad-visit observer: what the driver costs alone.
+    let cfg = config(Variant::Reno, 183.1, 0.002, 20, 1.0e5);
+    let channel = || ContinuousTwoState::new(0.8, 0.2, ContinuousLossRule::AnyInstant([0.0, 1.0]), 1).unwrap();
+    let delivered = run_link_observed(&cfg, channel(), &mut NoObserver, &mut Watch::quiet()).unwrap().totals.delivered;
+    group.throughput(Throughput::Elements(delivered));
+    group.bench_function("table3_moderate/reno/no_observer", |b| {
+        b.iter(|| black_box(run_link_observed(&cfg, channel(), &mut NoObserver, &mut Watch::quiet()).unwrap()))
+    });
     group.finish();
 }
 

@@ -156,3 +156,19 @@ fn byte_counting_grows_the_window_by_the_segments_an_ack_covers() {
         }
     }
 }
+
+#[test]
+fn the_bad_visit_observer_only_watches() {
+    // abouzeid's statistics are an observer of the run: without it the counts are the same, bit for bit.
+    use tcpfade_core::driver::{run_link_observed, NoObserver};
+    use tcpfade_core::watch::Watch;
+    for variant in [Variant::Reno, Variant::NewReno, Variant::Tahoe] {
+        let cfg = config(variant, 100.0, 0.05, 10, 300.0, 30.0);
+        let channel = || ContinuousTwoState::new(0.8, 0.2, ContinuousLossRule::AnyInstant([0.0, 1.0]), 5).unwrap();
+        let watched = run_link(&cfg, channel()).unwrap();
+        let bare = run_link_observed(&cfg, channel(), &mut NoObserver, &mut Watch::quiet()).unwrap();
+        assert!(watched.visits.by_window.iter().flatten().sum::<u64>() > 0, "{variant:?}: no visits classified");
+        assert!(bare.visits.by_window.is_empty());
+        assert_eq!((watched.totals, watched.batches, watched.final_cwnd), (bare.totals, bare.batches, bare.final_cwnd));
+    }
+}

@@ -10,8 +10,8 @@
 //! assembles P and the rewards for `tcpfade.analysis`, which solves for the stationary law;
 //! docs/models.md ("Tahoe and OldTahoe", "Reno and NewReno") has the derivation.
 use super::fast_recovery::{
-    Ending, FastRecovery, Outcome, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER,
-    PROBABILITY, REWARDS, SLOTS, SUCCESSES, TRANSMISSIONS,
+    Ending, FastRecovery, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, REWARDS, SLOTS,
+    SUCCESSES, TRANSMISSIONS,
 };
 use super::phase2::Phase2;
 use super::tahoe::TahoePhase2;
@@ -21,6 +21,8 @@ use crate::watch::Watch;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
+/// The shared vocabulary lives in [`super::classes`] (so that the phases need not import this module).
+pub use super::classes::{ClassPhase2, WindowClasses};
 
 /// Rewards per cycle, in the order of `tcpfade.analysis.cycle.REWARDS`.
 pub const CYCLE_REWARDS: [&str; 8] = [
@@ -169,44 +171,6 @@ fn longest_phase1(wmax: u32) -> usize {
 
 fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
     a[0] * b[0] + a[1] * b[1]
-}
-
-/// Phase 2 of one window class as the cycle model needs it: each way it ends (the next cycle's Wth
-/// and W, the channel state of its last slot) with its probability per channel state s0 of the loss
-/// slot, and the rewards summed over the ways ([`Rewards`] order).
-pub struct ClassPhase2 {
-    /// (ending, channel state of the last slot, probability per s0); an ending may repeat.
-    pub endings: Vec<(Ending, usize, [f64; 2])>,
-    /// Rewards summed over the endings, per s0.
-    pub sums: Rewards,
-}
-
-impl ClassPhase2 {
-    /// The endings and summed rewards of a list of outcomes.
-    pub fn from_outcomes(outcomes: &[Outcome]) -> Self {
-        let mut sums = [[0.0; 2]; REWARDS];
-        for o in outcomes {
-            for (sum, r) in sums.iter_mut().zip(&o.rewards) {
-                sum[0] += r[0];
-                sum[1] += r[1];
-            }
-        }
-        let endings = outcomes.iter().map(|o| (o.ending, o.channel_state, o.rewards[PROBABILITY])).collect();
-        ClassPhase2 { endings, sums }
-    }
-}
-
-/// Phase 2 per window class (⌊Y⌋, ⌈Y/2⌉) = (`window`, `next_ssthresh`): what tells one variant's
-/// cycle model from another's.
-pub trait WindowClasses {
-    /// The class's endings and rewards.
-    fn class(&mut self, window: u32, next_ssthresh: u32) -> Result<ClassPhase2>;
-}
-
-impl WindowClasses for Phase2 {
-    fn class(&mut self, window: u32, next_ssthresh: u32) -> Result<ClassPhase2> {
-        Ok(ClassPhase2::from_outcomes(&self.outcomes(window, next_ssthresh)?))
-    }
 }
 
 /// A class's endings as indices of cycle-start states, and its rewards with the timeouts'

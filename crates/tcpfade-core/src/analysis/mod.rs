@@ -10,6 +10,7 @@
 //! The protocol rules here are written for the analysis from BRIEF D1-D4, not taken from
 //! [`crate::tcp`]: comparing the analysis with the simulator then checks both.
 
+pub mod classes;
 pub mod cycle;
 pub mod fast_recovery;
 pub mod gth;

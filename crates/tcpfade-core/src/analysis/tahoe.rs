@@ -15,7 +15,7 @@
 //! of ⌊Y⌋ = m reads the recursion at slot m − 1 and the fast retransmits at slots up to m − 1
 //! (prefix sums), so a class costs O(1) once the recursion, O(Wmax·K), is done. docs/models.md
 //! ("Tahoe and OldTahoe") has the derivation line by line.
-use super::cycle::{ClassPhase2, WindowClasses};
+use super::classes::{ClassPhase2, WindowClasses};
 use super::fast_recovery::{
     Ending, Rewards, CWND_AT_LOSS, DELIVERED, FAST_RETRANSMITS, LOSSES_AT_Y, LOSSES_OTHER, PROBABILITY, SLOTS,
     SUCCESSES, TRANSMISSIONS,

@@ -15,60 +15,21 @@
 //! retransmission timer; after each event the sender sends whatever its window allows.
 //!
 //! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
-//! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once.
+//! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once
+//! (`AckPolicy`).
+//!
+//! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
+//! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.
 
+use super::common::{counters, AckPolicy, NextEvent};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::{HashMap, VecDeque};
 
+pub use super::visits::{VisitObserver, VisitStats, OUTCOMES, VISIT_WINDOWS};
 pub use crate::channel::clocked::{LinkChannel, PacketClocked, PerfectChannel};
-
-/// Outcome of the bad visit that ends a sampled good state (abouzeid §IV-F): no loss, losses repaired by
-/// fast retransmit (TD), or at least one timeout (TO).
-pub const OUTCOMES: [&str; 3] = ["no_loss", "triple_duplicate", "timeout"];
-
-/// Bad visits that end a sampled good state, by outcome and by the window W' at the end of the good state
-/// (abouzeid §IV-F, I, J), and the effective bad durations U that follow them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct VisitStats {
-    /// counts[w' − 1][outcome], the last row gathering every larger window.
-    pub by_window: Vec<[u64; 3]>,
-    /// Σ U per outcome [s].
-    pub effective_bad_sum: [f64; 3],
-    /// Number of U per outcome.
-    pub effective_bad_count: [u64; 3],
-    /// Σ of the base RTO (before backoff) in force when the good state ended, per outcome [s]: what the
-    /// analysis' Δ(w') stands for (abouzeid §IV-B approximation 3).
-    pub rto_sum: [f64; 3],
-    /// Σ of the backoff multiplier in force when the good state ended, per outcome: above 1 when Karn's rule
-    /// kept an earlier backoff because no segment sent once had been acknowledged since.
-    pub backoff_sum: [f64; 3],
-    /// Measured good states that had ended but whose outcome was not yet known when the run ended (the next
-    /// sampled good state not begun, or its losses not yet detected): with the counts above, every measured
-    /// sampled good state that ended is counted exactly once.
-    pub unresolved: u64,
-}
-
-/// Windows tracked one by one in [`VisitStats::by_window`].
-pub const VISIT_WINDOWS: usize = 256;
-
-/// A sampled good state that has ended: waiting for the next one to start (U) and for its outcome.
-#[derive(Debug, Clone, Copy)]
-struct EndedGood {
-    end: f64,
-    window: usize,
-    loss: bool,
-    timeouts: u64,
-    fast_retransmits: u64,
-    /// U, once the next sampled good state has started.
-    effective_bad: Option<f64>,
-    measured: bool,
-    /// Base RTO and backoff multiplier when the good state ended.
-    rto: f64,
-    backoff: u32,
-}
 
 /// Parameters of a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,54 +80,38 @@ impl LinkConfig {
     }
 }
 
-/// Cumulative counts (or, as differences, those of a batch).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct LinkCounts {
-    /// Time elapsed [s].
-    pub time: f64,
-    /// Packets delivered in order to the receiving user, each once. In a run's totals and batches, a packet is
-    /// counted in the batch where the transmission that delivered it *started*, and only if it was delivered by
-    /// the end of the run: then no measured window can count more packets than the link could send in it
-    /// (goodput <= 1 exactly), whereas counting at the in-order delivery would credit a window with packets held
-    /// out of order, or sent, before it began.
-    pub delivered: u64,
-    /// Packets the sender released (retransmissions included).
-    pub sent: u64,
-    /// Packets that crossed the link correctly (duplicates included). In a run's totals and batches, counted in
-    /// the batch where their transmission started (as `delivered`), so that it never exceeds what the link could
-    /// send in the measured time.
-    pub received: u64,
-    /// Packets the channel lost.
-    pub channel_losses: u64,
-    /// Packets the full buffer dropped.
-    pub buffer_losses: u64,
-    /// Timer expirations.
-    pub timeouts: u64,
-    /// Fast retransmits.
-    pub fast_retransmits: u64,
-    /// Valid RTT samples, and their sum [s].
-    pub rtt_samples: u64,
-    /// Sum of the RTT samples [s].
-    pub rtt_sum: f64,
-    /// Time the link spent sending [s].
-    pub busy: f64,
-}
-
-impl LinkCounts {
-    fn minus(&self, earlier: &LinkCounts) -> LinkCounts {
-        LinkCounts {
-            time: self.time - earlier.time,
-            delivered: self.delivered - earlier.delivered,
-            sent: self.sent - earlier.sent,
-            received: self.received - earlier.received,
-            channel_losses: self.channel_losses - earlier.channel_losses,
-            buffer_losses: self.buffer_losses - earlier.buffer_losses,
-            timeouts: self.timeouts - earlier.timeouts,
-            fast_retransmits: self.fast_retransmits - earlier.fast_retransmits,
-            rtt_samples: self.rtt_samples - earlier.rtt_samples,
-            rtt_sum: self.rtt_sum - earlier.rtt_sum,
-            busy: self.busy - earlier.busy,
-        }
+counters! {
+    /// Cumulative counts (or, as differences, those of a batch).
+    #[derive(Debug, Clone, Copy, Default, PartialEq)]
+    pub struct LinkCounts {
+        /// Time elapsed [s].
+        pub time: f64,
+        /// Packets delivered in order to the receiving user, each once. In a run's totals and batches, a packet is
+        /// counted in the batch where the transmission that delivered it *started*, and only if it was delivered by
+        /// the end of the run: then no measured window can count more packets than the link could send in it
+        /// (goodput <= 1 exactly), whereas counting at the in-order delivery would credit a window with packets held
+        /// out of order, or sent, before it began.
+        pub delivered: u64,
+        /// Packets the sender released (retransmissions included).
+        pub sent: u64,
+        /// Packets that crossed the link correctly (duplicates included). In a run's totals and batches, counted in
+        /// the batch where their transmission started (as `delivered`), so that it never exceeds what the link could
+        /// send in the measured time.
+        pub received: u64,
+        /// Packets the channel lost.
+        pub channel_losses: u64,
+        /// Packets the full buffer dropped.
+        pub buffer_losses: u64,
+        /// Timer expirations.
+        pub timeouts: u64,
+        /// Fast retransmits.
+        pub fast_retransmits: u64,
+        /// Valid RTT samples, and their sum [s].
+        pub rtt_samples: u64,
+        /// Sum of the RTT samples [s].
+        pub rtt_sum: f64,
+        /// Time the link spent sending [s].
+        pub busy: f64,
     }
 }
 
@@ -185,9 +130,40 @@ pub struct LinkOutcome {
     pub visits: VisitStats,
 }
 
-struct Link<C> {
+/// What a driver-specific bookkeeper sees of a link run (abouzeid's bad-visit statistics are one:
+/// [`VisitObserver`]). Every hook has a no-op default, so [`NoObserver`] compiles away.
+pub trait LinkObserver {
+    /// Before the event at `now` is handled.
+    #[inline]
+    fn before_event(&mut self, _now: f64, _sender: &Sender) {}
+    /// The channel lost the packet whose transmission ended at `now`.
+    #[inline]
+    fn on_channel_loss(&mut self, _now: f64) {}
+    /// The packet whose transmission started at `start` got through (before the receiver sees it).
+    #[inline]
+    fn on_survived<C: LinkChannel + ?Sized>(&mut self, _start: f64, _channel: &mut C, _sender: &Sender) -> Result<()> {
+        Ok(())
+    }
+    /// After the event is handled, before the sender sends what its window allows.
+    #[inline]
+    fn after_event(&mut self, _sender: &Sender) {}
+}
+
+/// An observer that watches nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoObserver;
+
+impl LinkObserver for NoObserver {}
+
+/// The driver's events, in the order they are handled at equal times.
+const LINK_DONE: usize = 0;
+const ACK_ARRIVES: usize = 1;
+const DELAYED_ACK: usize = 2;
+
+struct Link<'o, C, O> {
     cfg: LinkConfig,
     channel: C,
+    observer: &'o mut O,
     sender: Sender,
     receiver: Receiver,
     queue: VecDeque<u64>,
@@ -195,8 +171,7 @@ struct Link<C> {
     on_link: Option<(u64, f64)>,
     /// ACKs on their way back: arrival time and cumulative ACK.
     acks: VecDeque<(f64, u64)>,
-    delack_deadline: Option<f64>,
-    delack_value: u64,
+    ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HashMap<u64, f64>,
     /// Packets delivered, by the batch in which their delivering transmission started (see
@@ -208,81 +183,9 @@ struct Link<C> {
     batch_length: f64,
     counts: LinkCounts,
     busy_since: f64,
-    /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
-    /// their outcome (several when bad visits come faster than TCP detects their losses).
-    sampled: Option<(f64, f64)>,
-    ended: VecDeque<EndedGood>,
-    visits: VisitStats,
 }
 
-impl<C: LinkChannel> Link<C> {
-    /// Before the event at `now`: a sampled good state whose sojourn ended by now has ended, at window W'.
-    fn track_good_state_end(&mut self, now: f64) {
-        if let Some((_, end)) = self.sampled.filter(|&(_, end)| end <= now) {
-            let sc = self.sender.counters();
-            self.sampled = None;
-            self.ended.push_back(EndedGood {
-                end,
-                window: (self.sender.cwnd() as usize).clamp(1, VISIT_WINDOWS),
-                loss: false,
-                timeouts: sc.timeouts,
-                fast_retransmits: sc.fast_retransmits,
-                effective_bad: None,
-                measured: end >= self.cfg.warmup,
-                rto: self.sender.rto_estimator().base(),
-                backoff: self.sender.rto_estimator().backoff(),
-            });
-        }
-    }
-
-    /// A packet got through in [start, ...): its good sojourn is sampled; a new one ends the effective bad
-    /// duration of the state before.
-    fn track_sampling(&mut self, start: f64) -> Result<()> {
-        if self.sampled.is_some_and(|(s, e)| s <= start && start < e) {
-            return Ok(()); // the same good sojourn: no need to ask the channel (the common case)
-        }
-        let Some((good_start, good_end, _)) = self.channel.sojourn_at(start)? else { return Ok(()) };
-        if self.sampled.is_some_and(|(s, _)| s == good_start) {
-            return Ok(());
-        }
-        self.sampled = Some((good_start, good_end));
-        if let Some(e) = self.ended.back_mut().filter(|e| e.effective_bad.is_none()) {
-            e.effective_bad = Some(start - e.end);
-        }
-        self.classify_ended();
-        Ok(())
-    }
-
-    /// Decide the outcome of each ended good state whose outcome is known: no loss in its bad visit; a
-    /// timeout since it ended; else a fast retransmit since. The others wait (losses not yet detected).
-    fn classify_ended(&mut self) {
-        let sc = self.sender.counters();
-        let visits = &mut self.visits;
-        self.ended.retain(|e| {
-            let Some(u) = e.effective_bad else { return true };
-            let outcome = if !e.loss {
-                0
-            } else if sc.timeouts > e.timeouts {
-                2
-            } else if sc.fast_retransmits > e.fast_retransmits {
-                1
-            } else {
-                return true;
-            };
-            if e.measured {
-                if visits.by_window.is_empty() {
-                    visits.by_window = vec![[0; 3]; VISIT_WINDOWS];
-                }
-                visits.by_window[e.window - 1][outcome] += 1;
-                visits.effective_bad_sum[outcome] += u;
-                visits.effective_bad_count[outcome] += 1;
-                visits.rto_sum[outcome] += e.rto;
-                visits.backoff_sum[outcome] += f64::from(e.backoff);
-            }
-            false
-        });
-    }
-
+impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
             self.counts.sent += 1;
@@ -302,15 +205,13 @@ impl<C: LinkChannel> Link<C> {
         let service = 1.0 / self.cfg.rate;
         if self.channel.lost(start, service)? {
             self.counts.channel_losses += 1;
-            if let Some(e) = self.ended.back_mut().filter(|e| e.effective_bad.is_none() && now > e.end) {
-                e.loss = true;
-            }
+            self.observer.on_channel_loss(now);
         } else {
             self.counts.received += 1;
             if let Some(i) = self.batch_of(start) {
                 self.received_by_start[i] += 1;
             }
-            self.track_sampling(start)?;
+            self.observer.on_survived(start, &mut self.channel, &self.sender)?;
             self.receive(now, seq, start);
         }
         match self.queue.pop_front() {
@@ -335,7 +236,6 @@ impl<C: LinkChannel> Link<C> {
 
     fn receive(&mut self, now: f64, seq: u64, start: f64) {
         let before = self.receiver.expected();
-        let in_order = seq == before;
         let ack = self.receiver.on_segment(seq);
         let after = self.receiver.expected();
         if after > before {
@@ -348,21 +248,8 @@ impl<C: LinkChannel> Link<C> {
         } else if seq > before {
             self.held_starts.entry(seq).or_insert(start);
         }
-        // In order and the ACK moved past it: it filled a hole, and the sender should hear at once.
-        let filled_hole = in_order && ack > seq + 1;
-        match self.cfg.delayed_ack {
-            Some(delay) if in_order && !filled_hole => {
-                if self.delack_deadline.take().is_some() {
-                    self.acks.push_back((now + self.cfg.tau, ack)); // the second segment: ACK both
-                } else {
-                    self.delack_deadline = Some(now + delay);
-                    self.delack_value = ack;
-                }
-            }
-            _ => {
-                self.delack_deadline = None;
-                self.acks.push_back((now + self.cfg.tau, ack));
-            }
+        if self.ack_policy.ack_now(now, seq, before, ack) {
+            self.acks.push_back((now + self.cfg.tau, ack));
         }
     }
 
@@ -397,11 +284,13 @@ impl<C: LinkChannel> Link<C> {
         self.send_what_the_window_allows(now);
         loop {
             watch.tick(|| now / cfg.duration)?;
-            let link = self.on_link.map_or(f64::INFINITY, |(_, start)| start + 1.0 / cfg.rate);
-            let ack = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
-            let delack = self.delack_deadline.unwrap_or(f64::INFINITY);
-            let timer = self.sender.timer_deadline().unwrap_or(f64::INFINITY);
-            let next = link.min(ack).min(delack).min(timer);
+            let event = NextEvent::of([
+                self.on_link.map(|(_, start)| start + 1.0 / cfg.rate),
+                self.acks.front().map(|&(t, _)| t),
+                self.ack_policy.deadline(),
+                self.sender.timer_deadline(),
+            ]);
+            let next = event.time;
             // Measurement marks fall between events: take the counts as they stand.
             while next_mark <= next {
                 snapshots.push(self.snapshot(next_mark));
@@ -414,21 +303,19 @@ impl<C: LinkChannel> Link<C> {
                 return Err(Error::invalid("rate", cfg.rate, "the simulation stalled (internal error)"));
             }
             now = next;
-            self.track_good_state_end(now);
-            if link == next {
+            self.observer.before_event(now, &self.sender);
+            if event.is(LINK_DONE) {
                 self.finish_transmission(now)?;
-            } else if ack == next {
+            } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
                 self.sender.on_ack(now, value);
-            } else if delack == next {
-                self.delack_deadline = None;
-                self.acks.push_back((now + cfg.tau, self.delack_value));
+            } else if event.is(DELAYED_ACK) {
+                self.ack_policy.release();
+                self.acks.push_back((now + cfg.tau, self.receiver.expected()));
             } else {
                 self.sender.on_timeout(now);
             }
-            if self.ended.front().is_some_and(|e| e.effective_bad.is_some()) {
-                self.classify_ended();
-            }
+            self.observer.after_event(&self.sender);
             self.send_what_the_window_allows(now);
         }
     }
@@ -447,10 +334,7 @@ impl<C: LinkChannel> Link<C> {
             batches,
             final_cwnd: self.sender.cwnd(),
             final_ssthresh: self.sender.ssthresh(),
-            visits: VisitStats {
-                unresolved: self.ended.iter().filter(|e| e.measured).count() as u64,
-                ..self.visits.clone()
-            },
+            visits: VisitStats::default(),
         }
     }
 }
@@ -462,26 +346,36 @@ pub fn run_link<C: LinkChannel>(cfg: &LinkConfig, channel: C) -> Result<LinkOutc
 
 /// [`run_link`], telling `watch` the fraction of the simulated time done; an error from it stops the run.
 pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mut Watch<'_>) -> Result<LinkOutcome> {
+    let mut observer = VisitObserver::new(cfg.warmup);
+    let outcome = run_link_observed(cfg, channel, &mut observer, watch)?;
+    Ok(LinkOutcome { visits: observer.stats(), ..outcome })
+}
+
+/// [`run_link_watched`] with `observer` seeing the run instead of abouzeid's [`VisitObserver`]; the outcome's
+/// `visits` stay empty (the observer holds what it gathered). With [`NoObserver`] this is the bare driver.
+pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
+    cfg: &LinkConfig,
+    channel: C,
+    observer: &mut O,
+    watch: &mut Watch<'_>,
+) -> Result<LinkOutcome> {
     cfg.validate()?;
     let link = Link {
         cfg: *cfg,
         channel,
+        observer,
         sender: Sender::new(cfg.sender),
         receiver: Receiver::new(cfg.sender.wmax),
         queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
         on_link: None,
         acks: VecDeque::new(),
-        delack_deadline: None,
-        delack_value: 0,
+        ack_policy: AckPolicy::new(cfg.delayed_ack),
         held_starts: HashMap::new(),
         credited: vec![0; cfg.batches as usize],
         received_by_start: vec![0; cfg.batches as usize],
         batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
         counts: LinkCounts::default(),
         busy_since: 0.0,
-        sampled: None,
-        ended: VecDeque::new(),
-        visits: VisitStats::default(),
     };
     link.run(watch)
 }

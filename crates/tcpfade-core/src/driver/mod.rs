@@ -6,15 +6,18 @@
 //! - [`transfer`]: a finite transfer from SYN to the last ACK over a shared link, byte by byte, with
 //!   TCP-Probing's probe segments (tsaoussidis-badr §4).
 //!
-//! Both report their progress to, and can be stopped by, a [`crate::watch::Watch`].
+//! What they share (the choice of the next event, the ACK policy, counter differences) is written once in
+//! `common`. All report their progress to, and can be stopped by, a [`crate::watch::Watch`].
 
+pub(crate) mod common;
 pub mod link;
 pub mod slotted;
 pub mod transfer;
+pub mod visits;
 
 pub use link::{
-    run_link, run_link_watched, LinkChannel, LinkConfig, LinkCounts, LinkOutcome, PacketClocked, PerfectChannel,
-    VisitStats, OUTCOMES,
+    run_link, run_link_observed, run_link_watched, LinkChannel, LinkConfig, LinkCounts, LinkObserver, LinkOutcome,
+    NoObserver, PacketClocked, PerfectChannel, VisitObserver, VisitStats, OUTCOMES,
 };
 pub use transfer::{
     run_transfer, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,

@@ -17,6 +17,7 @@
 //!
 //! So the cost follows loss events rather than slots.
 
+use super::common::counters;
 use crate::channel::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
@@ -63,42 +64,28 @@ impl SlottedConfig {
     }
 }
 
-/// Cumulative counts of a run (or, as differences, of one batch).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Counts {
-    /// Slots elapsed.
-    pub slots: u64,
-    /// Packets put on the link (retransmissions included).
-    pub transmissions: u64,
-    /// Retransmissions among them.
-    pub retransmissions: u64,
-    /// Transmissions that arrived correctly.
-    pub successes: u64,
-    /// Packets delivered in order to the receiving user, each once (BRIEF D4).
-    pub delivered: u64,
-    /// Timer expirations.
-    pub timeouts: u64,
-    /// Fast retransmits.
-    pub fast_retransmits: u64,
-    /// Transmissions lost by the channel.
-    pub losses: u64,
-    /// Sum of W over the lost transmissions (mean window at loss instants, chockalingam Fig. 6).
-    pub cwnd_at_loss_sum: f64,
-}
-
-impl Counts {
-    fn minus(&self, earlier: &Counts) -> Counts {
-        Counts {
-            slots: self.slots - earlier.slots,
-            transmissions: self.transmissions - earlier.transmissions,
-            retransmissions: self.retransmissions - earlier.retransmissions,
-            successes: self.successes - earlier.successes,
-            delivered: self.delivered - earlier.delivered,
-            timeouts: self.timeouts - earlier.timeouts,
-            fast_retransmits: self.fast_retransmits - earlier.fast_retransmits,
-            losses: self.losses - earlier.losses,
-            cwnd_at_loss_sum: self.cwnd_at_loss_sum - earlier.cwnd_at_loss_sum,
-        }
+counters! {
+    /// Cumulative counts of a run (or, as differences, of one batch).
+    #[derive(Debug, Clone, Copy, Default, PartialEq)]
+    pub struct Counts {
+        /// Slots elapsed.
+        pub slots: u64,
+        /// Packets put on the link (retransmissions included).
+        pub transmissions: u64,
+        /// Retransmissions among them.
+        pub retransmissions: u64,
+        /// Transmissions that arrived correctly.
+        pub successes: u64,
+        /// Packets delivered in order to the receiving user, each once (BRIEF D4).
+        pub delivered: u64,
+        /// Timer expirations.
+        pub timeouts: u64,
+        /// Fast retransmits.
+        pub fast_retransmits: u64,
+        /// Transmissions lost by the channel.
+        pub losses: u64,
+        /// Sum of W over the lost transmissions (mean window at loss instants, chockalingam Fig. 6).
+        pub cwnd_at_loss_sum: f64,
     }
 }
 

@@ -23,19 +23,26 @@
 //!
 //! **ACKs.** One per segment, or delayed (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an in-order segment is
 //! ACKed with the next one or when the delay runs out; a segment out of order, an old one, or one that
-//! fills a hole is ACKed at once.
+//! fills a hole is ACKed at once (the policy the link driver uses too, `AckPolicy`).
+//!
+//! **Probe cycles** (TCP-Probing) end inside the sender: its probe cycle judges the two probe RTTs with the
+//! [`ProbeDecision`] the run is given ([`crate::tcp::Sender::on_probe_answer`]); the driver only logs each
+//! ended cycle ([`CycleRecord`]).
 //!
 //! Events are few and ordered, so as in [`super::link`] there is no general event queue: frames arrive
 //! in the order they left (one FIFO medium, one delay), and each timer is one deadline. At equal times:
 //! an arrival, then the receiver's timers (delayed ACK, FIN-ACK), then the sender's (SYN, probe, RTO);
 //! after each event the sender sends whatever it may.
 
+use super::common::{AckPolicy, NextEvent};
 use super::link::LinkChannel;
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, Receiver, Sender, SenderConfig};
+use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, RtoPolicy, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
+
+pub use crate::tcp::CycleRecord;
 
 /// Kinds of segment counted in a transfer's byte accounting, in the order of [`KIND_NAMES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,17 +102,6 @@ pub struct Radio {
     pub rx_frames: u64,
     /// Bytes received.
     pub rx_bytes: u64,
-}
-
-/// A probe cycle that ended: its measurements, when it started, and the decision.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CycleRecord {
-    /// When PR2_ACK arrived [s].
-    pub end: f64,
-    /// The measurements the decision saw.
-    pub measurement: ProbeMeasurement,
-    /// Immediate Recovery or Slow Start.
-    pub outcome: ProbeOutcome,
 }
 
 /// A frame as the frame log records it.
@@ -182,10 +178,15 @@ impl TransferConfig {
         if let Some(d) = self.delayed_ack {
             check::positive("delayed_ack", d)?;
         }
-        if !matches!(self.sender.rto, crate::tcp::RtoPolicy::Rfc6298(_)) {
-            return Err(Error::invalid("rto", "fixed", "a transfer's timer follows RFC 6298"));
+        self.rfc6298().map(|_| ())
+    }
+
+    /// The RFC 6298 parameters of the sender's timer; a fixed RTO is an error.
+    fn rfc6298(&self) -> Result<Rfc6298> {
+        match self.sender.rto {
+            RtoPolicy::Rfc6298(p) => Ok(p),
+            RtoPolicy::Fixed(_) => Err(Error::invalid("rto", "fixed", "a transfer's timer follows RFC 6298")),
         }
-        Ok(())
     }
 
     /// Data segments n = ⌈size / MSS⌉.
@@ -241,12 +242,21 @@ enum Phase {
     TimeWait,
 }
 
+/// The driver's events, in the order they are handled at equal times (then the RTO).
+const ARRIVAL: usize = 0;
+const DELAYED_ACK: usize = 1;
+const FIN_ACK: usize = 2;
+const SYN: usize = 3;
+const PROBE: usize = 4;
+
 struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     cfg: &'a TransferConfig,
     channel: C,
     decision: &'a mut D,
     sender: Sender,
     receiver: Receiver,
+    /// The timer's parameters (the SYN's and the FIN-ACK's timers use its initial RTO).
+    rfc6298: Rfc6298,
     n: u64,
     now: f64,
     phase: Phase,
@@ -256,7 +266,7 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     syn_sent: Option<f64>,
     syn_deadline: Option<f64>,
     syn_tries: u32,
-    delack_deadline: Option<f64>,
+    ack_policy: AckPolicy,
     finack_deadline: Option<f64>,
     finack_tries: u32,
     out: TransferOutcome,
@@ -360,16 +370,12 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 let ack = self.receiver.on_segment(seq);
                 if ack > self.n {
                     // The FIN, in order: everything is delivered. ACK it and close at once.
-                    self.delack_deadline = None;
+                    self.ack_policy.release();
                     self.finack_tries = 0;
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
-                } else if seq != before || ack > seq + 1 || self.cfg.delayed_ack.is_none() || self.delack_deadline.is_some() {
-                    // Out of order, old, filling a hole, no delayed ACKs, or the second in-order one.
-                    self.delack_deadline = None;
+                } else if self.ack_policy.ack_now(self.now, seq, before, ack) {
                     self.send(Frame::Ack(ack), true)?;
-                } else {
-                    self.delack_deadline = Some(self.now + self.cfg.delayed_ack.expect("checked"));
                 }
             }
             Frame::Probe(probe) => {
@@ -399,14 +405,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             }
             Frame::Ack(ack) => self.sender.on_ack(self.now, ack),
             Frame::Probe(answer) => {
-                if let Some(m) = self.sender.on_probe_ack(self.now, answer) {
-                    let outcome = if self.decision.immediate_recovery(&m)? {
-                        ProbeOutcome::ImmediateRecovery
-                    } else {
-                        ProbeOutcome::SlowStart
-                    };
-                    self.sender.end_probe_cycle(outcome);
-                    self.out.cycles.push(CycleRecord { end: self.now, measurement: m, outcome });
+                // The probe cycle judges its own measurements (tsaoussidis-badr §3.1); the log keeps its record.
+                if let Some(record) = self.sender.on_probe_answer(self.now, answer, self.decision)? {
+                    self.out.cycles.push(record);
                 }
             }
             Frame::FinAck => {
@@ -429,30 +430,32 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
     }
 
     fn backed_off(&self, tries: u32) -> f64 {
-        let crate::tcp::RtoPolicy::Rfc6298(p) = self.sender.config().rto else { unreachable!("checked") };
+        let p = self.rfc6298;
         (p.initial.clamp(p.min, p.max) * f64::from(1u32 << tries.min(p.max_backoff.ilog2()))).min(p.max)
     }
 
     fn run(&mut self, watch: &mut Watch) -> Result<()> {
         loop {
             self.pump()?;
-            let arrival = self.in_flight.front().map_or(f64::INFINITY, |f| f.0);
-            let delack = self.delack_deadline.unwrap_or(f64::INFINITY);
-            let finack = self.finack_deadline.unwrap_or(f64::INFINITY);
-            let syn = self.syn_deadline.unwrap_or(f64::INFINITY);
-            let probe = self.sender.probe_deadline().unwrap_or(f64::INFINITY);
-            let rto = if self.phase == Phase::Established { self.sender.timer_deadline() } else { None }
-                .unwrap_or(f64::INFINITY);
-            let next = arrival.min(delack).min(finack).min(syn).min(probe).min(rto);
+            let event = NextEvent::of([
+                self.in_flight.front().map(|f| f.0),
+                self.ack_policy.deadline(),
+                self.finack_deadline,
+                self.syn_deadline,
+                self.sender.probe_deadline(),
+                if self.phase == Phase::Established { self.sender.timer_deadline() } else { None },
+            ]);
+            let next = event.time;
             if next > self.cfg.time_limit {
                 self.now = self.cfg.time_limit;
                 return Ok(());
             }
             if !next.is_finite() {
-                unreachable!("a transfer always has a frame in flight or a timer running until it ends");
+                // Until it ends a transfer always has a frame in flight or a timer running.
+                return Err(Error::invalid("time_limit", self.cfg.time_limit, "the transfer stalled (internal error)"));
             }
             self.now = next;
-            if arrival == next {
+            if event.is(ARRIVAL) {
                 let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
                 let (bytes, airtime) = (self.bytes(frame), self.airtime(frame));
                 let radio = &mut self.out.radios[usize::from(to_receiver)];
@@ -469,19 +472,19 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                         self.arrive_at_sender(frame)?;
                     }
                 }
-            } else if delack == next {
-                self.delack_deadline = None;
+            } else if event.is(DELAYED_ACK) {
+                self.ack_policy.release();
                 self.send(Frame::Ack(self.receiver.expected()), true)?;
-            } else if finack == next {
+            } else if event.is(FIN_ACK) {
                 self.finack_tries += 1;
                 self.finack_deadline = Some(self.now + self.fin_timeout());
                 self.send(Frame::FinAck, true)?;
-            } else if syn == next {
+            } else if event.is(SYN) {
                 self.syn_tries += 1;
                 self.syn_deadline = Some(self.now + self.backed_off(self.syn_tries));
                 self.out.syn_retransmissions += 1;
                 self.send(Frame::Syn, false)?;
-            } else if probe == next {
+            } else if event.is(PROBE) {
                 self.sender.on_probe_timeout(self.now);
             } else {
                 self.sender.on_timeout(self.now);
@@ -504,6 +507,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
     let sender_cfg = cfg.sender.with_segments(n + 1)?; // the FIN is segment n
     let mut run = Run {
         cfg,
+        rfc6298: cfg.rfc6298()?,
         channel,
         decision,
         sender: Sender::new(sender_cfg),
@@ -516,7 +520,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
         syn_sent: None,
         syn_deadline: None,
         syn_tries: 0,
-        delack_deadline: None,
+        ack_policy: AckPolicy::new(cfg.delayed_ack),
         finack_deadline: None,
         finack_tries: 0,
         out: TransferOutcome {

@@ -12,20 +12,30 @@
 //! | NewReno  | timeout or K dup ACKs     | as Reno                          | fast recovery, ends on a full ACK; partial ACKs retransmit (RFC 6582) |
 //! | Probing  | timeout or K dup ACKs     | untouched during a probe cycle   | probe cycle, then Immediate Recovery or Slow Start (tsaoussidis-badr §3) |
 //!
-//! They are composed from a [`LossDetection`] and a [`Recovery`] rule over one [`Sender`].
+//! Each is a named choice of parts (BRIEF §3): a [`LossDetection`] rule and a [`Recovery`] part, with the
+//! congestion-control part ([`congestion`]: Reno-style AIMD) they share, all over one state ([`state`]),
+//! composed by one [`Sender`]. ns-3's TcpCongestionOps / TcpRecoveryOps split and Linux's
+//! tcp_congestion_ops are the model.
 
+pub mod config;
+pub mod congestion;
+pub mod probe_cycle;
 pub mod probing;
 pub mod receiver;
+pub mod recovery;
 pub mod rto;
 pub mod sender;
+pub mod state;
 
+pub use config::SenderConfig;
 pub use probing::{
-    BestRtt, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment, ProbeTrigger,
-    RttMinima, RttRange,
+    BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
+    ProbeTrigger, RttMinima, RttRange,
 };
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
-pub use sender::{Segment, Sender, SenderConfig, SenderCounters};
+pub use sender::Sender;
+pub use state::{Segment, SenderCounters};
 
 use crate::error::{Error, Result};
 
@@ -38,7 +48,7 @@ pub enum LossDetection {
     DuplicateAcks,
 }
 
-/// What happens after a fast retransmit.
+/// The recovery part: what happens once a loss is detected ([`recovery`], [`probe_cycle`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Recovery {
     /// Behave as after a timeout: W = 1, resend from the first unacknowledged packet (Tahoe).

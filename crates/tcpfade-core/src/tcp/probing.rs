@@ -1,19 +1,6 @@
-//! TCP-Probing's probe cycle (tsaoussidis-badr §3, §3.1): the parts the sender composes with its
-//! window and timer when the variant is [`super::Variant::Probing`].
-//!
-//! A cycle starts on a timeout or on the K-th duplicate ACK instead of a retransmission. Data is held
-//! back; the sender sends PROBE1, the receiver answers PR1_ACK at once, the sender sends PROBE2, the
-//! receiver answers PR2_ACK (header-only segments whose option carries an exchange id). The probe timer
-//! is the RTT estimate current when the cycle starts; when it expires (a probe or its answer lost) the
-//! exchange restarts from PROBE1 with a new id.
-//!
-//! Two choices of ours keep the timer from firing forever before any answer can arrive (the paper does
-//! not say): it is never shorter than the clock granularity G (no timer fires within a tick), and when
-//! an answer of an abandoned exchange of the same cycle arrives (proof that the timer fired before the
-//! round trip was over, not after a loss) it doubles, up to the maximum RTO. Without them a last RTT
-//! measured on small segments (a SYN's) can be shorter than a probe's round trip, and the cycle never
-//! ends; losses alone leave the timer alone, so a long error phase is probed at the paper's pace. The two probe RTTs then go to a [`ProbeDecision`]:
-//! Immediate Recovery (window and threshold untouched) or Slow Start.
+//! TCP-Probing's vocabulary (tsaoussidis-badr §3, §3.1): probe segments, best RTT, the measurements of a
+//! cycle and the pluggable end-of-cycle decision. The cycle itself is a recovery part of the sender,
+//! [`super::probe_cycle`], used when the variant is [`super::Variant::Probing`].
 //!
 //! The decision is a pluggable part because the paper invites better rules (§3.1, §5); the paper's is
 //! [`RttRange`].
@@ -218,63 +205,15 @@ pub struct ProbeCounters {
     pub restarts: u64,
 }
 
-/// Where an exchange stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stage {
-    /// PROBE1 to send, or sent and waiting for PR1_ACK.
-    Probe1,
-    /// PROBE2 to send, or sent and waiting for PR2_ACK.
-    Probe2,
-    /// PR2_ACK arrived: waiting for the decision.
-    Decide,
-}
-
-/// A probe cycle in progress.
+/// A probe cycle that ended: its measurements, when it ended, and the decision (the transfer driver's log).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct ProbeCycle {
-    pub trigger: ProbeTrigger,
-    pub id: u32,
-    /// The id of the cycle's first exchange (answers with ids from it up to `id` belong to this cycle).
-    pub first_id: u32,
-    pub stage: Stage,
-    /// The current probe is still to be sent.
-    pub pending: bool,
-    /// When the current probe was sent (the measurement timer).
-    pub sent_at: f64,
-    /// When the probe timer expires (None: no probe out).
-    pub deadline: Option<f64>,
-    pub started: f64,
-    pub last_rtt: f64,
-    /// The probe timer's value: last RTT (at least one clock tick), doubled at each restart.
-    pub timeout: f64,
-    pub rtt1: f64,
-    pub rtt2: f64,
-    /// The smallest probe RTT of any exchange of this cycle (it joins the earlier probes when the cycle ends).
-    pub own_min: f64,
-    pub dupacks: u64,
-    pub exchanges: u64,
-}
-
-impl ProbeCycle {
-    pub fn new(trigger: ProbeTrigger, id: u32, now: f64, last_rtt: f64, timeout: f64, dupacks: u64) -> Self {
-        ProbeCycle {
-            trigger,
-            id,
-            first_id: id,
-            stage: Stage::Probe1,
-            pending: true,
-            sent_at: now,
-            deadline: None,
-            started: now,
-            last_rtt,
-            timeout,
-            rtt1: f64::NAN,
-            rtt2: f64::NAN,
-            own_min: f64::INFINITY,
-            dupacks,
-            exchanges: 1,
-        }
-    }
+pub struct CycleRecord {
+    /// When PR2_ACK arrived [s].
+    pub end: f64,
+    /// The measurements the decision saw.
+    pub measurement: ProbeMeasurement,
+    /// Immediate Recovery or Slow Start.
+    pub outcome: ProbeOutcome,
 }
 
 #[cfg(test)]

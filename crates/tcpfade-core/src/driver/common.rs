@@ -1,0 +1,133 @@
+//! What the drivers share, each written once: the choice of the next event among a driver's deadlines, the
+//! receiver's ACK policy (delayed ACKs), and the difference of two snapshots of a run's counters.
+
+/// The earliest of a driver's deadlines (None: not pending), [`NextEvent::time`] (∞ when nothing can happen any
+/// more). A driver asks [`NextEvent::is`] down its events in the order it handles ties: the first that is due
+/// is the one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NextEvent<const N: usize> {
+    times: [f64; N],
+    /// When the next event happens.
+    pub time: f64,
+}
+
+impl<const N: usize> NextEvent<N> {
+    /// The earliest of `deadlines`.
+    #[inline]
+    pub(crate) fn of(deadlines: [Option<f64>; N]) -> Self {
+        // A min over plain floats, branch-free; the drivers then test their events with float comparisons,
+        // branches that predict well, where an index would become a jump table that mispredicts as events
+        // alternate (link completions and ACKs).
+        let times = deadlines.map(|d| d.unwrap_or(f64::INFINITY));
+        let time = times.iter().fold(f64::INFINITY, |a, &t| a.min(t));
+        NextEvent { times, time }
+    }
+
+    /// Whether event `i` happens at [`NextEvent::time`].
+    #[inline]
+    pub(crate) fn is(&self, i: usize) -> bool {
+        self.times[i] == self.time
+    }
+}
+
+/// The receiver's ACK policy: one ACK per segment, or delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an
+/// in-order segment is ACKed with the next one or when the delay runs out; a segment out of order, an old
+/// one, or one that fills a hole is ACKed at once (the sender should hear of a hole, and of its repair,
+/// without delay).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct AckPolicy {
+    /// The delay; None ACKs every segment.
+    delay: Option<f64>,
+    /// When the held ACK goes out, if one is held.
+    deadline: Option<f64>,
+}
+
+impl AckPolicy {
+    pub(crate) fn new(delay: Option<f64>) -> Self {
+        AckPolicy { delay, deadline: None }
+    }
+
+    /// A data segment `seq` arrived at `now`, when the receiver expected `expected`, and its cumulative ACK
+    /// is `ack`: true when the ACK goes out now (any held ACK with it), false when it is held.
+    #[inline]
+    pub(crate) fn ack_now(&mut self, now: f64, seq: u64, expected: u64, ack: u64) -> bool {
+        let in_order = seq == expected;
+        // In order and the ACK moved past it: it filled a hole.
+        let filled_hole = in_order && ack > seq + 1;
+        match self.delay {
+            Some(delay) if in_order && !filled_hole => {
+                if self.deadline.take().is_some() {
+                    true // the second segment: ACK both
+                } else {
+                    self.deadline = Some(now + delay);
+                    false
+                }
+            }
+            _ => {
+                self.deadline = None;
+                true
+            }
+        }
+    }
+
+    /// When the held ACK goes out, if one is held.
+    #[inline]
+    pub(crate) fn deadline(&self) -> Option<f64> {
+        self.deadline
+    }
+
+    /// The held ACK goes out (its deadline came), or is superseded (an ACK that covers it went out).
+    #[inline]
+    pub(crate) fn release(&mut self) {
+        self.deadline = None;
+    }
+}
+
+/// Declare a struct of cumulative counters and its `minus` (the counts of the interval between two
+/// snapshots: a batch, or the measured time after a warm-up), field by field, so that the fields are listed
+/// once and the subtraction written once.
+macro_rules! counters {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident: $ty:ty,)* }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// The counts since `earlier`, a snapshot of the same run.
+            pub(crate) fn minus(&self, earlier: &$name) -> $name {
+                $name { $($field: self.$field - earlier.$field,)* }
+            }
+        }
+    };
+}
+
+pub(crate) use counters;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_earliest_deadline_and_every_event_due_then() {
+        let next = NextEvent::of([Some(2.0), Some(1.0), Some(1.0), None]);
+        assert_eq!(next.time, 1.0);
+        assert_eq!([0, 1, 2, 3].map(|i| next.is(i)), [false, true, true, false]); // ties: the first listed goes
+        assert_eq!(NextEvent::of([None, Some(3.0)]).time, 3.0);
+        assert_eq!(NextEvent::<3>::of([None, None, None]).time, f64::INFINITY);
+    }
+
+    #[test]
+    fn delayed_acks_pair_in_order_segments_and_answer_holes_at_once() {
+        let mut p = AckPolicy::new(Some(0.2));
+        assert!(!p.ack_now(1.0, 0, 0, 1)); // held
+        assert_eq!(p.deadline(), Some(1.2));
+        assert!(p.ack_now(1.1, 1, 1, 2)); // the second: both ACKed
+        assert_eq!(p.deadline(), None);
+        assert!(p.ack_now(1.2, 5, 2, 2)); // out of order
+        assert!(p.ack_now(1.3, 2, 2, 6)); // the hole filled (3, 4, 5 held)
+        assert!(p.ack_now(1.4, 1, 6, 6)); // an old one
+        let mut every = AckPolicy::new(None);
+        assert!(every.ack_now(0.0, 0, 0, 1));
+    }
+}

@@ -1,0 +1,106 @@
+//! A sender's parameters, declared once and checked where they enter. Which parts they select (BRIEF §3): the
+//! variant names the loss detection and the recovery part; the rest parameterise the parts.
+
+use super::probing::BestRtt;
+use super::rto::{Rfc6298, RtoPolicy};
+use super::Variant;
+use crate::check;
+use crate::error::{Error, Result};
+
+/// Parameters of a sender.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SenderConfig {
+    /// The TCP variant.
+    pub variant: Variant,
+    /// Receiver's advertised window Wmax (packets).
+    pub wmax: u64,
+    /// Duplicate-ACK threshold K (dupthresh).
+    pub dupthresh: u64,
+    /// Retransmission timeout: fixed T0 (in the driver's time unit) or RFC 6298.
+    pub rto: RtoPolicy,
+    /// Initial slow-start threshold Wth (packets).
+    pub initial_ssthresh: f64,
+    /// NewReno only: RFC 6582 §3.2 step 2 (a K-th duplicate ACK starts a fast retransmit only when the
+    /// cumulative ACK covers more than `recover`, the highest packet sent when the last recovery or
+    /// timeout began) and step 4 (`recover` set at each timeout). Off by default (BRIEF D10): the
+    /// NewReno of the papers and of the analyses has no guard.
+    pub recover_guard: bool,
+    /// A finite transfer of this many segments (sequence numbers 0 … n − 1); None: always data to send.
+    pub segments: Option<u64>,
+    /// Appropriate byte counting (RFC 3465): an ACK of new data grows W by the segments it acknowledges (at
+    /// most L = 2 in slow start, RFC 3465 §2.2) rather than by one ACK's worth, as Linux does. Off by default:
+    /// the papers' TCP grows per ACK (zorzi-rao §2); it only matters with delayed or lost ACKs.
+    pub byte_counting: bool,
+    /// TCP-Probing only: which RTT samples make best RTT, the lower bound of the end-of-cycle rule
+    /// (tsaoussidis-badr §3.1; BRIEF D12).
+    pub best_rtt: BestRtt,
+    /// Initial window IW in segments: W at the start of the connection (RFC 5681 §3.1; RFC 3390 allows up to
+    /// 4 segments, RFC 6928 10). 1 by default: the papers' TCP starts at W = 1 (zorzi-rao §2). It never
+    /// exceeds Wmax, and it is not the loss window: after a timeout W = 1 whatever IW (RFC 5681 §3.1, LW).
+    pub initial_window: u64,
+}
+
+impl SenderConfig {
+    /// Validated configuration.
+    pub fn new(variant: Variant, wmax: u64, dupthresh: u64, rto: f64, initial_ssthresh: f64) -> Result<Self> {
+        check::int_in("wmax", wmax, 1, 1 << 30)?;
+        check::int_in("dupthresh", dupthresh, 1, 1 << 30)?;
+        check::positive("rto", rto)?;
+        if !(initial_ssthresh.is_finite() && initial_ssthresh >= 1.0) {
+            return Err(Error::invalid("initial_ssthresh", initial_ssthresh, "must be a finite number >= 1"));
+        }
+        Ok(SenderConfig {
+            variant,
+            wmax,
+            dupthresh,
+            rto: RtoPolicy::Fixed(rto),
+            initial_ssthresh,
+            recover_guard: false,
+            segments: None,
+            byte_counting: false,
+            best_rtt: BestRtt::Earlier,
+            initial_window: 1,
+        })
+    }
+
+    /// The same configuration with the timer estimated by RFC 6298 (checked).
+    pub fn with_rfc6298(mut self, params: Rfc6298) -> Result<Self> {
+        params.validate()?;
+        self.rto = RtoPolicy::Rfc6298(params);
+        Ok(self)
+    }
+
+    /// The same configuration with RFC 6582's `recover` guard on or off (see
+    /// [`SenderConfig::recover_guard`]); only NewReno uses it.
+    pub fn with_recover_guard(mut self, on: bool) -> Self {
+        self.recover_guard = on;
+        self
+    }
+
+    /// The same configuration with appropriate byte counting on or off (see [`SenderConfig::byte_counting`]).
+    pub fn with_byte_counting(mut self, on: bool) -> Self {
+        self.byte_counting = on;
+        self
+    }
+
+    /// The same configuration with TCP-Probing's best RTT taken from the samples `reading` names.
+    pub fn with_best_rtt(mut self, reading: BestRtt) -> Self {
+        self.best_rtt = reading;
+        self
+    }
+
+    /// The same configuration for a finite transfer of `segments` segments (checked: at least one).
+    pub fn with_segments(mut self, segments: u64) -> Result<Self> {
+        check::int_in("segments", segments, 1, 1 << 50)?;
+        self.segments = Some(segments);
+        Ok(self)
+    }
+
+    /// The same configuration with an initial window of `segments` segments (checked: at least one; see
+    /// [`SenderConfig::initial_window`]).
+    pub fn with_initial_window(mut self, segments: u64) -> Result<Self> {
+        check::int_in("initial_window", segments, 1, 1 << 30)?;
+        self.initial_window = segments;
+        Ok(self)
+    }
+}

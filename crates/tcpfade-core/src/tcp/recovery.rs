@@ -1,0 +1,249 @@
+//! The recovery part of the sender (BRIEF §3; ns-3's TcpRecoveryOps): what the sender does once a loss is
+//! detected, by the K-th duplicate ACK or by the timer, until it is repaired. One of
+//!
+//! - `GoBackN`: OldTahoe and Tahoe, "as if a timeout has occurred" (zorzi-rao §2);
+//! - `Reno`: fast retransmit and fast recovery that ends with the first ACK of new data (zorzi-rao §2);
+//! - `NewReno`: fast recovery that ends with a full ACK, partial ACKs retransmitting (RFC 6582), with the
+//!   §3.2 guard as an option (BRIEF D10);
+//! - `ProbeRecovery`: TCP-Probing's probe cycle and its decision (tsaoussidis-badr §3).
+//!
+//! Each works over the sender's one `TcpState` and asks the congestion-control part
+//! ([`super::congestion`]) for Wth and the loss window, so the ⌈W/2⌉ rule lives in one place. Dispatch is an
+//! enum matched in place (`RecoveryPart`): static, as the per-ACK path needs.
+
+use super::congestion::{Congestion, CongestionOps};
+use super::probe_cycle::ProbeRecovery;
+use super::state::TcpState;
+
+/// What a recovery part answers. The sender calls these in a fixed order (see [`super::sender`]); the
+/// defaults are the behaviour outside any recovery episode.
+pub(crate) trait RecoveryOps {
+    /// An ACK of new data arrived (`una` already moved to `ack`; `acked` segments newly acknowledged).
+    #[inline]
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, _ack: u64, acked: u64) {
+        open_ack(st, cc, acked);
+    }
+
+    /// A duplicate ACK (already counted in `st.dupacks`) during this part's own episode (fast recovery, a
+    /// probe cycle): true when the part took it, and loss detection must not look at it.
+    fn on_episode_dupack(&mut self, _st: &mut TcpState) -> bool {
+        false
+    }
+
+    /// Whether a K-th duplicate ACK may start a reaction now (RFC 6582 §3.2 step 2 says when it may not).
+    fn may_react(&self, _st: &TcpState) -> bool {
+        true
+    }
+
+    /// The K-th duplicate ACK detected a loss at `now`.
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, now: f64);
+
+    /// The retransmission timer expired at `now` (the timeout is counted and the RTO backed off already).
+    #[inline]
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+        restart_after_timeout(st, cc);
+    }
+
+    /// Whether data is held back (a probe cycle holds it, and runs its own timer instead of the RTO).
+    #[inline]
+    fn holds_data(&self) -> bool {
+        false
+    }
+}
+
+/// An ACK of new data outside recovery: the duplicate-ACK count restarts and W grows (D3).
+#[inline]
+pub(crate) fn open_ack(st: &mut TcpState, cc: &Congestion, acked: u64) {
+    st.dupacks = 0;
+    cc.on_ack(st, acked);
+}
+
+/// Wth from the congestion-control rule, W = the loss window, and resend from the first unacknowledged
+/// packet: zorzi-rao §2 rule 3 (timeout), Tahoe's fast retransmit, TCP-Probing's Slow Start (§3).
+pub(crate) fn go_back_n(st: &mut TcpState, cc: &Congestion) {
+    st.ssthresh = cc.ssthresh(st);
+    st.cwnd = cc.loss_window();
+    st.send_next = st.una;
+    st.retransmit = None;
+}
+
+/// A timeout outside TCP-Probing: go back N and forget any recovery (zorzi-rao §2 rule 3; RFC 6582 §3.2
+/// step 4 for what NewReno's guard adds).
+fn restart_after_timeout(st: &mut TcpState, cc: &Congestion) {
+    go_back_n(st, cc);
+    st.recover = None;
+    st.dupacks = 0;
+    st.timer = None;
+}
+
+/// Fast retransmit into fast recovery (D3): Wth from the rule, W = Wth + K, the first unacknowledged packet
+/// sent again, `recover` = the highest packet sent (RFC 6582 §3.2 step 2).
+fn enter_fast_recovery(st: &mut TcpState, cc: &Congestion, dupthresh: f64) {
+    st.counters.fast_retransmits += 1;
+    st.ssthresh = cc.ssthresh(st);
+    st.cwnd = st.ssthresh + dupthresh;
+    st.retransmit = Some(st.una);
+    st.recover = Some(st.high);
+}
+
+/// Fast recovery ends: W deflates to Wth (D3).
+fn exit_fast_recovery(st: &mut TcpState) {
+    st.cwnd = st.ssthresh;
+    st.recover = None;
+    st.dupacks = 0;
+}
+
+/// Each duplicate ACK in fast recovery inflates W by one (D3; RFC 5681 §3.2 step 4).
+fn inflate(st: &mut TcpState) -> bool {
+    if st.recover.is_some() {
+        st.cwnd += 1.0;
+        true
+    } else {
+        false
+    }
+}
+
+/// OldTahoe and Tahoe: a fast retransmit "behaves as if a timeout has occurred" (zorzi-rao §2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct GoBackN;
+
+impl RecoveryOps for GoBackN {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+        st.counters.fast_retransmits += 1;
+        go_back_n(st, cc);
+    }
+}
+
+/// Reno: fast recovery that the first ACK of new data ends, partial or not (zorzi-rao §2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Reno {
+    /// K, added to Wth when recovery starts.
+    pub dupthresh: f64,
+}
+
+impl RecoveryOps for Reno {
+    #[inline]
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, _ack: u64, acked: u64) {
+        if st.recover.is_some() {
+            exit_fast_recovery(st);
+        } else {
+            open_ack(st, cc, acked);
+        }
+    }
+
+    fn on_episode_dupack(&mut self, st: &mut TcpState) -> bool {
+        inflate(st)
+    }
+
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+        enter_fast_recovery(st, cc, self.dupthresh);
+    }
+}
+
+/// NewReno (RFC 6582): fast recovery ends when the ACK covers `recover`; a partial ACK retransmits the next
+/// hole and stays in recovery.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct NewReno {
+    /// K, added to Wth when recovery starts.
+    pub dupthresh: f64,
+    /// RFC 6582 §3.2 steps 2 and 4 (BRIEF D10; [`super::SenderConfig::recover_guard`]).
+    pub guard_on: bool,
+    /// RFC 6582's `recover` kept after recovery ends and set at timeouts (one past the highest packet sent
+    /// then), for the step-2 guard; None before the first recovery or timeout.
+    pub guard: Option<u64>,
+}
+
+impl RecoveryOps for NewReno {
+    #[inline]
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, ack: u64, acked: u64) {
+        match st.recover {
+            None => open_ack(st, cc, acked),
+            Some(recover) if ack >= recover => exit_fast_recovery(st),
+            // RFC 6582 §3.2 step 3, partial ACK: retransmit the first unacknowledged packet, deflate W by the
+            // amount newly acknowledged and add back one packet; stay in recovery.
+            Some(_) => {
+                st.retransmit = Some(st.una);
+                st.cwnd = (st.cwnd - acked as f64 + 1.0).max(1.0);
+            }
+        }
+    }
+
+    fn on_episode_dupack(&mut self, st: &mut TcpState) -> bool {
+        inflate(st)
+    }
+
+    /// RFC 6582 §3.2 step 2: with the guard on, duplicate ACKs whose cumulative ACK does not cover more than
+    /// `recover` (packets up to `guard` − 1) start no fast retransmit and leave Wth alone: they may be echoes
+    /// of packets sent twice by the last recovery or timeout.
+    fn may_react(&self, st: &TcpState) -> bool {
+        !(self.guard_on && self.guard.is_some_and(|guard| st.una <= guard))
+    }
+
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+        enter_fast_recovery(st, cc, self.dupthresh);
+        self.guard = Some(st.high);
+    }
+
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+        restart_after_timeout(st, cc);
+        if self.guard_on {
+            // RFC 6582 §3.2 step 4: recover = the highest sequence number sent.
+            self.guard = Some(st.high);
+        }
+    }
+}
+
+/// The recovery part a sender runs, chosen by its variant ([`super::Variant::recovery`]).
+#[derive(Debug, Clone)]
+pub(crate) enum RecoveryPart {
+    /// OldTahoe, Tahoe.
+    GoBackN(GoBackN),
+    /// Reno.
+    Reno(Reno),
+    /// NewReno.
+    NewReno(NewReno),
+    /// TCP-Probing.
+    Probe(ProbeRecovery),
+}
+
+/// Forward a call to the part in use (static dispatch: one match, each arm inlined).
+macro_rules! each_part {
+    ($self:ident, $part:ident => $call:expr) => {
+        match $self {
+            RecoveryPart::GoBackN($part) => $call,
+            RecoveryPart::Reno($part) => $call,
+            RecoveryPart::NewReno($part) => $call,
+            RecoveryPart::Probe($part) => $call,
+        }
+    };
+}
+
+impl RecoveryOps for RecoveryPart {
+    #[inline]
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, ack: u64, acked: u64) {
+        each_part!(self, r => r.on_new_ack(st, cc, ack, acked))
+    }
+
+    #[inline]
+    fn on_episode_dupack(&mut self, st: &mut TcpState) -> bool {
+        each_part!(self, r => r.on_episode_dupack(st))
+    }
+
+    #[inline]
+    fn may_react(&self, st: &TcpState) -> bool {
+        each_part!(self, r => r.may_react(st))
+    }
+
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, now: f64) {
+        each_part!(self, r => r.on_dupack_loss(st, cc, now))
+    }
+
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, now: f64) {
+        each_part!(self, r => r.on_timeout(st, cc, now))
+    }
+
+    #[inline]
+    fn holds_data(&self) -> bool {
+        each_part!(self, r => r.holds_data())
+    }
+}

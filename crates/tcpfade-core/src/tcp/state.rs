@@ -1,0 +1,80 @@
+//! The one state every part of the sender works over (BRIEF §3; ns-3's TcpSocketState): the window, the
+//! sequence space, the duplicate-ACK count, the recovery point, the timer and its estimator, the RTT samples
+//! and the counts. Parts keep only what is theirs alone (NewReno's guard, a probe cycle).
+
+use super::probing::RttMinima;
+use super::rto::RtoEstimator;
+
+/// A packet the sender wants on the link now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Sequence number (packets, from 0).
+    pub seq: u64,
+    /// Whether this sequence number was sent before.
+    pub retransmission: bool,
+}
+
+/// Event counts of a sender.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SenderCounters {
+    /// Every packet put on the link, retransmissions included (BRIEF D4).
+    pub transmissions: u64,
+    /// Packets sent again.
+    pub retransmissions: u64,
+    /// Timer expirations.
+    pub timeouts: u64,
+    /// Fast retransmits (K-th duplicate ACK).
+    pub fast_retransmits: u64,
+}
+
+/// The sender's state.
+#[derive(Debug, Clone)]
+pub(crate) struct TcpState {
+    /// Congestion window W (real, BRIEF D3).
+    pub cwnd: f64,
+    /// Slow-start threshold Wth.
+    pub ssthresh: f64,
+    /// First unacknowledged sequence number, X(t) of zorzi-rao §2.
+    pub una: u64,
+    /// Next sequence number to send in order (moves back to `una` on go-back-N).
+    pub send_next: u64,
+    /// One past the highest sequence number ever sent.
+    pub high: u64,
+    /// Duplicate ACKs since the last ACK of new data.
+    pub dupacks: u64,
+    /// In fast recovery: the recovery point (`high` when it started; RFC 6582 "recover").
+    pub recover: Option<u64>,
+    /// A retransmission to send before anything else (fast retransmit, partial ACK, Immediate Recovery).
+    pub retransmit: Option<u64>,
+    /// When the retransmission timer expires, if it runs (BRIEF D2).
+    pub timer: Option<f64>,
+    /// The RTO's estimator (fixed or RFC 6298).
+    pub rto: RtoEstimator,
+    /// The segment being timed for an RTT sample, and when it was sent (one at a time, as BSD and ns-2).
+    pub timed: Option<(u64, f64)>,
+    /// The smallest RTTs measured, by kind of sample (TCP-Probing's best RTT, tsaoussidis-badr §3.1).
+    pub rtts: RttMinima,
+    /// Event counts.
+    pub counters: SenderCounters,
+}
+
+impl TcpState {
+    /// The state at the start of a connection: W = IW, Wth = the initial threshold, nothing sent.
+    pub fn new(initial_window: f64, initial_ssthresh: f64, rto: RtoEstimator) -> Self {
+        TcpState {
+            cwnd: initial_window,
+            ssthresh: initial_ssthresh,
+            una: 0,
+            send_next: 0,
+            high: 0,
+            dupacks: 0,
+            recover: None,
+            retransmit: None,
+            timer: None,
+            rto,
+            timed: None,
+            rtts: RttMinima::default(),
+            counters: SenderCounters::default(),
+        }
+    }
+}

@@ -230,3 +230,29 @@ def test_one_interval_type_and_a_finite_estimate_never_gets_a_nan_interval():
     bounds = tcpfade.analyze("tahoe", tcpfade.Bernoulli(0.05), wmax=6).throughput
     assert tuple(bounds.interval) == (bounds.low, bounds.high)
     assert isinstance(wcdma.tcp_over_blocks(np.zeros(3000, int)).throughput_ci, tcpfade.Interval)
+
+
+# -- the worked example of a new parameter: the sender's initial window ------------------------------------------
+
+@pytest.mark.parametrize("iw", [1, 4, 10])
+def test_the_initial_window_is_the_first_flight(iw):
+    # RFC 5681 §3.1: the sender may start with IW segments; on a loss-free link they are handed to the link at once,
+    # right after the handshake, and the next segment waits for an ACK (one round trip, 2 × 50 ms here).
+    r = tcpfade.simulate_transfer("reno", None, size_bytes=100_000, initial_window=iw, delay=0.05, record_frames=True)
+    data = r.frames[r.frames.kind == "data"]
+    first = data.time.iloc[0]
+    assert (data.time == first).sum() == iw
+    assert data.time.iloc[iw] >= first + 2 * 0.05
+    with pytest.raises(ParameterError, match="initial_window = 0 is not allowed"):
+        tcpfade.simulate_link("reno", rate=100, tau=0.01, channel=None, seed=1, initial_window=0)
+
+
+def test_a_larger_initial_window_shortens_a_loss_free_transfer_and_is_on_every_surface():
+    times = [tcpfade.simulate_transfer("reno", None, size_bytes=100_000, initial_window=iw, delay=0.05).connection_time
+             for iw in (1, 4, 10)]
+    assert times[0] > times[1] > times[2]
+    from tcpfade.sweep.models import MODEL_PARAMETERS
+
+    assert all("initial_window" in MODEL_PARAMETERS[m] for m in ("simulate", "simulate_link", "simulate_transfer"))
+    for command in ("simulate", "simulate-link", "transfer"):
+        assert any("--initial-window" in getattr(p, "opts", []) for p in cli.commands[command].params)

@@ -50,11 +50,8 @@ impl SenderArgs {
     /// The sender's window rules with a fixed timeout of `rto` (seconds, or slots in the slotted model).
     pub(crate) fn window(&self, rto: f64) -> Result<SenderConfig> {
         let variant = Variant::from_name(&self.variant)?;
-        if self.initial_window != 1 {
-            // PENDING(sender-parts): SenderConfig::with_initial_window
-            return Err(tcpfade_core::error::Error::invalid("initial_window", &self.initial_window.to_string(), "must be 1"));
-        }
         Ok(SenderConfig::new(variant, self.wmax, self.dupthresh, rto, self.initial_ssthresh)?
+            .with_initial_window(self.initial_window)?
             .with_recover_guard(self.recover_guard)
             .with_byte_counting(self.byte_counting))
     }

@@ -1,7 +1,9 @@
 //! The initial window IW (RFC 5681 §3.1, RFC 3390, RFC 6928) against traces worked out by hand: W starts at
 //! IW segments, grows from there, and a timeout still falls back to the loss window of one segment.
 
-use tcpfade_core::driver::{run_link, run_transfer, LinkConfig, Metering, PerfectChannel, SegmentKind, TransferConfig};
+mod common;
+
+use tcpfade_core::driver::{run_link, run_transfer, LinkConfig, PerfectChannel, SegmentKind};
 use tcpfade_core::tcp::{Rfc6298, RttRange, Sender, SenderConfig, Variant};
 use tcpfade_core::watch::Watch;
 
@@ -82,27 +84,13 @@ fn transfer_driver_hands_iw_segments_to_ip_right_after_the_handshake() {
     // handed to IP at 1.088.
     let rfc = Rfc6298 { initial: 3.0, min: 3.0, max: 64.0, granularity: 0.01, max_backoff: 64 };
     for iw in [1u64, 4] {
-        let cfg = TransferConfig {
-            sender: SenderConfig::new(Variant::Reno, 8, 3, 1.0, 8.0)
-                .unwrap()
-                .with_rfc6298(rfc)
-                .unwrap()
-                .with_initial_window(iw)
-                .unwrap(),
-            size: 4000,
-            mss: 1000,
-            header_bytes: 20,
-            syn_option_bytes: 4,
-            probe_option_bytes: 8,
-            rate: 8000.0,
-            metering: Metering::Frame,
-            delay: 0.0,
-            delayed_ack: None,
-            drop_acks: true,
-            loss_on_air: false,
-            time_limit: 100.0,
-            record_frames: true,
-        };
+        let sender = SenderConfig::new(Variant::Reno, 8, 3, 1.0, 8.0)
+            .unwrap()
+            .with_rfc6298(rfc)
+            .unwrap()
+            .with_initial_window(iw)
+            .unwrap();
+        let cfg = common::miniature_transfer(sender, 4000);
         let out = run_transfer(&cfg, PerfectChannel, &mut RttRange::default(), &mut Watch::quiet()).unwrap();
         assert!(out.completed);
         let at_handshake: Vec<u64> = out

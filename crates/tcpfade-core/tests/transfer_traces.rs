@@ -5,8 +5,10 @@
 //! minimum is 3 s, above every round trip here (a data segment's ACK can wait behind the next segment on the
 //! half-duplex link: 2.06 s), so no timeout is spurious.
 
+mod common;
+
 use std::collections::HashSet;
-use tcpfade_core::driver::{run_transfer, FrameRecord, LinkChannel, Metering, SegmentKind, TransferConfig};
+use tcpfade_core::driver::{run_transfer, FrameRecord, LinkChannel, SegmentKind, TransferConfig};
 use tcpfade_core::error::Result;
 use tcpfade_core::tcp::{BestRtt, Rfc6298, RttRange, SenderConfig, Variant};
 use tcpfade_core::watch::Watch;
@@ -27,23 +29,9 @@ impl LinkChannel for Scripted {
 
 fn config(variant: Variant) -> TransferConfig {
     let rfc = Rfc6298 { initial: 3.0, min: 3.0, max: 64.0, granularity: 0.01, max_backoff: 64 };
-    TransferConfig {
-        // Best RTT from every earlier sample: the SYN's counts (its 0.048 s is the probes' lower bound below).
-        sender: SenderConfig::new(variant, 4, 3, 1.0, 4.0).unwrap().with_rfc6298(rfc).unwrap().with_best_rtt(BestRtt::Earlier),
-        size: 3000,
-        mss: 1000,
-        header_bytes: 20,
-        syn_option_bytes: 4,
-        probe_option_bytes: 8,
-        rate: 8000.0,
-        metering: Metering::Frame,
-        delay: 0.0,
-        delayed_ack: None,
-        drop_acks: true,
-        loss_on_air: false,
-        time_limit: 100.0,
-        record_frames: true,
-    }
+    // Best RTT from every earlier sample: the SYN's counts (its 0.048 s is the probes' lower bound below).
+    let sender = SenderConfig::new(variant, 4, 3, 1.0, 4.0).unwrap().with_rfc6298(rfc).unwrap().with_best_rtt(BestRtt::Earlier);
+    common::miniature_transfer(sender, 3000)
 }
 
 /// (time, from the receiver, kind, number, dropped)

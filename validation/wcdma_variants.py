@@ -7,7 +7,8 @@ than NewReno" as the next study; docs/validation/zorzi-rossi-mazzini.md, "Other 
 One uplink run (one placement, one seed) and one block error sequence per user, shared by every variant: the only
 difference between the columns is the TCP sender. For each variant: the users' mean throughput S with its Student-t
 interval over the users, and for each variant against NewReno the mean paired difference (same user, same blocks)
-with its interval. Writes validation/wcdma_variants.csv and .png and prints a Markdown table.
+with its interval. Writes validation/wcdma_variants.csv and docs/validation/wcdma_variants.png and prints a Markdown
+table.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def main() -> None:
     per_user, table = study(users, duration, args.seed, args.target_sir_db)
     suffix = "_quick" if args.quick else ""
     table.to_csv(HERE / f"wcdma_variants{suffix}.csv", index=False)
-    plot(per_user, HERE / f"wcdma_variants{suffix}.png")
+    plot(per_user, HERE.parent / "docs" / "validation" / f"wcdma_variants{suffix}.png")
     print(f"{users} users, {duration:g} s, seed {args.seed}, TTI 10 ms, target SIR {args.target_sir_db:g} dB (per bit)\n")
     print("| variant | mean S [95% CI over users] | S − NewReno's, same user [95% CI] |")
     print("| --- | --- | --- |")

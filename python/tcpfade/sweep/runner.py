@@ -69,11 +69,21 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
               progress: bool = True) -> SweepReport:
     """Compute every point of ``experiment`` missing from its store (all of them with ``force``).
 
-    workers : local processes (default: all cores; 1 runs in this process). Ignored with ``dask``. The
-        ``emulate`` model runs in this process only (1, its default): kernel runs take real time and distort each
-        other's timing when they share the CPU; ``workers`` > 1 or ``dask`` is refused, and so is a machine that
-        cannot run the emulator (:class:`tcpfade.errors.EmulatorError`), before any point runs.
-    dask : address of a running Dask scheduler ("tcp://host:8786"); needs ``pip install 'tcpfade[dask]'``.
+    Parameters
+    ----------
+    experiment : Experiment
+        The experiment (:func:`load_experiment`).
+    workers : int, optional
+        Local processes (default: all cores; 1 runs in this process). Ignored with ``dask``. The ``emulate`` model
+        runs in this process only (1, its default): kernel runs take real time and distort each other's timing when
+        they share the CPU; ``workers`` > 1 or ``dask`` is refused, and so is a machine that cannot run the emulator
+        (:class:`tcpfade.errors.EmulatorError`), before any point runs.
+    dask : str, optional
+        Address of a running Dask scheduler ("tcp://host:8786"); needs ``pip install 'tcpfade[dask]'``.
+    force : bool
+        Recompute points already in the store.
+    progress : bool
+        Draw a progress bar.
 
     Ctrl-C stops the run at once and raises :class:`SweepInterrupted` (a KeyboardInterrupt): the worker
     processes are terminated (or the Dask futures cancelled), the points they were computing are dropped and

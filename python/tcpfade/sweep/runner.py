@@ -85,6 +85,8 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     progress : bool
         Draw a progress bar.
 
+    Notes
+    -----
     Ctrl-C stops the run at once and raises :class:`SweepInterrupted` (a KeyboardInterrupt): the worker
     processes are terminated (or the Dask futures cancelled), the points they were computing are dropped and
     every point finished before is committed. With ``workers=1`` the simulation being run stops within about

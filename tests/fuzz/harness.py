@@ -26,6 +26,7 @@ import os
 import re
 import resource
 import traceback
+from pathlib import Path
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,15 +53,34 @@ class Tally:
 
     counts: Counter = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    #: Outcomes by entry (a function's qualified name, a command's path).
+    entries: dict[str, Counter] = field(default_factory=dict)
+    #: The first defects of each entry.
+    by_entry: dict[str, list[str]] = field(default_factory=dict)
 
-    def add(self, outcome: str, case: str, detail: str) -> None:
+    def add(self, outcome: str, case: str, detail: str, entry: str | None = None) -> None:
         self.counts[outcome] += 1
+        if entry is not None:
+            self.entries.setdefault(entry, Counter())[outcome] += 1
+            if outcome in DEFECTS and self.entries[entry][outcome] <= 3:
+                self.by_entry.setdefault(entry, []).append(f"{outcome}: {case}: {detail}")
         if outcome in DEFECTS and len(self.examples.setdefault(outcome, [])) < 20:
             self.examples[outcome].append(f"{case}: {detail}")
 
     @property
     def defects(self) -> int:
         return sum(self.counts[d] for d in DEFECTS)
+
+    def table(self) -> str:
+        """Per entry: calls, results, clear errors and defects by kind (a Markdown table)."""
+        kinds = [d for d in DEFECTS if any(c[d] for c in self.entries.values())]
+        head = "| entry | calls | results | clear errors | " + " | ".join(kinds) + (" |" if kinds else "")
+        lines = [head.replace("|  |", "|"), "|" + "---|" * (4 + len(kinds))]
+        for entry in sorted(self.entries):
+            c = self.entries[entry]
+            cells = [entry, sum(c.values()), c["success"], c["rejected"], *(c[d] for d in kinds)]
+            lines.append("| " + " | ".join(str(x) for x in cells) + " |")
+        return "\n".join(lines)
 
 
 # -- properties of successes --------------------------------------------------------------------------------------
@@ -174,12 +194,144 @@ def _targets() -> dict[str, Any]:
     }
 
 
+def _target(name: str, targets: dict[str, Any]) -> Any:
+    if name in targets:
+        return targets[name]
+    from .surface import resolve   # a qualified name of the public surface: tcpfade.wcdma.awgn_curve
+
+    return resolve(name)
+
+
 def _build(value: Any, targets: dict[str, Any]) -> Any:
-    """Recipes ``("build", target, args, kwargs)`` inside a case are built in the child (their errors count)."""
+    """Recipes inside a case are built in the child (their errors count): ``("build", target, args, kwargs)`` a
+    call, ``("ref", name)`` a public object, ``("file", kind)`` a path (:func:`materialize`), ``("array", kind)`` an
+    array too large to send."""
     if isinstance(value, tuple) and len(value) == 4 and value[0] == "build":
         _, name, args, kwargs = value
-        return targets[name](*[_build(a, targets) for a in args], **{k: _build(x, targets) for k, x in kwargs.items()})
+        return _target(name, targets)(*[_build(a, targets) for a in args],
+                                      **{k: _build(x, targets) for k, x in kwargs.items()})
+    if isinstance(value, tuple) and len(value) == 2 and value[0] in ("file", "array", "ref"):
+        return materialize(*value)
+    if isinstance(value, list) and any(isinstance(x, tuple) for x in value):
+        return [_build(x, targets) for x in value]
     return value
+
+
+EXPERIMENT_TOML = """[sweep]
+name = "fz"
+model = "simulate"
+seed = 7
+replications = 1
+
+[fixed]
+fdt = 0.016
+wmax = 8
+slots = 2000
+
+[axes]
+error_rate = [0.01, 0.1]
+
+[output]
+store = "fz.sqlite"
+"""
+
+
+def materialize(kind: str, what: str) -> Any:
+    """A hostile (or valid) file, array or object, made in the child's working directory."""
+    import sqlite3
+    import tempfile
+
+    import numpy as np
+
+    if kind == "ref":
+        from .surface import resolve
+
+        return resolve(what)
+    if kind == "array":
+        return {
+            "huge-zeros": lambda: np.zeros(1 << 24, dtype=np.uint8), "huge-float": lambda: np.ones(1 << 23),
+            "empty-float": lambda: np.array([], dtype=float), "empty-int": lambda: np.array([], dtype=np.int64),
+            "nan-array": lambda: np.full(5, np.nan), "inf-array": lambda: np.array([0.1, np.inf, -np.inf]),
+            "2d": lambda: np.zeros((3, 4)), "strings": lambda: np.array(["0", "1", "x"]),
+            "objects": lambda: np.array([1, None, "a"], dtype=object), "complex": lambda: np.array([1j, 0, 1]),
+            "bool-array": lambda: np.array([True, False, True]), "int64-big": lambda: np.array([2**62, -2**62]),
+        }[what]()
+    d = Path(tempfile.mkdtemp(prefix="f-", dir="."))
+    p = d / "input"
+    if what == "missing-dir":
+        return str(d / "no" / "such" / "dir" / "x.csv")
+    if what == "dev-full":
+        return "/dev/full"
+    if what == "directory":
+        return str(d)
+    if what in ("new-file", "new-png", "new-csv", "new-sqlite"):
+        return str(d / {"new-file": "out", "new-png": "out.png", "new-csv": "out.csv", "new-sqlite": "s.sqlite"}[what])
+    if what == "readonly-dir":
+        ro = d / "ro"
+        ro.mkdir()
+        ro.chmod(0o555)
+        return str(ro / "out.png")
+    if what == "empty":
+        p = d / "empty.npy"
+        p.write_bytes(b"")
+    elif what == "truncated-npy":
+        p = d / "t.npy"
+        buf = io.BytesIO()
+        np.save(buf, np.zeros(100, dtype=np.uint8))
+        p.write_bytes(buf.getvalue()[:90])
+    elif what == "lying-npy":
+        p = d / "lie.npy"
+        header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }"
+        header = header + " " * (117 - len(header)) + "\n"
+        p.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b"\0" * 16)
+    elif what == "bad-json":
+        p = d / "bad.json"
+        p.write_text('{"a": [1, 2,')
+    elif what == "bad-toml":
+        p = d / "bad.toml"
+        p.write_text('[sweep\nmodel = "simulate"\nmodel = 3\n')
+    elif what == "valid-toml":
+        p = d / "ok.toml"
+        p.write_text(EXPERIMENT_TOML)
+    elif what == "valid-npy":
+        p = d / "ok.npy"
+        np.save(p, np.array([0, 1, 0, 0, 1], dtype=np.uint8))
+    elif what == "valid-csv":
+        p = d / "ok.csv"
+        p.write_text("loss\n0\n1\n0\n")
+    elif what == "bad-csv":
+        p = d / "bad.csv"
+        p.write_text("loss,x\n0,\n\"1\n2,3,4\n")
+    elif what == "valid-txt":
+        p = d / "ok.txt"
+        p.write_text("0 1 0 0 1\n")
+    elif what == "garbage":
+        p = d / "garbage.bin"
+        p.write_bytes(bytes(range(256)) * 4)
+    elif what == "garbage-sqlite":
+        p = d / "g.sqlite"
+        p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200)
+    elif what == "empty-sqlite":
+        p = d / "e.sqlite"
+        sqlite3.connect(p).close()
+    elif what == "foreign-sqlite":
+        p = d / "foreign.sqlite"
+        con = sqlite3.connect(p)
+        con.execute("CREATE TABLE results (a INTEGER, b TEXT)")
+        con.execute("INSERT INTO results VALUES (1, 'x')")
+        con.commit()
+        con.close()
+    elif what == "readonly-sqlite":
+        p = d / "ro.sqlite"
+        con = sqlite3.connect(p)
+        con.execute("CREATE TABLE results (key TEXT)")
+        con.commit()
+        con.close()
+        p.chmod(0o444)
+        d.chmod(0o555)
+    else:
+        raise LookupError(what)
+    return str(p)
 
 
 def call(target: str, args: tuple, kwargs: dict) -> Any:
@@ -190,7 +342,7 @@ def call(target: str, args: tuple, kwargs: dict) -> Any:
     if target.startswith("method:"):
         instance, *rest = args
         return getattr(instance, target.split(":", 1)[1])(*rest, **kwargs)
-    return targets[target](*args, **kwargs)
+    return _target(target, targets)(*args, **kwargs)
 
 
 def _run_case(case: tuple[str, Any]) -> tuple[str, str]:
@@ -202,7 +354,8 @@ def _run_case(case: tuple[str, Any]) -> tuple[str, str]:
 
     target, args, kwargs = payload
     try:
-        result = call(target, args, kwargs)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            result = call(target, args, kwargs)
     except tcpfade.errors.RunStopped:
         return "foreign", "RunStopped"
     except tcpfade.TcpfadeError as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import _validate as v
 from .experiment import Experiment, ExperimentError, Point, load_experiment, point_seed
 from .models import MODELS, model_identity
 from .runner import SweepInterrupted, SweepReport, run_sweep
@@ -30,6 +31,7 @@ class SweepStatus:
     other_code: int
 
 
+@v.checked(experiment=v.Instance(Experiment, "must be an Experiment (tcpfade.sweep.load_experiment)"))
 def sweep_status(experiment: Experiment) -> SweepStatus:
     """Compare the experiment's points with its store."""
     keys = {p.key for p in experiment.points()}

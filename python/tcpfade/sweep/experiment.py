@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import _validate as v
 from ..errors import ParameterError, TcpfadeError
 from . import models
 from .store import ROW_COLUMNS, store_path
@@ -90,6 +91,10 @@ class Experiment:
     source: str = "<experiment>"
 
     @classmethod
+    @v.checked(data=v.Instance(dict, "must be a dict of the experiment's tables (parsed TOML)"),
+               source=v.Instance(str, "must be a string (where the experiment comes from)"),
+               text=v.Instance(str, "must be a string (the experiment's text)"),
+               base=v.Optional(v.Instance((str, Path), "must be a directory's path (str or pathlib.Path)")))
     def from_dict(cls, data: dict[str, Any], *, source: str = "<experiment>", text: str = "",
                   base: Path | None = None) -> Experiment:
         """Check ``data`` (the parsed TOML) and build the experiment; ``text`` locates errors by line."""
@@ -140,7 +145,7 @@ class Experiment:
         name = sweep.get("name") or (Path(source).stem if source != "<experiment>" else "experiment")
         store = Path(output.get("store", f"{name}.sqlite"))
         if base is not None and not store.is_absolute():
-            store = base / store
+            store = Path(base) / store
         try:
             store = store_path("store", store)
         except ParameterError as exc:
@@ -186,11 +191,18 @@ class Experiment:
                     from None
 
 
+@v.checked(master=v.SEED, model=v.Instance(str, "must be a model's name (a string)"),
+           params=v.Instance(dict, "must be a dict of the point's parameters"), replication=v.Integer(0))
 def point_seed(master: int, model: str, params: dict[str, Any], replication: int) -> int:
     """A point's seed: from the master seed and the point's identity only, so it is the same whatever the
     number of workers, their order or the backend."""
     payload = {"master": master, "model": model, "params": params, "replication": replication}
-    return int(_digest(payload)[:16], 16) >> 1
+    try:
+        digest = _digest(payload)
+    except (TypeError, ValueError):   # a value JSON cannot hold (bytes, an array, NaN is held), or a key not a string
+        raise v.fail("params", params, "must hold only numbers, strings, booleans, lists and dicts with string "
+                                       "keys (what an experiment file can say)") from None
+    return int(digest[:16], 16) >> 1
 
 
 def load_experiment(path: str | Path) -> Experiment:

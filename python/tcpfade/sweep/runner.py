@@ -65,6 +65,8 @@ class SweepInterrupted(KeyboardInterrupt):
                          "computed; run the sweep again to compute them")
 
 
+@v.checked(experiment=v.Instance(Experiment, "must be an Experiment (tcpfade.sweep.load_experiment)"),
+           dask=v.Optional(v.Instance(str, "must be a Dask scheduler's address (a string)")), force=v.Flag())
 def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str | None = None, force: bool = False,
               progress: bool = True) -> SweepReport:
     """Compute every point of ``experiment`` missing from its store (all of them with ``force``).

@@ -108,6 +108,7 @@ PRESETS: dict[str, Any] = {
 }
 
 
+@v.checked()
 def device(spec: str | Device, rate_bps: float) -> Device:
     """The :class:`Device` named by ``spec`` (a key of :data:`PRESETS`) at link rate ``rate_bps``, or ``spec``
     itself."""

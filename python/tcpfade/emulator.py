@@ -199,6 +199,7 @@ class CommandResult(Record):
     _headline = ("returncode", "seconds", "link_packets", "channel_loss_rate")
 
 
+@v.checked()
 def congestion_controls() -> tuple[str, ...]:
     """The congestion controls this kernel offers now (``/proc/sys/net/ipv4/tcp_available_congestion_control``;
     another one may be a module to load first: ``modprobe tcp_<name>``)."""
@@ -280,6 +281,7 @@ def _write_log(frame: pd.DataFrame, path: Path | None) -> None:
 _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
 
 
+@v.checked()
 def machine_problem() -> str | None:
     """Why this machine cannot run the emulator (root's capabilities, /dev/net/tun, network namespaces), in the
     core's words, or None when it can. Only a look: nothing is set up. A sweep or a reproduction asks before its
@@ -300,6 +302,7 @@ def machine_problem() -> str | None:
     return None
 
 
+@v.checked()
 def check_machine() -> None:
     """Raise :class:`tcpfade.errors.EmulatorError` saying what is missing when this machine cannot run the
     emulator (:func:`machine_problem`)."""

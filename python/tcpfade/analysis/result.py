@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .. import _validate as v
 from .._record import Record, interval_columns
 from .._stats import Interval
 
@@ -190,6 +191,7 @@ class AnalysisResult(Record):
         return out
 
 
+@v.checked()
 def compare(analysis: AnalysisResult, simulation: Any) -> Any:
     """Analysis and simulation side by side: one row per metric, as a pandas DataFrame.
 

@@ -49,6 +49,7 @@ MARCUM_CERTAIN = 39.0
 MARCUM_LARGEST = 1e5
 
 
+@v.checked()
 def marcum_q(a, b):
     r"""First-order Marcum Q function, zorzi-rao eq. (5):
     :math:`Q(a, b) = \int_b^\infty w\, e^{-(a^2 + w^2)/2} I_0(a w)\, dw`.
@@ -128,6 +129,7 @@ def one_minus_j0(x: float) -> float:
     return total
 
 
+@v.checked()
 def fading_margin_from_error_rate(error_rate: float) -> float:
     """Fading margin F (linear) giving the packet error rate ε of eq. (2): F = -1 / ln(1 - ε)."""
     e = ERROR_RATE.check("error_rate", error_rate)
@@ -138,6 +140,7 @@ def fading_margin_from_error_rate(error_rate: float) -> float:
     return f
 
 
+@v.checked()
 def error_rate_from_fading_margin(fading_margin: float) -> float:
     """Packet error rate ε = 1 - exp(-1/F) of eq. (2), F linear."""
     f = FADING_MARGIN.check("fading_margin", fading_margin)
@@ -189,6 +192,7 @@ def _leave_good(theta: float, rho: float, one_minus_rho: float) -> float:
     return head + math.exp(-d * d / 2.0) * tail
 
 
+@v.checked()
 def markov_from_fading(fading_margin: float, fdt: float) -> tuple[float, float]:
     """Transition probabilities (p, q) = (P(good->good), P(bad->bad)) of zorzi-rao eqs. (2)-(4).
 

@@ -98,6 +98,7 @@ class GilbertElliott(SlotChannel):
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
+    @v.checked()
     def from_transitions(cls, p: float, q: float, *, loss_good: float = 0.0, loss_bad: float = 1.0) -> GilbertElliott:
         """Chain from its transition probabilities p = P(good->good), q = P(bad->bad)."""
         return cls(p=p, q=q, loss_good=loss_good, loss_bad=loss_bad)

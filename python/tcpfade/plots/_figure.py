@@ -23,11 +23,21 @@ def pyplot():
     return plt
 
 
+def on_axes(ax):
+    """(figure, axes) of axes already checked by :func:`checked_axes`."""
+    return ax.figure, ax
+
+
 def checked_path(path: str | Path) -> Path:
     """The output path, or a ParameterError when its suffix is not one of :data:`FORMATS` or its directory does
     not exist (checked before anything is drawn)."""
+    import os
+
+    from .. import _validate as v
     from ..errors import ParameterError
 
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise v.fail("path", path, "must be a file path (str or pathlib.Path)", kind=v.ParameterTypeError)
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")

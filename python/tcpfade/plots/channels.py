@@ -5,13 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, style
+from .. import _validate as v
+from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, on_axes, style
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
 
+@v.checked(modulation=v.Instance(str, "must be a modulation's name (a string)"),
+           packet_bytes=v.Optional(v.Integer(1, 1 << 30)))
 def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax=None, packet_bytes: int | None = None,
                       modulation: str = "bpsk") -> Figure:
     """Average packet error rate against average SNR, one curve per fD·T with its 95% band (zorzi-rao Fig. 7).
@@ -31,7 +34,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax
     if path is not None:
         checked_path(path)
     with style():
-        fig, ax = (ax.figure, checked_axes(ax, 1)) if ax is not None else new_figure()
+        fig, ax = on_axes(checked_axes(ax, 1)) if ax is not None else new_figure()
         draw_error_vs_snr(table, ax)
         size = f", {packet_bytes}-byte packets" if packet_bytes else ""
         ax.set_title(f"Jakes fading, {modulation.upper()}{size}")

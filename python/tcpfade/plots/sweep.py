@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import _validate as v
-from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, style
+from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, on_axes, style
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -64,7 +64,7 @@ def plot_results(frame: pd.DataFrame, path: str | Path | None = None, *, x: str,
         checked_path(path)
     table = summarize(frame, x, y, group)
     with style():
-        fig, ax = (ax.figure, checked_axes(ax, 1)) if ax is not None else new_figure((6.5, 4.2))
+        fig, ax = on_axes(checked_axes(ax, 1)) if ax is not None else new_figure((6.5, 4.2))
         _draw_results(table, ax, x=x, y=y, group=group, logx=logx, logy=logy, title=title)
         if len(fig.axes) == 1:
             fig.tight_layout()

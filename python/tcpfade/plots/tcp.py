@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import _validate as v
 from ._figure import checked_axes, checked_path, checked_table, finish, new_figure, style
 
 if TYPE_CHECKING:
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+@v.checked()
 def plot_slot_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=None, title: str = "") -> Figure:
     """Per-slot trace in the style of chockalingam Figs. 1-3: transmitted packet id per slot (top; 0 = idle, so
     ids are shown from 1 as in the paper; lost transmissions marked) and W, W_th (bottom).

@@ -205,9 +205,19 @@ def point_seed(master: int, model: str, params: dict[str, Any], replication: int
     return int(digest[:16], 16) >> 1
 
 
+#: The largest experiment file read (a file of axes and values: a megabyte is thousands of them).
+MAX_EXPERIMENT_BYTES = 16 << 20
+
+
+@v.checked()
 def load_experiment(path: str | Path) -> Experiment:
     """Read and check an experiment file (TOML). Relative store paths are relative to the file."""
     path = Path(path)
+    if path.exists() and not path.is_file():   # a directory, or a device such as /dev/full that never ends
+        raise ExperimentError(str(path), None, "file", "is not a regular file")
+    if path.is_file() and path.stat().st_size > MAX_EXPERIMENT_BYTES:
+        raise ExperimentError(str(path), None, "file", f"holds {path.stat().st_size} bytes: an experiment file is "
+                                                       f"text of at most {MAX_EXPERIMENT_BYTES} bytes")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

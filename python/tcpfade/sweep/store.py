@@ -78,6 +78,7 @@ def store_path(name: str, path: str | Path) -> Path:
 class Store:
     """A results store at ``path`` (created on the first write)."""
 
+    @v.checked()
     def __init__(self, path: str | Path) -> None:
         self.path = store_path("store", path)
 

@@ -42,6 +42,7 @@ def _identity(params: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+@v.checked()
 def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1, master_seed: int = 1,
          workers: int = 1, dask: str | None = None, progress: bool | None = None,
          **parameters: Any) -> pd.DataFrame:

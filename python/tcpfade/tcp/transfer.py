@@ -334,6 +334,7 @@ TRANSFER_METRICS = ("connection_time", "goodput_bps", "overhead_percent", "effor
                     "joules_per_bit", "retransmissions", "timeouts", "probe_cycles")
 
 
+@v.checked()
 def simulate_transfers(variants: str | list[str], channel: Any = v.UNSET, *,
                        seeds: int | list[int] = 5, progress: bool | Callable[[float], object] | None = None,
                        **kwargs: Any) -> pd.DataFrame:

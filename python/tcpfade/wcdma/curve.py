@@ -22,6 +22,7 @@ from .._record import Record
 PAPER = {"A": 1.39, "B": 2.78, "k": 0.03, "alpha": 1.3}
 
 
+@v.checked()
 def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["A"], B: float = PAPER["B"],
                     k: float = PAPER["k"], alpha: float = PAPER["alpha"]) -> np.ndarray | float:
     """Eqs. (3)-(6) at block error probabilities ``pe`` (in (0, 1]) and Doppler ``doppler_hz``. Where the

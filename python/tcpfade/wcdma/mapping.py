@@ -112,6 +112,7 @@ def _table(path: str) -> dict[str, Any]:
     return table
 
 
+@v.checked()
 def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mapping:
     """The calibrated mapping for a TTI of ``tti_frames`` frames (from ``path``, default the shipped table).
 

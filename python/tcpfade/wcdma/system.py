@@ -39,6 +39,7 @@ CHIP_RATE = 3.84e6
 BIT_RATE = 105_000.0
 
 
+@v.checked()
 def sir_reference_offset_db(sir_reference: str = DEFAULT_SIR_REFERENCE, spreading_factor: float = 16.0) -> float:
     """dB to add to the SIR per coded symbol to get the SIR in ``sir_reference``: 0 for "symbol",
     10·log10(W/(SF·R)) for "bit" (3.590 dB at SF = 16: each of the 1050 information bits of a frame is carried

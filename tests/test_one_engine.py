@@ -256,3 +256,20 @@ def test_a_larger_initial_window_shortens_a_loss_free_transfer_and_is_on_every_s
     assert all("initial_window" in MODEL_PARAMETERS[m] for m in ("simulate", "simulate_link", "simulate_transfer"))
     for command in ("simulate", "simulate-link", "transfer"):
         assert any("--initial-window" in getattr(p, "opts", []) for p in cli.commands[command].params)
+
+
+def test_every_simulator_reports_its_retransmissions():
+    # A loss-free link never sends a segment twice; a lossy one resends at least one segment per fast retransmit
+    # and never more segments than it sent.
+    clean = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, channel=None, seed=1, duration=100)
+    assert clean.retransmissions == 0
+    lossy = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, channel=tcpfade.Bernoulli(0.02), seed=1,
+                                  duration=200)
+    assert lossy.fast_retransmits <= lossy.retransmissions <= lossy.sent and lossy.retransmissions > 0
+    bearer = wcdma.tcp_over_blocks(_bursts(40))
+    assert bearer.retransmissions >= bearer.fast_retransmits > 0
+    assert wcdma.tcp_over_blocks(np.zeros(3000, int)).retransmissions == 0
+    slotted = tcpfade.simulate("newreno", tcpfade.Bernoulli(0.05), slots=50_000, seed=1)
+    assert slotted.counts["retransmissions"] >= slotted.fast_retransmits > 0
+    transfer = tcpfade.simulate_transfer("newreno", tcpfade.Bernoulli(0.02), size_bytes=300_000, seed=1)
+    assert transfer.retransmissions >= transfer.fast_retransmits

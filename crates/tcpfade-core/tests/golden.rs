@@ -92,7 +92,7 @@ fn link_cases(out: &mut Vec<(String, u64)>) {
                                 "link/{}/guard={guard}/bc={bc}/{timer}/delack={delack:?}/{channel}/seed={seed}",
                                 variant.name()
                             );
-                            out.push((key, fnv(&format!("{o:?}"))));
+                            out.push((key, fnv(&before_retransmissions(&format!("{o:?}")))));
                         }
                     }
                 }
@@ -219,4 +219,20 @@ fn transfer_outcomes_are_unchanged() {
     let mut cases = Vec::new();
     transfer_cases(&mut cases);
     check("transfer", cases);
+}
+
+/// A link outcome's text as it was when the digests were recorded: `LinkCounts` has since gained its last field,
+/// `retransmissions` (issue 33: every simulator reports them), which is taken out again so that every count the
+/// digests hold is still compared.
+fn before_retransmissions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(", retransmissions: ") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + ", retransmissions: ".len()..];
+        let digits = tail.find(|c: char| !c.is_ascii_digit()).unwrap_or(tail.len());
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -10,7 +10,7 @@ use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChan
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
-pub(crate) const LINK_FIELDS: [&str; 11] = [
+pub(crate) const LINK_FIELDS: [&str; 12] = [
     "time",
     "delivered",
     "sent",
@@ -22,6 +22,7 @@ pub(crate) const LINK_FIELDS: [&str; 11] = [
     "rtt_samples",
     "rtt_sum",
     "busy",
+    "retransmissions",
 ];
 
 pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
@@ -37,6 +38,7 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
         c.rtt_samples as f64,
         c.rtt_sum,
         c.busy,
+        c.retransmissions as f64,
     ]
 }
 

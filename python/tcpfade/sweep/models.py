@@ -189,7 +189,8 @@ _VISIT_TERMS = ("p_no_loss", "p_triple_duplicate", "p_timeout", "mean_effective_
 def _run_simulate_link(variant, channel, seed, kwargs):
     r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
-    metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits))
+    metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits),
+                   retransmissions=int(r.retransmissions))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 

@@ -58,7 +58,7 @@ class LinkResult(Record):
         the full buffer dropped.
     timeouts_per_s, fast_retransmits_per_s, mean_rtt : float
         Recoveries per second, and the mean of the RTT samples [s].
-    delivered, sent, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
+    delivered, sent, retransmissions, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
         The counts after the warm-up.
     p_no_loss, p_triple_duplicate, p_timeout, mean_effective_bad, mean_rto_at_bad, mean_backoff_at_bad : float
         The per-visit terms above.
@@ -101,6 +101,7 @@ class LinkResult(Record):
     mean_rtt: float
     delivered: int
     sent: int
+    retransmissions: int
     channel_losses: int
     buffer_losses: int
     timeouts: int
@@ -147,7 +148,7 @@ class LinkResult(Record):
 def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
     """Metric values from count rows (the totals or one row per batch), columns as the core's fields."""
     (time, delivered, sent, received, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples,
-     rtt_sum, busy) = rows.T
+     rtt_sum, busy, _retransmissions) = rows.T
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "goodput": delivered / (rate * time),
@@ -340,6 +341,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
         beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=args["seed"], **point,
         goodput_bps=point["goodput"] * mu * size * 8, delivered=int(count["delivered"]), sent=int(count["sent"]),
+        retransmissions=int(count["retransmissions"]),
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
         rtt_samples=int(count["rtt_samples"]), p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),

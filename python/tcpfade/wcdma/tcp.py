@@ -52,7 +52,7 @@ class BearerResult(Record):
     atp, ace : float
         Average transmit power while TCP sends [W] (eq. (2)) and the energy per delivered bit [J/bit]; NaN
         without a power trace, ACE infinite when nothing was delivered.
-    delivered, sent, timeouts, fast_retransmits : int
+    delivered, sent, retransmissions, timeouts, fast_retransmits : int
         TCP's counts.
     duration : float
         The time simulated [s].
@@ -73,6 +73,7 @@ class BearerResult(Record):
     sent: int
     timeouts: int
     fast_retransmits: int
+    retransmissions: int
     duration: float
 
     _headline = ("throughput", "block_error_rate", "atp", "ace", "timeouts")
@@ -179,7 +180,8 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         ace = atp / (s * CBR) if s > 0 else float("inf")   # nothing delivered: every joule wasted
     return BearerResult(throughput=s, throughput_ci=ci, block_error_rate=pe, atp=atp, ace=ace,
                         delivered=int(totals["delivered"]), sent=int(totals["sent"]), timeouts=int(totals["timeouts"]),
-                        fast_retransmits=int(totals["fast_retransmits"]), duration=totals["time"])
+                        fast_retransmits=int(totals["fast_retransmits"]),
+                        retransmissions=int(totals["retransmissions"]), duration=totals["time"])
 
 
 @dataclass(frozen=True, repr=False)

@@ -112,6 +112,8 @@ counters! {
         pub rtt_sum: f64,
         /// Time the link spent sending [s].
         pub busy: f64,
+        /// Segments sent again (after a timeout or a fast retransmit, and NewReno's partial ACKs).
+        pub retransmissions: u64,
     }
 }
 
@@ -262,6 +264,7 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
             delivered: self.receiver.delivered(),
             timeouts: sc.timeouts,
             fast_retransmits: sc.fast_retransmits,
+            retransmissions: sc.retransmissions,
             rtt_samples,
             rtt_sum,
             busy,

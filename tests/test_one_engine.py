@@ -259,10 +259,13 @@ def test_a_larger_initial_window_shortens_a_loss_free_transfer_and_is_on_every_s
 
 
 def test_every_simulator_reports_its_retransmissions():
-    # A loss-free link never sends a segment twice; a lossy one resends at least one segment per fast retransmit
-    # and never more segments than it sent.
-    clean = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, channel=None, seed=1, duration=100)
-    assert clean.retransmissions == 0
+    # A link that loses nothing (no channel losses, a window the buffer always holds) never sends a segment twice; a
+    # lossy one resends at least one segment per fast retransmit and never more segments than it sent.
+    clean = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, wmax=16, channel=None, seed=1,
+                                  duration=100)
+    assert clean.buffer_losses == 0 and clean.retransmissions == 0
+    overflow = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, channel=None, seed=1, duration=100)
+    assert overflow.buffer_losses > 0 and overflow.retransmissions > 0   # the buffer's drops are resent
     lossy = tcpfade.simulate_link("newreno", rate=100, tau=0.01, buffer=20, channel=tcpfade.Bernoulli(0.02), seed=1,
                                   duration=200)
     assert lossy.fast_retransmits <= lossy.retransmissions <= lossy.sent and lossy.retransmissions > 0

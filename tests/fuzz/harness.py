@@ -236,6 +236,17 @@ store = "fz.sqlite"
 """
 
 
+
+#: Text files a case may name: (file name, contents).
+TEXT_FILES = {
+    "bad-json": ("bad.json", '{"a": [1, 2,'),
+    "bad-toml": ("bad.toml", '[sweep\nmodel = "simulate"\nmodel = 3\n'),
+    "valid-toml": ("ok.toml", EXPERIMENT_TOML),
+    "valid-csv": ("ok.csv", "loss\n0\n1\n0\n"),
+    "bad-csv": ("bad.csv", "loss,x\n0,\n\"1\n2,3,4\n"),
+    "valid-txt": ("ok.txt", "0 1 0 0 1\n"),
+}
+
 def materialize(kind: str, what: str) -> Any:
     """A hostile (or valid) file, array or object, made in the child's working directory."""
     import sqlite3
@@ -284,27 +295,13 @@ def materialize(kind: str, what: str) -> Any:
         header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }"
         header = header + " " * (117 - len(header)) + "\n"
         p.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b"\0" * 16)
-    elif what == "bad-json":
-        p = d / "bad.json"
-        p.write_text('{"a": [1, 2,')
-    elif what == "bad-toml":
-        p = d / "bad.toml"
-        p.write_text('[sweep\nmodel = "simulate"\nmodel = 3\n')
-    elif what == "valid-toml":
-        p = d / "ok.toml"
-        p.write_text(EXPERIMENT_TOML)
+    elif what in TEXT_FILES:
+        name, text = TEXT_FILES[what]
+        p = d / name
+        p.write_text(text)
     elif what == "valid-npy":
         p = d / "ok.npy"
         np.save(p, np.array([0, 1, 0, 0, 1], dtype=np.uint8))
-    elif what == "valid-csv":
-        p = d / "ok.csv"
-        p.write_text("loss\n0\n1\n0\n")
-    elif what == "bad-csv":
-        p = d / "bad.csv"
-        p.write_text("loss,x\n0,\n\"1\n2,3,4\n")
-    elif what == "valid-txt":
-        p = d / "ok.txt"
-        p.write_text("0 1 0 0 1\n")
     elif what == "garbage":
         p = d / "garbage.bin"
         p.write_bytes(bytes(range(256)) * 4)

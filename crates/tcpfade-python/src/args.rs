@@ -105,3 +105,28 @@ pub(crate) struct SlottedArgs {
     pub trace_slots: u64,
     pub seed: u64,
 }
+
+/// The WCDMA uplink's run, layout and radio (`tcpfade.wcdma.simulate_system`'s checked arguments; the ray profile
+/// and the SIR reference are read beside, as names or powers).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct SystemArgs {
+    pub users: usize,
+    pub doppler_hz: f64,
+    pub target_sir_db: f64,
+    pub step_db: f64,
+    pub slots: u64,
+    pub fading: bool,
+    pub cells_per_side: usize,
+    pub cell_side: f64,
+    pub path_loss_db: f64,
+    pub path_loss_exponent: f64,
+    pub shadowing_db: f64,
+    pub spreading_factor: f64,
+    pub noise_dbw: f64,
+    pub max_power_dbw: f64,
+    pub power_range_db: f64,
+    pub oscillators: u64,
+    pub sir_reference: String,
+    pub seed: u64,
+}

@@ -3,6 +3,7 @@
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use crate::args::SystemArgs;
 use tcpfade_core::wcdma::{run_system, RayProfile, SirReference, SystemConfig, PAPER_BIT_RATE};
 
 fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'py, PyAny>> {
@@ -10,35 +11,44 @@ fn array2<'py>(py: Python<'py>, data: Vec<f32>, rows: usize) -> PyResult<Bound<'
     PyArray1::from_vec(py, data).reshape([rows, cols]).map(|a| a.into_any())
 }
 
-/// Run the uplink. `run` = (users, doppler_hz, target_sir_db, step_db, slots, fading); `layout` =
-/// (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db); `radio` = (spreading_factor,
-/// noise_dbw, max_power_dbw, power_range_db, oscillators); `rays` a profile name or powers in dB;
-/// `sir_reference` "symbol" or "bit" (the power control's SIR, D13; R = 105 kb/s for "bit"). Returns a dict of
-/// arrays.
+/// Run the uplink. `args` holds `simulate_system`'s checked arguments, read by field name ([`SystemArgs`]), and
+/// `rays`, a profile name or powers in dB; `sir_reference` is "symbol" or "bit" (the power control's SIR, D13;
+/// R = 105 kb/s for "bit"). Returns a dict of arrays.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn simulate_system<'py>(
     py: Python<'py>,
-    run: (usize, f64, f64, f64, u64, bool),
-    layout: (usize, f64, f64, f64, f64),
-    radio: (f64, f64, f64, f64, u64),
-    rays: &Bound<'py, PyAny>,
-    sir_reference: &str,
-    seed: u64,
+    args: Bound<'py, PyDict>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let sir_reference = SirReference::from_name(sir_reference).map_err(crate::errors::to_py)?;
+    let a: SystemArgs = args.extract()?;
+    let sir_reference = SirReference::from_name(&a.sir_reference).map_err(crate::errors::to_py)?;
+    let rays = args.get_item("rays")?.ok_or_else(|| pyo3::exceptions::PyKeyError::new_err("rays"))?;
     let rays = match rays.extract::<String>() {
         Ok(name) => RayProfile::from_name(&name).map_err(crate::errors::to_py)?,
         Err(_) => RayProfile::Custom(rays.extract::<Vec<f64>>()?),
     };
-    let (users, doppler_hz, target_sir_db, step_db, slots, fading) = run;
-    let (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db) = layout;
-    let (spreading_factor, noise_dbw, max_power_dbw, power_range_db, oscillators) = radio;
+    let (users, seed) = (a.users, a.seed);
     let cfg = SystemConfig {
-        users, cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db, doppler_hz,
-        slot: 0.01 / 15.0, oscillators, rays, spreading_factor, noise_dbw, max_power_dbw, power_range_db, step_db,
-        target_sir_db, sir_reference, bit_rate: PAPER_BIT_RATE, slots, fading,
+        users,
+        cells_per_side: a.cells_per_side,
+        cell_side: a.cell_side,
+        path_loss_db: a.path_loss_db,
+        path_loss_exponent: a.path_loss_exponent,
+        shadowing_db: a.shadowing_db,
+        doppler_hz: a.doppler_hz,
+        slot: 0.01 / 15.0,
+        oscillators: a.oscillators,
+        rays,
+        spreading_factor: a.spreading_factor,
+        noise_dbw: a.noise_dbw,
+        max_power_dbw: a.max_power_dbw,
+        power_range_db: a.power_range_db,
+        step_db: a.step_db,
+        target_sir_db: a.target_sir_db,
+        sir_reference,
+        bit_rate: PAPER_BIT_RATE,
+        slots: a.slots,
+        fading: a.fading,
     };
     let out = crate::errors::run_watched(py, progress, move |watch| run_system(&cfg, seed, watch))?;
     let d = PyDict::new(py);

@@ -221,10 +221,13 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
     v.work("duration", duration, float(users) * count, "events", f"{count:.6g} slots of {users} users")
     slots = int(count)
     with reporting(progress, "slots") as report:
-        raw = _core.simulate_system((users, doppler_hz, target_sir_db, step_db, slots, fading),
-                                    (cells_per_side, cell_side, path_loss_db, path_loss_exponent, shadowing_db),
-                                    (spreading_factor, noise_dbw, max_power_dbw, power_range_db, oscillators),
-                                    rays, sir_reference, seed, report)
+        args = {"users": users, "doppler_hz": doppler_hz, "target_sir_db": target_sir_db, "step_db": step_db,
+                "slots": slots, "fading": fading, "cells_per_side": cells_per_side, "cell_side": cell_side,
+                "path_loss_db": path_loss_db, "path_loss_exponent": path_loss_exponent, "shadowing_db": shadowing_db,
+                "spreading_factor": spreading_factor, "noise_dbw": noise_dbw, "max_power_dbw": max_power_dbw,
+                "power_range_db": power_range_db, "oscillators": oscillators, "rays": rays,
+                "sir_reference": sir_reference, "seed": seed}
+        raw = _core.simulate_system(args, report)
     return SystemResult(
         users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db, duration=slots * SLOT,
         seed=seed, rays=rays, sir_reference=sir_reference, sir_db=raw["sir_db"], power_dbw=raw["power_dbw"], fading_db=raw["fading_db"],

@@ -92,7 +92,7 @@ def test_sysctls_set_the_kernels_settings_in_both_namespaces():
 
 def test_without_the_capabilities_it_says_what_is_missing():
     out = subprocess.run(["capsh", "--drop=cap_sys_admin,cap_net_admin", "--", "-c",
-                          f"{sys.executable} -c 'from tcpfade.cli import run; run()' emulate bulk --rate 125 --tau 0.04 --duration 2"],
+                          f"{sys.executable} -c 'from tcpfade.cli import run; run()' emulate bulk --rate 125 --tau 0.04 --duration 2 --lossless"],
                          capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr.strip().endswith("the emulator needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): run it as root")
@@ -103,7 +103,7 @@ def test_without_the_capabilities_it_says_what_is_missing():
 def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
     before = holders()
     proc = subprocess.Popen([sys.executable, "-c", "from tcpfade.cli import run; run()", "emulate", "bulk", "--rate", "125", "--tau", "0.04",
-                             "--duration", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--duration", "60", "--lossless"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 10
     while len(holders() - before) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -8,8 +8,9 @@ import click
 
 from .. import _validate as v
 from ..channels import Bernoulli
-from .options import (OUTPUT_FILE, channel_options, emit, link_channel_option, output_options, print_table,
-                      progress_bar)
+from ..emulator import EMULATE
+from .options import (LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option, output_options,
+                      print_table, progress_bar, require_channel)
 
 
 
@@ -80,17 +81,23 @@ def emulate() -> None:
 
 
 @emulate.command("bulk")
-@click.option("--variant", default="reno", show_default=True,
-              help="The sender's congestion control, by the kernel's name (reno, cubic, bbr, ...).")
-@click.option("--duration", type=float, default=30.0, show_default=True, help="Length of the transfer [s].")
-@click.option("--warmup", type=float, help="Unmeasured start [s] (default a tenth of the duration).")
+@EMULATE.options(names=("variant", "duration", "warmup"))
 @link_options
+@click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @output_options()
-def bulk(variant, duration, warmup, as_json, csv_path, **kw) -> None:
+def bulk(variant, duration, warmup, lossless, as_json, csv_path, **kw) -> None:
     """A kernel TCP bulk transfer over the emulated link, measured from the sender's TCP_INFO."""
-    from ..emulator import emulate as run
+    from ..emulator import emulate as run, emulation_arguments
 
-    r = run(variant, duration=duration, warmup=warmup, progress=progress_bar(), **link_arguments(kw))
+    given = link_arguments(kw)
+    # Every other input is checked first (one line each), then the channel: a measurement never picks one silently.
+    emulation_arguments(variant, duration=duration, warmup=warmup, **{**given, "channel": None})
+    if given["mean_good"] is None and given["mean_bad"] is None:
+        given["channel"] = require_channel(given["channel"], lossless, "--mean-good/--mean-bad, --error-rate, "
+                                                                      "--p/--q, --fdt or --trace-file")
+    elif lossless:
+        raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
+    r = run(variant, duration=duration, warmup=warmup, progress=progress_bar(), **given)
 
     def human() -> None:
         print_table({"congestion control": r.variant, "buffer B [packets]": r.buffer, "measured [s]":

@@ -42,6 +42,7 @@ REASONS: dict[tuple[str, str], str] = {
     ("*", "rto_slots"): "renamed from rto (issue 33)",
     ("*", "ack_delay_slots"): "renamed from ack_delay (issue 33)",
     ("*", "initial_window"): "a new parameter (issue 33), 1 = the papers' sender",
+    ("kernel-vs-simulator.csv", "*"): "a new reproduce entry (issue 33): Linux's TCP against the simulator",
 }
 
 

@@ -111,3 +111,13 @@ def test_sweep_entries_refuse_what_is_not_an_experiment(tmp_path):
     with pytest.raises(ParameterError, match="^data = .* is not allowed"):
         Experiment.from_dict(True)
     assert Experiment.from_dict(data, base=str(tmp_path)).store == tmp_path / "x.sqlite"
+
+
+def test_the_universal_curve_refuses_a_zero_denominator_of_eq_5():
+    # found by the surface fuzzer: A = B = 0 at any Doppler (or B = 0 at f_d = 0) divided by zero in x_s
+    import tcpfade
+    from tcpfade import wcdma
+
+    with pytest.raises(tcpfade.ParameterError, match="A·doppler_hz \\+ B must not be 0"):
+        wcdma.universal_curve([0.3, 1.0], 0, A=0, B=0, alpha=2.44)
+    assert 0 < wcdma.universal_curve(0.01, 6.0) < 1

@@ -59,6 +59,9 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
     # Any finite A, B, k, α: a least-squares fit (fit_universal_curve) explores them beyond the physical range.
     A, B, k, alpha = (v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
     x_tilde = 1.0 + np.log10(np.maximum(x, 1e-300)) / 3.0
+    if A * fd + B == 0.0:
+        raise v.fail("B", B, f"A·doppler_hz + B must not be 0 (eq. (5): x_s = 1/(A f_d + B) − k; here A = {A:g}, "
+                             f"doppler_hz = {fd:g})")
     x_s = 1.0 / (A * fd + B) - k
     gap = x_tilde - x_s
     with np.errstate(divide="ignore", invalid="ignore"):

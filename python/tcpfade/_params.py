@@ -4,7 +4,8 @@ A :class:`Model` is a frozen record of :class:`Param` declarations. Everything t
 list derives from it:
 
 - the checks at entry (:meth:`Model.entry` gives the public function its signature, its *Parameters* section and
-  the :func:`~tcpfade._validate.checked` rules; :meth:`Model.check` binds and checks a call without running it);
+  the :func:`~tcpfade._validate.checked` rules; a model's ``*_arguments`` function checks a call without running
+  it);
 - what the Rust bindings read: the checked arguments travel as one dict, and the binding's ``#[derive(FromPyObject)]``
   structs take their fields from it by name (``crates/tcpfade-python/src/args.rs``);
 - the command line's options (:meth:`Model.options`);
@@ -143,10 +144,6 @@ class Model:
     def rules(self) -> dict[str, v.Rule]:
         return {p.name: p.rule for p in self.params}
 
-    def defaults(self) -> dict[str, Any]:
-        """The default of every parameter that has one."""
-        return {p.name: p.default for p in self.params if not p.required}
-
     def sweep_types(self) -> dict[str, type]:
         """What a sweep point may set, with the type a parameter file gives it."""
         return {p.name: p.kind for p in self.params if p.sweep}
@@ -154,14 +151,6 @@ class Model:
     def pick(self, values: dict[str, Any]) -> dict[str, Any]:
         """The entries of ``values`` that are this model's parameters."""
         return {k: x for k, x in values.items() if k in self._index}
-
-    def extended(self, name: str, *params: Param, without: Iterable[str] = (), doc: str | None = None) -> Model:
-        """Another model that shares these declarations, with ``params`` added (or replacing those of the same
-        name) and ``without`` left out."""
-        added = {p.name: p for p in params}
-        skip = set(without)
-        kept = [added.pop(p.name, p) for p in self.params if p.name not in skip]
-        return Model(name, (*kept, *added.values()), self.doc if doc is None else doc)
 
     # -- the signature and its checks --------------------------------------------------------------------------
 
@@ -175,12 +164,6 @@ class Model:
         if rest:
             out.append(inspect.Parameter(rest, inspect.Parameter.VAR_KEYWORD))
         return inspect.Signature(out)
-
-    def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        """Bind a call to the signature and check every argument by its rule: the normalized arguments, defaults
-        filled in (an unknown or missing parameter, a value out of its range raise ParameterError)."""
-        bound = v._bind(self.signature(), self.name, args, self.renamed(kwargs))
-        return {name: self._index[name].rule.check(name, value) for name, value in bound.arguments.items()}
 
     def renamed(self, kwargs: dict[str, Any], extra: Iterable[Param] = ()) -> dict[str, Any]:
         """``kwargs`` with former names replaced by the current ones, each with a FutureWarning (giving both is an
@@ -201,7 +184,9 @@ class Model:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
         that only the function takes, such as ``progress``, and ``**rest`` when it forwards further keywords), every
         argument is checked by its rule before the body runs, and the ``{parameters}`` line of its docstring becomes
-        the numpy-style list of the parameters."""
+        the numpy-style list of the parameters. The body itself stays reachable as ``.unchecked``, for a caller that
+        holds arguments this model's checks have already passed (a public function handing them to its
+        ``*_arguments``), so that no argument is checked twice."""
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
             fn.__signature__ = self.signature(extra, rest)  # type: ignore[attr-defined]
@@ -209,18 +194,16 @@ class Model:
                 fn.__doc__ = fn.__doc__.replace("{parameters}", self.docstring(extra, _indent(fn.__doc__)))
             rules = {p.name: p.rule for p in (*self.params, *extra)}
             checked = v.checked(**rules)(fn)
-            if not any(p.old_names for p in (*self.params, *extra)):
-                checked.__signature__ = fn.__signature__  # type: ignore[attr-defined]
-                checked.model = self  # type: ignore[attr-defined]
-                return checked
+            out = checked
+            if any(p.old_names for p in (*self.params, *extra)):
+                @functools.wraps(fn)
+                def out(*args: Any, **kwargs: Any) -> Any:
+                    return checked(*args, **self.renamed(kwargs, extra))
 
-            @functools.wraps(fn)
-            def wrapped(*args: Any, **kwargs: Any) -> Any:
-                return checked(*args, **self.renamed(kwargs, extra))
-
-            wrapped.__signature__ = fn.__signature__  # type: ignore[attr-defined]
-            wrapped.model = self  # type: ignore[attr-defined]
-            return wrapped
+            out.__signature__ = fn.__signature__  # type: ignore[attr-defined]
+            out.model = self  # type: ignore[attr-defined]
+            out.unchecked = fn  # type: ignore[attr-defined]
+            return out
 
         return decorate
 

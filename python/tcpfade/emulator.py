@@ -371,7 +371,7 @@ def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object]
     >>> r.retransmissions > 0 and r.channel_loss_rate > 0      # lost packets are sent again
     True
     """
-    a = emulation_arguments(variant, **given)
+    a = emulation_arguments.unchecked(variant, **given)   # the entry has checked them
     rate, duration, warmup, data = a["rate"], a["duration"], a["warmup"], a["channel"]
     with reporting(progress, "emulated time") as report:
         raw = _core.emulate_bulk(a["forward"], a["reverse"], a["stack"], variant, duration, warmup, report)

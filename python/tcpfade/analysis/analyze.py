@@ -113,8 +113,8 @@ def analyze(variant: str, channel: SlotChannel, *, wmax: int, dupthresh: int, rt
     ParameterError
         an unknown or unanalysed variant, a channel that is not a two-state Markov chain, a parameter out of range.
     """
-    a = analysis_arguments(variant, channel, wmax=wmax, dupthresh=dupthresh, rto_slots=rto_slots,
-                           transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
+    a = analysis_arguments.unchecked(variant, channel, wmax=wmax, dupthresh=dupthresh, rto_slots=rto_slots,
+                                     transmit_energy=transmit_energy, w_active=w_active, w_idle=w_idle)
     name, wmax, k, t0 = a["variant"], a["wmax"], a["dupthresh"], a["rto_slots"]
     energy, w_a, w_i = a["transmit_energy"], a["w_active"], a["w_idle"]
     matrices = SlotMatrices.from_channel(channel)

@@ -92,11 +92,9 @@ def bulk(variant, duration, warmup, lossless, as_json, csv_path, **kw) -> None:
     given = link_arguments(kw)
     # Every other input is checked first (one line each), then the channel: a measurement never picks one silently.
     emulation_arguments(variant, duration=duration, warmup=warmup, **{**given, "channel": None})
-    if given["mean_good"] is None and given["mean_bad"] is None:
-        given["channel"] = require_channel(given["channel"], lossless, "--mean-good/--mean-bad, --error-rate, "
-                                                                      "--p/--q, --fdt or --trace-file")
-    elif lossless:
-        raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
+    given["channel"] = require_channel(given["channel"], lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, "
+                                                                  "--fdt or --trace-file",
+                                       continuous=given["mean_good"] is not None or given["mean_bad"] is not None)
     r = run(variant, duration=duration, warmup=warmup, progress=progress_bar(), **given)
 
     def human() -> None:

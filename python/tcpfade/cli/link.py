@@ -45,11 +45,9 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
         if mean_good is None or mean_bad is None:
             raise v.fail("--loss-rule", loss_rule, "needs a channel: give --mean-good and --mean-bad")
         channel, mean_good, mean_bad = ContinuousTwoState(mean_good, mean_bad, loss_rule=loss_rule), None, None
-    if mean_good is None and mean_bad is None:
-        channel = require_channel(channel, lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, --fdt or "
-                                                     "--trace-file")
-    elif lossless:
-        raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
+    continuous = mean_good is not None or mean_bad is not None
+    channel = require_channel(channel, lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, --fdt or "
+                                                 "--trace-file", continuous=continuous)
     given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())

@@ -270,8 +270,13 @@ def link_channel_option(kw: dict, packet_bytes: int):
 LOSSLESS_HELP = "Run without channel losses (a run never picks a channel for you: give a channel's options or this)."
 
 
-def require_channel(channel, lossless: bool, options: str):
-    """The channel the options describe, or None with --lossless; an error when neither or both are given."""
+def require_channel(channel, lossless: bool, options: str, *, continuous: bool = False):
+    """The channel the options describe, or None with --lossless; an error when neither or both are given.
+    ``continuous``: --mean-good/--mean-bad were given (the API builds that channel from them)."""
+    if continuous:
+        if lossless:
+            raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
+        return channel
     if channel is None and not lossless:
         raise v.fail("channel", "(none)", f"give a channel ({options}), or --lossless for a link without channel "
                                           "losses")

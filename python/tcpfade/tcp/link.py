@@ -314,7 +314,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         an unknown variant, a parameter out of its range, both or neither of buffer and beta, a channel given
         with mean_good/mean_bad, a run that would not fit in memory or time.
     """
-    args = link_arguments(variant, **given)
+    args = link_arguments.unchecked(variant, **given)   # the entry has checked them
     name, mu, t, size, buffer, channel = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
                                                             "channel"))
     duration, warmup, level = args["duration"], args["warmup"], args["confidence"]

@@ -19,7 +19,7 @@ from ..channels.base import SlotChannel
 from .._params import Model, Param
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
 from .._params import REQUIRED
-from .parameters import (BATCHES, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
+from .parameters import (BATCHES, BYTE_COUNTING, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
                          RECOVER_GUARD, SEED, WINDOW_VARIANTS, WMAX, variant)
 from .parameters import VARIANTS as ALL_VARIANTS
 
@@ -182,6 +182,7 @@ SLOTTED = Model("simulate", (
     WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,
     Param("slots", v.Integer(1), 1_000_000, "Length of the run; memory does not grow with it.", "slots"),
     SEED.but(doc="Seed of the channel and of ACK losses."), INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD,
+    BYTE_COUNTING,
     Param("ack_loss", v.PROBABILITY, 0.0, "ACK loss probability (zorzi-rao footnote 1)."),
     Param("ack_delay_slots", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots",
           old_names=("ack_delay",)),
@@ -211,7 +212,7 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
              f"a trace of {trace_slots} slots")
     energy = a["transmit_energy"] if a["transmit_energy"] is not None else (channel.transmit_energy or 1.0)
     a.update(initial_ssthresh=float(a["wmax"]) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
-             transmit_energy=v.ENERGY.check("transmit_energy", energy), byte_counting=False)
+             transmit_energy=v.ENERGY.check("transmit_energy", energy))
     return a
 
 
@@ -241,7 +242,7 @@ def simulate(variant: str, channel: SlotChannel, *, progress: bool | Callable[[f
     >>> 0.8 < r.throughput < 0.95 and r.ci["throughput"][0] <= r.throughput <= r.ci["throughput"][1]
     True
     """
-    a = simulation_arguments(variant, channel, **given)
+    a = simulation_arguments.unchecked(variant, channel, **given)   # the entry has checked them
     name, wmax, k, t0, n, energy = a["variant"], a["wmax"], a["dupthresh"], a["rto_slots"], a["slots"], a["transmit_energy"]
     w_a, w_i, level = a["w_active"], a["w_idle"], a["confidence"]
     with reporting(progress, "slots") as report:

@@ -272,7 +272,7 @@ def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
     ParameterError
         an unknown variant or device, a parameter out of its range (named with its value).
     """
-    a = transfer_arguments(variant, channel, **given)
+    a = transfer_arguments.unchecked(variant, channel, **given)   # the entry has checked them
     spec = link_channel_spec(a["channel"], segment_rate(a), "time")
     rule = a["decision"] if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:

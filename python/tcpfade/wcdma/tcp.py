@@ -311,10 +311,11 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
     >>> len(w.to_frame()), sorted({"throughput", "block_error_rate", "atp", "ace"} - set(w.to_frame()))
     (6, [])
     """
-    # The checked values from here on (users = 5.0 becomes 5, a numpy seed a Python int).
-    a = wcdma_arguments(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames, target_sir_db=target_sir_db,
-                        step_db=step_db, duration=duration, seed=seed, variant=variant, ack_delay=ack_delay,
-                        min_rto=min_rto, rays=rays, sir_reference=sir_reference)
+    # The entry has checked (and normalized) the values; the chain's own cross-checks follow.
+    a = wcdma_arguments.unchecked(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames,
+                                  target_sir_db=target_sir_db, step_db=step_db, duration=duration, seed=seed,
+                                  variant=variant, ack_delay=ack_delay, min_rto=min_rto, rays=rays,
+                                  sir_reference=sir_reference)
     users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
         a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
         a["ack_delay"], a["min_rto"])

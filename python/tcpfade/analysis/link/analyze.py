@@ -266,7 +266,7 @@ def analyze_link(variant: str = "reno", *, progress: bool | Callable[[float], ob
     ParameterError
         an unknown variant, model or recovery, a parameter out of its range, a chain too large for memory.
     """
-    args = link_analysis_arguments(variant, **given)
+    args = link_analysis_arguments.unchecked(variant, **given)   # the entry has checked them
 
     with reporting(progress, "analysis") as report:
         return _analyze_link(args, report)

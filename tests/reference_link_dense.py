@@ -84,10 +84,10 @@ def analyze_link_dense(variant: str = "reno", **kwargs) -> dict:
     """The analysis as :func:`tcpfade.analyze_link` computed it with the dense chain: its figures and laws."""
     args = link_analysis_arguments(variant, **kwargs)
     solve = stationary_distribution
-    name, mu, t, model = (args[k] for k in ("variant", "rate", "round_trip", "model"))
+    name, mu, t, reading = (args[k] for k in ("variant", "rate", "round_trip", "reading"))
     ex = args["channel"].mean_good
     granularity, lowest, highest = args["clock_granularity"], args["min_rto"], args["max_rto"]
-    refined = model == "refined"
+    refined = reading == "refined"
     levels = args["max_backoff"].bit_length() - 1
     lam0, lam1 = 1.0 / ex, 1.0 / args["channel"].mean_bad
     max_window = max(int(math.floor(args["buffer"] + mu * t)), 1)

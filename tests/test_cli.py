@@ -37,7 +37,7 @@ def test_describe_from_whatever_parameters(capsys, args, expect):
     (["--fading-margin-db", "10"], "needs --fdt"),
     (["--error-rate", "0.1", "--fdt", "-0.01"], "fdt = -0.01"),
     ([], "give --p and --q"),
-    (["--model", "bit-level", "--fdt", "0.01"], "--snr-db"),
+    (["--channel", "bit-level", "--fdt", "0.01"], "--snr-db"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args, needle):
     code, out, err = run(capsys, "channel", "describe", *args)
@@ -58,7 +58,7 @@ def test_trace_then_fit(capsys, tmp_path):
 def test_trace_of_jakes_models(capsys, tmp_path):
     for model, extra in (("threshold", ["--error-rate", "0.05"]), ("bit-level", ["--snr-db", "20"])):
         path = tmp_path / f"{model}.txt"
-        code, _, err = run(capsys, "channel", "trace", "--model", model, "--fdt", "0.02", *extra, "--slots", "5000",
+        code, _, err = run(capsys, "channel", "trace", "--channel", model, "--fdt", "0.02", *extra, "--slots", "5000",
                            "--seed", "1", "--out", str(path))
         assert code == 0, err
         assert path.read_text().startswith("# tcpfade loss trace")

@@ -15,11 +15,17 @@ import tcpfade
 from tcpfade.cli import main
 
 LINK = dict(rate=125, tau=0.04, buffer=8)
+#: A program's link: no channel losses, asked for (a run never picks a channel).
+COMMAND_LINK = dict(**LINK, channel=None, seed=1)
 
 
-def holders() -> set[int]:
-    """Namespace holders alive (``sleep infinity`` processes that tcpfade started)."""
-    out = subprocess.run(["pgrep", "-f", "^sleep infinity$"], capture_output=True, text=True).stdout
+def holders(parent: int | None = None) -> set[int]:
+    """Namespace holders alive (``sleep infinity`` processes that tcpfade started): those of process ``parent``
+    (default: this one), so that emulations in another test process, run beside this one, are not counted; or
+    with ``parent=0``, everyone's."""
+    parent = os.getpid() if parent is None else parent
+    out = subprocess.run(["pgrep", *(["-P", str(parent)] if parent else []), "-f", "^sleep infinity$"],
+                         capture_output=True, text=True).stdout
     return {int(x) for x in out.split()}
 
 
@@ -34,7 +40,7 @@ def test_a_bulk_transfer_reports_the_kernels_figures_and_logs_every_decision(tmp
     assert 0 < r.goodput <= 1 and r.mss == 1448 and r.timeouts is not None
     assert (tmp_path / "log.csv").read_text().startswith("direction,time,bytes,fate,queue")
     row = r.to_dict()
-    assert row["variant"] == "reno" and "log" not in row and len(r.to_frame()) == 1
+    assert row["congestion_control"] == "reno" and "log" not in row and len(r.to_frame()) == 1
 
 
 def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_returned(tmp_path, capfd):
@@ -43,9 +49,10 @@ def test_a_program_and_its_server_run_in_their_namespaces_and_its_status_is_retu
               "c, _ = s.accept(); open(sys.argv[1], 'wb').write(c.recv(100))", str(got)]
     client = [sys.executable, "-c", "import os, socket; socket.create_connection((os.environ['TCPFADE_RECEIVER'], "
               "7001)).send(b'over the link'); raise SystemExit(5)"]
-    r = tcpfade.emulate_command(client, server=server, **LINK)
+    r = tcpfade.emulate_command(client, server=server, **COMMAND_LINK)
     assert r.returncode == 5 and got.read_bytes() == b"over the link"
-    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--", "sh", "-c", "exit 4"]) == 4
+    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--lossless", "--seed", "1", "--", "sh", "-c",
+                 "exit 4"]) == 4
 
 
 def test_it_ends_when_the_program_does_though_the_server_runs_on():
@@ -56,12 +63,12 @@ def test_it_ends_when_the_program_does_though_the_server_runs_on():
               "c, _ = s.accept(); c.recv(100); time.sleep(3600)"]
     client = [sys.executable, "-c", "import os, socket; socket.create_connection((os.environ['TCPFADE_RECEIVER'], "
               "7002)).send(b'hello')"]
-    r = tcpfade.emulate_command(client, server=server, **LINK)
+    r = tcpfade.emulate_command(client, server=server, **COMMAND_LINK)
     assert r.returncode == 0 and r.seconds < 10, r.seconds     # the drain limit is 30 s
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(variant="vegas"), "variant = 'vegas' is not allowed: must be a congestion control this kernel offers"),
+    (dict(congestion_control="vegas"), "congestion_control = 'vegas' is not allowed: must be a congestion control this kernel offers"),
     (dict(rate=1e6), "rate = 1000000.0 is not allowed: gives 1.2e+10 bit/s"),
     (dict(packet_bytes=100), "packet_bytes = 100 is not allowed"),
     (dict(warmup=5.0), "warmup = 5.0 is not allowed: must be < duration"),
@@ -73,26 +80,27 @@ def test_it_ends_when_the_program_does_though_the_server_runs_on():
 ])
 def test_bad_input_is_refused_before_anything_is_set_up(kwargs, message):
     before = holders()
-    args = dict(variant="reno", **LINK, duration=5, seed=1)
+    args = dict(congestion_control="reno", **LINK, duration=5, seed=1)
     args.update(kwargs)
     with pytest.raises(tcpfade.ParameterError, match=message.replace("(", r"\(").replace("+", r"\+")):
-        tcpfade.emulate(args.pop("variant"), **args)
+        tcpfade.emulate(args.pop("congestion_control"), **args)
     assert holders() == before
 
 
 def test_sysctls_set_the_kernels_settings_in_both_namespaces():
     # The program's exit status is the setting it reads in its namespace.
     read = ["sh", "-c", "exit $(cat /proc/sys/net/ipv4/tcp_frto)"]
-    assert tcpfade.emulate_command(read, **LINK).returncode == 2                      # Linux's default
-    assert tcpfade.emulate_command(read, **LINK, sysctls={"net.ipv4.tcp_frto": 0}).returncode == 0
-    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--sysctl", "net.ipv4.tcp_frto=1", "--", *read]) == 1
+    assert tcpfade.emulate_command(read, **COMMAND_LINK).returncode == 2                      # Linux's default
+    assert tcpfade.emulate_command(read, **COMMAND_LINK, sysctls={"net.ipv4.tcp_frto": 0}).returncode == 0
+    assert main(["emulate", "--rate", "125", "--tau", "0.04", "--lossless", "--seed", "1", "--sysctl",
+                 "net.ipv4.tcp_frto=1", "--", *read]) == 1
     with pytest.raises(tcpfade.ParameterError, match="'net.ipv4.no_such_setting' is not allowed: is not a setting"):
-        tcpfade.emulate_command(["true"], **LINK, sysctls={"net.ipv4.no_such_setting": 0})
+        tcpfade.emulate_command(["true"], **COMMAND_LINK, sysctls={"net.ipv4.no_such_setting": 0})
 
 
 def test_without_the_capabilities_it_says_what_is_missing():
     out = subprocess.run(["capsh", "--drop=cap_sys_admin,cap_net_admin", "--", "-c",
-                          f"{sys.executable} -c 'from tcpfade.cli import run; run()' emulate bulk --rate 125 --tau 0.04 --duration 2 --lossless"],
+                          f"{sys.executable} -c 'from tcpfade.cli import run; run()' emulate bulk --rate 125 --tau 0.04 --duration 2 --lossless --seed 1"],
                          capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr.strip().endswith("the emulator needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): run it as root")
@@ -101,13 +109,13 @@ def test_without_the_capabilities_it_says_what_is_missing():
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
 def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
-    before = holders()
-    proc = subprocess.Popen([sys.executable, "-c", "from tcpfade.cli import run; run()", "emulate", "bulk", "--rate", "125", "--tau", "0.04",
-                             "--duration", "60", "--lossless"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", "from tcpfade.cli import run; run()", "emulate", "bulk", "--rate",
+                             "125", "--tau", "0.04", "--duration", "60", "--lossless", "--seed", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 10
-    while len(holders() - before) < 2 and time.monotonic() < deadline:
+    while len(holders(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    mine = holders() - before
+    mine = holders(proc.pid)
     assert len(mine) == 2, "the run set up its two namespaces"
     time.sleep(1.0)
     started = time.monotonic()
@@ -115,9 +123,9 @@ def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
     proc.wait(timeout=10)
     assert time.monotonic() - started < 3, "it stops at once"
     deadline = time.monotonic() + 2
-    while mine & holders() and time.monotonic() < deadline:
+    while mine & holders(0) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not mine & holders(), "the namespaces' holders are gone, and the namespaces with them"
+    assert not mine & holders(0), "the namespaces' holders are gone, and the namespaces with them"
     err = proc.stderr.read()
     proc.stderr.close()
     if how == signal.SIGINT:
@@ -125,15 +133,17 @@ def test_nothing_outlives_a_run_stopped_by_ctrl_c_or_killed(how):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["emulate", "bulk", "--rate", "-1", "--tau", "0.04"], "--rate = -1.0 is not allowed"),
-    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--packet-bytes", "10"], "--packet-bytes = 10 is not allowed"),
-    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--variant", "vegas"], "--variant = 'vegas' is not allowed"),
-    (["emulate", "--rate", "125", "--tau", "0.04", "--sysctl", "frto", "--", "true"],
+    (["emulate", "bulk", "--rate", "-1", "--tau", "0.04", "--seed", "1"], "--rate = -1.0 is not allowed"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--seed", "1", "--packet-bytes", "10"], "--packet-bytes = 10 is not allowed"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--seed", "1", "--congestion-control", "vegas"],
+     "--congestion-control = 'vegas' is not allowed"),
+    (["emulate", "--rate", "125", "--tau", "0.04", "--lossless", "--seed", "1", "--sysctl", "frto", "--", "true"],
      "--sysctl = 'frto' is not allowed: must be NAME=VALUE"),
-    (["emulate", "--rate", "125", "--tau", "0.04", "--error-rate", "0.1", "--mean-good", "1", "--", "true"],
+    (["emulate", "--rate", "125", "--tau", "0.04", "--seed", "1", "--error-rate", "0.1", "--mean-good", "1", "--",
+      "true"],
      "not both"),
-    (["emulate", "--rate", "125", "--tau", "0.04", "--", "/nonexistent/program"], "could not be started"),
-    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--log", "MISSING/log.csv"], "--log"),
+    (["emulate", "--rate", "125", "--tau", "0.04", "--lossless", "--seed", "1", "--", "/nonexistent/program"], "could not be started"),
+    (["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--seed", "1", "--log", "MISSING/log.csv"], "--log"),
 ])
 def test_the_command_line_answers_bad_input_in_one_line(capsys, tmp_path, argv, needle):
     argv = [a.replace("MISSING", str(tmp_path / "missing")) for a in argv]

@@ -44,7 +44,7 @@ def test_an_emulate_sweep_stores_a_row_per_point_with_its_parameters(tmp_path):
     lossless = next(r for r in rows if r["params"]["error_rate"] == 0.0)
     assert lossless["metrics"]["channel_loss_rate"] == 0.0
     frame = Store(study.store).dataframe("kernel")
-    assert len(frame) == 2 and "goodput" in frame and "variant" in frame    # defaults listed beside the axes
+    assert len(frame) == 2 and "goodput" in frame and "congestion_control" in frame    # defaults listed beside the axes
 
 
 def test_more_than_one_worker_or_dask_is_refused_naming_it(tmp_path):

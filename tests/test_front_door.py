@@ -133,17 +133,18 @@ def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
     # now a run never picks a channel: none given is an error of one line, a loss-free link is asked for by name
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tcpfade: channel = '(none)' is not allowed") and "--lossless" in err and err.count("\n") == 1
+    assert err.startswith("tcpfade: channel options = '(none)' is not allowed") and "--lossless" in err and err.count("\n") == 1
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1", "--lossless"]) == 0
     assert "none (--lossless: no channel losses)" in capsys.readouterr().out
     with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
         tcpfade.simulate_link("reno", rate=100, tau=0.01, duration=5, seed=1)
     with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
         tcpfade.simulate_transfer("reno", size_bytes=10_000)
-    for argv in (["transfer", "--size-bytes", "10000"], ["emulate", "bulk", "--rate", "125", "--tau", "0.04"]):
+    for argv in (["transfer", "--size-bytes", "10000"], ["emulate", "bulk", "--rate", "125", "--tau", "0.04", "--seed", "1"],
+                 ["emulate", "--rate", "125", "--tau", "0.04", "--seed", "1", "--", "true"]):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.startswith("tcpfade: channel = '(none)' is not allowed") and "--lossless" in err, err
+        assert err.startswith("tcpfade: channel options = '(none)' is not allowed") and "--lossless" in err, err
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1",
                  "--mean-good", "0.8", "--mean-bad", "0.2"]) == 0
     assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2" in capsys.readouterr().out

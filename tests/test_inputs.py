@@ -133,7 +133,7 @@ def test_analysed_link_goodput_never_exceeds_capacity():
     (4.3e9 s) outlast its fades (2 s, 4 packets) by 10⁹: E[N] passes μE[X] by 46 packets a good state, more than the
     fades take away. The analysis caps the goodput at the link's capacity."""
     link = dict(rate=2.00001, tau=0.23622712383449365, mean_good=4294967296, mean_bad=2.00001, max_rto=2.00001,
-                max_backoff=128, beta=5, model="paper")
+                max_backoff=128, beta=5, reading="paper")
     a = tcpfade.analyze_link("newreno", **link)
     raw = a.reward / (a.mean_good + a.mean_effective_bad) / a.rate
     assert a.goodput == 1.0 and 0 < raw - 1 < 1e-8

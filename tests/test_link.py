@@ -98,7 +98,7 @@ def test_the_cli_takes_every_channel(capsys):
     link = dict(rate=125, tau=0.04, buffer=6, duration=300, seed=2)
     cases = [(["--error-rate", "0.02"], tcpfade.Bernoulli(0.02)),
              (["--error-rate", "0.02", "--burst", "5"], tcpfade.GilbertElliott.from_burst(0.02, 5.0)),
-             (["--model", "threshold", "--fdt", "0.02", "--error-rate", "0.03"],
+             (["--channel", "threshold", "--fdt", "0.02", "--error-rate", "0.03"],
               tcpfade.ThresholdFading(0.02, error_rate=0.03))]
     for options, channel in cases:
         assert main(base + options) == 0
@@ -174,7 +174,7 @@ def test_a_per_packet_channel_is_its_slotted_trace_one_step_per_packet_sent(chan
     on_link = round(r.received_rate * r.rate * r.duration) + r.channel_losses   # received + lost on the air
     assert r.channel_losses > 50
     assert r.channel_losses == int(channel.trace(on_link, seed=LINK["seed"]).sum())
-    assert r.channel["channel"] == type(channel).__name__
+    assert r.channel == channel.describe() and r.to_dict()["channel_kind"] == channel.describe()["kind"]
 
 
 def test_fading_in_time_keeps_evolving_while_the_link_idles():
@@ -191,7 +191,9 @@ def test_a_block_error_trace_in_time_loses_the_packets_that_overlap_a_bad_block(
     clean = tcpfade.simulate_link("reno", channel=None, **LINK)
     zeros = tcpfade.TraceChannel(np.zeros(100, dtype=np.uint8), wrap=True, interval=0.01)
     same = tcpfade.simulate_link("reno", channel=zeros, **LINK)
-    assert same.to_frame().equals(clean.to_frame())
+    def run(r):   # the run's figures: the two name different channels
+        return r.to_frame().filter(regex="^(?!channel_)")
+    assert run(same).equals(run(clean))
     # Every other 1-s block bad: no packet overlapping a bad second gets through, so nothing is received during
     # one, and about half the time is lost.
     halves = tcpfade.TraceChannel(np.array([0, 1], dtype=np.uint8), wrap=True, interval=1.0)

@@ -30,14 +30,14 @@ CHAIN_CASES = [
 ]
 
 
-@pytest.mark.parametrize("model", ["refined", "paper"])
+@pytest.mark.parametrize("reading", ["refined", "paper"])
 @pytest.mark.parametrize("kwargs", [
     dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2),      # Table III, beta > 1
     dict(rate=250, tau=0.1, beta=0.5, mean_good=0.3, mean_bad=0.01),    # beta < 1
     dict(rate=250, tau=0.1, beta=1.3, mean_good=0.08, mean_bad=0.001),  # Fig. 8
 ])
-def test_chain_is_stochastic_and_outcomes_a_distribution(kwargs, model):
-    a = analyze_link(**kwargs, model=model)
+def test_chain_is_stochastic_and_outcomes_a_distribution(kwargs, reading):
+    a = analyze_link(**kwargs, reading=reading)
     assert np.all(a.good_chain >= -1e-15)
     np.testing.assert_allclose(a.good_chain.sum(axis=1), 1.0, atol=1e-12)
     total = a.outcome["no_loss"] + a.outcome["triple_duplicate"] + a.outcome["timeout"]
@@ -48,7 +48,7 @@ def test_chain_is_stochastic_and_outcomes_a_distribution(kwargs, model):
     assert 0 < a.goodput <= a.ideal_goodput
     assert a.goodput_bps == pytest.approx(a.goodput * a.rate * 1000 * 8)
     assert a.mean_backoff_at_bad >= 1.0 - 1e-12
-    if model == "paper":   # eq. (2)'s timer is fresh at every visit
+    if reading == "paper":   # eq. (2)'s timer is fresh at every visit
         assert a.mean_backoff_at_bad == pytest.approx(1.0, abs=1e-12)
 
 
@@ -61,14 +61,14 @@ def test_figure_8_limit_of_the_triple_duplicate_probability():
     assert expected == pytest.approx(0.86, abs=0.005)
 
 
-@pytest.mark.parametrize("model", ["refined", "paper"])
-def test_slow_fading_approaches_the_ceiling_of_eq_20(model):
+@pytest.mark.parametrize("reading", ["refined", "paper"])
+def test_slow_fading_approaches_the_ceiling_of_eq_20(reading):
     # Long good and bad states: every good state is sampled and nearly all spent in the ideal cycle, so
     # rho -> (1 - f) rho_ideal (abouzeid eq. (20)); the timeouts after each bad state cost ~3e-4 of the time.
     # rho_ideal counts whole packets per cycle (the paper's integer rule): 121 of 121.5 here.
-    a = analyze_link(rate=100, tau=0.01, beta=8, mean_good=80000.0, mean_bad=20000.0, model=model)
+    a = analyze_link(rate=100, tau=0.01, beta=8, mean_good=80000.0, mean_bad=20000.0, reading=reading)
     assert a.goodput == pytest.approx(a.goodput_ceiling, rel=2e-3)
-    b = analyze_link(rate=1000, tau=0.1, buffer=50, mean_good=80000.0, mean_bad=20000.0, model=model)  # beta < 1
+    b = analyze_link(rate=1000, tau=0.1, buffer=50, mean_good=80000.0, mean_bad=20000.0, reading=reading)  # beta < 1
     # Table II's fluid value is 0.9634 with w_p/2 = 75.5; the analysis' cycle starts at the integer 75.
     assert b.ideal_goodput == pytest.approx(0.9634, rel=3e-3)
     assert b.goodput == pytest.approx(b.goodput_ceiling, rel=2e-3)
@@ -149,7 +149,7 @@ def test_without_backoff_persistence_matters_only_through_the_timer():
     # window chain (the outcomes' shares) is the paper model's, since the timer only changes durations.
     kwargs = dict(rate=100, tau=0.01, beta=8, mean_good=0.08, mean_bad=0.02)
     a = analyze_link(**kwargs, max_backoff=1)
-    b = analyze_link(**kwargs, model="paper", max_backoff=1)
+    b = analyze_link(**kwargs, reading="paper", max_backoff=1)
     assert a.mean_backoff_at_bad == pytest.approx(1.0)
     np.testing.assert_allclose(a.good_chain.sum(axis=1), 1.0, atol=1e-12)
     assert a.p_timeout == pytest.approx(b.p_timeout, rel=1e-9)
@@ -277,12 +277,12 @@ def test_window_sums_equal_the_packet_by_packet_sums(rate, t, wp, at_link, lam0)
 
 
 def test_bad_input_is_named(monkeypatch):
-    with pytest.raises(tcpfade.ParameterError, match="model"):
-        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, model="exact")
+    with pytest.raises(tcpfade.ParameterError, match="reading"):
+        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, reading="exact")
     with pytest.raises(tcpfade.ParameterError, match="recovery"):
         analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, recovery="sack")
     with pytest.raises(tcpfade.ParameterError, match="recovery.*refined"):
-        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, model="paper", recovery="rounds")
+        analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, reading="paper", recovery="rounds")
     with pytest.raises(tcpfade.ParameterError, match="max_backoff"):
         analyze_link(rate=100, tau=0.01, mean_good=1, mean_bad=0.1, max_backoff=48)
     with pytest.raises(tcpfade.ParameterError, match="mean_bad"):
@@ -411,7 +411,7 @@ SPARSE_GRID = [dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2),   
 
 
 @pytest.mark.parametrize("link", SPARSE_GRID)
-@pytest.mark.parametrize("options", [dict(), dict(model="paper"), dict(recovery="rounds"),
+@pytest.mark.parametrize("options", [dict(), dict(reading="paper"), dict(recovery="rounds"),
                                      dict(recovery="rounds", variant="newreno"), dict(max_backoff=4)])
 def test_sparse_chain_equals_the_dense_one(link, options):
     """The expanded chain solved sparsely against the dense embedded chain it replaced (tests/reference_link_dense.py),
@@ -491,8 +491,8 @@ SWEPT_LINKS = [dict(rate=2000, tau=0.1, beta=0.5, mean_good=0.05, mean_bad=0.02)
 
 
 @pytest.mark.parametrize("link, options", [(link, options) for link in (SPARSE_GRID[0], SWEPT_LINKS[0])
-                                             for options in (dict(), dict(model="paper"), dict(recovery="rounds"))]
-                         + [(SWEPT_LINKS[1], dict(model="paper"))])
+                                             for options in (dict(), dict(reading="paper"), dict(recovery="rounds"))]
+                         + [(SWEPT_LINKS[1], dict(reading="paper"))])
 def test_the_sweep_over_the_windows_equals_state_reduction(link, options):
     """The chain's stationary law by the core's sweep over the windows against Grassmann-Taksar-Heyman state
     reduction of the whole chain, dense (:func:`~tcpfade.analysis.renewal.stationary_distribution`, an independent
@@ -507,7 +507,7 @@ def test_the_sweep_over_the_windows_equals_state_reduction(link, options):
 
 
 @pytest.mark.parametrize("link", SWEPT_LINKS)
-@pytest.mark.parametrize("options", [dict(), dict(model="paper"), dict(recovery="rounds")])
+@pytest.mark.parametrize("options", [dict(), dict(reading="paper"), dict(recovery="rounds")])
 def test_the_sweep_over_the_windows_equals_the_iterative_solve(link, options, monkeypatch):
     """The same against the general solver the sweep replaced, GMRES preconditioned by a Gauss-Seidel sweep
     (:func:`~tcpfade.analysis.link.chain.sparse_stationary`, reached here by making the sweep decline), on chains

@@ -15,7 +15,7 @@ from scipy import stats
 import tcpfade
 from tcpfade import wcdma
 from tcpfade._params import all_models, render
-from tcpfade.cli import cli
+from tcpfade.cli import cli, main
 from tcpfade.errors import ParameterError
 from tcpfade.sweep import Experiment, Store, run_sweep
 
@@ -110,7 +110,10 @@ def test_a_transfer_takes_every_channel_kind_and_names_it():
                     tcpfade.TraceChannel(blocks, interval=0.01, wrap=True)):
         r = tcpfade.simulate_transfer("reno", channel, size_bytes=1_000_000, seed=2)
         assert r.completed and r.retransmissions > 0
-        assert r.parameters["channel"] == type(channel).__name__
+        assert r.channel == channel.describe()
+        assert r.to_dict()["channel_kind"] == {"GilbertElliott": "gilbert-elliott", "ThresholdFading": "threshold",
+                                               "TraceChannel": "trace"}[type(channel).__name__]
+    assert tcpfade.simulate_transfer("reno", None, size_bytes=10_000, seed=2).to_dict()["channel_kind"] == "none"
 
 
 # -- every variant over WCDMA's radio blocks -------------------------------------------------------------------
@@ -216,6 +219,31 @@ def test_the_slotted_timer_is_named_for_what_it_is_and_the_old_name_warns_for_a_
         assert new.rto == 7
     with pytest.raises(ParameterError, match="former name of rto_slots"):
         tcpfade.analyze("tahoe", ch, rto=50, rto_slots=50)
+
+
+
+def test_model_has_one_meaning_and_the_former_names_warn_for_a_release(capsys):
+    # ``model`` names a declared model only (a sweep's [sweep] model); analyze_link's reading and the command
+    # line's channel kind had the same word.
+    link = dict(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2)
+    new = tcpfade.analyze_link(**link, reading="paper")
+    with pytest.warns(FutureWarning, match="model is now called reading"):
+        old = tcpfade.analyze_link(**link, model="paper")
+    assert old.goodput == new.goodput and new.reading == "paper"
+    with pytest.warns(FutureWarning):
+        assert new.model == "paper"
+    assert new.goodput != tcpfade.analyze_link(**link).goodput      # the refined reading differs
+    args = ["simulate-link", "--rate", "125", "--tau", "0.04", "--buffer", "6", "--fdt", "0.02", "--error-rate",
+            "0.03", "--duration", "20", "--seed", "1", "--json"]
+    outputs = []
+    for kind in ("--channel", "--model"):
+        assert main([*args, kind, "threshold"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and '"channel_kind": "threshold"' in outputs[0]
+    # the emulator's first parameter is the kernel's module, not a variant
+    assert list(inspect.signature(tcpfade.emulate).parameters)[0] == "congestion_control"
+    with pytest.raises(ParameterError, match="former name of congestion_control"):
+        tcpfade.emulate(variant="reno", congestion_control="reno", rate=125, tau=0.04, channel=None, seed=1)
 
 
 def test_one_interval_type_and_a_finite_estimate_never_gets_a_nan_interval():

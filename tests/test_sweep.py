@@ -112,13 +112,13 @@ def test_link_models_store_the_direct_calls(tmp_path):
     assert row["intervals"]["goodput"] == list(r.ci["goodput"])
     a = Experiment.from_dict({"sweep": {"model": "analyze_link"},
                               "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2},
-                              "axes": {"mean_good": [0.8], "model": ["refined", "paper"]},
+                              "axes": {"mean_good": [0.8], "reading": ["refined", "paper"]},
                               "output": {"store": str(tmp_path / "a.sqlite")}})
     run_sweep(a, workers=1, progress=False)
-    got = {r["params"]["model"]: r["metrics"]["goodput"] for r in Store(a.store).rows()}
-    for model in ("refined", "paper"):
-        assert got[model] == tcpfade.analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2,
-                                                  model=model).goodput
+    got = {r["params"]["reading"]: r["metrics"]["goodput"] for r in Store(a.store).rows()}
+    for reading in ("refined", "paper"):
+        assert got[reading] == tcpfade.analyze_link(rate=100, tau=0.01, beta=8, mean_good=0.8, mean_bad=0.2,
+                                                    reading=reading).goodput
 
 
 def test_transfers_sweep_over_on_off_phases(tmp_path):
@@ -206,16 +206,16 @@ def test_an_axis_may_not_shadow_a_column_the_sweep_writes(tmp_path, column):
     assert ("the master seed is [sweep] seed" in str(info.value)) == (column == "seed")
 
 
-def test_a_parameter_named_like_a_row_column_is_exported_beside_it(tmp_path):
-    # analyze_link's own ``model`` (refined or paper) is a real parameter: it may be an axis, and the export keeps
-    # both, the sweep's model column and the parameter under param_model.
+def test_the_analysis_reading_is_an_axis_beside_the_sweeps_model_column(tmp_path):
+    # analyze_link's reading (refined or paper) was called ``model``, which clashed with the sweep's own column; now
+    # the two are apart, and the former name is a column the sweep writes.
     e = Experiment.from_dict({"sweep": {"model": "analyze_link"},
                               "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2, "mean_good": 0.8},
-                              "axes": {"model": ["refined", "paper"]}, "output": {"store": str(tmp_path / "a.sqlite")}})
+                              "axes": {"reading": ["refined", "paper"]}, "output": {"store": str(tmp_path / "a.sqlite")}})
     run_sweep(e, workers=1, progress=False)
     frame = Store(e.store).dataframe()
     assert list(frame.model) == ["analyze_link", "analyze_link"]
-    assert list(frame.param_model) == ["refined", "paper"]
+    assert list(frame.reading) == ["refined", "paper"]
 
 
 def test_an_invalid_point_names_the_axis_value(tmp_path):

@@ -36,18 +36,31 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+def channel_columns(described: dict[str, Any] | None) -> dict[str, Any]:
+    """A run's channel as columns: ``channel_kind`` (``"none"`` for a run without channel losses) and
+    ``channel_<parameter>`` for each scalar of the channel's ``describe()``; the same in every result."""
+    if described is None:
+        return {"channel_kind": "none"}
+    return {f"channel_{k}": val for k, val in described.items() if isinstance(val, (int, float, str, bool))}
+
+
 class Record:
     """Mixin of the result dataclasses (declared with ``repr=False``, so that this ``repr`` is theirs).
 
     A subclass names in ``_headline`` the fields its short repr shows (its key parameters and metrics), and
-    may override :meth:`to_dict` (the default: every scalar field) and :meth:`to_frame`."""
+    may override :meth:`to_dict` (the default: every scalar field, and a ``channel`` field, the channel's
+    ``describe()`` or None, as :func:`channel_columns`) and :meth:`to_frame`."""
 
     _headline: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """Every scalar field as a flat dict (one row of a table)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if isinstance(getattr(self, f.name), (int, float, str, bool, type(None)))}
+        """Every scalar field as a flat dict (one row of a table), and the channel's columns."""
+        names = {f.name for f in dataclasses.fields(self)}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name != "channel" and isinstance(getattr(self, f.name), (int, float, str, bool, type(None)))}
+        if "channel" in names:
+            out.update(channel_columns(self.channel))   # type: ignore[attr-defined]
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`to_dict` as a one-row DataFrame."""

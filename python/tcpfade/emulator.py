@@ -57,10 +57,12 @@ _CHANNEL = v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade chan
 #: names and units, so that a measurement and a simulation are called alike), where the emulator accepts less
 #: (a delay a real clock can keep, an MTU) with its own rule, and the kernel's TCP settings.
 EMULATE = Model("emulate", (
-    Param("variant", v.Instance(str, "must be the name of a congestion control of this kernel (reno, cubic, bbr, "
-                                     "...)"), "reno",
-          "The sender's congestion control, by the kernel's name (what /proc/sys/net/ipv4/"
-          "tcp_available_congestion_control lists; another may need modprobe tcp_<name>).", positional=True),
+    # Not ``variant``: a kernel's "reno" is NewReno with SACK, RACK and PRR, not the papers' Reno (docs/glossary.md).
+    Param("congestion_control", v.Instance(str, "must be the name of a congestion control of this kernel (reno, "
+                                                "cubic, bbr, ...)"), "reno",
+          "The sender's congestion control, by the kernel's name (net.ipv4.tcp_congestion_control; what /proc/sys/"
+          "net/ipv4/tcp_available_congestion_control lists; another may need modprobe tcp_<name>).",
+          positional=True, old_names=("variant",)),
     LINK["rate"].but(doc="Link rate μ, in packets of packet_bytes; rate × packet_bytes × 8 at most 5e8 bit/s."),
     LINK["tau"].but(rule=v.Real(0.0, 10.0, words="must be a finite number in [0, 10] (seconds)"),
                     doc="Round-trip propagation delay τ, half on each way; T = τ + 1/μ."),
@@ -103,8 +105,8 @@ class EmulationResult(Record):
 
     Attributes
     ----------
-    variant, rate, tau, packet_bytes, buffer, duration, warmup, seed, sack, timestamps
-        The call's parameters (``variant``: the kernel's congestion control; ``buffer`` B [packets]).
+    congestion_control, rate, tau, packet_bytes, buffer, duration, warmup, seed, sack, timestamps
+        The call's parameters (``congestion_control``: the kernel's module; ``buffer`` B [packets]).
     goodput : float
         Full segments delivered to the receiving application per packet time 1/μ (as :func:`simulate_link`'s:
         1 = every packet of the link a new full segment).
@@ -128,7 +130,8 @@ class EmulationResult(Record):
     log : pandas.DataFrame
         Every decision of both links: direction, time [s], bytes, fate (delivered, lost, dropped), queue.
     channel : dict or None
-        The data path's channel.
+        The data path's channel, its ``describe()`` (None: no losses): ``channel_kind`` and ``channel_<parameter>``
+        columns in ``to_dict``.
 
     Examples
     --------
@@ -142,7 +145,7 @@ class EmulationResult(Record):
     emulator goodputs measured on a calm machine (issue 34).
     """
 
-    variant: str
+    congestion_control: str
     rate: float
     tau: float
     packet_bytes: int
@@ -168,7 +171,16 @@ class EmulationResult(Record):
     log: pd.DataFrame = field(repr=False)
     channel: dict[str, Any] | None = field(repr=False, default=None)
 
-    _headline = ("variant", "goodput", "retransmissions", "timeouts", "rtt", "channel_loss_rate")
+    @property
+    def variant(self) -> str:
+        """Former name of :attr:`congestion_control` (one release, with a FutureWarning)."""
+        import warnings
+
+        warnings.warn("variant is now called congestion_control (the kernel's module, not one of the papers' "
+                      "variants; the old name goes in the next release)", FutureWarning, stacklevel=2)
+        return self.congestion_control
+
+    _headline = ("congestion_control", "goodput", "retransmissions", "timeouts", "rtt", "channel_loss_rate")
 
 
 @dataclass(frozen=True, repr=False)
@@ -190,7 +202,7 @@ class CommandResult(Record):
 
     Examples
     --------
-    >>> tcpfade.emulate_command(["sh", "-c", "exit 3"], rate=125, tau=0.04).returncode
+    >>> tcpfade.emulate_command(["sh", "-c", "exit 3"], rate=125, tau=0.04, channel=None, seed=1).returncode
     3
     """
 
@@ -317,15 +329,15 @@ def check_machine() -> None:
 
 
 @EMULATE.entry()
-def emulation_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
+def emulation_arguments(congestion_control: str = "reno", **given: Any) -> dict[str, Any]:
     """Check the arguments of :func:`emulate` without running anything: the same errors, raised the same way,
     and the arguments normalized (defaults filled in, the buffer and the channel built, both directions as the
     core takes them). A sweep checks every point with it."""
-    a = {"variant": variant, **given}
+    a = {"congestion_control": congestion_control, **given}
     offered = congestion_controls()
-    if offered and variant not in offered:
-        raise v.fail("variant", variant, "must be a congestion control this kernel offers: " + ", ".join(offered)
-                     + f" (another may need modprobe tcp_{variant})")
+    if offered and congestion_control not in offered:
+        raise v.fail("congestion_control", congestion_control, "must be a congestion control this kernel offers: "
+                     + ", ".join(offered) + f" (another may need modprobe tcp_{congestion_control})")
     duration = a["duration"]
     warmup = duration / 10.0 if a["warmup"] is None else a["warmup"]
     if warmup >= duration:
@@ -343,7 +355,7 @@ def emulation_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
 
 
 @EMULATE.entry(PROGRESS)
-def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
+def emulate(congestion_control: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
             **given: Any) -> EmulationResult:
     """Run a kernel TCP bulk transfer over the emulated fading link and measure it.
 
@@ -371,10 +383,10 @@ def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object]
     >>> r.retransmissions > 0 and r.channel_loss_rate > 0      # lost packets are sent again
     True
     """
-    a = emulation_arguments.unchecked(variant, **given)   # the entry has checked them
+    a = emulation_arguments.unchecked(congestion_control, **given)   # the entry has checked them
     rate, duration, warmup, data = a["rate"], a["duration"], a["warmup"], a["channel"]
     with reporting(progress, "emulated time") as report:
-        raw = _core.emulate_bulk(a["forward"], a["reverse"], a["stack"], variant, duration, warmup, report)
+        raw = _core.emulate_bulk(a["forward"], a["reverse"], a["stack"], congestion_control, duration, warmup, report)
     frame = _log_frame(raw)
     _write_log(frame, a["log"])
     start, end = raw["at_warmup"], raw["at_end"]
@@ -384,7 +396,7 @@ def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object]
     measured = float(raw["measured"])
     timeouts = None if end["timeouts"] is None else int(end["timeouts"] - start["timeouts"])
     return EmulationResult(
-        variant=variant, rate=rate, tau=a["tau"], packet_bytes=a["packet_bytes"], buffer=a["buffer"],
+        congestion_control=congestion_control, rate=rate, tau=a["tau"], packet_bytes=a["packet_bytes"], buffer=a["buffer"],
         duration=duration, warmup=warmup, seed=a["seed"], sack=a["sack"], timestamps=a["timestamps"],
         goodput=raw["received_bytes"] / mss / (rate * measured), goodput_bps=raw["received_bytes"] * 8.0 / measured,
         mss=mss, retransmissions=int(end["retransmissions"] - start["retransmissions"]), timeouts=timeouts,
@@ -392,30 +404,34 @@ def emulate(variant: str = "reno", *, progress: bool | Callable[[float], object]
         link_packets=n, lateness_mean=float(late.mean()) if late.size else math.nan,
         lateness_max=float(late.max()) if late.size else math.nan,
         link_cpu_seconds=raw["forward"]["cpu_seconds"] + raw["reverse"]["cpu_seconds"], log=frame,
-        channel=None if data is None else {"channel": type(data).__name__, **data.describe()})
+        channel=None if data is None else data.describe())
 
 
-@v.checked(command=v.Instance((list, tuple), "must be a list of strings: the program and its arguments"),
-           server=v.Optional(v.Instance((list, tuple), "must be a list of strings: the program and its arguments")),
-           **{k: RULES[k] for k in ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad",
-                                    "channel", "ack_channel", "channel_clock", "seed", "sack", "timestamps", "sysctls",
-                                    "log")})
-def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = None, rate: float, tau: float,
-                    packet_bytes: int = 1500, buffer: int | None = None, beta: float | None = None,
-                    mean_good: float | None = None, mean_bad: float | None = None,
-                    channel: ContinuousTwoState | SlotChannel | None = None,
-                    ack_channel: ContinuousTwoState | SlotChannel | None = None, channel_clock: str = "time",
-                    seed: int = 1, sack: bool = False, timestamps: bool = True,
-                    sysctls: dict[str, int | str] | None = None, log: str | Path | None = None) -> CommandResult:
+#: :func:`emulate_command`'s parameters: the program (and a server) and the link of :data:`EMULATE`, no run length
+#: (the program's own) and no congestion control (the program's sockets choose theirs).
+EMULATE_COMMAND = Model("emulate_command", (
+    Param("command", v.Instance((list, tuple), "must be a list of strings: the program and its arguments"),
+          doc="The program and its arguments, run in the sender's namespace with this process's terminal.",
+          positional=True, cli=False),
+    Param("server", v.Optional(v.Instance((list, tuple), "must be a list of strings: the program and its arguments")),
+          None, "A program to run in the receiver's namespace first (stopped when ``command`` ends).", cli=False),
+    *(EMULATE[k] for k in ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad", "channel",
+                           "ack_channel", "channel_clock", "seed", "sack", "timestamps", "sysctls", "log")),
+), doc="Any program over the emulated fading link, in real time (root, /dev/net/tun and network namespaces).")
+
+
+@EMULATE_COMMAND.entry()
+def emulate_command(command: Sequence[str], *, server: Sequence[str] | None, rate: float, tau: float,
+                    packet_bytes: int, buffer: int | None, beta: float | None, mean_good: float | None,
+                    mean_bad: float | None, channel: ContinuousTwoState | SlotChannel | None,
+                    ack_channel: ContinuousTwoState | SlotChannel | None, channel_clock: str, seed: int, sack: bool,
+                    timestamps: bool, sysctls: dict[str, int | str] | None, log: str | Path | None) -> CommandResult:
     """Run a program in the sender's namespace (and ``server`` in the receiver's) over the emulated link, until it
     exits; the receiver's address is 10.77.0.2 (``$TCPFADE_RECEIVER`` in the programs' environment).
 
     Parameters
     ----------
-    command : the program and its arguments, run in the sender's namespace with this process's terminal.
-    server : a program to run in the receiver's namespace first (stopped when ``command`` ends).
-    rate, tau, packet_bytes, buffer, beta, mean_good, mean_bad : as in :func:`emulate`.
-    channel, ack_channel, channel_clock, seed, sack, timestamps, sysctls, log : as in :func:`emulate`.
+    {parameters}
 
     Returns
     -------
@@ -435,7 +451,8 @@ def emulate_command(command: Sequence[str], *, server: Sequence[str] | None = No
     >>> server = [sys.executable, "-c", "import socket, sys; s = socket.create_server(('10.77.0.2', 7000)); "
     ...           "c, _ = s.accept(); open(sys.argv[1], 'wb').write(c.recv(100))", str(got)]
     >>> client = [sys.executable, "-c", "import socket; socket.create_connection(('10.77.0.2', 7000)).send(b'hi')"]
-    >>> tcpfade.emulate_command(client, server=server, rate=125, tau=0.04).returncode, got.read_bytes()
+    >>> r = tcpfade.emulate_command(client, server=server, rate=125, tau=0.04, channel=None, seed=1)
+    >>> r.returncode, got.read_bytes()
     (0, b'hi')
     """
     argv = [str(a) for a in command]

@@ -206,7 +206,7 @@ def api_case(draw):
         return "analyze_link", (draw(st.sampled_from(["reno", "newreno", "tahoe", "RENO"])),), {
             "rate": draw(mixed(pos(1, 300))), "tau": draw(mixed(pos(0, 0.3))),
             "mean_good": draw(mixed(pos(1e-4, 100))), "mean_bad": draw(mixed(pos(1e-4, 10))),
-            **draw(options(buffer=mixed(count(0, 60)), beta=mixed(pos(0, 5)), model=st.sampled_from(
+            **draw(options(buffer=mixed(count(0, 60)), beta=mixed(pos(0, 5)), reading=st.sampled_from(
                 ["refined", "paper", "x"]), recovery=st.sampled_from(["paper", "rounds", "x"]),
                 min_rto=mixed(pos(1e-3, 1)), max_rto=mixed(pos(1, 100)), clock_granularity=mixed(pos(0, 0.1)),
                 max_backoff=mixed(st.sampled_from([1, 2, 4, 64, 3, 128])), packet_bytes=mixed(count(1, 10_000))))}

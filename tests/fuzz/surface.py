@@ -223,7 +223,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "min_rto": mixed(pos(1e-3, 2)), "max_rto": mixed(pos(1, 100)), "clock_granularity": mixed(pos(0, 0.5)),
     "max_backoff": mixed(st.sampled_from([1, 2, 4, 64, 3, 128])), "delayed_ack": mixed(pos(1e-3, 1)),
     "channel_clock": st.sampled_from(["time", "packets", "x"]), "buffer": mixed(count(0, 200)),
-    "beta": mixed(pos(0, 10)), "recovery": st.sampled_from(["paper", "rounds", "x"]),
+    "beta": mixed(pos(0, 10)), "recovery": st.sampled_from(["paper", "rounds", "x"]), "reading": st.sampled_from(["refined", "paper", "x"]),
     "mss": mixed(count(1, 9000)), "header_bytes": mixed(count(0, 60)), "syn_option_bytes": mixed(count(0, 40)),
     "probe_option_bytes": mixed(count(0, 40)), "mtu": mixed(count(1, 70_000)), "rate_bps": mixed(pos(1e3, 1e8)),
     "delay": mixed(pos(0, 1)), "drop_acks": st.booleans(), "loss_on_air": st.booleans(),
@@ -325,7 +325,7 @@ SPECS: dict[str, dict[str, st.SearchStrategy]] = {
                               "beta": mixed(pos(0, 10)), "warmup": mixed(pos(0, 50))},
     "tcpfade.analyze_link": {"variant": st.sampled_from(["reno", "newreno", "tahoe", "x"]),
                              "buffer": mixed(count(0, 60)), "beta": mixed(pos(0, 5)),
-                             "model": st.sampled_from(["refined", "paper", "x"]),
+                             "reading": st.sampled_from(["refined", "paper", "x"]),
                              "recovery": st.sampled_from(["paper", "rounds", "x"])},
     "tcpfade.simulate_transfer": {"variant": st.sampled_from(["probing", "reno", "tahoe", "newreno", "x"]),
                                   "channel": st.one_of(st.none(), st.builds(

@@ -14,37 +14,33 @@ from .options import (LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_ch
 
 
 
+#: The link's options of both ``emulate bulk`` and ``emulate run``, from the declaration (:data:`EMULATE`).
+LINK_OPTIONS = ("rate", "tau", "packet_bytes", "buffer", "beta", "mean_good", "mean_bad", "channel_clock", "seed",
+                "sack", "timestamps")
+
+
 def link_options(f):
-    """The link and its channel, shared by ``emulate bulk`` and ``emulate run``."""
+    """The link and its channel, shared by ``emulate bulk`` and ``emulate run``: the declared parameters, and the
+    three whose command-line form differs from the API's (an ACK path's loss rate for ``ack_channel``, repeated
+    NAME=VALUE for ``sysctls``, a checked output path for ``log``)."""
     options = [
-        click.option("--rate", type=float, required=True, help="Link rate μ [packets/s of --packet-bytes]."),
-        click.option("--tau", type=float, required=True, help="Round-trip propagation delay τ [s], half each way."),
-        click.option("--packet-bytes", type=int, default=1500, show_default=True,
-                     help="MTU of both sides [bytes]: a full TCP segment is one packet."),
-        click.option("--buffer", type=int, help="Data path's DropTail buffer B [packets] (or --beta)."),
-        click.option("--beta", type=float, help="Buffer as β = B/(μT) (default 1)."),
-        click.option("--mean-good", type=float, help="Continuous two-state channel: mean good duration E[X] [s]."),
-        click.option("--mean-bad", type=float, help="Continuous two-state channel: mean bad duration E[Y] [s]."),
         click.option("--ack-error-rate", type=float, help="Independent losses on the ACK path (default none)."),
-        click.option("--channel-clock", type=click.Choice(["time", "packets"]), default="time", show_default=True,
-                     help="time: time-clocked channels evolve in real time; packets: one step per packet."),
-        click.option("--seed", type=int, default=1, show_default=True, help="Seed of the channels."),
-        click.option("--sack/--no-sack", default=False, show_default=True, help="The kernel's SACK, both sides."),
-        click.option("--timestamps/--no-timestamps", default=True, show_default=True,
-                     help="The kernel's TCP timestamps, both sides."),
         click.option("--sysctl", "sysctl", multiple=True, metavar="NAME=VALUE",
                      help="A further network setting of both namespaces (repeatable): --sysctl net.ipv4.tcp_frto=0."),
         click.option("--log", "log_path", type=OUTPUT_FILE, help="Write every decision of both links (.csv, .parquet)."),
+        click.option("--lossless", is_flag=True, help=LOSSLESS_HELP),
     ]
     f = channel_options(f, packet_bytes=False)
     for option in reversed(options):
         f = option(f)
-    return f
+    return EMULATE.options(names=LINK_OPTIONS)(f)
 
 
-def link_arguments(kw: dict) -> dict:
+def link_arguments(kw: dict) -> tuple[dict, bool]:
     """The API's keyword arguments from the shared options (the channel built from whichever options describe
-    one: --mean-good/--mean-bad, or the slot-channel options)."""
+    one: --mean-good/--mean-bad, or the slot-channel options; None when none does), and --lossless: see
+    :func:`with_channel`."""
+    lossless = kw.pop("lossless")
     channel = link_channel_option(kw, kw["packet_bytes"])
     ack, log, settings = kw.pop("ack_error_rate"), kw.pop("log_path"), kw.pop("sysctl")
     sysctls = {}
@@ -54,7 +50,15 @@ def link_arguments(kw: dict) -> dict:
             raise v.fail("--sysctl", item, "must be NAME=VALUE, such as net.ipv4.tcp_frto=0")
         sysctls[name.strip()] = value.strip()
     return {**kw, "channel": channel, "ack_channel": None if ack is None else Bernoulli(ack), "log": log,
-            "sysctls": sysctls or None}
+            "sysctls": sysctls or None}, lossless
+
+
+def with_channel(given: dict, lossless: bool) -> dict:
+    """``given`` with its channel required: an emulation never picks one silently (--lossless asks for none)."""
+    channel = require_channel(given["channel"], lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, --fdt or "
+                                                          "--trace-file",
+                              continuous=given["mean_good"] is not None or given["mean_bad"] is not None)
+    return {**given, "channel": channel}
 
 
 class _Emulate(click.Group):
@@ -74,31 +78,28 @@ def emulate() -> None:
 
     \b
     Examples:
-      tcpfade emulate bulk --variant cubic --rate 125 --tau 0.04 --beta 2 --error-rate 0.01 --burst 5
-      tcpfade emulate --rate 125 --tau 0.04 --mean-good 1 --mean-bad 0.05 -- curl http://$TCPFADE_RECEIVER/
-      tcpfade emulate run --rate 8333 --tau 0.02 --server "python3 -m http.server 80" -- python3 client.py
+      tcpfade emulate bulk --congestion-control cubic --rate 125 --tau 0.04 --beta 2 --error-rate 0.01 --burst 5 --seed 1
+      tcpfade emulate --rate 125 --tau 0.04 --mean-good 1 --mean-bad 0.05 --seed 1 -- curl http://$TCPFADE_RECEIVER/
+      tcpfade emulate run --rate 8333 --tau 0.02 --lossless --seed 1 --server "python3 -m http.server 80" -- python3 client.py
     """
 
 
 @emulate.command("bulk")
-@EMULATE.options(names=("variant", "duration", "warmup"))
+@EMULATE.options(names=("congestion_control", "duration", "warmup"))
 @link_options
-@click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @output_options()
-def bulk(variant, duration, warmup, lossless, as_json, csv_path, **kw) -> None:
+def bulk(congestion_control, duration, warmup, as_json, csv_path, **kw) -> None:
     """A kernel TCP bulk transfer over the emulated link, measured from the sender's TCP_INFO."""
     from ..emulator import emulate as run, emulation_arguments
 
-    given = link_arguments(kw)
+    given, lossless = link_arguments(kw)
     # Every other input is checked first (one line each), then the channel: a measurement never picks one silently.
-    emulation_arguments(variant, duration=duration, warmup=warmup, **{**given, "channel": None})
-    given["channel"] = require_channel(given["channel"], lossless, "--mean-good/--mean-bad, --error-rate, --p/--q, "
-                                                                  "--fdt or --trace-file",
-                                       continuous=given["mean_good"] is not None or given["mean_bad"] is not None)
-    r = run(variant, duration=duration, warmup=warmup, progress=progress_bar(), **given)
+    emulation_arguments(congestion_control, duration=duration, warmup=warmup, **{**given, "channel": None})
+    given = with_channel(given, lossless)
+    r = run(congestion_control, duration=duration, warmup=warmup, progress=progress_bar(), **given)
 
     def human() -> None:
-        print_table({"congestion control": r.variant, "buffer B [packets]": r.buffer, "measured [s]":
+        print_table({"congestion control": r.congestion_control, "buffer B [packets]": r.buffer, "measured [s]":
                      r.duration - r.warmup, "goodput [fraction of μ]": r.goodput, "goodput [bit/s]": r.goodput_bps,
                      "MSS [bytes]": r.mss, "retransmissions": r.retransmissions,
                      "timeouts": "unknown (kernel < 6.7)" if r.timeouts is None else r.timeouts,
@@ -121,9 +122,9 @@ def run_command(server, command, **kw) -> None:
 
     from ..emulator import RECEIVER_ADDR, emulate_command
 
+    given = with_channel(*link_arguments(kw))
     click.echo(f"tcpfade emulate: receiver at {RECEIVER_ADDR} ($TCPFADE_RECEIVER)", err=True)
-    r = emulate_command(list(command), server=None if server is None else shlex.split(server),
-                        **link_arguments(kw))
+    r = emulate_command(list(command), server=None if server is None else shlex.split(server), **given)
     if r.link_packets:
         shares = f"{r.channel_loss_rate:.4g} lost on the link, {r.buffer_loss_rate:.4g} dropped at the buffer"
     else:   # no packet: no share of them was lost (not NaN)

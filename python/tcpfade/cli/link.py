@@ -34,7 +34,7 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
       tcpfade simulate-link --variant newreno --rate 100 --tau 0.1 --buffer 44 --mean-good 1 --mean-bad 0.01 \\
           --seed 2 --json
       tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 --burst 5 --seed 1
-      tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --model threshold --fdt 0.02 --error-rate 0.03 --seed 1
+      tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --channel threshold --fdt 0.02 --error-rate 0.03 --seed 1
     """
     given = LINK.pick(kw)
     mean_good, mean_bad = given["mean_good"], given["mean_bad"]
@@ -87,12 +87,12 @@ def analyze_link(as_json, csv_path, **kw) -> None:
     \b
     Examples:
       tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2
-      tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --model paper --json
+      tcpfade analyze-link --rate 100 --tau 0.01 --beta 8 --mean-good 0.8 --mean-bad 0.2 --reading paper --json
       tcpfade analyze-link --rate 200 --tau 0.079 --beta 1.5 --mean-good 1.93 --mean-bad 0.084 --recovery rounds
     """
     a = run_analysis(**kw, progress=progress_bar())
     emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
-        "variant": a.variant, "model": a.model, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
+        "variant": a.variant, "reading": a.reading, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
         "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,
         "goodput [bit/s]": a.goodput_bps, "ceiling (1-f) rho_ideal": a.goodput_ceiling,
         "E[N] per good state [packets]": a.reward, "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,

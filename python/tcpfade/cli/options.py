@@ -22,7 +22,7 @@ from ..channels import (
     TraceChannel,
 )
 
-MODELS = ("markov", "threshold", "bit-level")
+CHANNEL_KINDS = ("markov", "threshold", "bit-level")
 
 
 def _refuse(value, message: str, param, ctx):
@@ -174,8 +174,10 @@ def channel_options(f=None, *, markov_only: bool = False, packet_bytes: bool = T
         click.option("--fdt", type=float, help="Normalized Doppler frequency fD·T (T = packet time)."),
     ]
     simulated = [   # simulated fading and recorded traces
-        click.option("--model", type=click.Choice(MODELS), default="markov", show_default=True,
-                     help="markov: two-state chain (or Bernoulli); threshold / bit-level: simulated Jakes fading."),
+        # --model was this option's name; it also meant a sweep's function and analyze-link's reading (docs/glossary.md)
+        click.option("--channel", "--model", "channel_kind", type=click.Choice(CHANNEL_KINDS), default="markov",
+                     show_default=True, help="markov: two-state chain (or Bernoulli); threshold / bit-level: "
+                                             "simulated Jakes fading."),
         click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
         *([click.option("--packet-bytes", type=int, default=1024, show_default=True, help="Packet size (bit-level).")]
           if packet_bytes else []),
@@ -205,7 +207,7 @@ def note_iid(channel) -> None:
                    "fading or --burst for a two-state chain", err=True)
 
 
-def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov", snr_db=None, packet_bytes=1024,
+def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, channel_kind="markov", snr_db=None, packet_bytes=1024,
                   modulation="bpsk", fading_model="jakes", oscillators=None, trace_file=None):
     """The channel the options describe, or a ParameterError naming what is missing or conflicting."""
     if trace_file is not None:
@@ -214,14 +216,14 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, model="markov"
         if others:
             raise v.fail("--trace-file", str(trace_file), f"cannot be combined with {', '.join(others)}")
         return TraceChannel.from_file(trace_file)
-    if model == "bit-level":
+    if channel_kind == "bit-level":
         if fdt is None or snr_db is None:
-            raise v.fail("--model", model, "the bit-level model needs --fdt and --snr-db")
+            raise v.fail("--channel", channel_kind, "the bit-level model needs --fdt and --snr-db")
         return BitLevelFading(fdt, snr_db, packet_bits=8 * v.integer("--packet-bytes", packet_bytes, 1),
                               modulation=modulation, fading_model=fading_model, oscillators=oscillators)
-    if model == "threshold":
+    if channel_kind == "threshold":
         if fdt is None or (error_rate is None) == (fading_margin_db is None):
-            raise v.fail("--model", model, "the threshold model needs --fdt and one of --error-rate, --fading-margin-db")
+            raise v.fail("--channel", channel_kind, "the threshold model needs --fdt and one of --error-rate, --fading-margin-db")
         return ThresholdFading(fdt, error_rate=error_rate, fading_margin_db=fading_margin_db,
                                fading_model=fading_model, oscillators=oscillators)
     if p is not None or q is not None:
@@ -255,9 +257,9 @@ CHANNEL_KEYS = ("p", "q", "error_rate", "burst", "fading_margin_db", "fdt", "snr
 def link_channel_option(kw: dict, packet_bytes: int):
     """For the link commands: the channel the :func:`channel_options` in ``kw`` describe (removed from it), or None
     when they describe none; refused when given with the continuous channel's --mean-good/--mean-bad."""
-    channel_kw = {k: kw.pop(k) for k in (*CHANNEL_KEYS, "model", "modulation", "fading_model", "oscillators")}
+    channel_kw = {k: kw.pop(k) for k in (*CHANNEL_KEYS, "channel_kind", "modulation", "fading_model", "oscillators")}
     described = [k for k in CHANNEL_KEYS if channel_kw[k] is not None] + (
-        ["model"] if channel_kw["model"] != "markov" else [])
+        ["channel"] if channel_kw["channel_kind"] != "markov" else [])
     if not described:
         return None
     if kw.get("mean_good") is not None or kw.get("mean_bad") is not None:
@@ -278,7 +280,7 @@ def require_channel(channel, lossless: bool, options: str, *, continuous: bool =
             raise v.fail("--lossless", True, "cannot be combined with --mean-good/--mean-bad")
         return channel
     if channel is None and not lossless:
-        raise v.fail("channel", "(none)", f"give a channel ({options}), or --lossless for a link without channel "
+        raise v.fail("channel options", "(none)", f"give a channel ({options}), or --lossless for a link without channel "
                                           "losses")
     if channel is not None and lossless:
         raise v.fail("--lossless", True, "cannot be combined with a channel's options")

@@ -4,7 +4,7 @@ Setup of §V-C: μ = 100 packets/s, τ = 0.01 s, 1 KB packets, β = 8 (B = 16, w
 TCP Reno, the channel evolving in continuous time (§III). The simulation is `tcpfade.simulate_link` with ns-2's
 timers of the paper's time, five seeds per row of the default length (1000·max(t_p, E[X] + E[Y]): §V's
 heuristic); the analysis is `tcpfade.analyze_link`, its refined model (RFC 6298's timer with Karn's rule, packets
-counted at the link) and, where it tells something, the §IV equations as printed (``model="paper"``). Both run at
+counted at the link) and, where it tells something, the §IV equations as printed (``reading="paper"``). Both run at
 full length in quick mode too: the rows' spread is what the claims judge.
 """
 
@@ -38,7 +38,7 @@ def _table3(settings: Settings, progress) -> pd.DataFrame:
         g = np.array([r.goodput for r in runs])
         half = stats.t.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
         analysis = analyze_link(mean_good=ex, mean_bad=ey, **LINK)
-        as_printed = analyze_link(mean_good=ex, mean_bad=ey, model="paper", **LINK)
+        as_printed = analyze_link(mean_good=ex, mean_bad=ey, reading="paper", **LINK)
         r0 = runs[0]
         rows.append({"regime": regime, "mean_good": ex, "mean_bad": ey, "D": ex + ey, "published": rho,
                      "simulated": g.mean(), "simulated_low": g.mean() - half, "simulated_high": g.mean() + half,
@@ -556,7 +556,7 @@ def _fig6(settings: Settings, progress) -> pd.DataFrame:
                                   seed=settings.seed * 1000 + s, **link) for s in range(seeds)]
                 for v in ("reno", "newreno")}
         a = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], **link)
-        printed = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], model="paper", **link)
+        printed = analyze_link(mean_good=p["mean_good"], mean_bad=p["mean_bad"], reading="paper", **link)
         rounds = {v: analyze_link(v, mean_good=p["mean_good"], mean_bad=p["mean_bad"], recovery="rounds", **link)
                   for v in ("reno", "newreno")}
         return {**p, "simulated": float(np.mean([r.goodput for r in runs["reno"]])),

@@ -146,7 +146,7 @@ def defaults(model: str) -> dict[str, Any]:
     import inspect
 
     signature = inspect.signature(_function(model)).parameters
-    out: dict[str, Any] = {"variant": _MODELS[model].variant, "channel": _MODELS[model].channels[0]}
+    out: dict[str, Any] = {_MODELS[model].variant_param: _MODELS[model].variant, "channel": _MODELS[model].channels[0]}
     for name in MODEL_PARAMETERS[model]:
         p = signature.get(name)
         if p is not None and p.default is not inspect.Parameter.empty:
@@ -267,13 +267,15 @@ def _any_backend(workers: int | None, dask: str | None) -> int | None:
 class _Model:
     """How a sweep runs a model: the channel kinds it takes (the first the default), its default variant,
     its argument check (no computing) and its run, which returns (metrics, intervals); ``backend`` checks the
-    runner's choice of workers and the machine before anything runs, and returns the number of workers."""
+    runner's choice of workers and the machine before anything runs, and returns the number of workers;
+    ``variant_param`` names the call's first parameter (the emulator's is the kernel's ``congestion_control``)."""
 
     channels: tuple[str, ...]
     variant: str
     check: Callable[..., Any]
     run: Callable[..., tuple[dict, dict]]
     backend: Callable[[int | None, str | None], int | None] = _any_backend
+    variant_param: str = "variant"
 
 
 #: The analysis needs a two-state Markov channel; the slotted simulation also takes the simulated fading.
@@ -296,7 +298,7 @@ _MODELS = {
     "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),  # the variant is a parameter of the call
     "emulate": _Model(("continuous", *_SLOT_CHANNELS), "reno",
                       lambda variant, ch, kw: emulation_arguments(variant, channel=ch, seed=0, **kw), _run_emulate,
-                      _emulate_backend),
+                      _emulate_backend, "congestion_control"),
 }
 
 
@@ -310,7 +312,8 @@ def check_point(model: str, params: dict[str, Any]) -> None:
     """Raise the error the point would raise when run, without running it."""
     channel = make_channel(params, model)
     kwargs = split(model, params)
-    _MODELS[model].check(kwargs.pop("variant", _MODELS[model].variant), channel, kwargs)
+    m = _MODELS[model]
+    m.check(kwargs.pop(m.variant_param, m.variant), channel, kwargs)
 
 
 def run_point(task: dict[str, Any]) -> dict[str, Any]:
@@ -321,8 +324,9 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     model, params = task["model"], task["params"]
     kwargs = split(model, params)
-    variant = kwargs.pop("variant", _MODELS[model].variant)
-    metrics, intervals = _MODELS[model].run(variant, make_channel(params, model), task["seed"], kwargs)
+    m = _MODELS[model]
+    variant = kwargs.pop(m.variant_param, m.variant)
+    metrics, intervals = m.run(variant, make_channel(params, model), task["seed"], kwargs)
     return {"index": task["index"], "metrics": metrics, "intervals": intervals,
             "seconds": time.perf_counter() - start}
 

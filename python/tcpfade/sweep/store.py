@@ -186,7 +186,8 @@ class Store:
             given, rank = per_model[row["model"]]
             params = {**given, **row["params"]}
             ranked = sorted(params, key=lambda k: (rank.get(k, len(rank)), k))
-            # a parameter named like a row column (analyze_link's ``model``) keeps its value under param_<name>
+            # a parameter named like a row column keeps its value under param_<name> (older stores
+            # hold analyze_link's reading under its former name ``model``)
             rec.update({f"param_{k}" if k in ROW_COLUMNS else k: params[k] for k in ranked})
             for name, value in row["metrics"].items():
                 rec[name] = value

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
-from .._record import Record, interval_columns
+from .._record import Record, channel_columns, interval_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
@@ -67,7 +67,8 @@ class LinkResult(Record):
     outcomes_by_window : numpy.ndarray or None
         Visits by window w2 (row w2 − 1) and outcome (no loss, triple duplicate, timeout).
     channel : dict or None
-        The channel's parameters.
+        The channel's ``describe()`` (None: no channel losses); ``to_dict`` gives it as ``channel_kind`` and
+        ``channel_<parameter>`` columns.
 
     Examples
     --------
@@ -142,6 +143,7 @@ class LinkResult(Record):
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel", "outcomes_by_window")}
         for name, interval in self.ci.items():
             out.update(interval_columns(name, interval))
+        out.update(channel_columns(self.channel))
         return out
 
 
@@ -348,9 +350,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
-        channel=None if channel is None else (
-            {"mean_good": channel.mean_good, "mean_bad": channel.mean_bad, "loss_rule": channel.loss_rule}
-            if isinstance(channel, ContinuousTwoState) else {"channel": type(channel).__name__, **channel.describe()}))
+        channel=None if channel is None else channel.describe())
 
 
 def link_channel_spec(channel: ContinuousTwoState | SlotChannel | None, rate: float, clock: str) -> dict[str, Any]:

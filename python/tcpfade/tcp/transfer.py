@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as v
-from .._record import Record
+from .._record import Record, channel_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from ..channels.continuous import ContinuousTwoState
@@ -151,6 +151,9 @@ class TransferResult(Record):
         One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome.
     frames : pandas.DataFrame or None
         Every frame on the link, when ``record_frames`` was set.
+    channel : dict or None
+        The channel's ``describe()`` (None: no losses); ``to_dict`` gives it as ``channel_kind`` and
+        ``channel_<parameter>`` columns, as every result does.
 
     Examples
     --------
@@ -194,12 +197,13 @@ class TransferResult(Record):
     parameters: dict[str, Any] = field(repr=False)
     cycles: pd.DataFrame = field(repr=False, compare=False)
     frames: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+    channel: dict[str, Any] | None = field(default=None, repr=False)
 
     _headline = ("variant", "completed", "connection_time", "goodput_bps", "overhead_percent", "energy_joules")
 
     def to_dict(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""
-        skip = ("by_kind", "radios", "parameters", "cycles", "frames")
+        skip = ("by_kind", "radios", "parameters", "cycles", "frames", "channel")
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}
         for name, (segments, nbytes, dropped) in self.by_kind.items():
             out[f"{name}_segments"], out[f"{name}_bytes"], out[f"{name}_dropped"] = segments, nbytes, dropped
@@ -208,6 +212,7 @@ class TransferResult(Record):
                 out[f"{host}_{key}"] = value
         for key, value in self.parameters.items():
             out.setdefault(key if key not in out else f"param_{key}", value)
+        out.update(channel_columns(self.channel))
         return out
 
     def segments(self) -> pd.DataFrame:
@@ -308,12 +313,6 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
                                     "drop_acks", "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "best_rtt",
                                     "time_limit")}
     parameters.update({k: a[k] for k in ("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff")})
-    if isinstance(channel, ContinuousTwoState):
-        parameters.update(mean_good=channel.mean_good, mean_bad=channel.mean_bad, loss_rule=channel.loss_rule,
-                          loss_good=channel.loss_good, loss_bad=channel.loss_bad)
-    elif channel is not None:
-        parameters.update(channel=type(channel).__name__, **{k: x for k, x in channel.describe().items()
-                                                             if isinstance(x, (int, float, str, bool))})
     total_energy = energies[0] + energies[1]
     return TransferResult(
         variant=a["variant"], size_bytes=size, seed=a["seed"], completed=bool(raw["completed"]), connection_time=time,
@@ -326,7 +325,8 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         immediate_recoveries=int(ir), slow_starts=int(ss), probes_sent=int(probes_sent), probe_restarts=int(restarts),
         energy_joules=total_energy, energy_sender_joules=energies[0], energy_receiver_joules=energies[1],
         joules_per_bit=total_energy / (8.0 * delivered) if delivered else math.inf, device=dev.name,
-        by_kind=by_kind, radios=radios, parameters=parameters, cycles=cycles, frames=frames)
+        by_kind=by_kind, radios=radios, parameters=parameters, cycles=cycles, frames=frames,
+        channel=None if channel is None else channel.describe())
 
 
 #: The metrics of a transfer, for tables (each a field of :class:`TransferResult`).

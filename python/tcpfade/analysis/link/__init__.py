@@ -20,7 +20,7 @@ then buffer overflow, halving and typical cycles from w_p/2 to w_p. With V ~ Exp
   channel has become good after δ);
 - the goodput ρ = E[N] / (E[V] + E[U]) / μ (eq. 19).
 
-Two models (``model=``):
+Two readings of §IV (``reading=``):
 
 - ``"paper"``: the equations as printed, with eq. (2)'s timer Δ(w') = max(w', μT)/μ, fresh at every visit.
 - ``"refined"`` (default): the same chains with the timer TCP actually runs and the buffer's delay, three
@@ -50,9 +50,9 @@ Modules, one way (each imports only those above it): :mod:`.climb` (the good sta
 (:func:`analyze_link` and :class:`LinkAnalysis`).
 """
 
-from .analyze import (LINK_ANALYSIS, MAX_BACKOFF, MODELS, RECOVERIES, RULES, LinkAnalysis, analyze_link,
+from .analyze import (LINK_ANALYSIS, MAX_BACKOFF, READINGS, RECOVERIES, RULES, LinkAnalysis, analyze_link,
                       link_analysis_arguments)
 from .chain import LinkChain
 
-__all__ = ["analyze_link", "link_analysis_arguments", "LinkAnalysis", "LinkChain", "MODELS", "RECOVERIES",
+__all__ = ["analyze_link", "link_analysis_arguments", "LinkAnalysis", "LinkChain", "READINGS", "RECOVERIES",
            "MAX_BACKOFF", "RULES"]

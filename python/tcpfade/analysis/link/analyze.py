@@ -34,7 +34,7 @@ MAX_BACKOFF = 64
 
 #: Models: "refined" (RFC 6298's timer with Karn's rule, packets counted at the link) and "paper" (the
 #: equations as printed, eq. (2)'s timer).
-MODELS = ("refined", "paper")
+READINGS = ("refined", "paper")
 
 #: What a TD leads to: "paper" (eq. (10): the window halves and the climb goes on) or "rounds" (each variant's
 #: recovery of the packets the visit destroyed, round by round; refined model only).
@@ -48,7 +48,7 @@ class LinkAnalysis(Record):
 
     Attributes
     ----------
-    variant, model, recovery, rate, tau, packet_bytes, buffer, mean_good, mean_bad
+    variant, reading, recovery, rate, tau, packet_bytes, buffer, mean_good, mean_bad
         The call's parameters (``rate`` is μ [packets/s], ``buffer`` B [packets], the means E[X], E[Y] [s]).
     round_trip, pipe, max_window : float, float, int
         T = τ + 1/μ [s], μT [packets] and w_p = μT + B.
@@ -83,7 +83,7 @@ class LinkAnalysis(Record):
 """
 
     variant: str
-    model: str
+    reading: str
     recovery: str
     rate: float
     tau: float
@@ -113,7 +113,7 @@ class LinkAnalysis(Record):
     reward_by_window: np.ndarray = field(repr=False)
     rto_by_window: np.ndarray = field(repr=False)
 
-    _headline = ("variant", "model", "goodput", "goodput_bps", "p_timeout", "max_window")
+    _headline = ("variant", "reading", "goodput", "goodput_bps", "p_timeout", "max_window")
 
     @property
     def good_chain(self) -> np.ndarray:
@@ -123,6 +123,15 @@ class LinkAnalysis(Record):
         v.memory("max_window", self.max_window, 8.0 * n * (self.chain.n + n),
                  f"the dense embedded chain of {n} states")
         return self.chain.embedded()
+
+    @property
+    def model(self) -> str:
+        """Former name of :attr:`reading` (one release, with a FutureWarning)."""
+        import warnings
+
+        warnings.warn("model is now called reading (the old name goes in the next release)", FutureWarning,
+                      stacklevel=2)
+        return self.reading
 
     @property
     def beta(self) -> float:
@@ -147,14 +156,15 @@ LINK_ANALYSIS = Model("analyze_link", (
     *(LINK[k] for k in ("beta", "mean_good", "mean_bad")),
     LINK["channel"].but(doc="Or give the channel: a ContinuousTwoState with the any-instant rule and losses 0 and 1 "
                             "(abouzeid §III).", default_words="None (give mean_good and mean_bad)"),
-    Param("model", v.Choice(MODELS), "refined",
+    Param("reading", v.Choice(READINGS), "refined",
           "refined: RFC 6298's timer with Karn's rule and packets counted at the link, which is what agrees with "
-          "simulation (docs/validation/abouzeid.md); paper: §IV as printed, eq. (2)'s timer."),
+          "simulation (docs/validation/abouzeid.md); paper: §IV as printed, eq. (2)'s timer.",
+          old_names=("model",)),
     *(LINK[k] for k in ("min_rto", "max_rto", "clock_granularity")),
     LINK["max_backoff"].but(default=MAX_BACKOFF),
     Param("recovery", v.Choice(RECOVERIES), "paper",
           "paper: eq. (10), a TD halves the window and the climb goes on, whatever the variant; rounds "
-          "(model=\"refined\" only): the variant's own recovery of the L packets a visit destroys, round by round "
+          "(reading=\"refined\" only): the variant's own recovery of the L packets a visit destroys, round by round "
           "(Reno's second halving or stall, NewReno's L rounds; docs/models.md). rounds is what agrees with "
           "simulation when a bad visit costs several packets of a window (abouzeid Fig. 6's links)."),
 ), doc="Goodput of TCP Reno or NewReno over a fading link with a buffer by abouzeid's Markov renewal-reward analysis "
@@ -168,7 +178,7 @@ RULES = LINK_ANALYSIS.rules
 def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, packet_bytes: int,
                             buffer: int | None, beta: float | None, mean_good: float | None,
                             mean_bad: float | None, channel: ContinuousTwoState | None,
-                            model: str, min_rto: float, max_rto: float,
+                            reading: str, min_rto: float, max_rto: float,
                             clock_granularity: float, max_backoff: int,
                             recovery: str) -> dict:
     """Check the arguments of :func:`analyze_link` without analysing: the same errors, raised the same way, and
@@ -181,8 +191,8 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
     backoff = max_backoff
     if backoff & (backoff - 1):
         raise v.fail("max_backoff", backoff, "must be a power of two")
-    if recovery == "rounds" and model != "refined":
-        raise v.fail("recovery", recovery, "the recovery rounds need model='refined'")
+    if recovery == "rounds" and reading != "refined":
+        raise v.fail("recovery", recovery, "the recovery rounds need reading='refined'")
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     buffer = link_buffer(buffer, beta, mu * t, high=1 << 16)
@@ -191,18 +201,18 @@ def link_analysis_arguments(variant: str = "reno", *, rate: float, tau: float, p
         raise v.fail("buffer", buffer, f"w_p = B + μT = {buffer + mu * t:.4g} packets: the analysis needs w_p >= 2 "
                      "(its window climbs in cycles from w_p/2 to w_p; with a window held at one packet there is no "
                      "cycle); give a buffer of one packet or more, or use simulate_link")
-    if model == "refined" and max_rto < max_window / mu:
+    if reading == "refined" and max_rto < max_window / mu:
         raise v.fail("max_rto", max_rto, f"must be >= w_p/μ = {max_window / mu:.4g} s, the round trip with a full "
                      "buffer, for the refined analysis: a smaller cap fires the timer before the ACKs are back, and "
                      "those spurious timeouts are not in the model (simulate_link has them)")
-    transitions, nbytes = _chain_size(max_window, backoff.bit_length() - 1, model == "refined", recovery == "rounds")
+    transitions, nbytes = _chain_size(max_window, backoff.bit_length() - 1, reading == "refined", recovery == "rounds")
     hint = "; use a smaller buffer, rate × tau or max_backoff, or simulate_link"
     v.memory("buffer", buffer, nbytes, f"w_p = B + μT = {max_window} windows (a chain of about {transitions:.3g} "
                                        "transitions)", hint)
     v.work("buffer", buffer, float(max_window) ** 2, "climb packets",
            f"w_p = B + μT = {max_window} windows (a climb sends w_p²/2 packets, each counted)", hint)
     return {"variant": variant, "rate": mu, "round_trip": t, "packet_bytes": packet_bytes,
-            "buffer": buffer, "channel": channel, "model": model, "recovery": recovery, "min_rto": min_rto,
+            "buffer": buffer, "channel": channel, "reading": reading, "recovery": recovery, "min_rto": min_rto,
             "max_rto": max_rto, "clock_granularity": clock_granularity, "max_backoff": backoff}
 
 
@@ -264,7 +274,7 @@ def analyze_link(variant: str = "reno", *, progress: bool | Callable[[float], ob
     Raises
     ------
     ParameterError
-        an unknown variant, model or recovery, a parameter out of its range, a chain too large for memory.
+        an unknown variant, reading or recovery, a parameter out of its range, a chain too large for memory.
     """
     args = link_analysis_arguments.unchecked(variant, **given)   # the entry has checked them
 
@@ -282,11 +292,11 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
             raise _unreachable(args, exc) from None
         return chain
 
-    name, mu, t, size, buffer, model = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes", "buffer",
-                                                          "model"))
+    name, mu, t, size, buffer, reading = (args[k] for k in ("variant", "rate", "round_trip", "packet_bytes",
+                                                            "buffer", "reading"))
     ex, ey = args["channel"].mean_good, args["channel"].mean_bad
     granularity, lowest, highest = args["clock_granularity"], args["min_rto"], args["max_rto"]
-    refined = model == "refined"
+    refined = reading == "refined"
     levels = args["max_backoff"].bit_length() - 1
     lam0, lam1 = 1.0 / ex, 1.0 / ey
     max_window = max(int(math.floor(buffer + mu * t)), 1)
@@ -330,7 +340,7 @@ def _analyze_link(args: dict, report: Callable[[float], None] | None) -> LinkAna
     goodput = min(max(expected_reward, 0.0) / (ex + expected_bad) / mu, 1.0)
     ideal = traj.packets_per_cycle / (mu * traj.cycle)   # ⌊n_p⌋ packets per cycle, as the reward counts them
     return LinkAnalysis(
-        variant=name, model=model, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
+        variant=name, reading=reading, recovery=args["recovery"], rate=mu, tau=t - 1.0 / mu, packet_bytes=size,
         buffer=buffer, round_trip=t,
         pipe=mu * t, max_window=max_window, mean_good=ex, mean_bad=ey, goodput=goodput,
         goodput_bps=goodput * mu * size * 8, reward=expected_reward, mean_effective_bad=expected_bad,

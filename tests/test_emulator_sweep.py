@@ -36,7 +36,7 @@ def test_an_emulate_sweep_stores_a_row_per_point_with_its_parameters(tmp_path):
     for row in rows:
         assert row["params"] == next(p.params for p in study.points() if p.key == row["key"])
         m = row["metrics"]
-        assert 0 < m["goodput"] <= 1.05, m
+        assert 0 < m["goodput"] <= 1 + 1 / (125 * 1.5 * 0.99), m     # one packet more than 1.5 s carry, at most
         assert m["goodput_bps"] == pytest.approx(m["goodput"] * 125 * 1448 * 8, rel=1e-9)
         assert m["retransmissions_per_s"] >= 0 and m["rtt"] > 0.04
         assert m["timeouts_per_s"] is None or m["timeouts_per_s"] >= 0

@@ -497,5 +497,4 @@ def cli_commands() -> list[tuple[str, ...]]:
 #: with an unknown keyword or a missing argument by Python's own TypeError, since it has no ``@v.checked`` binding
 #: (the fix: ``@v.checked(...)`` with its rules). The quick profile counts their defects but does not fail on them;
 #: any other entry with a defect fails it. Remove an entry when it is fixed.
-KNOWN_DEFECTS: dict[str, str] = {name: "no @v.checked: a wrong call raises TypeError" for name in (
-    "tcpfade.reproduce.Settings", "tcpfade.sweep.Experiment")}
+KNOWN_DEFECTS: dict[str, str] = {}

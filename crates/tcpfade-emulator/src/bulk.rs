@@ -6,8 +6,8 @@
 use crate::{Emulation, RECEIVER_ADDR};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tcpfade_core::watch::Watch;
@@ -124,17 +124,35 @@ pub struct TcpInfo {
     pub timestamps: bool,
 }
 
-fn tcp_info(stream: &TcpStream) -> Result<TcpInfo> {
+/// The kernel's TCP_INFO of socket `fd`, and how many bytes of it the kernel filled.
+fn raw_tcp_info(fd: RawFd) -> Result<(RawTcpInfo, libc::socklen_t)> {
     let mut raw = RawTcpInfo::default();
     let mut len = std::mem::size_of::<RawTcpInfo>() as libc::socklen_t;
     // SAFETY: getsockopt writes at most `len` bytes into `raw`, a plain C struct.
     let r = unsafe {
-        libc::getsockopt(stream.as_raw_fd(), libc::IPPROTO_TCP, libc::TCP_INFO, (&mut raw as *mut RawTcpInfo).cast(),
-                         &mut len)
+        libc::getsockopt(fd, libc::IPPROTO_TCP, libc::TCP_INFO, (&mut raw as *mut RawTcpInfo).cast(), &mut len)
     };
     if r != 0 {
         return Err(Error::system("TCP_INFO could not be read", io::Error::last_os_error()));
     }
+    Ok((raw, len))
+}
+
+/// Data bytes the receiver's kernel has taken in order (tcpi_bytes_received, RFC 4898's
+/// tcpEStatsAppHCThruOctetsReceived), 0 before the connection is accepted (`fd` < 0). The kernel counts them as
+/// the link delivers them, whenever the receiving program gets to read them. Kept beside the goodput, which is
+/// counted at the link (`crate::segments`): in order, data that crossed the link before the warm-up ended but
+/// waited behind a hole counts after it.
+fn received_in_order(fd: &AtomicI32) -> Result<u64> {
+    let fd = fd.load(Ordering::Acquire);
+    if fd < 0 {
+        return Ok(0);
+    }
+    Ok(raw_tcp_info(fd)?.0.bytes_received)
+}
+
+fn tcp_info(stream: &TcpStream) -> Result<TcpInfo> {
+    let (raw, len) = raw_tcp_info(stream.as_raw_fd())?;
     let has_rto = len as usize >= std::mem::offset_of!(RawTcpInfo, total_rto) + 2;
     let s = |us: u32| f64::from(us) * 1e-6;
     Ok(TcpInfo {
@@ -156,10 +174,15 @@ fn tcp_info(stream: &TcpStream) -> Result<TcpInfo> {
 /// What a bulk transfer measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BulkOutcome {
-    /// Bytes the receiving application read between the two snapshots.
+    /// Data bytes the receiver's kernel took in order between the two snapshots ([`received_in_order`]).
     pub received_bytes: u64,
     /// Time between the two snapshots [s].
     pub measured: f64,
+    /// The two snapshots' times on the links' clock (seconds since the emulation began, the logs' time): the
+    /// goodput counts the data the link delivered for the first time in between (`crate::segments`).
+    pub measured_from: f64,
+    /// See `measured_from`.
+    pub measured_to: f64,
     /// The sender's TCP_INFO at the end of the warm-up.
     pub at_warmup: TcpInfo,
     /// The sender's TCP_INFO at the end.
@@ -179,7 +202,7 @@ fn set_congestion(stream: &TcpStream, name: &str) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ");
         let allowed = format!("must be a congestion control this kernel offers: {available}");
-        return Err(Error::invalid("variant", format!("'{name}'"), &allowed));
+        return Err(Error::invalid("congestion_control", format!("'{name}'"), &allowed));
     }
     Ok(())
 }
@@ -189,7 +212,9 @@ fn slice_ended(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted)
 }
 
-fn receive(listener: TcpListener, received: &AtomicU64, stop: &AtomicBool) -> Result<()> {
+/// Accept the sender's connection, publish its socket in `connection` (for [`received_in_order`]; the socket stays
+/// open until `stop`, or until the sender has shut its side after its last measurement), and drain it.
+fn receive(listener: TcpListener, connection: &AtomicI32, stop: &AtomicBool) -> Result<()> {
     listener.set_nonblocking(true).map_err(|e| Error::system("the receiver", e))?;
     let mut stream = loop {
         match listener.accept() {
@@ -207,21 +232,24 @@ fn receive(listener: TcpListener, received: &AtomicU64, stop: &AtomicBool) -> Re
         .set_nonblocking(false)
         .and_then(|_| stream.set_read_timeout(Some(SLICE)))
         .map_err(|e| Error::system("the receiver", e))?;
+    connection.store(stream.as_raw_fd(), Ordering::Release);
     let mut buf = vec![0u8; 1 << 18];
     while !stop.load(Ordering::Relaxed) {
         match stream.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => {
-                received.fetch_add(n as u64, Ordering::Relaxed);
-            }
+            Ok(_) => {}
             Err(e) if slice_ended(&e) => {}
-            Err(e) => return Err(Error::system("the receiver could not read", e)),
+            Err(e) => {
+                connection.store(-1, Ordering::Release); // the socket closes with this function
+                return Err(Error::system("the receiver could not read", e));
+            }
         }
     }
+    connection.store(-1, Ordering::Release);
     Ok(())
 }
 
-fn send(spec: &BulkSpec, received: &AtomicU64, stop: &AtomicBool) -> Result<BulkOutcome> {
+fn send(spec: &BulkSpec, connection: &AtomicI32, stop: &AtomicBool, clock: impl Fn() -> f64) -> Result<BulkOutcome> {
     let address: SocketAddr = format!("{RECEIVER_ADDR}:{PORT}").parse().expect("a valid address");
     let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(10))
         .map_err(|e| Error::system("the sender could not connect across the emulated link", e))?;
@@ -229,11 +257,11 @@ fn send(spec: &BulkSpec, received: &AtomicU64, stop: &AtomicBool) -> Result<Bulk
     stream.set_write_timeout(Some(SLICE)).map_err(|e| Error::system("the sender", e))?;
     let start = Instant::now();
     let chunk = vec![0x5a_u8; 1 << 16];
-    let mut warm: Option<(Instant, u64, TcpInfo)> = None;
+    let mut warm: Option<(Instant, f64, u64, TcpInfo)> = None;
     while !stop.load(Ordering::Relaxed) {
         let now = start.elapsed().as_secs_f64();
         if warm.is_none() && now >= spec.warmup {
-            warm = Some((Instant::now(), received.load(Ordering::Relaxed), tcp_info(&stream)?));
+            warm = Some((Instant::now(), clock(), received_in_order(connection)?, tcp_info(&stream)?));
         }
         if now >= spec.duration {
             break;
@@ -247,12 +275,15 @@ fn send(spec: &BulkSpec, received: &AtomicU64, stop: &AtomicBool) -> Result<Bulk
     if stop.load(Ordering::Relaxed) {
         return Err(Error::Stopped);
     }
-    let (warm_at, warm_bytes, at_warmup) = warm.expect("the warm-up ends before the duration");
-    let (end_at, end_bytes, at_end) = (Instant::now(), received.load(Ordering::Relaxed), tcp_info(&stream)?);
+    let (warm_at, measured_from, warm_bytes, at_warmup) = warm.expect("the warm-up ends before the duration");
+    let (end_at, measured_to) = (Instant::now(), clock());
+    let (end_bytes, at_end) = (received_in_order(connection)?, tcp_info(&stream)?);
     let _ = stream.shutdown(Shutdown::Both);
     Ok(BulkOutcome {
         received_bytes: end_bytes - warm_bytes,
         measured: (end_at - warm_at).as_secs_f64(),
+        measured_from,
+        measured_to,
         at_warmup,
         at_end,
     })
@@ -264,7 +295,7 @@ pub fn run_bulk(emulation: &Emulation, spec: &BulkSpec, watch: &mut Watch<'_>) -
         return Err(Error::invalid("warmup", spec.warmup, &format!("must be in [0, duration = {})", spec.duration)));
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let received = Arc::new(AtomicU64::new(0));
+    let connection = Arc::new(AtomicI32::new(-1));
     std::thread::scope(|scope| {
         let listener = std::thread::scope(|s| {
             s.spawn(|| {
@@ -275,10 +306,10 @@ pub fn run_bulk(emulation: &Emulation, spec: &BulkSpec, watch: &mut Watch<'_>) -
             .map_err(|_| Error::system("the receiver", "its thread panicked"))?
         })?;
         // The listening socket belongs to the receiver's namespace whichever thread uses it.
-        let receiver = scope.spawn(|| receive(listener, &received, &stop));
+        let receiver = scope.spawn(|| receive(listener, &connection, &stop));
         let sender = scope.spawn(|| {
             emulation.sender().enter_this_thread()?;
-            send(spec, &received, &stop)
+            send(spec, &connection, &stop, || emulation.elapsed())
         });
         let started = Instant::now();
         let mut outcome = Ok(());

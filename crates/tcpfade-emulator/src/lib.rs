@@ -15,6 +15,7 @@
 pub mod bulk;
 pub mod link;
 pub mod netns;
+pub mod segments;
 pub mod tun;
 
 pub use bulk::{run_bulk, BulkOutcome, BulkSpec, TcpInfo};

@@ -8,7 +8,8 @@
 //! s + d + delay. The schedule is computed in virtual time from each arrival, so the rate and the delay do not
 //! drift with the thread's wake-up latency: that latency only delays a write (it is measured: [`Timing`]).
 //!
-//! Every decision is logged: arrival time, size, fate and the queue the packet found.
+//! Every decision is logged: arrival time, size, fate, the queue the packet found, when its transmission ended,
+//! and the TCP payload it delivered for the first time (the goodput's bytes: [`crate::segments`]).
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -16,6 +17,7 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+use crate::segments::FirstDelivery;
 use tcpfade_core::channel::LinkChannelSpec;
 use tcpfade_core::{Error, Result};
 
@@ -60,6 +62,10 @@ pub struct Decision {
     pub fate: Fate,
     /// Packets waiting in the buffer when it arrived (not counting the one on the link).
     pub queue: u32,
+    /// End of its transmission on the link, seconds since the emulation began (NaN: dropped at the buffer).
+    pub departed: f64,
+    /// TCP payload bytes it delivered for the first time ([`FirstDelivery`]; 0 unless delivered).
+    pub new_bytes: u32,
 }
 
 /// How late the writes came against the virtual schedule, and what the link cost.
@@ -125,6 +131,7 @@ pub fn run_link(
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
     let (fd_in, fd_out) = (input.as_raw_fd(), output.as_raw_fd());
     let mut log = Vec::new();
+    let mut first = FirstDelivery::default();
     let mut timing = Timing::default();
     // End of transmission of each packet in the system (on the link or waiting), in order.
     let mut departures: VecDeque<f64> = VecDeque::new();
@@ -179,7 +186,8 @@ pub fn run_link(
             }
             let waiting = departures.len().saturating_sub(1);
             if !departures.is_empty() && waiting as u64 >= spec.buffer {
-                log.push(Decision { time: now, bytes: n as u32, fate: Fate::Dropped, queue: waiting as u32 });
+                log.push(Decision { time: now, bytes: n as u32, fate: Fate::Dropped, queue: waiting as u32,
+                                    departed: f64::NAN, new_bytes: 0 });
                 continue;
             }
             let start = last_departure.max(now);
@@ -188,7 +196,9 @@ pub fn run_link(
             departures.push_back(last_departure);
             let lost = channel.lost(start, duration)?;
             let fate = if lost { Fate::Lost } else { Fate::Delivered };
-            log.push(Decision { time: now, bytes: n as u32, fate, queue: waiting as u32 });
+            let new_bytes = if lost { 0 } else { first.new_bytes(&buf[..n]) };
+            log.push(Decision { time: now, bytes: n as u32, fate, queue: waiting as u32, departed: last_departure,
+                                new_bytes });
             if !lost {
                 let mut packet = spare.pop().unwrap_or_default();
                 packet.clear();

@@ -69,6 +69,8 @@ fn log_dict<'py>(py: Python<'py>, log: &[Decision], timing: &Timing) -> PyResult
     d.set_item("bytes", log.iter().map(|x| x.bytes).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("fate", log.iter().map(|x| x.fate as u8).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("queue", log.iter().map(|x| x.queue).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("departed", log.iter().map(|x| x.departed).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("new_bytes", log.iter().map(|x| x.new_bytes).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("lateness", timing.lateness.clone().into_pyarray(py))?;
     d.set_item("cpu_seconds", timing.cpu_seconds)?;
     Ok(d)
@@ -81,9 +83,9 @@ fn logs_into<'py>(py: Python<'py>, out: &Bound<'py, PyDict>, logs: &Logs) -> PyR
 }
 
 /// A kernel TCP bulk transfer with congestion control `congestion` for `duration` seconds (the first `warmup`
-/// unmeasured) over the emulated link. Returns {"received_bytes", "measured", "at_warmup", "at_end" (the
-/// sender's TCP_INFO), "forward", "reverse" (each link's log: time, bytes, fate 0 delivered / 1 lost / 2 dropped,
-/// queue, and the lateness of each delivery)}.
+/// unmeasured) over the emulated link. Returns {"received_bytes", "measured", "measured_from", "measured_to" (on
+/// the logs' clock), "at_warmup", "at_end" (the sender's TCP_INFO), "forward", "reverse" (each link's log: time,
+/// bytes, fate 0 delivered / 1 lost / 2 dropped, queue, departed, new_bytes, and the lateness of each delivery)}.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn emulate_bulk<'py>(
@@ -106,6 +108,8 @@ fn emulate_bulk<'py>(
     let out = PyDict::new(py);
     out.set_item("received_bytes", bulk.received_bytes)?;
     out.set_item("measured", bulk.measured)?;
+    out.set_item("measured_from", bulk.measured_from)?;
+    out.set_item("measured_to", bulk.measured_to)?;
     out.set_item("at_warmup", info_dict(py, &bulk.at_warmup)?)?;
     out.set_item("at_end", info_dict(py, &bulk.at_end)?)?;
     logs_into(py, &out, &logs)?;

@@ -34,6 +34,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+@v.checked_fields(quick=v.Flag(), seed=v.SEED, workers=v.Integer(1, 1024))
 @dataclass(frozen=True)
 class Settings:
     """How hard to work: ``quick`` trades accuracy for time (shorter simulations); ``workers`` threads run a

@@ -33,6 +33,7 @@ import itertools
 import json
 import re
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,15 @@ class Point:
     key: str
 
 
+class _Building(threading.local):
+    """Set while :meth:`Experiment.from_dict` builds the experiment it has checked (per thread)."""
+    active = False
+
+
+_FROM_DICT = _Building()
+
+
+@v.checked_fields()   # a missing or unknown argument: a ParameterTypeError naming it; the values: __post_init__
 @dataclass(frozen=True)
 class Experiment:
     """A checked experiment: what to run, where the results go. Build it with :func:`load_experiment` or
@@ -89,6 +99,21 @@ class Experiment:
     axes: dict[str, list[Any]]
     store: Path
     source: str = "<experiment>"
+
+    def __post_init__(self) -> None:
+        # Built directly (not by from_dict): the same checks as a file gets, then its normalized values.
+        if _FROM_DICT.active:
+            return
+        if not isinstance(self.source, str):
+            raise v.fail("source", self.source, "must be a string (where the experiment comes from)",
+                         kind=v.ParameterTypeError)
+        sweep = {"name": self.name, "model": self.model, "seed": self.seed, "replications": self.replications,
+                 "combine": self.combine}
+        store = str(self.store) if isinstance(self.store, (str, Path)) else self.store
+        checked = Experiment.from_dict({"sweep": sweep, "fixed": self.fixed, "axes": self.axes,
+                                        "output": {"store": store}}, source=self.source)
+        for f in ("name", "model", "seed", "replications", "combine", "fixed", "axes", "store"):
+            object.__setattr__(self, f, getattr(checked, f))
 
     @classmethod
     @v.checked(data=v.Instance(dict, "must be a dict of the experiment's tables (parsed TOML)"),
@@ -150,8 +175,12 @@ class Experiment:
             store = store_path("store", store)
         except ParameterError as exc:
             raise loc.error("output", "store", str(exc)) from None
-        experiment = cls(name=name, model=model, seed=seed, replications=replications, combine=combine, fixed=fixed,
-                         axes=axes, store=store, source=source)
+        _FROM_DICT.active = True
+        try:
+            experiment = cls(name=name, model=model, seed=seed, replications=replications, combine=combine,
+                             fixed=fixed, axes=axes, store=store, source=source)
+        finally:
+            _FROM_DICT.active = False
         experiment._check_points(loc)
         return experiment
 

@@ -17,19 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from ..wcdma import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, fit_universal_curve, simulate_system, tcp_over_system, universal_curve
+from ..wcdma import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, fit_universal_curve, universal_curve
 from ..wcdma.curve import PAPER as PAPER_CURVE
 from .registry import Ablation, Claim, Figure, Settings, Verdict, register
+from .zrm_runs import PLACEMENTS, cached, default_rows, mean_pm, placements, t_interval, tcp_settings, timer_ablation, users
 
 PAPER = "zorzi-rossi-mazzini"
 DOPPLERS = (2.0, 6.0, 20.0, 40.0)
 TTIS = (1, 2, 4, 8)
 LOADS = (80, 90, 100)
-#: User placements (seeds) per figure: every claim is judged over them (QUICK_PLACEMENTS with --quick).
-PLACEMENTS = 10
-QUICK_PLACEMENTS = 3
 S0 = 472 / 512
 
 
@@ -38,146 +35,41 @@ def paper_halving_pe(doppler_hz: float) -> float:
     from scipy import optimize
 
     return float(optimize.brentq(lambda x: universal_curve(x, doppler_hz, s0=S0) - S0 / 2, 1e-6, 0.99))
-#: TCP as the paper's curve needs it (docs/validation/zorzi-rossi-mazzini.md, Fig. 1's offset): 10-ms return path,
-#: 0.2-s timer floor.
-#: Figures 1 and 7-12 also run it on the same block errors, for the ablations of their claims.
-TIMER_FIT = {"ack_delay": 0.01, "min_rto": 0.2}
-TIMER_NAME = "ack 10 ms, min RTO 0.2 s"
-TCP_SETTINGS = {"default": {}, TIMER_NAME: TIMER_FIT}
-COLUMNS = ["block_error_rate", "throughput", "throughput_low", "throughput_high", "atp", "ace", "mean_sir_db",
-           "mean_power_w", "serving_gain_db", "share_at_max_power"]
-
-
-def _duration(settings: Settings) -> float:
-    # Quick runs are shorter, but not below 30 s: a timeout's back-off weighs too much on S in shorter runs (at
-    # 15 s the users' RMS from the paper's curve at 6 Hz is 0.18, at 60 s 0.045).
-    return 30.0 if settings.quick else 60.0
-
-
-def _placements(settings: Settings) -> range:
-    return range(QUICK_PLACEMENTS if settings.quick else PLACEMENTS)
-
-
-def _tcps(settings: Settings) -> tuple[str, ...]:
-    """The TCP settings a figure runs: the default, and in full runs the ablation's (:data:`TIMER_FIT`)."""
-    return ("default",) if settings.quick else tuple(TCP_SETTINGS)
-
-
-def _cached(compute):
-    """A figure's computation made once per settings (Figs. 1 and 5-6 share theirs; a report and the tests ask
-    for each figure more than once)."""
-    cache: dict[Settings, pd.DataFrame] = {}
-
-    def cached(settings: Settings, progress) -> pd.DataFrame:
-        if settings not in cache:
-            cache[settings] = compute(settings, progress)
-        return cache[settings]
-
-    cached.__wrapped__ = compute
-    return cached
-
-
-def t_interval(x) -> tuple[float, float]:
-    """Mean and Student-t 95% half-width of ``x`` (finite values; NaN half-width for fewer than two)."""
-    x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
-    if len(x) < 2:
-        return (float(x.mean()) if len(x) else float("nan")), float("nan")
-    return float(x.mean()), float(stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
-
-
-def _fmt(x, spec: str = ".3f") -> str:
-    m, h = t_interval(x)
-    return f"{m:{spec}} ± {h:{spec}}"
-
-
-def _users(settings: Settings, label: str, runs: list[dict], progress) -> pd.DataFrame:
-    """One row per user of each run, for each TTI in the run's ``ttis`` and each TCP setting in its ``tcp``:
-    its placement, the run's parameters, P_e, S, ATP, ACE and the uplink's summary. A run is one uplink
-    (:func:`simulate_system`, seed from the settings, the run's ``seed_offset`` and its placement)."""
-    duration = _duration(settings)
-
-    def one(run):
-        run = dict(run)
-        placement, offset = run.pop("placement"), run.pop("seed_offset")
-        ttis, tcps = run.pop("ttis", (1,)), run.pop("tcp", ("default",))
-        run.setdefault("sir_reference", DEFAULT_SIR_REFERENCE)
-        system = simulate_system(duration=duration, seed=settings.seed * 100_000 + offset * 100 + placement, **run)
-        frames = []
-        for k in ttis:
-            for name in tcps:
-                f = tcp_over_system(system, tti_frames=k, **TCP_SETTINGS[name]).to_frame()
-                f["placement"], f["tti_frames"], f["tcp"] = placement, k, name
-                for key, value in run.items():
-                    f[key] = value
-                frames.append(f[["placement", "user", "tti_frames", "tcp", *run, *COLUMNS]])
-        return pd.concat(frames, ignore_index=True)
-
-    frames = settings.map(one, [dict(r) for r in runs], progress,
-                          lambda r: f"{label} placement {r['placement']} " + ", ".join(
-                              f"{k} {v}" for k, v in r.items() if k not in ("placement", "seed_offset", "tcp")))
-    return pd.concat(frames, ignore_index=True)
-
-
-def _default(data: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the default TCP settings and SIR reference (the others are ablations)."""
-    return data[(data.tcp == "default") & (data.sir_reference == DEFAULT_SIR_REFERENCE)]
-
-
-def _as_default(data: pd.DataFrame, tcp: str) -> pd.DataFrame:
-    """The figure's data with the rows of TCP setting ``tcp`` in place of the default's (an ablation's data)."""
-    return data[(data.tcp == tcp) & (data.sir_reference == DEFAULT_SIR_REFERENCE)].assign(tcp="default")
-
-
-def _timer_ablation(check, measure, paper: float, unit: str = ""):
-    """D14: the claim's check on the same block errors with TCP's timer as the paper's curve needs it
-    (:data:`TIMER_FIT`, the cause of Fig. 1's offset); ``measure`` gives our number before and after."""
-    def ablation(data: pd.DataFrame) -> Ablation:
-        swapped = _as_default(data, TIMER_NAME)
-        if swapped.empty:       # a quick run does not make the ablation's runs
-            return Ablation("TCP's timer as Fig. 1 needs it (not run: --quick)", measure(data), float("nan"),
-                            paper, False, unit)
-        return Ablation("TCP with a 10-ms ACK delay and a 0.2-s minimum RTO "
-                        "(docs/validation/zorzi-rossi-mazzini.md, Fig. 1)",
-                        measure(data), measure(swapped), paper, bool(check(swapped).holds), unit)
-    return ablation
-
-
-@_cached
+@cached
 def _fig1(settings: Settings, progress) -> pd.DataFrame:
     # The same placement for every Doppler (one seed per placement): the curves differ by the fading's speed.
     # Figs. 5-6 draw the curve fitted to these users. At 2, 6 and 40 Hz the other SIR reference too, for the
     # ablations of the users' spread and of the Dopplers' order.
     other = next(r for r in SIR_REFERENCES if r != DEFAULT_SIR_REFERENCE)
-    return _users(settings, "Figs. 1, 5-6", [{"users": 90, "doppler_hz": fd, "placement": p, "seed_offset": 0,
-                                              "tcp": _tcps(settings)}
-                                             for p in _placements(settings) for fd in DOPPLERS] +
+    return users(settings, "Figs. 1, 5-6", [{"users": 90, "doppler_hz": fd, "placement": p, "seed_offset": 0,
+                                              "tcp": tcp_settings(settings)}
+                                             for p in placements(settings) for fd in DOPPLERS] +
                   [{"users": 90, "doppler_hz": fd, "placement": p, "seed_offset": 0, "sir_reference": other}
-                   for p in _placements(settings) for fd in (2.0, 6.0, 40.0)], progress)
+                   for p in placements(settings) for fd in (2.0, 6.0, 40.0)], progress)
 
 
-@_cached
+@cached
 def _fig2(settings: Settings, progress) -> pd.DataFrame:
     # One uplink run per placement for every TTI: only the interleaving differs.
-    return _users(settings, "Fig. 2", [{"users": 90, "doppler_hz": 6.0, "ttis": TTIS, "placement": p,
-                                        "seed_offset": 10} for p in _placements(settings)], progress)
+    return users(settings, "Fig. 2", [{"users": 90, "doppler_hz": 6.0, "ttis": TTIS, "placement": p,
+                                        "seed_offset": 10} for p in placements(settings)], progress)
 
 
-@_cached
+@cached
 def _fig4(settings: Settings, progress) -> pd.DataFrame:
     # The same seed per placement for every load: the layout draws user by user, so the 80 users of a placement
     # are the first 80 of its 90 and 100.
     # The other SIR reference too, for the ablation of the unfairness claim.
     other = next(r for r in SIR_REFERENCES if r != DEFAULT_SIR_REFERENCE)
-    return _users(settings, "Fig. 4", [{"users": n, "doppler_hz": 6.0, "placement": p, "seed_offset": 20,
+    return users(settings, "Fig. 4", [{"users": n, "doppler_hz": 6.0, "placement": p, "seed_offset": 20,
                                         "sir_reference": ref}
-                                       for ref in (DEFAULT_SIR_REFERENCE, other) for p in _placements(settings)
+                                       for ref in (DEFAULT_SIR_REFERENCE, other) for p in placements(settings)
                                        for n in LOADS], progress)
 
 
 def _scatter(data: pd.DataFrame, fig, by: str, fmt: str, curve_dopplers, ax=None) -> None:
     ax = ax or fig.add_subplot(1, 1, 1)
-    data = _default(data)
+    data = default_rows(data)
     pe = np.logspace(-4, 0, 200)
     for i, (value, d) in enumerate(data.groupby(by)):
         x = np.clip(d.block_error_rate, 1e-4, 1)
@@ -212,14 +104,14 @@ def _one_curve(by: str, common: bool, tolerance: float = 0.12):
     the group (``common`` False) or to all groups at once (True: one curve whatever the group); beside it the
     RMS per placement (from the same fit), mean ± 95%."""
     def check(data: pd.DataFrame) -> Verdict:
-        data = _default(data)
+        data = default_rows(data)
         spread = {}
         shared = _fit(data) if common else None
         for value, d in data.groupby(by):
             d = _informative(d)
             fit = shared or _fit(d)
             per = [_rms_from(fit, g) for _, g in d.groupby("placement") if len(g) > 0]
-            spread[value] = (_rms_from(fit, d), len(d), _fmt(per))
+            spread[value] = (_rms_from(fit, d), len(d), mean_pm(per))
         ok = all(r <= tolerance for r, _, _ in spread.values())
         what = "one curve fitted to all" if common else "a curve fitted to each"
         return Verdict(ok, f"RMS distance from {what}, pooled (per placement): " + ", ".join(
@@ -274,7 +166,7 @@ def _slower_is_better(data: pd.DataFrame) -> Verdict:
     """Mean S of the users with P_e in :data:`SAME_PE`, 2 Hz against 40 Hz, pooled over placements; the
     difference's interval by a bootstrap over placements. Beside it, the P_e at which S halves where the users
     reach it."""
-    data = _default(data)
+    data = default_rows(data)
     s = {fd: _mean_s_in(d) for fd, d in data.groupby("doppler_hz")}
     n = {fd: int(((d.block_error_rate >= SAME_PE[0]) & (d.block_error_rate < SAME_PE[1])).sum())
          for fd, d in data.groupby("doppler_hz")}
@@ -293,7 +185,7 @@ def _slower_is_better(data: pd.DataFrame) -> Verdict:
 
 def _largest_pe(data: pd.DataFrame) -> pd.Series:
     """Per placement, the largest P_e among the 6-Hz users."""
-    d = _default(data)
+    d = default_rows(data)
     return d[d.doppler_hz == 6.0].groupby("placement").block_error_rate.max()
 
 
@@ -301,10 +193,10 @@ def _users_span_the_curve(data: pd.DataFrame) -> Verdict:
     """At 6 Hz the users reach the curve's right end: the largest P_e of a placement above 0.1 (beyond the
     interval over placements)."""
     m, h = t_interval(_largest_pe(data))
-    d = _default(data)
+    d = default_rows(data)
     pe = d[d.doppler_hz == 6.0].groupby("placement").block_error_rate
     return Verdict(bool(m - h > 0.1), f"at 6 Hz, the largest P_e of a placement: {m:.4f} ± {h:.4f}; users with "
-                   f"P_e > 1e-3: {_fmt(pe.apply(lambda x: float((x > 1e-3).sum())))} a placement")
+                   f"P_e > 1e-3: {mean_pm(pe.apply(lambda x: float((x > 1e-3).sum())))} a placement")
 
 
 def _other_reference(check, measure, paper: float, unit: str = ""):
@@ -324,14 +216,14 @@ def _other_reference(check, measure, paper: float, unit: str = ""):
 
 def _deeper_is_better(data: pd.DataFrame) -> Verdict:
     """The users' mean S with 8 frames against 1, paired by placement (the same uplink run)."""
-    data = _default(data)
+    data = default_rows(data)
     m = data.groupby(["placement", "tti_frames"]).throughput.mean().unstack()
     pe = data.groupby(["placement", "tti_frames"]).block_error_rate.mean().unstack()
     diff = m[8] - m[1]
     lo = t_interval(diff)[0] - t_interval(diff)[1]
     return Verdict(bool(lo > 0), "mean S over the users, over placements: " + ", ".join(
-        f"TTI {k}: {_fmt(m[k])} (per-block P_e {_fmt(pe[k], '.2g')})" for k in m.columns) +
-        f"; S(TTI 8) − S(TTI 1) paired: {_fmt(diff)}")
+        f"TTI {k}: {mean_pm(m[k])} (per-block P_e {mean_pm(pe[k], '.2g')})" for k in m.columns) +
+        f"; S(TTI 8) − S(TTI 1) paired: {mean_pm(diff)}")
 
 
 def _jain(s: pd.Series) -> float:
@@ -342,26 +234,26 @@ def _jain(s: pd.Series) -> float:
 
 def _disadvantaged(data: pd.DataFrame) -> pd.DataFrame:
     """Placements × loads: the share of users with S < 0.5."""
-    return _default(data).groupby(["placement", "users"]).throughput.apply(
+    return default_rows(data).groupby(["placement", "users"]).throughput.apply(
         lambda s: float((s < 0.5).mean())).unstack()
 
 
 def _load_unfair(data: pd.DataFrame) -> Verdict:
     """The share of users with S < 0.5 and Jain's index, per load, paired by placement: 100 users against 80."""
-    data = _default(data)
+    data = default_rows(data)
     bad = data.groupby(["placement", "users"]).throughput.apply(lambda s: float((s < 0.5).mean())).unstack()
     jain = data.groupby(["placement", "users"]).throughput.apply(_jain).unstack()
     more_bad, less_fair = bad[100] - bad[80], jain[80] - jain[100]
     ok = t_interval(more_bad)[0] - t_interval(more_bad)[1] > 0
     return Verdict(bool(ok), "share of users with S < 0.5 over placements: " + ", ".join(
-        f"{n} users: {_fmt(bad[n])}" for n in bad.columns) + f"; 100 − 80 users paired: {_fmt(more_bad)}; Jain's "
-        f"index: " + ", ".join(f"{n}: {_fmt(jain[n])}" for n in jain.columns) + f"; 80 − 100 paired: "
-        f"{_fmt(less_fair)}")
+        f"{n} users: {mean_pm(bad[n])}" for n in bad.columns) + f"; 100 − 80 users paired: {mean_pm(more_bad)}; Jain's "
+        f"index: " + ", ".join(f"{n}: {mean_pm(jain[n])}" for n in jain.columns) + f"; 80 − 100 paired: "
+        f"{mean_pm(less_fair)}")
 
 
 def _draw_fig3_4(data: pd.DataFrame, fig) -> None:
     """Fig. 3 (each user's S at the abscissa of its run's load, jittered) beside Fig. 4 (the users against P_e)."""
-    data = _default(data)
+    data = default_rows(data)
     fig.set_size_inches(10.0, 4.8)
     left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     jitter = np.random.default_rng(0).uniform(-1.5, 1.5, len(data))     # drawing only, not data
@@ -410,8 +302,8 @@ _scatter_figure(
     Claim("Slower fading gives a higher throughput at the same P_e (here: users with P_e within a factor 3 of 0.05 "
           "have a higher mean S at 2 Hz than at 40 Hz, beyond a 95% bootstrap interval over placements).",
           "§3.1, Fig. 1", _slower_is_better, known_disagreement=_WHY_SPREAD,
-          ablation=_other_reference(_slower_is_better, lambda d: _mean_s_in(_default(d)[_default(d).doppler_hz == 2.0])
-                                    - _mean_s_in(_default(d)[_default(d).doppler_hz == 40.0]),
+          ablation=_other_reference(_slower_is_better, lambda d: _mean_s_in(default_rows(d)[default_rows(d).doppler_hz == 2.0])
+                                    - _mean_s_in(default_rows(d)[default_rows(d).doppler_hz == 40.0]),
                                     universal_curve(0.05, 2.0, s0=S0) - universal_curve(0.05, 40.0, s0=S0),
                                     "(S at 2 Hz − at 40 Hz, P_e near 0.05)")))
 
@@ -445,7 +337,7 @@ _scatter_figure(
 # Figs. 5-6: the curve's parameters, the paper's against a fit to our users.
 
 def _fit(data: pd.DataFrame):
-    d = _informative(_default(data))
+    d = _informative(default_rows(data))
     return fit_universal_curve(d.block_error_rate.to_numpy(), d.throughput.to_numpy(), d.doppler_hz.to_numpy(),
                                s0=S0)
 
@@ -463,7 +355,7 @@ def _draw_fig5(data: pd.DataFrame, fig) -> None:
                   label=f"f_d = {fd:g} Hz, fitted to our users")
     left.set_title("Fig. 5: eqs. (3)-(6)", fontsize=8)
     for i, fd in enumerate((6.0, 40.0)):
-        d = _default(data)[_default(data).doppler_hz == fd]
+        d = default_rows(data)[default_rows(data).doppler_hz == fd]
         right.plot(np.clip(d.block_error_rate, 1e-4, 1), d.throughput, "o", color=f"C{i}", markersize=3, alpha=0.7,
                    label=f"our users, f_d = {fd:g} Hz")
         right.plot(pe, universal_curve(pe, fd, s0=S0), "-", color=f"C{i}", linewidth=1,
@@ -489,7 +381,7 @@ def _fits_in_form(data: pd.DataFrame) -> Verdict:
 
 
 def _paper_parameters_fit(data: pd.DataFrame) -> Verdict:
-    data = _default(data)
+    data = default_rows(data)
     d = _informative(data[data.doppler_hz.isin((6.0, 40.0))])
     residual = {fd: g.throughput.to_numpy() - universal_curve(g.block_error_rate.to_numpy(), fd, s0=S0)
                 for fd, g in d.groupby("doppler_hz")}
@@ -512,8 +404,8 @@ register(Figure(
                   _fits_in_form),
             Claim("With A = 1.39, B = 2.78, k = 0.03, α = 1.3 the expression is reasonably close to the simulated "
                   "users at 6 and 40 Hz (here: within an RMS of 0.12).", "§3.4, Figs. 4 and 6",
-                  _paper_parameters_fit, ablation=_timer_ablation(
-                      _paper_parameters_fit, lambda d: halving_pe(_default(d)[_default(d).doppler_hz == 6.0]),
+                  _paper_parameters_fit, ablation=timer_ablation(
+                      _paper_parameters_fit, lambda d: halving_pe(default_rows(d)[default_rows(d).doppler_hz == 6.0]),
                       paper_halving_pe(6.0), "(P_e where S halves at 6 Hz)")))))
 
 

@@ -1,7 +1,7 @@
 """zorzi-rossi-mazzini Figs. 7-12 (§4): S, P_e, ATP and ACE of representative users against the power-control
-threshold, over :data:`~.zorzi_rossi_mazzini.PLACEMENTS` placements, each the same for every threshold; the
+threshold, over :data:`~.zrm_runs.PLACEMENTS` placements, each the same for every threshold; the
 optimum threshold and what sets it (block errors of the target below it, users at maximum power above it).
-The figure's helpers and the chain's runs are those of :mod:`.zorzi_rossi_mazzini`.
+The chain's runs and the figures' helpers are :mod:`.zrm_runs`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import pandas as pd
 
 from ..wcdma import DEFAULT_SIR_REFERENCE
 from .registry import Ablation, Claim, Figure, Settings, Verdict, register
-from .zorzi_rossi_mazzini import (PAPER, PLACEMENTS, _cached, _default, _fmt, _placements, _tcps, _timer_ablation,
-                                  _users, t_interval)
+from .zorzi_rossi_mazzini import PAPER
+from .zrm_runs import (PLACEMENTS, cached, default_rows, mean_pm, placements, t_interval, tcp_settings, timer_ablation,
+                       users)
 
 #: Figs. 7-12's thresholds t (the paper's "SIR_th = t + 0.5 dB"), and two higher ones, where users saturate.
 THRESHOLDS = (1.5, 2.5, 3.5, 4.0, 4.5, 5.0)
@@ -20,14 +21,14 @@ HIGHER_THRESHOLDS = (5.5, 6.5)
 QUICK_THRESHOLDS = (3.5, 4.0, 4.5, 5.0, 6.5)
 
 
-@_cached
+@cached
 def _fig7(settings: Settings, progress) -> pd.DataFrame:
     # One placement, shadowing and fading (one seed) for every threshold: the users are the same users. Quick
     # runs the thresholds around the optimum and the highest only.
     grid = QUICK_THRESHOLDS if settings.quick else THRESHOLDS + HIGHER_THRESHOLDS
-    return _users(settings, "Figs. 7-12", [{"users": 120, "doppler_hz": 6.0, "target_sir_db": t, "placement": p,
-                                            "seed_offset": 30, "tcp": _tcps(settings)}
-                                           for p in _placements(settings) for t in grid], progress)
+    return users(settings, "Figs. 7-12", [{"users": 120, "doppler_hz": 6.0, "target_sir_db": t, "placement": p,
+                                            "seed_offset": 30, "tcp": tcp_settings(settings)}
+                                           for p in placements(settings) for t in grid], progress)
 
 
 # Figs. 7-12: the power-control threshold, for representative users.
@@ -39,7 +40,7 @@ def _curves(data: pd.DataFrame, column: str, tcp: str = "default") -> pd.DataFra
 
 
 def _first_placement(data: pd.DataFrame) -> pd.DataFrame:
-    d = _default(data)
+    d = default_rows(data)
     return d[d.placement == d.placement.min()]
 
 
@@ -77,7 +78,7 @@ def _draw_fig7(data: pd.DataFrame, fig) -> None:
         if x != "target_sir_db":
             ax.set_xscale("log")
         else:   # the users' mean S over every placement, on a second axis
-            m = _default(data).groupby("target_sir_db").throughput.mean()
+            m = default_rows(data).groupby("target_sir_db").throughput.mean()
             twin = ax.twinx()
             twin.plot(m.index, m.to_numpy(), "k:", linewidth=1)
             twin.set_ylabel("mean S, all placements (dotted)", fontsize=6)
@@ -103,7 +104,7 @@ def optimum(data: pd.DataFrame, tcp: str = "default") -> dict:
     best = float(s.mean().idxmax())
     close = [float(t) for t in s.columns if sum(t_interval(s[t] - s[best])) >= 0]
     return {"best": best, "close": close, "per_placement": s.idxmax(axis=1).to_numpy(),
-            "table": {float(t): (_fmt(s[t]), _fmt(s[t] - s[best]), _fmt(pe[t]), _fmt(100 * at_max[t]))
+            "table": {float(t): (mean_pm(s[t]), mean_pm(s[t] - s[best]), mean_pm(pe[t]), mean_pm(100 * at_max[t]))
                       for t in s.columns}}
 
 
@@ -146,17 +147,17 @@ def _two_behaviours(data: pd.DataFrame) -> Verdict:
     per = pd.DataFrame({"rising": rising, "falling": falling}).groupby(level="placement").sum()
     return Verdict(bool(rising.any() and falling.any()), f"users whose S rises to the highest threshold: "
                    f"{int(rising.sum())}; users whose S falls by more than 0.1 (and their intervals) past a breakpoint:"
-                   f" {int(falling.sum())} of {len(s)}; per placement {_fmt(per.rising)} and {_fmt(per.falling)}")
+                   f" {int(falling.sum())} of {len(s)}; per placement {mean_pm(per.rising)} and {mean_pm(per.falling)}")
 
 
 def _energy_spans_orders(data: pd.DataFrame) -> Verdict:
-    data = _default(data)
+    data = default_rows(data)
     good = data[data.throughput >= 0.8]
     decades = float(np.log10(good.ace.max() / good.ace.min()))
     spread = float(good.throughput.max() - good.throughput.min())
     per = good.groupby("placement").ace.apply(lambda a: float(np.log10(a.max() / a.min())))
     return Verdict(decades >= 2 and spread <= 0.15, f"over the {len(good)} (user, threshold) points with S ≥ 0.8: "
-                   f"S spans {spread:.3f}, ACE spans {decades:.1f} orders of magnitude ({_fmt(per)} per placement)")
+                   f"S spans {spread:.3f}, ACE spans {decades:.1f} orders of magnitude ({mean_pm(per)} per placement)")
 
 
 def _stuck(data: pd.DataFrame):
@@ -238,7 +239,7 @@ register(Figure(
             Claim("There is an optimal threshold close to 3.5-4 dB (here: the users' mean S over the placements is "
                   "largest at t in [3.5, 4] dB).", "§4 and §5, Figs. 7-8", _optimum_near(3.5, 4.0),
                   known_disagreement=_WHY_OPTIMUM,
-                  ablation=_timer_ablation(_optimum_near(3.5, 4.0), lambda d: optimum(d)["best"], 3.5, "dB")),
+                  ablation=timer_ablation(_optimum_near(3.5, 4.0), lambda d: optimum(d)["best"], 3.5, "dB")),
             Claim("Energy spans orders of magnitude where throughput varies little (here: over the points with "
                   "S ≥ 0.8, ACE spans two orders of magnitude or more while S spans 0.15 or less).",
                   "§4, Figs. 7-8", _energy_spans_orders),

@@ -82,7 +82,9 @@ def _wilson(errors: int, n: int, confidence: float) -> tuple[float, float]:
     return float(min(max(center - half, 0.0), rate)), float(max(min(center + half, 1.0), rate))
 
 
-def _tti(tti_frames: int) -> int:
+def check_tti_frames(tti_frames: int) -> int:
+    """``tti_frames`` if it is one of :data:`TTI_FRAMES` (the interleaving depths TS 25.212 allows), else a
+    ParameterError naming it; shared by every function that takes a TTI."""
     if tti_frames not in TTI_FRAMES:
         raise v.fail("tti_frames", tti_frames, "must be 1, 2, 4 or 8 (a TTI of 10, 20, 40 or 80 ms)")
     return tti_frames
@@ -189,7 +191,7 @@ def block_error_rate(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: i
     >>> r.errors, r.blocks
     (0, 50)
     """
-    tti_frames = _tti(tti_frames)
+    tti_frames = check_tti_frames(tti_frames)
     sir = np.atleast_1d(np.asarray(sir_db, dtype=float))
     slots = FORMAT["slots_per_frame"] * tti_frames
     if sir.size == 1:
@@ -238,7 +240,7 @@ def union_bound(sir_db, *, tti_frames: int = 1) -> np.ndarray:
     >>> float(wcdma.coding.union_bound([1.0])[0]) < 2e-4       # the decoder gives 1.0e-4 at 1 dB
     True
     """
-    return _union_bound(np.asarray(sir_db, dtype=float), _tti(tti_frames))
+    return _union_bound(np.asarray(sir_db, dtype=float), check_tti_frames(tti_frames))
 
 
 def _union_bound(sir_db: np.ndarray, tti_frames: int) -> np.ndarray:

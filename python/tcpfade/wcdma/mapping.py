@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validate as v
-from .coding import FORMAT, TTI_FRAMES, _tti, block_error_rate, union_bound_fast
+from .coding import FORMAT, TTI_FRAMES, check_tti_frames, block_error_rate, union_bound_fast
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 #: Above this effective SIR [dB] the AWGN curve follows the union bound (scaled to be continuous): from here
@@ -135,7 +135,7 @@ def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mappi
     >>> 0.9 < wcdma.mapping_for(1).beta < 1.2
     True
     """
-    tti_frames = _tti(v.integer("tti_frames", tti_frames, 1, 8))
+    tti_frames = check_tti_frames(v.integer("tti_frames", tti_frames, 1, 8))
     table = _table(str(path or CALIBRATION_FILE))
     entry = table["tti"].get(str(tti_frames))
     if entry is None:
@@ -235,7 +235,7 @@ def calibrate(*, tti_frames: tuple[int, ...] = TTI_FRAMES, blocks: int = 2000, s
     from scipy import optimize, special
 
     # Everything checked before the first stage runs (a stage takes minutes).
-    tti_frames = tuple(_tti(v.integer("tti_frames", k, 1, 8)) for k in tti_frames)
+    tti_frames = tuple(check_tti_frames(v.integer("tti_frames", k, 1, 8)) for k in tti_frames)
     blocks = v.integer("blocks", blocks, 1, 1 << 30)
     strings = v.integer("strings", strings, 1, 1 << 20)
     string_blocks = v.integer("string_blocks", string_blocks, 1, 1 << 30)

@@ -362,12 +362,12 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     >>> w.block_error_probability.shape                          # 2 s of 20-ms TTIs
     (2, 100)
     """
-    from .coding import _tti
+    from .coding import check_tti_frames
     from .system import SystemResult
 
     if not isinstance(system, SystemResult):
         raise v.fail("system", system, "must be a SystemResult (from simulate_system)")
-    tti_frames = _tti(tti_frames)
+    tti_frames = check_tti_frames(tti_frames)
     bep = system.block_error_probability(tti_frames)
     rng = np.random.default_rng(np.random.SeedSequence([system.seed, 2]))
     bes = rng.random(bep.shape) < bep

@@ -329,7 +329,7 @@ impl Walk<'_, '_> {
     fn leaf(&mut self, bits: u128, known: u32, row: [f64; 2]) {
         let (k, n) = (self.ex.q.dupthresh, self.n);
         let w0 = f64::from_bits(self.st.cwnd);
-        let Some((mut state, acked)) = self.after_ack(bits, known) else { unreachable!("una's next hole is known") };
+        let (mut state, acked) = self.after_ack(bits, known).expect("una's next hole is known");
         if known < n {
             // Unknown packets count as lost: beyond the holes the next round reads, they are dropped below.
             let unknown = ((1u128 << (n - known)) - 1) << known;

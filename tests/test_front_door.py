@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,26 @@ def test_a_grid_too_large_or_a_bad_fdt_is_refused_before_anything_runs(tmp_path,
     assert "gives 1e+18 SNR points; at most 10,000" in _one_line(capsys)
     assert main(["channel", "error-vs-snr", "--fdt", "0.01,nan", "--snr-db", "0:2:1", "--out", out]) == 2
     assert "--fdt = nan is not allowed" in _one_line(capsys)
+
+
+def test_the_work_estimate_counts_the_fading_simulators_cost(monkeypatch):
+    # Issue 34's reproducer: with a 10-s limit, 10⁹ slots of 64 cisoids were accepted and took about 300 s.
+    from tcpfade import _validate
+
+    monkeypatch.setattr(_validate, "WORK_LIMIT_SECONDS", 10.0)
+    cisoids = tcpfade.ThresholdFading(0.5, fading_margin_db=3, fading_model="cisoids")
+    with pytest.raises(tcpfade.ParameterError, match="slots = 1000000000 is not allowed: a run of 1000000000 slots "
+                                                      "on this channel .each costs 19.2 plain slots"):
+        tcpfade.simulate("oldtahoe", cisoids, wmax=1, rto_slots=30, slots=10**9, seed=2)
+    # The estimate against the clock: 10⁶ slots estimated at 19.2e6 / 1e8 = 0.19 s must not take more than ten
+    # times that (nor the estimate exceed the time by more than ten times, or it refuses what would run).
+    start = time.perf_counter()
+    tcpfade.simulate("oldtahoe", cisoids, wmax=1, rto_slots=30, slots=10**6, seed=2)
+    took = time.perf_counter() - start
+    estimate = 10**6 * cisoids._slot_cost() / _validate.SPEED["slots"]
+    assert estimate / 10 < took < 10 * estimate, (took, estimate)
+    with pytest.raises(tcpfade.ParameterError, match="duration = 1000000.0 is not allowed: a link run"):
+        tcpfade.simulate_link("reno", rate=1000, tau=0.01, channel=cisoids, duration=1e6, seed=1)
 
 
 def test_a_chain_that_falls_apart_is_refused_by_the_core_state_reduction():

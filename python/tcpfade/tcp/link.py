@@ -244,7 +244,10 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
                                      f"packet times: fewer than {MIN_PACKETS_PER_BATCH} for each of the {batches} "
                                      "batches of the intervals (simulate longer, or give fewer batches)")
     timer = a["rto"] if a["rto"] is not None else a["min_rto"]
-    events = duration * (2.0 * mu + 1.0 / timer + (2.0 / period if period else 0.0))
+    # A slot channel is asked once a packet; its cost (in the slotted driver's 10-ns slots, channels.base) counts
+    # in the 100-ns events of this driver.
+    per_packet = channel._slot_cost() / 10.0 if isinstance(channel, SlotChannel) else 0.0
+    events = duration * ((2.0 + per_packet) * mu + 1.0 / timer + (2.0 / period if period else 0.0))
     v.work(name, duration, events, "events", f"a link run of {duration:.6g} s",
            "" if given_duration else "; give a shorter duration")
     a.update(round_trip=t, buffer=buffer, channel=channel, duration=duration, warmup=warmup,

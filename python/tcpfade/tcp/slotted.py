@@ -207,7 +207,9 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
     if slots < batches:
         raise v.fail("slots", slots, f"must be >= batches (= {batches}): each batch of the confidence intervals "
                                      "needs a slot at least (give fewer batches for a shorter run)")
-    v.work("slots", slots, slots * channel._slot_cost(), "slots", f"a run of {slots} slots")
+    cost = channel._slot_cost()
+    v.work("slots", slots, slots * cost, "slots", f"a run of {slots} slots" + (
+        f" on this channel (each costs {cost:g} plain slots: its fading simulator)" if cost > 1 else ""))
     v.memory("trace_slots", trace_slots, float(min(trace_slots, slots)) * TRACE_SLOT_BYTES,
              f"a trace of {trace_slots} slots")
     energy = a["transmit_energy"] if a["transmit_energy"] is not None else (channel.transmit_energy or 1.0)

@@ -9,7 +9,6 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -184,13 +183,9 @@ def test_the_work_estimate_counts_the_fading_simulators_cost(monkeypatch):
     with pytest.raises(tcpfade.ParameterError, match="slots = 1000000000 is not allowed: a run of 1000000000 slots "
                                                       "on this channel .each costs 19.2 plain slots"):
         tcpfade.simulate("oldtahoe", cisoids, wmax=1, rto_slots=30, slots=10**9, seed=2)
-    # The estimate against the clock: 10⁶ slots estimated at 19.2e6 / 1e8 = 0.19 s must not take more than ten
-    # times that (nor the estimate exceed the time by more than ten times, or it refuses what would run).
-    start = time.perf_counter()
-    tcpfade.simulate("oldtahoe", cisoids, wmax=1, rto_slots=30, slots=10**6, seed=2)
-    took = time.perf_counter() - start
-    estimate = 10**6 * cisoids._slot_cost() / _validate.SPEED["slots"]
-    assert estimate / 10 < took < 10 * estimate, (took, estimate)
+    # What the limit allows still runs (the estimate's calibration against the clock, 2.5 ns an oscillator, is in
+    # the comment of ThresholdFading._slot_cost: timings belong to benchmarks, not tests).
+    assert tcpfade.simulate("oldtahoe", cisoids, wmax=1, rto_slots=30, slots=10**6, seed=2).slots == 10**6
     with pytest.raises(tcpfade.ParameterError, match="duration = 1000000.0 is not allowed: a link run"):
         tcpfade.simulate_link("reno", rate=1000, tau=0.01, channel=cisoids, duration=1e6, seed=1)
 

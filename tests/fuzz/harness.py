@@ -455,6 +455,10 @@ class Runner:
         try:
             return self.conn.recv()
         except (EOFError, OSError):
+            # The pipe closes as the child exits, a moment before its status can be read: wait for it, so that
+            # the report says how it died (a signal, an abort, an exit) instead of "None".
+            if self.process is not None:
+                self.process.join(5)
             code = self.process.exitcode if self.process is not None else None
             self._kill()
             return "abort", f"the child died (exit code {code})"

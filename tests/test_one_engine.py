@@ -5,6 +5,7 @@ that opened it: a closed form, a protocol property from the literature, or the d
 from __future__ import annotations
 
 import inspect
+import json
 import math
 from pathlib import Path
 
@@ -304,3 +305,69 @@ def test_every_simulator_reports_its_retransmissions():
     assert slotted.counts["retransmissions"] >= slotted.fast_retransmits > 0
     transfer = tcpfade.simulate_transfer("newreno", tcpfade.Bernoulli(0.02), size_bytes=300_000, seed=1)
     assert transfer.retransmissions >= transfer.fast_retransmits
+
+
+# -- what a fresh review of the one engine found (each was a disagreement between two of its faces) --------------
+
+def test_the_transfer_declaration_help_cli_and_call_agree(capsys):
+    import inspect as _inspect
+
+    sig = _inspect.signature(tcpfade.simulate_transfer).parameters
+    assert sig["delayed_ack"].default == 0.2 and sig["variant"].default == "reno" and sig["seed"].default == 0
+    assert "delayed_ack : float [s], default 0.2" in tcpfade.simulate_transfer.__doc__
+    assert main(["transfer", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "[default: reno]" in text and "[default: 0]" in text and "no losses" not in text
+    with pytest.raises(ParameterError, match="decision = True is not allowed: must be None .the paper's rule. or a "
+                                             "callable"):
+        tcpfade.simulate_transfer("probing", None, size_bytes=10_000, decision=True)
+
+
+def test_analyze_link_takes_its_one_channel_and_names_it(capsys):
+    assert inspect.signature(tcpfade.analyze_link).parameters["channel"].default is None
+    with pytest.raises(ParameterError, match="channel = Bernoulli.* must be a ContinuousTwoState"):
+        tcpfade.analyze_link(rate=100, tau=0.01, beta=2, channel=tcpfade.Bernoulli(0.01))
+    with pytest.raises(ParameterError, match="variant = 'tahoe' is not allowed: .*Reno's.*simulate_link runs tahoe"):
+        tcpfade.analyze_link("tahoe", rate=100, tau=0.01, beta=2, mean_good=1, mean_bad=0.1)
+    args = ["analyze-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8", "--mean-bad", "0.2"]
+    assert main([*args, "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["channel_kind"] == "continuous-two-state" and row["channel_mean_good"] == 0.8
+    assert main(args) == 0
+    assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2)" in capsys.readouterr().out
+
+
+def test_a_sweep_asks_for_no_losses_by_name_and_the_row_is_the_direct_call(tmp_path):
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "beta": 2.0, "duration": 50.0, "channel": "none"},
+                              "output": {"store": str(tmp_path / "none.sqlite")}})
+    run_sweep(e, workers=1, progress=False)
+    (row,) = Store(e.store).rows()
+    direct = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=2, duration=50, channel=None, seed=row["seed"])
+    assert row["metrics"]["goodput"] == direct.goodput and direct.channel_loss_rate == 0
+
+
+def test_former_names_warn_on_the_command_line_and_in_files_and_both_at_once_is_refused(tmp_path, capsys):
+    link = ["analyze-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--mean-good", "0.8", "--mean-bad", "0.2"]
+    assert main([*link, "--model", "paper", "--reading", "refined"]) == 2
+    assert "--model = 'paper' is not allowed: is the former name of --reading" in capsys.readouterr().err
+    assert main([*link, "--model", "paper", "--json"]) == 0
+    out = capsys.readouterr()
+    assert "note: --model is now called --reading" in out.err and json.loads(out.out)["reading"] == "paper"
+    with pytest.warns(FutureWarning, match="axes.model is now called reading"):
+        e = Experiment.from_dict({"sweep": {"model": "analyze_link"},
+                                  "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2, "mean_good": 0.8},
+                                  "axes": {"model": ["refined", "paper"]}, "output": {"store": str(tmp_path / "a.db")}})
+    assert e.axes == {"reading": ["refined", "paper"]}
+
+
+def test_channel_options_the_chosen_kind_does_not_take_are_refused(capsys):
+    base = ["simulate", "--variant", "reno", "--fdt", "0.01", "--seed", "1", "--slots", "20000"]
+    assert main([*base, "--channel", "threshold", "--error-rate", "0.05", "--p", "0.99", "--q", "0.9"]) == 2
+    assert "--p = 'given' is not allowed: is not a parameter of --channel threshold" in capsys.readouterr().err
+    assert main([*base, "--channel", "bit_level", "--snr-db", "20"]) == 0     # the sweep's spelling too
+    assert "BitLevelFading" in capsys.readouterr().out
+    with pytest.raises(ParameterError, match="congestion_control = 'reno.nx' is not allowed: must be the name"):
+        tcpfade.emulate("reno\nx", rate=125, tau=0.04, channel=None, seed=1)
+    r = wcdma.block_error_rate(-1.5, blocks=100, seed=3)
+    assert isinstance(r.interval, tcpfade.Interval) and tuple(r.interval) == (r.low, r.high)

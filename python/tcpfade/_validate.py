@@ -247,6 +247,40 @@ class Callback(Rule):
         raise fail(name, value, self.describe(), kind=ParameterTypeError)
 
 
+class Name(Rule):
+    """A short identifier: a string of lower-case letters, digits and underscores, at most ``length`` long (a
+    kernel module's name, say), so that it can be echoed in a message or a hint as it is."""
+
+    def __init__(self, length: int, words: str) -> None:
+        self.length, self.words = length, words
+
+    def describe(self) -> str:
+        return self.words
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise fail(name, value, self.words, kind=ParameterTypeError)
+        if not (0 < len(value) <= self.length and value.isascii() and all(c.islower() or c.isdigit() or c == "_"
+                                                                           for c in value)):
+            raise fail(name, value, self.words)
+        return value
+
+
+class Function(Rule):
+    """A callable the call will invoke (a rule, a callback), not a flag."""
+
+    def __init__(self, words: str = "must be a callable") -> None:
+        self.words = words
+
+    def describe(self) -> str:
+        return self.words
+
+    def check(self, name: str, value: Any) -> Any:
+        if callable(value) and not isinstance(value, type):
+            return value
+        raise fail(name, value, self.words, kind=ParameterTypeError)
+
+
 class FilePath(Rule):
     """A path (str or os.PathLike). ``must="exist"``: an existing regular file; ``must="write"``: a file that
     can be created or replaced (its directory exists and is writable, and it is not a directory), checked before

@@ -58,8 +58,9 @@ _CHANNEL = v.Instance((ContinuousTwoState, SlotChannel), "must be a tcpfade chan
 #: (a delay a real clock can keep, an MTU) with its own rule, and the kernel's TCP settings.
 EMULATE = Model("emulate", (
     # Not ``variant``: a kernel's "reno" is NewReno with SACK, RACK and PRR, not the papers' Reno (docs/glossary.md).
-    Param("congestion_control", v.Instance(str, "must be the name of a congestion control of this kernel (reno, "
-                                                "cubic, bbr, ...)"), "reno",
+    # Linux's names are at most 15 characters (TCP_CA_NAME_MAX, include/net/tcp.h), lower case, digits, underscores.
+    Param("congestion_control", v.Name(15, "must be the name of a congestion control of this kernel (reno, cubic, "
+                                           "bbr, ...: lower-case letters, digits and _, at most 15)"), "reno",
           "The sender's congestion control, by the kernel's name (net.ipv4.tcp_congestion_control; what /proc/sys/"
           "net/ipv4/tcp_available_congestion_control lists; another may need modprobe tcp_<name>).",
           positional=True, old_names=("variant",)),

@@ -7,8 +7,11 @@ its value and what is allowed, and exits with status 2 (no traceback).
 from __future__ import annotations
 
 import sys
+import warnings
 
 import click
+
+from .. import _validate as v
 
 from ..errors import InternalError, TcpfadeError, TraceFormatError
 from ..sweep.experiment import ExperimentError
@@ -112,6 +115,43 @@ def _usage_line(exc: click.UsageError, argv: list[str]) -> str:
     return f"arguments = {' '.join(argv)!r} is not allowed: {text}"
 
 
+#: Option spellings kept for one release after a rename (docs/glossary.md): a declared parameter's former names and
+#: --model, the channel kind's.
+def _former_options() -> set[str]:
+    from .._params import all_models
+
+    names = {"--" + old.replace("_", "-") for m in all_models() for p in m.params for old in p.old_names}
+    return names | {"--model"}
+
+
+def _renamed_options(args: list[str]) -> None:
+    """Say when a former option name is used (a note on stderr, as the API's FutureWarning), and refuse it beside
+    its new name: the command is found by walking ``args`` down the groups, and its options' spellings tell which
+    new name a former one stands for in it."""
+    command: click.Command = cli
+    for token in args:
+        if token.startswith("-") or not isinstance(command, click.Group) or token not in command.commands:
+            break
+        command = command.commands[token]
+    if isinstance(command, click.Group):
+        return
+    former = _former_options()
+    given = {a.split("=", 1)[0] for a in args if a.startswith("--")}
+    for param in command.params:
+        if not isinstance(param, click.Option):
+            continue
+        current, *others = param.opts
+        for old in others:
+            if old in former and old in given:
+                if current in given:
+                    at = next(i for i, t in enumerate(args) if t.split("=", 1)[0] == old)
+                    value = args[at].split("=", 1)[1] if "=" in args[at] else \
+                        (args[at + 1] if at + 1 < len(args) and not param.is_flag else True)
+                    raise v.fail(old, value, f"is the former name of {current}; give {current} only")
+                click.echo(f"tcpfade: note: {old} is now called {current} (the old name goes in the next release)",
+                           err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tcpfade`` command; returns the exit status.
 
@@ -119,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     bad input (click's usage errors included); ``tcpfade: aborted`` with 130 for Ctrl-C; an internal error (a
     bug) with 1. ``--help`` still prints the usage."""
     args = list(sys.argv[1:] if argv is None else argv)
+    # A warning (a former name in an experiment file, say) is one line too.
+    warnings.formatwarning = lambda message, *_args, **_kw: f"tcpfade: note: {message}\n"
     try:
+        _renamed_options(args)
         cli.main(args=args, prog_name="tcpfade", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:   # a group without its command: one line naming them
         group = exc.ctx.command if exc.ctx is not None else cli

@@ -92,7 +92,8 @@ def analyze_link(as_json, csv_path, **kw) -> None:
     """
     a = run_analysis(**kw, progress=progress_bar())
     emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
-        "variant": a.variant, "reading": a.reading, "recovery": a.recovery, "mu T (pipe) [packets]": a.pipe,
+        "variant": a.variant, "reading": a.reading, "recovery": a.recovery,
+        "channel": f"ContinuousTwoState(mean_good={a.mean_good:g}, mean_bad={a.mean_bad:g})", "mu T (pipe) [packets]": a.pipe,
         "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,
         "goodput [bit/s]": a.goodput_bps, "ceiling (1-f) rho_ideal": a.goodput_ceiling,
         "E[N] per good state [packets]": a.reward, "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,

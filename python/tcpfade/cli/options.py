@@ -175,7 +175,8 @@ def channel_options(f=None, *, markov_only: bool = False, packet_bytes: bool = T
     ]
     simulated = [   # simulated fading and recorded traces
         # --model was this option's name; it also meant a sweep's function and analyze-link's reading (docs/glossary.md)
-        click.option("--channel", "--model", "channel_kind", type=click.Choice(CHANNEL_KINDS), default="markov",
+        click.option("--channel", "--model", "channel_kind", type=click.Choice([*CHANNEL_KINDS, "bit_level"]),
+                     default="markov", callback=lambda _ctx, _param, kind: kind.replace("_", "-"),
                      show_default=True, help="markov: two-state chain (or Bernoulli); threshold / bit-level: "
                                              "simulated Jakes fading."),
         click.option("--snr-db", type=float, help="Average SNR per bit in dB (bit-level model)."),
@@ -216,6 +217,12 @@ def build_channel(p, q, error_rate, burst, fading_margin_db, fdt, channel_kind="
         if others:
             raise v.fail("--trace-file", str(trace_file), f"cannot be combined with {', '.join(others)}")
         return TraceChannel.from_file(trace_file)
+    if channel_kind in ("bit-level", "threshold"):
+        # What the simulated fading does not take is an error, never dropped without a word.
+        unused = _given(p=p, q=q, burst=burst, **({"error_rate": error_rate, "fading_margin_db": fading_margin_db}
+                                                  if channel_kind == "bit-level" else {"snr_db": snr_db}))
+        if unused:
+            raise v.fail(unused[0], "given", f"is not a parameter of --channel {channel_kind}")
     if channel_kind == "bit-level":
         if fdt is None or snr_db is None:
             raise v.fail("--channel", channel_kind, "the bit-level model needs --fdt and --snr-db")

@@ -13,11 +13,10 @@ from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option,
 
 
 @click.command()
-@TRANSFER.options(defaults={"variant": "probing", "seed": 1},
-                  help={"delayed_ack": "Delayed-ACK timeout [s]: an ACK per two segments or when it expires (RFC 1122 "
+@TRANSFER.options(help={"delayed_ack": "Delayed-ACK timeout [s]: an ACK per two segments or when it expires (RFC 1122 "
                                        "§4.2.3.2); 0: an ACK per segment."})
-@click.option("--phase", type=float, help="Mean On and Off phase of VDELDROP [s]; without it (and without another "
-                                          "channel): no losses.")
+@click.option("--phase", type=float, help="Mean On and Off phase of VDELDROP [s] (a channel is needed: this, "
+                                          "another channel's options, or --lossless).")
 @click.option("--drop-rate", type=float, default=0.0, show_default=True,
               help="Share of segments dropped in the On phase (0 to 1).")
 @channel_options(packet_bytes=False)

@@ -34,6 +34,7 @@ import json
 import re
 import sys
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,9 +153,11 @@ class Experiment:
         if combine not in ("grid", "zip"):
             raise loc.error("sweep", "combine", f"{combine!r} is not allowed: must be \"grid\" or \"zip\"")
         types = models.parameter_types(model)
-        fixed = {k: _parameter(loc, "fixed", k, val, types) for k, val in data.get("fixed", {}).items()}
+        tables = {section: _renamed(loc, section, dict(data.get(section, {})), models.former_names(model))
+                  for section in ("fixed", "axes")}
+        fixed = {k: _parameter(loc, "fixed", k, val, types) for k, val in tables["fixed"].items()}
         axes: dict[str, list[Any]] = {}
-        for key, values in data.get("axes", {}).items():
+        for key, values in tables["axes"].items():
             if key in fixed:
                 raise loc.error("axes", key, "is also in [fixed]: a parameter is fixed or an axis, not both")
             if not isinstance(values, list):
@@ -218,6 +221,19 @@ class Experiment:
                 varying = ", ".join(f"{k} = {params[k]!r}" for k in self.axes)
                 raise loc.error(section, name, f"{exc}{detail}" + (f"; the point: {varying}" if varying else "")) \
                     from None
+
+
+def _renamed(loc: _Locator, section: str, table: dict[str, Any], former: dict[str, str]) -> dict[str, Any]:
+    """``table`` with parameters given by a former name under their new one, each with a FutureWarning (for one
+    release, as the API and the command line); both names at once is an error."""
+    for old, new in former.items():
+        if old in table:
+            if new in table:
+                raise loc.error(section, old, f"is the former name of {new}; give {new} only")
+            warnings.warn(f"{loc.source}: {section}.{old} is now called {new} (the old name goes in the next "
+                          "release)", FutureWarning, stacklevel=4)
+            table[new] = table.pop(old)
+    return table
 
 
 @v.checked(master=v.SEED, model=v.Instance(str, "must be a model's name (a string)"),

@@ -68,7 +68,9 @@ CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                                                   "oscillators"})),
     "bit_level": (frozenset({"fdt", "snr_db"}), frozenset({"fdt", "snr_db", "packet_bits", "modulation",
                                                            "samples_per_packet", "fading_model", "oscillators"})),
-    "none": (frozenset(), frozenset()),   # the WCDMA chain makes its own channel
+    # no channel losses (the link models, asked for by name: a sweep never picks a channel), or the WCDMA chain's
+    # own channel
+    "none": (frozenset(), frozenset()),
 }
 
 MODELS = tuple(MODEL_PARAMETERS)
@@ -89,7 +91,8 @@ def make_channel(params: dict[str, Any], model: str = "simulate"):
     the link models "continuous" (``mean_good``, ``mean_bad``: abouzeid §III, the default), and for
     ``simulate_link`` and ``emulate`` every slot channel above too (stepped per packet, the fading ones in real
     time); for transfers "on_off" (``mean_phase``, ``drop_rate``: VDELDROP, tsaoussidis-badr §4, the default), "continuous"
-    and every slot channel."""
+    and every slot channel; "none" (no channel losses) for ``simulate_link``, ``simulate_transfer`` and ``emulate``
+    (and the WCDMA chain, which makes its own)."""
     kinds = _MODELS[model].channels
     kind = v.choice("channel", params.get("channel", kinds[0]), kinds)
     needed, allowed = CHANNEL_KINDS[kind]
@@ -286,20 +289,26 @@ _MODELS = {
                        lambda variant, ch, kw: simulation_arguments(variant, ch, seed=0, **kw), _run_simulate),
     "analyze": _Model(_MARKOV_CHANNELS, "tahoe", lambda variant, ch, kw: analysis_arguments(variant, ch, **kw),
                       _run_analyze),
-    "simulate_link": _Model(("continuous", *_SLOT_CHANNELS), "reno",
+    "simulate_link": _Model(("continuous", *_SLOT_CHANNELS, "none"), "reno",
                             lambda variant, ch, kw: link_arguments(variant, channel=ch, seed=0, **kw),
                             _run_simulate_link),
     "analyze_link": _Model(("continuous",), "reno",
                            lambda variant, ch, kw: link_analysis_arguments(variant, channel=ch, **kw),
                            _run_analyze_link),
-    "simulate_transfer": _Model(("on_off", "continuous", *_SLOT_CHANNELS), "probing",
+    "simulate_transfer": _Model(("on_off", "continuous", *_SLOT_CHANNELS, "none"), "probing",
                                 lambda variant, ch, kw: transfer_arguments(variant, ch, seed=0, **kw),
                                 _run_simulate_transfer),
     "wcdma": _Model(("none",), "newreno", _check_wcdma, _run_wcdma),  # the variant is a parameter of the call
-    "emulate": _Model(("continuous", *_SLOT_CHANNELS), "reno",
+    "emulate": _Model(("continuous", *_SLOT_CHANNELS, "none"), "reno",
                       lambda variant, ch, kw: emulation_arguments(variant, channel=ch, seed=0, **kw), _run_emulate,
                       _emulate_backend, "congestion_control"),
 }
+
+
+def former_names(model: str) -> dict[str, str]:
+    """The former names of ``model``'s parameters (old -> new), from its declaration (``Param.old_names``)."""
+    declaration = getattr(_function(model), "model", None)
+    return {} if declaration is None else {old: p.name for p in declaration.params for old in p.old_names}
 
 
 def backend_workers(model: str, workers: int | None, dask: str | None) -> int | None:

@@ -310,7 +310,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
 
     Returns
     -------
-    LinkResult: goodput (normalized by μ and in bit/s), throughput, loss rates, timeouts and fast retransmits per
+    LinkResult: goodput (normalized by μ and in bit/s), the received rate (duplicates included), loss rates, timeouts and fast retransmits per
     second, the mean RTT, each with its interval (``ci``), and the per-visit terms of abouzeid §IV.
 
     Raises

@@ -69,8 +69,8 @@ MAX_BACKOFF = Param("max_backoff", v.Integer(1, 1 << 20), 64,
 TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF)
 
 DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
-                    "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2).", "s",
-                    default_words="an ACK per segment")
+                    "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2); None: an "
+                    "ACK per segment.", "s")
 BATCHES = Param("batches", v.Integer(2, 1 << 20), 20, "Batches of the measured time for the confidence intervals.")
 CONFIDENCE = Param("confidence", v.CONFIDENCE, 0.95, "Level of the confidence intervals.")
 PROGRESS = Param("progress", v.PROGRESS, None,

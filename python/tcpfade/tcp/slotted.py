@@ -161,7 +161,9 @@ TRACE_SLOT_BYTES = 96
 
 #: Slot channels: what the slotted model's ``channel`` accepts.
 SLOT_CHANNEL = v.Instance(SlotChannel, "must be a slot channel (GilbertElliott, Bernoulli, ThresholdFading, "
-                                       "BitLevelFading or TraceChannel)")
+                                       "BitLevelFading or TraceChannel): the slotted model steps its channel once a "
+                                       "packet; a ContinuousTwoState runs in time, in simulate_link or "
+                                       "simulate_transfer")
 #: The circuit energies of zorzi-rao eq. (14), shared by the simulation and the analysis.
 ENERGY_PARAMETERS = (
     Param("transmit_energy", v.Optional(v.ENERGY), None, "Energy E of one transmission.",

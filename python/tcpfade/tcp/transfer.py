@@ -97,7 +97,8 @@ TRANSFER = Model("simulate_transfer", (
     Param("metering", v.Choice(METERING), "frame", "What rate_bps meters: frame (headers and payload hold the link) "
           "or payload (only payload bytes take link time; 5 MiB at 2**20 bit/s is Table 1's 40.000 s)."),
     *(p.but(default=1.0) if p.name in ("initial_rto", "min_rto") else p for p in TIMER),
-    Param("decision", v.Optional(v.Callback()), None,
+    Param("decision", v.Optional(v.Function("must be None (the paper's rule) or a callable returning True or "
+                                            "False")), None,
           "TCP-Probing's end-of-cycle rule: None for the paper's (Immediate Recovery when both probe RTTs lie in "
           "[probe_low · best RTT, probe_high · last RTT]), or a callable taking keyword arguments trigger (\"timeout\" "
           "or \"dupacks\"), rtt1, rtt2, best_rtt, last_rtt [s], dupacks, exchanges, duration [s], cwnd, ssthresh and "
@@ -238,9 +239,6 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
         raise v.fail("rwnd_bytes", rwnd_bytes, f"must hold one segment at least (mss = {mss})")
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
-    if decision is True or decision is False:
-        raise v.fail("decision", decision, "must be None (the paper's rule) or a callable returning True or False",
-                     kind=v.ParameterTypeError)
     segments = -(-size_bytes // mss)
     v.work("size_bytes", size_bytes, 4.0 * segments, "events", f"a transfer of {segments} segments")
     v.memory("record_frames", record_frames, 4.0 * segments * FRAME_BYTES if record_frames else 0.0,

@@ -21,6 +21,7 @@ import pandas as pd
 from .. import _core
 from .. import _validate as v
 from .._record import Record
+from .._stats import Interval
 from .._watch import reporting
 
 #: The paper's transport format (§2.3): a 1050-bit transport block (1034 at the IP level and 16 of RLC/MAC) per
@@ -43,6 +44,8 @@ class BlockErrorRate(Record):
         errors/blocks, the block error rate (BLER).
     low, high : float
         Its Wilson score interval.
+    interval : tcpfade.Interval
+        The same, as the one interval type (docs/glossary.md).
     confidence : float
         The interval's level.
 
@@ -61,6 +64,11 @@ class BlockErrorRate(Record):
     confidence: float
 
     _headline = ("rate", "errors", "blocks")
+
+    @property
+    def interval(self) -> Interval:
+        """The Wilson interval as a :class:`tcpfade.Interval`."""
+        return Interval(self.low, self.high)
 
     def to_dict(self) -> dict[str, Any]:
         """Errors, blocks, the rate and its Wilson interval (``rate_low``, ``rate_high``), the confidence."""

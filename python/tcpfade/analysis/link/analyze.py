@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ... import _validate as v
-from ..._record import Record
+from ..._record import Record, channel_columns
 from ..._watch import reporting
 from ...channels.continuous import ContinuousTwoState
 from ..._params import Model, Param
@@ -124,6 +124,13 @@ class LinkAnalysis(Record):
                  f"the dense embedded chain of {n} states")
         return self.chain.embedded()
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every scalar field, and the channel's columns (``channel_kind``, ``channel_<parameter>``), as every result
+        names the channel it ran on: abouzeid §III's, built from ``mean_good`` and ``mean_bad``."""
+        out = super().to_dict()
+        out.update(channel_columns(ContinuousTwoState(mean_good=self.mean_good, mean_bad=self.mean_bad).describe()))
+        return out
+
     @property
     def model(self) -> str:
         """Former name of :attr:`reading` (one release, with a FutureWarning)."""
@@ -147,15 +154,22 @@ class LinkAnalysis(Record):
 #: :func:`analyze_link`'s parameters: the link's own (:data:`tcpfade.tcp.link.LINK`, so that a point can be analysed
 #: and simulated alike) and the analysis' readings.
 LINK_ANALYSIS = Model("analyze_link", (
-    variant("reno", ("reno", "newreno"), 'TCP variant: "reno" or "newreno". The analysis of §IV is Reno\'s, and with '
+    variant("reno", ("reno", "newreno"), refused={
+        **{name: "abouzeid §IV's window cycle is Reno's (a triple duplicate halves W and the climb goes on); "
+                 "simulate_link runs " + name for name in ("oldtahoe", "tahoe")},
+        "probing": "abouzeid §IV has no probe cycle; simulate_transfer runs TCP-Probing"},
+            doc='TCP variant: "reno" or "newreno". The analysis of §IV is Reno\'s, and with '
             'recovery="paper" it is the same for both; recovery="rounds" tells them apart.'),
     *(LINK[k] for k in ("rate", "tau", "packet_bytes")),
     LINK["buffer"].but(doc="The buffer B (or beta; not both). The chain grows with w_p = B + μT (about w_p^1.5 "
                            "transitions for the refined model's timer states, w_p² with recovery=\"rounds\"); what "
                            "would not fit in memory is refused up front."),
     *(LINK[k] for k in ("beta", "mean_good", "mean_bad")),
-    LINK["channel"].but(doc="Or give the channel: a ContinuousTwoState with the any-instant rule and losses 0 and 1 "
-                            "(abouzeid §III).", default_words="None (give mean_good and mean_bad)"),
+    LINK["channel"].but(rule=v.Optional(v.Instance(ContinuousTwoState, "must be a ContinuousTwoState (abouzeid §III's "
+                                                                         "channel; the analysis has no other)")),
+                        default=None, doc="Or give the channel: a ContinuousTwoState with the any-instant rule and "
+                                          "losses 0 and 1 (abouzeid §III).",
+                        default_words="None (give mean_good and mean_bad)"),
     Param("reading", v.Choice(READINGS), "refined",
           "refined: RFC 6298's timer with Karn's rule and packets counted at the link, which is what agrees with "
           "simulation (docs/validation/abouzeid.md); paper: §IV as printed, eq. (2)'s timer.",
@@ -250,7 +264,7 @@ def _unreachable(args: dict, exc: ReducibleChain) -> v.ParameterError:
                                           "(0 to 1). Ctrl-C stops the analysis either way."))
 def analyze_link(variant: str = "reno", *, progress: bool | Callable[[float], object] | None = None,
                  **given: Any) -> LinkAnalysis:
-    """Goodput of TCP Reno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
+    """Goodput of TCP Reno or NewReno over a fading link with a buffer, by abouzeid's Markov renewal-reward analysis.
 
     The parameters are :func:`tcpfade.simulate_link`'s, so a point can be analysed and simulated alike.
 

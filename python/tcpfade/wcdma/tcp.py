@@ -216,10 +216,15 @@ class WcdmaResult(Record):
                  "share_at_max_power")
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per user: throughput (S) and its interval, block error rate P_e, ATP [W], ACE [J/bit], TCP's
-        counts, and the system's summary (serving cell, mean SIR, mean power, time at maximum power)."""
+        """One row per user: the run's TCP variant, Doppler frequency and TTI, throughput (S) and its interval, block
+        error rate P_e, ATP [W], ACE [J/bit], TCP's counts, and the system's summary (serving cell, mean SIR, mean
+        power, time at maximum power). The radio blocks are the channel: each row says what made them."""
         rows = pd.DataFrame([u.to_dict() for u in self.users])
-        return pd.concat([self.system.to_frame(), rows], axis=1)
+        frame = pd.concat([self.system.to_frame(), rows], axis=1)
+        for i, key in enumerate(("variant", "doppler_hz", "tti_frames")):
+            if key in self.parameters and key not in frame:
+                frame.insert(i, key, self.parameters[key])
+        return frame
 
     def to_dict(self) -> dict[str, Any]:
         """The run's parameters and its users summarized: mean and median S, the share of users below S = 0.5,

@@ -371,3 +371,11 @@ def test_channel_options_the_chosen_kind_does_not_take_are_refused(capsys):
         tcpfade.emulate("reno\nx", rate=125, tau=0.04, channel=None, seed=1)
     r = wcdma.block_error_rate(-1.5, blocks=100, seed=3)
     assert isinstance(r.interval, tcpfade.Interval) and tuple(r.interval) == (r.low, r.high)
+
+
+def test_the_former_throughput_interval_still_reads_with_a_warning():
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=2, mean_good=1, mean_bad=0.1, duration=100, seed=1)
+    with pytest.warns(FutureWarning, match=r"ci\['throughput'\] is now ci\['received_rate'\]"):
+        assert r.ci["throughput"] == r.ci["received_rate"]
+    with pytest.raises(KeyError):
+        r.ci["no such metric"]

@@ -333,7 +333,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     ranges = {"goodput": unit, "received_rate": unit, "utilization": unit, "channel_loss_rate": unit,
               "buffer_loss_rate": unit, "timeouts_per_s": rate_range, "fast_retransmits_per_s": rate_range,
               "mean_rtt": (t, math.inf)}
-    ci = {m: batch_interval(point[m], per_batch[m], level, ranges[m]) for m in LINK_METRICS}
+    ci = _Intervals({m: batch_interval(point[m], per_batch[m], level, ranges[m]) for m in LINK_METRICS})
     count = dict(zip(raw["fields"], totals))
     by_window = np.asarray(raw["visits_by_window"], dtype=float).reshape(-1, 3)
     visits = by_window.sum(axis=0)
@@ -354,6 +354,20 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else channel.describe())
+
+
+class _Intervals(dict):
+    """``LinkResult.ci``: the intervals by metric; the former name ``throughput`` still reads ``received_rate``'s
+    for one release, with a FutureWarning (as the attribute does)."""
+
+    def __missing__(self, key: str):
+        if key == "throughput" and "received_rate" in self:
+            import warnings
+
+            warnings.warn("ci['throughput'] is now ci['received_rate'] (duplicates included; the old name goes in "
+                          "the next release)", FutureWarning, stacklevel=2)
+            return self["received_rate"]
+        raise KeyError(key)
 
 
 def link_channel_spec(channel: ContinuousTwoState | SlotChannel | None, rate: float, clock: str) -> dict[str, Any]:

@@ -393,8 +393,14 @@ def _run_cli(argv: list[str]) -> tuple[str, str]:
 def _child(conn) -> None:
     import tempfile
 
+    import multiprocessing
+
     os.environ.update(CHILD_ENV)
     os.chdir(tempfile.mkdtemp(prefix="tcpfade-fuzz-"))   # what the CLI cases write lands here
+    # The child is started as a daemon (it dies with the fuzzer), and Python refuses a daemon children of its own;
+    # a user's process is no daemon, and a sweep of several workers starts a pool. Its workers still die with it
+    # (the sweep's pool sets PR_SET_PDEATHSIG).
+    multiprocessing.current_process().daemon = False
     resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
     import tcpfade  # noqa: F401 - pay the import once
     import tcpfade.cli  # noqa: F401

@@ -148,7 +148,10 @@ class LinkAnalysis(Record):
 #: and simulated alike) and the analysis' readings.
 LINK_ANALYSIS = Model("analyze_link", (
     variant("reno", ("reno", "newreno"), 'TCP variant: "reno" or "newreno". The analysis of §IV is Reno\'s, and with '
-            'recovery="paper" it is the same for both; recovery="rounds" tells them apart.'),
+            'recovery="paper" it is the same for both; recovery="rounds" tells them apart.',
+            {"cubic": "abouzeid's chain (§IV) holds Reno's window and halving; CUBIC's window is a function of the "
+                      "time since its last loss, which the chain's states do not hold; simulate it with "
+                      "simulate_link"}),
     *(LINK[k] for k in ("rate", "tau", "packet_bytes")),
     LINK["buffer"].but(doc="The buffer B (or beta; not both). The chain grows with w_p = B + μT (about w_p^1.5 "
                            "transitions for the refined model's timer states, w_p² with recovery=\"rounds\"); what "

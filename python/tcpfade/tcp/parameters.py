@@ -56,8 +56,8 @@ INITIAL_WINDOW = Param("initial_window", v.Integer(1, 1 << 20), 1,
                        "The sender's initial window IW: cwnd at the start (RFC 5681 §3.1 allows up to 4 segments, "
                        "RFC 6928 10); the loss window after a timeout stays 1.", "segments")
 RECOVER_GUARD = Param("recover_guard", v.Flag(), False,
-                      "NewReno only: RFC 6582 §3.2 steps 2 and 4 (no new fast retransmit until the cumulative ACK "
-                      "passes recover; BRIEF D10).")
+                      "NewReno's recovery (newreno, cubic) only: RFC 6582 §3.2 steps 2 and 4 (no new fast "
+                      "retransmit until the cumulative ACK passes recover; BRIEF D10).")
 BYTE_COUNTING = Param("byte_counting", v.Flag(), False,
                       "RFC 3465 appropriate byte counting: an ACK grows cwnd by the segments it acknowledges (L = 2 "
                       "in slow start), as Linux does, instead of by one ACK's worth (the papers' rule).")

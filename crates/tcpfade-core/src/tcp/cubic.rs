@@ -321,4 +321,54 @@ mod tests {
         cc.on_ack(&mut st, 2, 0.0);
         assert!((st.cwnd - (7.0 + 2.0 * (0.9 / 1.7) / 7.0)).abs() < 1e-12);
     }
+
+    #[test]
+    fn the_sender_runs_cubic_with_newrenos_recovery_and_the_slotted_driver_refuses_it() {
+        use super::super::{CongestionControl, Recovery, Sender, SenderConfig, Variant};
+        assert_eq!(Variant::from_name("CUBIC").unwrap(), Variant::Cubic);
+        assert_eq!(Variant::Cubic.congestion(), CongestionControl::Cubic);
+        assert_eq!(Variant::Cubic.recovery(), Recovery::FastRecoveryNewReno);
+        let cfg = SenderConfig::new(Variant::Cubic, 1000, 3, 1.0, 10.0).unwrap().with_rfc6298(Rfc6298::rfc()).unwrap();
+        let slotted = crate::driver::SlottedConfig {
+            sender: cfg,
+            slots: 1000,
+            ack_loss: 0.0,
+            ack_delay: 0,
+            batches: 2,
+            trace_slots: 0,
+        };
+        assert!(slotted.validate().unwrap_err().to_string().contains("seconds"));
+        // Round trips of 0.1 s without loss: slow start to ssthresh = 10, then congestion avoidance.
+        let mut s = Sender::new(cfg);
+        let mut now = 0.0;
+        for _ in 0..8 {
+            let mut sent = Vec::new();
+            while let Some(seg) = s.poll_transmit(now) {
+                sent.push(seg.seq);
+            }
+            now += 0.1;
+            for seq in sent {
+                s.on_ack(now, seq + 1);
+            }
+        }
+        let w = s.cwnd();
+        assert!(w > 10.0 && s.ssthresh() == 10.0, "{w}");
+        // A window whose first segment is lost: three duplicate ACKs, a fast retransmit with ssthresh = 0.7 W
+        // (§4.6) and W = ssthresh + 3 (RFC 6582 §3.2 step 2), a full ACK ends recovery with W = ssthresh.
+        let mut sent = Vec::new();
+        while let Some(seg) = s.poll_transmit(now) {
+            sent.push(seg.seq);
+        }
+        let lost = sent[0];
+        now += 0.1;
+        for _ in 0..3 {
+            s.on_ack(now, lost);
+        }
+        assert_eq!(s.counters().fast_retransmits, 1);
+        assert!((s.ssthresh() - 0.7 * w).abs() < 1e-12 && (s.cwnd() - (0.7 * w + 3.0)).abs() < 1e-12);
+        assert_eq!(s.poll_transmit(now).map(|seg| seg.seq), Some(lost));
+        now += 0.1;
+        s.on_ack(now, s.high());
+        assert!(!s.in_recovery() && (s.cwnd() - 0.7 * w).abs() < 1e-12);
+    }
 }

@@ -14,8 +14,8 @@
 //! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
 //! [`Sender::on_ack`], [`Sender::timer_deadline`] / [`Sender::on_timeout`], and with TCP-Probing
 //! [`Sender::poll_probe`], [`Sender::on_probe_answer`], [`Sender::probe_deadline`] /
-//! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender only adds
-//! the RTO to it.
+//! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender adds the
+//! RTO to it, and CUBIC's window function reads it as seconds ([`Variant::needs_seconds`]).
 //!
 //! The usable window is min(⌊W⌋, Wmax) (BRIEF D1), also while W is inflated in fast recovery.
 //!

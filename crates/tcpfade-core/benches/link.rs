@@ -21,6 +21,8 @@ fn link(c: &mut Criterion) {
     for (name, variant, channel) in [
         ("ideal/newreno", Variant::NewReno, None),
         ("iid_like/newreno", Variant::NewReno, Some((0.5, 0.001))),
+        ("ideal/cubic", Variant::Cubic, None),
+        ("iid_like/cubic", Variant::Cubic, Some((0.5, 0.001))),
         ("table3_moderate/reno", Variant::Reno, Some((0.8, 0.2))),
     ] {
         let cfg = config(variant, 183.1, 0.002, 20, 1.0e5);

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _validate as v
 from .._params import REQUIRED, Model, Param
-from ..tcp.parameters import DUPTHRESH, no_probes, PROGRESS, WINDOW_VARIANTS, WMAX, variant
+from ..tcp.parameters import DUPTHRESH, no_probes, no_seconds, PROGRESS, SLOT_VARIANTS, WMAX, variant
 from ..tcp.slotted import ENERGY_PARAMETERS, RTO_SLOTS
 from .._watch import reporting
 from ..channels.base import SlotChannel
@@ -19,7 +19,7 @@ from .renewal import ReducibleChain, reward_rates
 from .result import METRICS, AnalysisResult, Bounds, metrics_from_rates
 
 #: Variants the analysis covers.
-ANALYZED_VARIANTS: tuple[str, ...] = WINDOW_VARIANTS
+ANALYZED_VARIANTS: tuple[str, ...] = SLOT_VARIANTS
 
 
 def _lossless_rates() -> dict[str, float]:
@@ -32,7 +32,7 @@ def _lossless_rates() -> dict[str, float]:
 #: covers, with the bounds its state space allows.
 ANALYSIS = Model("analyze", (
     variant(REQUIRED, ANALYZED_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".',
-            no_probes("the slotted model")),
+            no_probes("the slotted model") | no_seconds("the slotted model", "simulate_link")),
     Param("channel", v.Instance(SlotChannel, "must be a GilbertElliott or Bernoulli channel"),
           doc="GilbertElliott or Bernoulli (fit other channels with tcpfade.fit_markov).", positional=True, cli=False,
           sweep=False),

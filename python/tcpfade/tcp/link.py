@@ -198,7 +198,8 @@ LINK_PARAMETERS = (
 
 #: :func:`simulate_link`'s parameters: the link's, the run's, the sender's and RFC 6298's timer.
 LINK = Model("simulate_link", (
-    variant("reno", WINDOW_VARIANTS, 'TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno" or "oldtahoe".',
+    variant("reno", WINDOW_VARIANTS, 'TCP variant: "reno" (abouzeid\'s), "tahoe", "newreno", "oldtahoe" or "cubic" '
+            '(RFC 9438, with NewReno\'s recovery).',
             no_probes("the bulk link model")),
     *LINK_PARAMETERS,
     Param("duration", v.Optional(v.POSITIVE), None, "Simulated time.", "s",

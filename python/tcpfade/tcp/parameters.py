@@ -9,7 +9,7 @@ from .. import _validate as v
 from .._params import Param
 from .._core import variant_names
 
-#: The variants of the one sender (``tcp/sender.rs``): the papers' four and TCP-Probing.
+#: The variants of the one sender (``tcp/sender.rs``): the papers' four, TCP-Probing and CUBIC.
 VARIANTS: tuple[str, ...] = tuple(variant_names())
 
 #: Times of the event-driven timer, in seconds: from a microsecond (below it the work limit refuses a run anyway)
@@ -29,8 +29,20 @@ def no_probes(model: str) -> dict[str, str]:
     return {"probing": f"{model} carries data packets of one size only, and TCP-Probing's probes are header-only "
                        "segments; simulate it with simulate_transfer"}
 
-#: The papers' four variants (everything but TCP-Probing).
+#: The variants whose window rules read the driver's clock in seconds (CUBIC: C = 0.4 segments/s³, RFC 9438 §4.2).
+TIMED_VARIANTS: tuple[str, ...] = ("cubic",)
+
+#: The variants of a driver that carries data segments only (everything but TCP-Probing): the link models.
 WINDOW_VARIANTS = tuple(x for x in VARIANTS if x != "probing")
+
+#: The papers' four variants: those of the slotted model and its analyses (no probes, no clock in seconds).
+SLOT_VARIANTS = tuple(x for x in WINDOW_VARIANTS if x not in TIMED_VARIANTS)
+
+
+def no_seconds(model: str, instead: str = "simulate_link or simulate_transfer") -> dict[str, str]:
+    """Why a model whose time is not in seconds (the slotted model counts slots) refuses CUBIC."""
+    return {x: f"{model}'s clock counts slots, not seconds, and CUBIC's window function is in seconds (C = 0.4 "
+               f"segments/s³, RFC 9438 §4.2); simulate it with {instead}" for x in TIMED_VARIANTS}
 
 
 SEED = Param("seed", v.SEED, doc="Seed of the random numbers: the same inputs and seed give the same results.",
@@ -44,8 +56,8 @@ INITIAL_WINDOW = Param("initial_window", v.Integer(1, 1 << 20), 1,
                        "The sender's initial window IW: cwnd at the start (RFC 5681 §3.1 allows up to 4 segments, "
                        "RFC 6928 10); the loss window after a timeout stays 1.", "segments")
 RECOVER_GUARD = Param("recover_guard", v.Flag(), False,
-                      "NewReno only: RFC 6582 §3.2 steps 2 and 4 (no new fast retransmit until the cumulative ACK "
-                      "passes recover; BRIEF D10).")
+                      "NewReno's recovery (newreno, cubic) only: RFC 6582 §3.2 steps 2 and 4 (no new fast "
+                      "retransmit until the cumulative ACK passes recover; BRIEF D10).")
 BYTE_COUNTING = Param("byte_counting", v.Flag(), False,
                       "RFC 3465 appropriate byte counting: an ACK grows cwnd by the segments it acknowledges (L = 2 "
                       "in slow start), as Linux does, instead of by one ACK's worth (the papers' rule).")

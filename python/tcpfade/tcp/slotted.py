@@ -20,7 +20,7 @@ from .._params import Model, Param
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
 from .._params import REQUIRED
 from .parameters import (BATCHES, BYTE_COUNTING, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
-                         RECOVER_GUARD, SEED, WINDOW_VARIANTS, WMAX, variant)
+                         RECOVER_GUARD, SEED, SLOT_VARIANTS, no_seconds, WMAX, variant)
 from .parameters import VARIANTS as ALL_VARIANTS
 
 if TYPE_CHECKING:
@@ -177,8 +177,8 @@ RTO_SLOTS = Param("rto_slots", v.Integer(1, 2**40), 100, "Retransmission timeout
 
 #: :func:`simulate`'s parameters (zorzi-rao §3-§5, BRIEF D1-D4).
 SLOTTED = Model("simulate", (
-    variant(REQUIRED, WINDOW_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".',
-            no_probes("the slotted model")),
+    variant(REQUIRED, SLOT_VARIANTS, 'TCP variant: "oldtahoe", "tahoe", "reno" or "newreno".',
+            no_probes("the slotted model") | no_seconds("the slotted model")),
     Param("channel", SLOT_CHANNEL, doc="Any slot channel (GilbertElliott, ThresholdFading, ...).", positional=True,
           cli=False, sweep=False),
     WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,

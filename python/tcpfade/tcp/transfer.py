@@ -61,7 +61,8 @@ SECONDS_4 = v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds
 #: :func:`simulate_transfer`'s parameters (tsaoussidis-badr §4), the sender's and timer's shared with the other
 #: drivers (:mod:`tcpfade.tcp.parameters`).
 TRANSFER = Model("simulate_transfer", (
-    variant("reno", doc='TCP variant: "tahoe", "reno", "newreno", "probing" (TCP-Probing) or "oldtahoe".'),
+    variant("reno", doc='TCP variant: "tahoe", "reno", "newreno", "probing" (TCP-Probing), "oldtahoe" or "cubic" '
+                       '(RFC 9438, with NewReno\'s recovery).'),
     Param("channel", v.OrUnset(v.Optional(v.Instance((ContinuousTwoState, SlotChannel), CHANNEL_WORDS))),
           v.UNSET, "The error process, any tcpfade channel: e.g. ContinuousTwoState.on_off(10.0, 0.1) (VDELDROP: on/off "
           "phases of mean 10 s, 10% of segments dropped in the on phase); Bernoulli, GilbertElliott and a "

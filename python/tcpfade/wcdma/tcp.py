@@ -85,7 +85,8 @@ class BearerResult(Record):
         return d
 
 
-#: TCP variants over a radio bearer: the link driver's (TCP-Probing's probes have no place on the bulk link).
+#: TCP variants over a radio bearer: the link driver's (TCP-Probing's probes have no place on the bulk link). The
+#: bearer runs in seconds (TTIs of 10-80 ms), so CUBIC runs as on the link.
 BEARER_VARIANTS = WINDOW_VARIANTS
 BEARER_VARIANT = variant("newreno", BEARER_VARIANTS, "TCP variant over each user's bearer (zorzi-rossi-mazzini ran "
                          "NewReno and name other versions as the next study).",

@@ -52,6 +52,11 @@ impl SlottedConfig {
                 time to measure (every ACK returns within its slot), so TCP-Probing's header-only probes and its \
                 RTT-based decision do not exist in it; simulate it with simulate_transfer"));
         }
+        if self.sender.variant.needs_seconds() {
+            return Err(Error::invalid("variant", self.sender.variant.name(), "the slotted model's clock counts slots, \
+                not seconds, and CUBIC's window function is in seconds (C = 0.4 segments/s³, RFC 9438 §4.2); \
+                simulate it with simulate_link or simulate_transfer"));
+        }
         check::int_in("slots", self.slots, 1, u64::MAX / 2)?;
         check::probability("ack_loss", self.ack_loss)?;
         if self.ack_loss >= 1.0 {
@@ -197,9 +202,9 @@ impl<C: SlotChannel + ?Sized> Run<'_, C> {
         })
     }
 
-    /// `n` error-free slots for a clean sender with instant lossless ACKs.
-    fn fast_forward(&mut self, n: u64) {
-        self.sender.fast_forward(n);
+    /// `n` error-free slots from `slot` on, for a clean sender with instant lossless ACKs (each at its slot's end).
+    fn fast_forward(&mut self, slot: u64, n: u64) {
+        self.sender.fast_forward(n, (slot + 1) as f64);
         self.receiver.advance_in_order(n);
         self.successes += n;
     }
@@ -245,11 +250,11 @@ pub fn run_slotted_watched<C: SlotChannel + ?Sized>(
             if fast_path && !tracing && run.sender.is_clean() {
                 match run.channel.next_loss_within(batch_end - slot)? {
                     None => {
-                        run.fast_forward(batch_end - slot);
+                        run.fast_forward(slot, batch_end - slot);
                         slot = batch_end;
                     }
                     Some(k) => {
-                        run.fast_forward(k);
+                        run.fast_forward(slot, k);
                         run.slot(slot + k, true, false);
                         slot += k + 1;
                     }

@@ -20,9 +20,9 @@ pub struct SenderConfig {
     pub rto: RtoPolicy,
     /// Initial slow-start threshold Wth (packets).
     pub initial_ssthresh: f64,
-    /// NewReno only: RFC 6582 §3.2 step 2 (a K-th duplicate ACK starts a fast retransmit only when the
-    /// cumulative ACK covers more than `recover`, the highest packet sent when the last recovery or
-    /// timeout began) and step 4 (`recover` set at each timeout). Off by default (BRIEF D10): the
+    /// NewReno's recovery part only (NewReno, CUBIC): RFC 6582 §3.2 step 2 (a K-th duplicate ACK starts a fast
+    /// retransmit only when the cumulative ACK covers more than `recover`, the highest packet sent when the last
+    /// recovery or timeout began) and step 4 (`recover` set at each timeout). Off by default (BRIEF D10): the
     /// NewReno of the papers and of the analyses has no guard.
     pub recover_guard: bool,
     /// A finite transfer of this many segments (sequence numbers 0 … n − 1); None: always data to send.

@@ -11,14 +11,16 @@
 //! | Reno     | timeout or K dup ACKs     | Wth = ⌈W/2⌉, W = Wth + K, +1/dup | fast recovery, ends on any new ACK |
 //! | NewReno  | timeout or K dup ACKs     | as Reno                          | fast recovery, ends on a full ACK; partial ACKs retransmit (RFC 6582) |
 //! | Probing  | timeout or K dup ACKs     | untouched during a probe cycle   | probe cycle, then Immediate Recovery or Slow Start (tsaoussidis-badr §3) |
+//! | CUBIC    | timeout or K dup ACKs     | Wth = max(0.7 W, 2), W = Wth + K, +1/dup | as NewReno; W grows as W_cubic(t) (RFC 9438) |
 //!
-//! Each is a named choice of parts (BRIEF §3): a [`LossDetection`] rule and a [`Recovery`] part, with the
-//! congestion-control part ([`congestion`]: Reno-style AIMD) they share, all over one state ([`state`]),
-//! composed by one [`Sender`]. ns-3's TcpCongestionOps / TcpRecoveryOps split and Linux's
+//! Each is a named choice of parts (BRIEF §3): a [`CongestionControl`] part (Reno-style AIMD, [`congestion`],
+//! for the papers' variants and TCP-Probing; CUBIC, [`cubic`]), a [`LossDetection`] rule and a [`Recovery`] part,
+//! all over one state ([`state`]), composed by one [`Sender`]. ns-3's TcpCongestionOps / TcpRecoveryOps split and Linux's
 //! tcp_congestion_ops are the model.
 
 pub mod config;
 pub mod congestion;
+pub mod cubic;
 pub mod probe_cycle;
 pub mod probing;
 pub mod receiver;
@@ -38,6 +40,15 @@ pub use sender::Sender;
 pub use state::{Segment, SenderCounters};
 
 use crate::error::{Error, Result};
+
+/// The congestion-control part: how the window grows and what a loss does to it ([`congestion`], [`cubic`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CongestionControl {
+    /// Reno-style AIMD with the papers' Wth = ⌈W/2⌉ (zorzi-rao §2).
+    Aimd,
+    /// CUBIC (RFC 9438): time in seconds.
+    Cubic,
+}
 
 /// How losses are detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,11 +87,13 @@ pub enum Variant {
     NewReno,
     /// Probe cycles instead of retransmissions (tsaoussidis-badr).
     Probing,
+    /// CUBIC's window (RFC 9438) with NewReno's recovery (RFC 6582).
+    Cubic,
 }
 
 impl Variant {
     /// The registry: every name accepted by [`Variant::from_name`], in order.
-    pub const NAMES: [&'static str; 5] = ["oldtahoe", "tahoe", "reno", "newreno", "probing"];
+    pub const NAMES: [&'static str; 6] = ["oldtahoe", "tahoe", "reno", "newreno", "probing", "cubic"];
 
     /// Resolve a variant name (case-insensitive; `-` and `_` ignored); an unknown name is an error
     /// listing the known ones.
@@ -92,6 +105,7 @@ impl Variant {
             "reno" => Ok(Variant::Reno),
             "newreno" => Ok(Variant::NewReno),
             "probing" | "tcpprobing" => Ok(Variant::Probing),
+            "cubic" => Ok(Variant::Cubic),
             _ => Err(Error::invalid("variant", name, &format!("must be one of {}", Self::NAMES.join(", ")))),
         }
     }
@@ -99,6 +113,20 @@ impl Variant {
     /// The canonical name.
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
+    }
+
+    /// The variant's congestion-control part.
+    pub fn congestion(self) -> CongestionControl {
+        match self {
+            Variant::Cubic => CongestionControl::Cubic,
+            _ => CongestionControl::Aimd,
+        }
+    }
+
+    /// Whether the variant's window rules read the driver's time, which must then be seconds (CUBIC's C is in
+    /// segments/s³): the slotted driver, whose clock counts slots, refuses such a variant.
+    pub fn needs_seconds(self) -> bool {
+        self.congestion() == CongestionControl::Cubic
     }
 
     /// The variant's loss-detection rule.
@@ -114,7 +142,7 @@ impl Variant {
         match self {
             Variant::OldTahoe | Variant::Tahoe => Recovery::GoBackN,
             Variant::Reno => Recovery::FastRecoveryReno,
-            Variant::NewReno => Recovery::FastRecoveryNewReno,
+            Variant::NewReno | Variant::Cubic => Recovery::FastRecoveryNewReno,
             Variant::Probing => Recovery::ProbeCycle,
         }
     }
@@ -129,7 +157,7 @@ mod tests {
         assert_eq!(Variant::from_name("NewReno").unwrap(), Variant::NewReno);
         assert_eq!(Variant::from_name("old-tahoe").unwrap(), Variant::OldTahoe);
         let err = Variant::from_name("vegas").unwrap_err().to_string();
-        assert_eq!(err, "variant = vegas is not allowed: must be one of oldtahoe, tahoe, reno, newreno, probing");
+        assert_eq!(err, "variant = vegas is not allowed: must be one of oldtahoe, tahoe, reno, newreno, probing, cubic");
         assert_eq!(Variant::from_name("TCP-Probing").unwrap(), Variant::Probing);
         for name in Variant::NAMES {
             assert_eq!(Variant::from_name(name).unwrap().name(), name);

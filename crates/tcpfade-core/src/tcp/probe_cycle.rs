@@ -109,12 +109,12 @@ impl RecoveryOps for ProbeRecovery {
     }
 
     /// §3 item 2: the K-th duplicate ACK starts a cycle instead of a fast retransmit.
-    fn on_dupack_loss(&mut self, st: &mut TcpState, _cc: &Congestion, now: f64) {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, _cc: &mut Congestion, now: f64) {
         self.start(st, now, ProbeTrigger::DuplicateAcks);
     }
 
     /// §3 item 1: a cycle instead of retransmitting; W and Wth wait for its outcome.
-    fn on_timeout(&mut self, st: &mut TcpState, _cc: &Congestion, now: f64) {
+    fn on_timeout(&mut self, st: &mut TcpState, _cc: &mut Congestion, now: f64) {
         st.timer = None;
         st.dupacks = 0;
         self.start(st, now, ProbeTrigger::Timeout);
@@ -233,7 +233,7 @@ impl ProbeRecovery {
     pub(crate) fn on_answer<D: ProbeDecision + ?Sized>(
         &mut self,
         st: &mut TcpState,
-        cc: &Congestion,
+        cc: &mut Congestion,
         now: f64,
         answer: ProbeSegment,
         decision: &mut D,
@@ -271,7 +271,7 @@ impl ProbeRecovery {
     /// from the point where" the loss was detected: the first unacknowledged segment is sent again, then new
     /// data; after a dupack-triggered cycle W is inflated by the duplicate ACKs counted (Wmax still caps it).
     /// Slow Start: go back N with Wth from the congestion-control rule. Either way the RTO's backoff ends.
-    pub(crate) fn end_cycle(&mut self, st: &mut TcpState, cc: &Congestion, outcome: ProbeOutcome) {
+    pub(crate) fn end_cycle(&mut self, st: &mut TcpState, cc: &mut Congestion, outcome: ProbeOutcome) {
         let Some(cycle) = self.cycle.take() else { return };
         debug_assert_eq!(cycle.stage, Stage::Decide);
         // From now on this cycle's probes are earlier probes, for the cycles after it.

@@ -18,10 +18,10 @@ use super::state::TcpState;
 /// What a recovery part answers. The sender calls these in a fixed order (see [`super::sender`]); the
 /// defaults are the behaviour outside any recovery episode.
 pub(crate) trait RecoveryOps {
-    /// An ACK of new data arrived (`una` already moved to `ack`; `acked` segments newly acknowledged).
+    /// An ACK of new data arrived at `now` (`una` already moved to `ack`; `acked` segments newly acknowledged).
     #[inline]
-    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, _ack: u64, acked: u64) {
-        open_ack(st, cc, acked);
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, _ack: u64, acked: u64, now: f64) {
+        open_ack(st, cc, acked, now);
     }
 
     /// A duplicate ACK (already counted in `st.dupacks`) during this part's own episode (fast recovery, a
@@ -36,11 +36,11 @@ pub(crate) trait RecoveryOps {
     }
 
     /// The K-th duplicate ACK detected a loss at `now`.
-    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, now: f64);
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64);
 
     /// The retransmission timer expired at `now` (the timeout is counted and the RTO backed off already).
     #[inline]
-    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         restart_after_timeout(st, cc);
     }
 
@@ -51,16 +51,16 @@ pub(crate) trait RecoveryOps {
     }
 }
 
-/// An ACK of new data outside recovery: the duplicate-ACK count restarts and W grows (D3).
+/// An ACK of new data at `now` outside recovery: the duplicate-ACK count restarts and W grows (D3).
 #[inline]
-pub(crate) fn open_ack(st: &mut TcpState, cc: &Congestion, acked: u64) {
+pub(crate) fn open_ack(st: &mut TcpState, cc: &mut Congestion, acked: u64, now: f64) {
     st.dupacks = 0;
-    cc.on_ack(st, acked);
+    cc.on_ack(st, acked, now);
 }
 
 /// Wth from the congestion-control rule, W = the loss window, and resend from the first unacknowledged
 /// packet: zorzi-rao §2 rule 3 (timeout), Tahoe's fast retransmit, TCP-Probing's Slow Start (§3).
-pub(crate) fn go_back_n(st: &mut TcpState, cc: &Congestion) {
+pub(crate) fn go_back_n(st: &mut TcpState, cc: &mut Congestion) {
     st.ssthresh = cc.ssthresh(st);
     st.cwnd = cc.loss_window();
     st.send_next = st.una;
@@ -69,7 +69,7 @@ pub(crate) fn go_back_n(st: &mut TcpState, cc: &Congestion) {
 
 /// A timeout outside TCP-Probing: go back N and forget any recovery (zorzi-rao §2 rule 3; RFC 6582 §3.2
 /// step 4 for what NewReno's guard adds).
-fn restart_after_timeout(st: &mut TcpState, cc: &Congestion) {
+fn restart_after_timeout(st: &mut TcpState, cc: &mut Congestion) {
     go_back_n(st, cc);
     st.recover = None;
     st.dupacks = 0;
@@ -78,7 +78,7 @@ fn restart_after_timeout(st: &mut TcpState, cc: &Congestion) {
 
 /// Fast retransmit into fast recovery (D3): Wth from the rule, W = Wth + K, the first unacknowledged packet
 /// sent again, `recover` = the highest packet sent (RFC 6582 §3.2 step 2).
-fn enter_fast_recovery(st: &mut TcpState, cc: &Congestion, dupthresh: f64) {
+fn enter_fast_recovery(st: &mut TcpState, cc: &mut Congestion, dupthresh: f64) {
     st.counters.fast_retransmits += 1;
     st.ssthresh = cc.ssthresh(st);
     st.cwnd = st.ssthresh + dupthresh;
@@ -108,7 +108,7 @@ fn inflate(st: &mut TcpState) -> bool {
 pub(crate) struct GoBackN;
 
 impl RecoveryOps for GoBackN {
-    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         st.counters.fast_retransmits += 1;
         go_back_n(st, cc);
     }
@@ -123,11 +123,11 @@ pub(crate) struct Reno {
 
 impl RecoveryOps for Reno {
     #[inline]
-    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, _ack: u64, acked: u64) {
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, _ack: u64, acked: u64, now: f64) {
         if st.recover.is_some() {
             exit_fast_recovery(st);
         } else {
-            open_ack(st, cc, acked);
+            open_ack(st, cc, acked, now);
         }
     }
 
@@ -135,7 +135,7 @@ impl RecoveryOps for Reno {
         inflate(st)
     }
 
-    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         enter_fast_recovery(st, cc, self.dupthresh);
     }
 }
@@ -155,9 +155,9 @@ pub(crate) struct NewReno {
 
 impl RecoveryOps for NewReno {
     #[inline]
-    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, ack: u64, acked: u64) {
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, acked: u64, now: f64) {
         match st.recover {
-            None => open_ack(st, cc, acked),
+            None => open_ack(st, cc, acked, now),
             Some(recover) if ack >= recover => exit_fast_recovery(st),
             // RFC 6582 §3.2 step 3, partial ACK: retransmit the first unacknowledged packet, deflate W by the
             // amount newly acknowledged and add back one packet; stay in recovery.
@@ -179,12 +179,12 @@ impl RecoveryOps for NewReno {
         !(self.guard_on && self.guard.is_some_and(|guard| st.una <= guard))
     }
 
-    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         enter_fast_recovery(st, cc, self.dupthresh);
         self.guard = Some(st.high);
     }
 
-    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, _now: f64) {
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         restart_after_timeout(st, cc);
         if self.guard_on {
             // RFC 6582 §3.2 step 4: recover = the highest sequence number sent.
@@ -220,8 +220,8 @@ macro_rules! each_part {
 
 impl RecoveryOps for RecoveryPart {
     #[inline]
-    fn on_new_ack(&mut self, st: &mut TcpState, cc: &Congestion, ack: u64, acked: u64) {
-        each_part!(self, r => r.on_new_ack(st, cc, ack, acked))
+    fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, acked: u64, now: f64) {
+        each_part!(self, r => r.on_new_ack(st, cc, ack, acked, now))
     }
 
     #[inline]
@@ -234,11 +234,11 @@ impl RecoveryOps for RecoveryPart {
         each_part!(self, r => r.may_react(st))
     }
 
-    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &Congestion, now: f64) {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
         each_part!(self, r => r.on_dupack_loss(st, cc, now))
     }
 
-    fn on_timeout(&mut self, st: &mut TcpState, cc: &Congestion, now: f64) {
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
         each_part!(self, r => r.on_timeout(st, cc, now))
     }
 

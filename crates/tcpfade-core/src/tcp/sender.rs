@@ -1,19 +1,21 @@
 //! The TCP sender as a sans-IO state machine, composed of parts over one state (BRIEF §3):
 //!
-//! - a congestion-control part ([`super::congestion`]): slow start, congestion avoidance, the Wth rule;
+//! - a congestion-control part ([`super::congestion`]): slow start, congestion avoidance, the Wth rule (Reno-style
+//!   AIMD, or CUBIC: [`super::cubic`]);
 //! - a loss-detection rule ([`LossDetection`]): the timer alone, or the K-th duplicate ACK too;
 //! - a recovery part ([`super::recovery`]): go-back-N, Reno, NewReno, or TCP-Probing's probe cycle
 //!   ([`super::probe_cycle`]) with its end-of-cycle decision;
 //! - the one [`super::state`] they all work over.
 //!
-//! A variant is a named choice of parts ([`Variant::loss_detection`], [`Variant::recovery`]), never a copy of
+//! A variant is a named choice of parts ([`Variant::congestion`], [`Variant::loss_detection`],
+//! [`Variant::recovery`]), never a copy of
 //! this code. What stays here is common to every part: the send decision, RTT sampling, the timer.
 //!
 //! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
 //! [`Sender::on_ack`], [`Sender::timer_deadline`] / [`Sender::on_timeout`], and with TCP-Probing
 //! [`Sender::poll_probe`], [`Sender::on_probe_answer`], [`Sender::probe_deadline`] /
-//! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender only adds
-//! the RTO to it.
+//! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender adds the
+//! RTO to it, and CUBIC's window function reads it as seconds ([`Variant::needs_seconds`]).
 //!
 //! The usable window is min(⌊W⌋, Wmax) (BRIEF D1), also while W is inflated in fast recovery.
 //!
@@ -25,12 +27,13 @@
 //! A finite transfer ([`SenderConfig::with_segments`]) sends sequence numbers 0 … n − 1 only.
 
 use super::congestion::{Aimd, Congestion, CongestionOps};
+use super::cubic::Cubic;
 use super::probe_cycle::ProbeRecovery;
 use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, RttMinima};
 use super::recovery::{GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
 use super::state::TcpState;
-use super::{LossDetection, Recovery, Variant};
+use super::{CongestionControl, LossDetection, Recovery, Variant};
 use crate::error::Result;
 
 pub use super::config::SenderConfig;
@@ -61,7 +64,10 @@ impl Sender {
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         Sender {
             st: TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto)),
-            cc: Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting)),
+            cc: match cfg.variant.congestion() {
+                CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting)),
+                CongestionControl::Cubic => Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting)),
+            },
             detection: cfg.variant.loss_detection(),
             recovery,
             cfg,
@@ -113,7 +119,7 @@ impl Sender {
             if st.retransmit.is_some_and(|seq| seq < ack) {
                 st.retransmit = None;
             }
-            self.recovery.on_new_ack(st, &self.cc, ack, acked);
+            self.recovery.on_new_ack(st, &mut self.cc, ack, acked, now);
             // D2: restarted by an ACK of new data, stopped when nothing is outstanding; a probe cycle has its
             // own timer.
             let st = &mut self.st;
@@ -133,7 +139,7 @@ impl Sender {
             && st.dupacks == self.cfg.dupthresh
             && self.recovery.may_react(st)
         {
-            self.recovery.on_dupack_loss(st, &self.cc, now);
+            self.recovery.on_dupack_loss(st, &mut self.cc, now);
         }
     }
 
@@ -150,7 +156,7 @@ impl Sender {
         st.counters.timeouts += 1;
         st.rto.on_timeout();
         st.timed = None;
-        self.recovery.on_timeout(st, &self.cc, now);
+        self.recovery.on_timeout(st, &mut self.cc, now);
     }
 
     /// Whether [`Sender::poll_transmit`] would send something now.
@@ -205,7 +211,7 @@ impl Sender {
         decision: &mut D,
     ) -> Result<Option<CycleRecord>> {
         match &mut self.recovery {
-            RecoveryPart::Probe(p) => p.on_answer(&mut self.st, &self.cc, now, answer, decision),
+            RecoveryPart::Probe(p) => p.on_answer(&mut self.st, &mut self.cc, now, answer, decision),
             _ => Ok(None),
         }
     }
@@ -236,7 +242,7 @@ impl Sender {
     /// [`super::probe_cycle`]).
     pub fn end_probe_cycle(&mut self, outcome: ProbeOutcome) {
         if let RecoveryPart::Probe(p) = &mut self.recovery {
-            p.end_cycle(&mut self.st, &self.cc, outcome);
+            p.end_cycle(&mut self.st, &mut self.cc, outcome);
         }
     }
 
@@ -283,9 +289,10 @@ impl Sender {
             && st.timer.is_none()
     }
 
-    /// Exactly `n` rounds of (send one new packet, receive its ACK), for a clean sender: the
-    /// shortcut a driver takes through error-free stretches. Costs O(1) once W has reached Wmax.
-    pub fn fast_forward(&mut self, n: u64) {
+    /// Exactly `n` rounds of (send one new packet, receive its ACK), for a clean sender, the ACKs arriving at
+    /// `first_ack`, `first_ack` + 1, …: the shortcut the slotted driver takes through error-free stretches.
+    /// Costs O(1) once W has reached Wmax.
+    pub fn fast_forward(&mut self, n: u64, first_ack: f64) {
         debug_assert!(self.is_clean());
         let st = &mut self.st;
         st.timed = None; // the shortcut takes no RTT samples
@@ -294,11 +301,11 @@ impl Sender {
         st.high += n;
         st.counters.transmissions += n;
         let wmax = self.cfg.wmax as f64;
-        for _ in 0..n {
+        for i in 0..n {
             if st.cwnd >= wmax {
                 break;
             }
-            self.cc.on_ack(st, 1);
+            self.cc.on_ack(st, 1, first_ack + i as f64);
         }
     }
 

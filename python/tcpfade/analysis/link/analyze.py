@@ -157,7 +157,9 @@ LINK_ANALYSIS = Model("analyze_link", (
     variant("reno", ("reno", "newreno"), refused={
         **{name: "abouzeid §IV's window cycle is Reno's (a triple duplicate halves W and the climb goes on); "
                  "simulate_link runs " + name for name in ("oldtahoe", "tahoe")},
-        "probing": "abouzeid §IV has no probe cycle; simulate_transfer runs TCP-Probing"},
+        "probing": "abouzeid §IV has no probe cycle; simulate_transfer runs TCP-Probing",
+        "cubic": "abouzeid's chain (§IV) holds Reno's window and halving; CUBIC's window is a function of the time "
+                 "since its last loss, which the chain's states do not hold; simulate it with simulate_link"},
             doc='TCP variant: "reno" or "newreno". The analysis of §IV is Reno\'s, and with '
             'recovery="paper" it is the same for both; recovery="rounds" tells them apart.'),
     *(LINK[k] for k in ("rate", "tau", "packet_bytes")),

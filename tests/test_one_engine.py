@@ -379,3 +379,23 @@ def test_the_former_throughput_interval_still_reads_with_a_warning():
         assert r.ci["throughput"] == r.ci["received_rate"]
     with pytest.raises(KeyError):
         r.ci["no such metric"]
+
+
+def test_the_ssthresh_rule_is_a_part_every_driver_takes():
+    # RFC 5681 §3.1 eq. (4) beside the papers' ⌈W/2⌉ (the rule's arithmetic is hand-worked in the core's
+    # congestion.rs tests). At p = 0.05 the flight is often below W when a loss is found (after a timeout's
+    # go-back-N, in recovery), so the RFC's Wth is lower and so is the goodput; the default keeps every result.
+    ch = tcpfade.Bernoulli(0.05)
+    link = dict(rate=183.1, tau=0.002, buffer=100, channel=ch, duration=2000, seed=1)
+    papers = tcpfade.simulate_link("newreno", **link)
+    assert tcpfade.simulate_link("newreno", **link, ssthresh_rule="half_window").goodput == papers.goodput
+    rfc = tcpfade.simulate_link("newreno", **link, ssthresh_rule="half_flight")
+    assert rfc.ci["goodput"].high < papers.ci["goodput"].low
+    slotted = {rule: tcpfade.simulate("newreno", ch, slots=200_000, seed=1, ssthresh_rule=rule).throughput
+               for rule in ("half_window", "half_flight")}
+    assert slotted["half_flight"] != slotted["half_window"]
+    transfer = tcpfade.simulate_transfer("reno", ch, size_bytes=200_000, seed=1, ssthresh_rule="half_flight")
+    assert transfer.completed
+    with pytest.raises(ParameterError, match="ssthresh_rule = 'half' is not allowed: must be one of half_window, "
+                                             "half_flight"):
+        tcpfade.simulate_link("newreno", **link, ssthresh_rule="half")

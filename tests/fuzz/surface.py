@@ -219,7 +219,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "modulation": st.sampled_from(["bpsk", "dpsk", "qam"]), "oscillators": mixed(count(1, 64)),
     "progress": st.sampled_from([None, False, True, 1, "x"]), "dupthresh": mixed(count(1, 8)),
     "initial_ssthresh": mixed(pos(1, 100)), "initial_window": mixed(count(1, 8)), "recover_guard": st.booleans(),
-    "byte_counting": st.booleans(), "rto": mixed(pos(1e-3, 10)), "initial_rto": mixed(pos(1e-3, 5)),
+    "byte_counting": st.booleans(), "ssthresh_rule": st.sampled_from(["half_window", "half_flight", "x"]), "rto": mixed(pos(1e-3, 10)), "initial_rto": mixed(pos(1e-3, 5)),
     "min_rto": mixed(pos(1e-3, 2)), "max_rto": mixed(pos(1, 100)), "clock_granularity": mixed(pos(0, 0.5)),
     "max_backoff": mixed(st.sampled_from([1, 2, 4, 64, 3, 128])), "delayed_ack": mixed(pos(1e-3, 1)),
     "channel_clock": st.sampled_from(["time", "packets", "x"]), "buffer": mixed(count(0, 200)),

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+use tcpfade_core::tcp::{Rfc6298, SenderConfig, SsthreshRule, Variant};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -17,6 +17,7 @@ pub(crate) struct SenderArgs {
     pub initial_window: u64,
     pub recover_guard: bool,
     pub byte_counting: bool,
+    pub ssthresh_rule: String,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -53,7 +54,8 @@ impl SenderArgs {
         Ok(SenderConfig::new(variant, self.wmax, self.dupthresh, rto, self.initial_ssthresh)?
             .with_initial_window(self.initial_window)?
             .with_recover_guard(self.recover_guard)
-            .with_byte_counting(self.byte_counting))
+            .with_byte_counting(self.byte_counting)
+            .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?))
     }
 }
 

@@ -62,8 +62,13 @@ BYTE_COUNTING = Param("byte_counting", v.Flag(), False,
                       "RFC 3465 appropriate byte counting: an ACK grows cwnd by the segments it acknowledges (L = 2 "
                       "in slow start), as Linux does, instead of by one ACK's worth (the papers' rule).")
 
+SSTHRESH_RULE = Param("ssthresh_rule", v.Choice(("half_window", "half_flight")), "half_window",
+                      "Wth at a loss: half_window, ⌈W/2⌉ of the real-valued window (zorzi-rao §2, the papers'); "
+                      "half_flight, max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1 "
+                      "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).")
+
 #: The sender's window rules, in the order the signatures list them.
-SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING)
+SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE)
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

@@ -160,7 +160,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
         # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
         args = {"variant": variant, "wmax": wmax, "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
-                "initial_window": 1, "recover_guard": False, "byte_counting": False, "rto": None,
+                "initial_window": 1, "recover_guard": False, "byte_counting": False, "ssthresh_rule": "half_window", "rto": None,
                 "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "delayed_ack": None,

@@ -7,6 +7,26 @@ use super::Variant;
 use crate::check;
 use crate::error::{Error, Result};
 
+/// How Reno-style congestion control sets Wth at a loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SsthreshRule {
+    /// Wth = ⌈W/2⌉ of the real-valued window (zorzi-rao §2; BRIEF D3): the papers' rule, the default.
+    HalfWindow,
+    /// Wth = max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1, eq. (4)).
+    HalfFlight,
+}
+
+impl SsthreshRule {
+    /// The rule by name: "half_window" or "half_flight".
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "half_window" => Ok(SsthreshRule::HalfWindow),
+            "half_flight" => Ok(SsthreshRule::HalfFlight),
+            _ => Err(Error::invalid("ssthresh_rule", format!("'{name}'"), "must be half_window or half_flight")),
+        }
+    }
+}
+
 /// Parameters of a sender.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SenderConfig {
@@ -38,6 +58,8 @@ pub struct SenderConfig {
     /// 4 segments, RFC 6928 10). 1 by default: the papers' TCP starts at W = 1 (zorzi-rao §2). It never
     /// exceeds Wmax, and it is not the loss window: after a timeout W = 1 whatever IW (RFC 5681 §3.1, LW).
     pub initial_window: u64,
+    /// Wth at a loss for the Reno-style congestion part (CUBIC has its own, β_cubic · W).
+    pub ssthresh_rule: SsthreshRule,
 }
 
 impl SenderConfig {
@@ -60,6 +82,7 @@ impl SenderConfig {
             byte_counting: false,
             best_rtt: BestRtt::Earlier,
             initial_window: 1,
+            ssthresh_rule: SsthreshRule::HalfWindow,
         })
     }
 
@@ -94,6 +117,12 @@ impl SenderConfig {
         check::int_in("segments", segments, 1, 1 << 50)?;
         self.segments = Some(segments);
         Ok(self)
+    }
+
+    /// The same configuration with Wth at a loss set by `rule` (see [`SsthreshRule`]).
+    pub fn with_ssthresh_rule(mut self, rule: SsthreshRule) -> Self {
+        self.ssthresh_rule = rule;
+        self
     }
 
     /// The same configuration with an initial window of `segments` segments (checked: at least one; see

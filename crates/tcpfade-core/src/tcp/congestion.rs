@@ -7,6 +7,7 @@
 //! hottest (BRIEF §6).
 
 use super::cubic::Cubic;
+use super::config::SsthreshRule;
 use super::state::TcpState;
 
 /// What a congestion-control part answers. A part may keep state of its own (CUBIC's epoch and W_max), so the
@@ -30,11 +31,13 @@ pub(crate) struct Aimd {
     wmax: f64,
     /// RFC 3465 appropriate byte counting (see [`super::SenderConfig::byte_counting`]).
     byte_counting: bool,
+    /// Wth at a loss (see [`SsthreshRule`]).
+    rule: SsthreshRule,
 }
 
 impl Aimd {
-    pub(crate) fn new(wmax: u64, byte_counting: bool) -> Self {
-        Aimd { wmax: wmax as f64, byte_counting }
+    pub(crate) fn new(wmax: u64, byte_counting: bool, rule: SsthreshRule) -> Self {
+        Aimd { wmax: wmax as f64, byte_counting, rule }
     }
 }
 
@@ -55,10 +58,16 @@ impl CongestionOps for Aimd {
         }
     }
 
-    /// Wth = ⌈W/2⌉ (D3; zorzi-rao §2). Profile "rfc" would use max(FlightSize/2, 2) here (RFC 5681 eq. (4)).
+    /// Wth = ⌈W/2⌉ (D3; zorzi-rao §2), or max(FlightSize/2, 2) (RFC 5681 §3.1 eq. (4)) with FlightSize =
+    /// SND.NXT − SND.UNA, the segments sent and not yet acknowledged: W with a full window, less in a window the
+    /// receiver limits, and after a timeout's go-back-N only what has been sent again (SND.NXT went back to
+    /// SND.UNA; the segments sent before the timeout beyond it are not counted, as RFC 793's SND.NXT does not).
     #[inline]
     fn ssthresh(&mut self, st: &TcpState) -> f64 {
-        (st.cwnd / 2.0).ceil()
+        match self.rule {
+            SsthreshRule::HalfWindow => (st.cwnd / 2.0).ceil(),
+            SsthreshRule::HalfFlight => (st.send_next.saturating_sub(st.una) as f64 / 2.0).max(2.0),
+        }
     }
 
     /// W = 1 (zorzi-rao §2 rule 3; RFC 5681 §3.1: LW is one segment whatever the initial window).
@@ -100,5 +109,34 @@ impl CongestionOps for Congestion {
             Congestion::Aimd(cc) => cc.loss_window(),
             Congestion::Cubic(cc) => cc.loss_window(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::rto::{RtoEstimator, RtoPolicy};
+
+    /// W = `cwnd` with segments una .. next sent and not yet acknowledged.
+    fn state(cwnd: f64, una: u64, next: u64) -> TcpState {
+        let mut st = TcpState::new(cwnd, 64.0, RtoEstimator::new(RtoPolicy::Fixed(1.0)));
+        (st.una, st.send_next, st.high) = (una, next, next);
+        st
+    }
+
+    #[test]
+    fn the_papers_halve_the_window_and_rfc_5681_halves_the_flight() {
+        let mut papers = Aimd::new(64, false, SsthreshRule::HalfWindow);
+        let mut rfc = Aimd::new(64, false, SsthreshRule::HalfFlight);
+        assert_eq!(papers.ssthresh(&state(10.0, 14, 20)), 5.0); // ⌈10/2⌉
+        assert_eq!(papers.ssthresh(&state(9.5, 14, 20)), 5.0); // ⌈4.75⌉
+        assert_eq!(rfc.ssthresh(&state(10.0, 14, 20)), 3.0); // 6 outstanding: 6/2
+        assert_eq!(rfc.ssthresh(&state(10.0, 14, 21)), 3.5); // 7/2, in segments as the window is real
+        assert_eq!(rfc.ssthresh(&state(10.0, 14, 16)), 2.0); // max(2/2, 2): never below two segments
+        // After a timeout's go-back-N, SND.NXT is back at SND.UNA: 30 sent before it no longer count.
+        let mut restarted = state(1.0, 14, 44);
+        restarted.send_next = 16;
+        assert_eq!(rfc.ssthresh(&restarted), 2.0);
+        assert_eq!(papers.ssthresh(&restarted), 1.0);
     }
 }

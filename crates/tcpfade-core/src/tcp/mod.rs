@@ -29,7 +29,7 @@ pub mod rto;
 pub mod sender;
 pub mod state;
 
-pub use config::SenderConfig;
+pub use config::{SenderConfig, SsthreshRule};
 pub use probing::{
     BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
     ProbeTrigger, RttMinima, RttRange,

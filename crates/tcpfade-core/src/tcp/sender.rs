@@ -65,7 +65,7 @@ impl Sender {
         Sender {
             st: TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto)),
             cc: match cfg.variant.congestion() {
-                CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting)),
+                CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting, cfg.ssthresh_rule)),
                 CongestionControl::Cubic => Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting)),
             },
             detection: cfg.variant.loss_detection(),

@@ -273,3 +273,12 @@ def test_wcdma_entries_answer_the_reproducers(tmp_path):
     with pytest.raises(tcpfade.ParameterError, match="string_blocks = 0 is not allowed"):
         calibrate(blocks=10, strings=1, string_blocks=0, path=tmp_path / "c.json")   # before: blamed blocks
     assert not (tmp_path / "c.json").exists()
+
+
+def test_what_the_long_fuzz_profile_found_is_refused_in_one_line():
+    # 2026-11-26's long profile: a calibration table read from a device that never ends (MemoryError), and a Dask
+    # address distributed cannot parse (its ValueError).
+    with pytest.raises(tcpfade.ParameterError, match="path = '/dev/full' is not allowed: is not a regular file"):
+        tcpfade.wcdma.mapping_for(2, path="/dev/full")
+    with pytest.raises(tcpfade.ParameterError, match="dask = ';x' is not allowed: is not a scheduler's address"):
+        tcpfade.runs(tcpfade.simulate, master_seed=1, dask=";x")

@@ -275,6 +275,8 @@ def dask_client(address: str):
         return Client(address, timeout=CONNECT_TIMEOUT), as_completed
     except (OSError, TimeoutError) as exc:
         raise v.fail("dask", address, f"no Dask scheduler answers there ({exc})") from None
+    except ValueError as exc:   # distributed's parse of the address: "missing port number", an unknown protocol
+        raise v.fail("dask", address, f"is not a scheduler's address such as tcp://host:8786 ({exc})") from None
 
 
 class _Dask(_Backend):

@@ -99,10 +99,20 @@ class Mapping:
         return self.awgn_bler(self.effective_sir_db(sir_db))
 
 
+#: A calibration table is a few kilobytes of JSON; a file far larger is not one (and /dev/zero never ends).
+MAX_TABLE_BYTES = 1 << 24
+
+
 @lru_cache(maxsize=None)
 def _table(path: str) -> dict[str, Any]:
+    file = Path(path)
+    if file.exists() and not file.is_file():   # a directory, or a device such as /dev/full that never ends
+        raise v.fail("path", path, "is not a regular file (a calibration table is a JSON file)")
+    if file.is_file() and file.stat().st_size > MAX_TABLE_BYTES:
+        raise v.fail("path", path, f"holds {file.stat().st_size} bytes: a calibration table is JSON of at most "
+                                   f"{MAX_TABLE_BYTES} bytes")
     try:
-        table = json.loads(Path(path).read_text(encoding="utf-8"))
+        table = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise v.fail("path", path, f"cannot be read as a calibration table ({exc}); run `tcpfade wcdma calibrate`") \
             from None

@@ -282,3 +282,16 @@ def test_what_the_long_fuzz_profile_found_is_refused_in_one_line():
         tcpfade.wcdma.mapping_for(2, path="/dev/full")
     with pytest.raises(tcpfade.ParameterError, match="dask = ';x' is not allowed: is not a scheduler's address"):
         tcpfade.runs(tcpfade.simulate, master_seed=1, dask=";x")
+
+
+def test_the_long_profiles_plot_and_curve_defects_are_refused_before_any_work():
+    import numpy as np
+    import pandas as pd
+
+    table = pd.DataFrame({"fdt": [0.01, 0.01], "snr_db": [np.inf, 0.0], "error_rate": [0.1, 0.2],
+                          "error_rate_low": [0.0, 0.1], "error_rate_high": [0.2, 0.3]})
+    with pytest.raises(tcpfade.ParameterError, match="column 'snr_db' holds NaN or infinite values"):
+        tcpfade.plots.plot_error_vs_snr(table)            # before: matplotlib's "Axis limits cannot be NaN or Inf"
+    with pytest.raises(tcpfade.ParameterError, match="sir_db = an array of 1000000 SIRs is not allowed: 1000000 "
+                                                      "points of 1000 blocks"):
+        tcpfade.wcdma.awgn_curve(np.zeros(10**6), seed=1)  # before: accepted, then ran for hours

@@ -46,9 +46,10 @@ def checked_path(path: str | Path) -> Path:
     return out
 
 
-def checked_table(name: str, table, columns: tuple[str, ...]):
+def checked_table(name: str, table, columns: tuple[str, ...], finite: tuple[str, ...] = ()):
     """``table`` when it is a DataFrame with rows and every one of ``columns``; else a ParameterError naming
-    ``name`` and what is missing (a plot refuses before it draws)."""
+    ``name`` and what is missing (a plot refuses before it draws); the ``finite`` columns, those that set an axis'
+    limits, must hold finite numbers."""
     from .. import _validate as v
 
     if not hasattr(table, "columns") or not hasattr(table, "iloc"):
@@ -59,6 +60,13 @@ def checked_table(name: str, table, columns: tuple[str, ...]):
                      f"needs the columns {', '.join(columns)} (missing: {', '.join(missing)})")
     if len(table) == 0:
         raise v.fail(name, "an empty table", "must have at least one row")
+    import numpy as np
+
+    for c in finite:   # axes cannot be scaled to NaN or ±inf (matplotlib's ValueError, found by the fuzzer)
+        values = np.asarray(table[c])
+        if values.dtype.kind in "fc" and not np.isfinite(values).all():
+            raise v.fail(name, f"a table whose column {c!r} holds NaN or infinite values",
+                         "must hold finite numbers in the columns it plots")
     return table
 
 

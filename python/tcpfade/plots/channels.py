@@ -30,7 +30,8 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax
     -------
     The matplotlib Figure.
     """
-    checked_table("table", table, ("fdt", "snr_db", "error_rate", "error_rate_low", "error_rate_high"))
+    checked_table("table", table, ("fdt", "snr_db", "error_rate", "error_rate_low", "error_rate_high"),
+                  finite=("fdt", "snr_db", "error_rate", "error_rate_low", "error_rate_high"))
     if path is not None:
         checked_path(path)
     with style():

@@ -308,8 +308,13 @@ def awgn_curve(sir_db, *, tti_frames: int = 1, blocks: int = 1000, seed: int, co
     >>> wcdma.awgn_curve([-8.0, 5.0], blocks=40, seed=1).errors.tolist()
     [40, 0]
     """
+    points = np.asarray(sir_db, dtype=float).ravel()
+    # The whole curve's cost, before any point runs (each point's own check sees only its blocks).
+    v.work("sir_db", f"an array of {points.size} SIRs", float(points.size) * blocks * tti_frames
+           * SECONDS_PER_BLOCK_FRAME * v.SPEED["events"], "events",
+           f"{points.size} points of {blocks} blocks through the decoder")
     rows = []
-    for i, s in enumerate(np.asarray(sir_db, dtype=float)):
+    for i, s in enumerate(points):
         r = block_error_rate(float(s), tti_frames=tti_frames, blocks=blocks, seed=seed + i if seed + i < 2**64 else i,
                              confidence=confidence)
         rows.append({"sir_db": s, "bler": r.rate, "bler_low": r.low, "bler_high": r.high, "errors": r.errors,

@@ -129,13 +129,13 @@ def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
     assert main(["simulate", "--variant", "newreno", "--error-rate", "0.1", "--seed", "1", "--slots", "1e5"]) == 0
     out = capsys.readouterr()
     assert "independent (i.i.d.) losses; add --fdt" in out.err
-    assert "channel                        Bernoulli(error_rate=0.1)" in out.out
+    assert "channel                        bernoulli(error_rate=0.1, mean_burst=1.111)" in out.out
     # now a run never picks a channel: none given is an error of one line, a loss-free link is asked for by name
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tcpfade: channel options = '(none)' is not allowed") and "--lossless" in err and err.count("\n") == 1
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1", "--lossless"]) == 0
-    assert "none (--lossless: no channel losses)" in capsys.readouterr().out
+    assert "none (no channel losses)" in capsys.readouterr().out
     with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
         tcpfade.simulate_link("reno", rate=100, tau=0.01, duration=5, seed=1)
     with pytest.raises(tcpfade.ParameterError, match="channel = a missing value is not allowed: give a channel"):
@@ -147,7 +147,7 @@ def test_a_forgotten_fdt_and_a_link_without_a_channel_are_said(capsys):
         assert err.startswith("tcpfade: channel options = '(none)' is not allowed") and "--lossless" in err, err
     assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--duration", "5", "--seed", "1",
                  "--mean-good", "0.8", "--mean-bad", "0.2"]) == 0
-    assert "ContinuousTwoState(mean_good=0.8, mean_bad=0.2" in capsys.readouterr().out
+    assert "continuous-two-state(mean_good=0.8, mean_bad=0.2, loss_rule='any-instant'" in capsys.readouterr().out
 
 
 def test_plot_refuses_to_pool_a_parameter_it_was_not_told_about(tmp_path, capsys):

@@ -44,6 +44,15 @@ def channel_columns(described: dict[str, Any] | None) -> dict[str, Any]:
     return {f"channel_{k}": val for k, val in described.items() if isinstance(val, (int, float, str, bool))}
 
 
+def channel_text(described: dict[str, Any] | None) -> str:
+    """A run's channel for a human table, from the result's own ``channel`` (the channel's ``describe()``): its kind
+    and every parameter, or that the run had no channel losses."""
+    if described is None:
+        return "none (no channel losses)"
+    rest = ", ".join(f"{k}={_short(x)}" for k, x in described.items() if k != "kind")
+    return f"{described.get('kind', '?')}({rest})"
+
+
 class Record:
     """Mixin of the result dataclasses (declared with ``repr=False``, so that this ``repr`` is theirs).
 

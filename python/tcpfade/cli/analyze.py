@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from .._record import channel_text
 from ..analysis import METRICS, analyze as run_analysis, compare
 from ..analysis.analyze import ANALYSIS
 from ..tcp import simulate as run_simulation
@@ -47,7 +48,7 @@ def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
         return
 
     def human() -> None:
-        rows = {"variant": result.variant, "channel": repr(ch), "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
+        rows = {"variant": result.variant, "channel": channel_text(ch.describe()), "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
         for name in METRICS:
             b = getattr(result, name)
             rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"

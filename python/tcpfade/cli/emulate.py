@@ -7,6 +7,7 @@ import sys
 import click
 
 from .. import _validate as v
+from .._record import channel_text
 from ..channels import Bernoulli
 from ..emulator import EMULATE
 from .options import (LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option, output_options,
@@ -97,12 +98,9 @@ def bulk(congestion_control, duration, warmup, as_json, csv_path, **kw) -> None:
     emulation_arguments(congestion_control, duration=duration, warmup=warmup, **{**given, "channel": None})
     given = with_channel(given, lossless)
     r = run(congestion_control, duration=duration, warmup=warmup, progress=progress_bar(), **given)
-    data = given["channel"] if given["channel"] is not None or given["mean_good"] is None else \
-        f"ContinuousTwoState(mean_good={given['mean_good']:g}, mean_bad={given['mean_bad']:g})"
-    given_channel = "none (--lossless: no channel losses)" if data is None else repr(data)
 
     def human() -> None:
-        print_table({"congestion control": r.congestion_control, "channel": given_channel,
+        print_table({"congestion control": r.congestion_control, "channel": channel_text(r.channel),
                      "buffer B [packets]": r.buffer, "measured [s]":
                      r.duration - r.warmup, "goodput [fraction of μ]": r.goodput, "goodput [bit/s]": r.goodput_bps,
                      "MSS [bytes]": r.mss, "retransmissions": r.retransmissions,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .. import _validate as v
+from .._record import channel_text
 from ..analysis.link import LINK_ANALYSIS, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
@@ -51,15 +52,8 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
     given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())
-    if channel is not None:
-        described = repr(channel)
-    elif mean_good is not None and mean_bad is not None:
-        described = repr(ContinuousTwoState(mean_good, mean_bad))
-    else:
-        described = "none (--lossless: no channel losses)"
-
     def human() -> None:
-        items = {"variant": r.variant, "channel": described, "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
+        items = {"variant": r.variant, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
                  "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}
         for m in LINK_METRICS:
             lo, hi = r.ci[m]
@@ -93,7 +87,7 @@ def analyze_link(as_json, csv_path, **kw) -> None:
     a = run_analysis(**kw, progress=progress_bar())
     emit(a, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
         "variant": a.variant, "reading": a.reading, "recovery": a.recovery,
-        "channel": f"ContinuousTwoState(mean_good={a.mean_good:g}, mean_bad={a.mean_bad:g})", "mu T (pipe) [packets]": a.pipe,
+        "channel": channel_text(a.channel), "mu T (pipe) [packets]": a.pipe,
         "buffer B [packets]": a.buffer, "w_p [packets]": a.max_window, "goodput rho (fraction of mu)": a.goodput,
         "goodput [bit/s]": a.goodput_bps, "ceiling (1-f) rho_ideal": a.goodput_ceiling,
         "E[N] per good state [packets]": a.reward, "E[U] effective bad [s]": a.mean_effective_bad, "P_NL": a.p_no_loss,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from .._record import channel_text
 from .. import _validate as v
-from ..tcp import VARIANTS, simulate as run_simulation
+from ..tcp import simulate as run_simulation
 from ..tcp.slotted import METRICS, SLOTTED
-from .options import (COUNT, FIGURE_FILE, OUTPUT_FILE, SEED_HELP, build_channel, channel_options, emit, output_options,
+from .options import (FIGURE_FILE, OUTPUT_FILE, build_channel, channel_options, emit, output_options,
                       note_iid, print_table, progress_bar, wrote)
 
 
@@ -49,7 +48,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
         result.plot_trace(trace_plot)
         wrote(trace_plot)
     def human() -> None:
-        rows = {"variant": result.variant, "channel": repr(chosen), "slots": result.slots}
+        rows = {"variant": result.variant, "channel": channel_text(result.channel), "slots": result.slots}
         for name in METRICS:
             lo, hi = result.ci[name]
             rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"

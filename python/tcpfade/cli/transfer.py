@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from .._record import channel_text
 from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
@@ -54,7 +55,7 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
     rows = simulate_transfers(variant, channel, seeds=list(range(seed, seed + replications)),
                               progress=progress_bar() or None, **given)
     def human() -> None:
-        items = {"variant": variant, "channel": repr(channel) if channel is not None else "none (no losses)",
+        items = {"variant": variant, "channel": channel_text(None if channel is None else channel.describe()),
                  "transfers": len(rows), "completed": int(rows.completed.sum())}
         for name, unit in (("connection_time", "s"), ("goodput_bps", "bit/s"), ("overhead_percent", "%"),
                            ("energy_joules", "J"), ("joules_per_bit", "J/bit"), ("retransmissions", ""),

@@ -128,8 +128,14 @@ class LinkAnalysis(Record):
         """Every scalar field, and the channel's columns (``channel_kind``, ``channel_<parameter>``), as every result
         names the channel it ran on: abouzeid §III's, built from ``mean_good`` and ``mean_bad``."""
         out = super().to_dict()
-        out.update(channel_columns(ContinuousTwoState(mean_good=self.mean_good, mean_bad=self.mean_bad).describe()))
+        out.update(channel_columns(self.channel))
         return out
+
+    @property
+    def channel(self) -> dict[str, Any]:
+        """The channel analysed, as every result names it (its ``describe()``): abouzeid §III's, built from
+        ``mean_good`` and ``mean_bad``."""
+        return ContinuousTwoState(mean_good=self.mean_good, mean_bad=self.mean_bad).describe()
 
     @property
     def model(self) -> str:

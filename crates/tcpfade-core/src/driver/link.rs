@@ -14,6 +14,9 @@
 //! delayed-ACK timer. At equal times: link completion, then ACK arrival, then the delayed ACK, then the
 //! retransmission timer; after each event the sender sends whatever its window allows.
 //!
+//! With SACK ([`SenderConfig::sack`]) each ACK carries the receiver's SACK blocks back to the sender, in a queue
+//! beside the ACKs' (kept empty without SACK, so the cumulative-ACK path is today's).
+//!
 //! Delayed ACKs (optional, RFC 5681 §4.2): an in-order segment is ACKed with the next one or when the
 //! delay runs out; a segment out of order, or one that fills a hole, is ACKed at once
 //! (`AckPolicy`).
@@ -24,7 +27,7 @@
 use super::common::{counters, AckPolicy, NextEvent};
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{Receiver, Sender, SenderConfig};
+use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::{HashMap, VecDeque};
 
@@ -173,6 +176,10 @@ struct Link<'o, C, O> {
     on_link: Option<(u64, f64)>,
     /// ACKs on their way back: arrival time and cumulative ACK.
     acks: VecDeque<(f64, u64)>,
+    /// Their SACK blocks, in the same order, when SACK is on (empty otherwise).
+    sacks: VecDeque<SackBlocks>,
+    /// SACK is on.
+    sack: bool,
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HashMap<u64, f64>,
@@ -252,6 +259,9 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
         }
         if self.ack_policy.ack_now(now, seq, before, ack) {
             self.acks.push_back((now + self.cfg.tau, ack));
+            if self.sack {
+                self.sacks.push_back(self.receiver.sack_blocks());
+            }
         }
     }
 
@@ -311,10 +321,19 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
                 self.finish_transmission(now)?;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
-                self.sender.on_ack(now, value);
+                match self.sack {
+                    false => self.sender.on_ack(now, value),
+                    true => {
+                        let blocks = self.sacks.pop_front().unwrap_or_default();
+                        self.sender.on_sack_ack(now, value, blocks.as_slice());
+                    }
+                }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
                 self.acks.push_back((now + cfg.tau, self.receiver.expected()));
+                if self.sack {
+                    self.sacks.push_back(self.receiver.sack_blocks());
+                }
             } else {
                 self.sender.on_timeout(now);
             }
@@ -368,10 +387,12 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
         channel,
         observer,
         sender: Sender::new(cfg.sender),
-        receiver: Receiver::new(cfg.sender.wmax),
+        receiver: Receiver::new(cfg.sender.wmax).with_sack(cfg.sender.sack),
         queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
         on_link: None,
         acks: VecDeque::new(),
+        sacks: VecDeque::new(),
+        sack: cfg.sender.sack,
         ack_policy: AckPolicy::new(cfg.delayed_ack),
         held_starts: HashMap::new(),
         credited: vec![0; cfg.batches as usize],

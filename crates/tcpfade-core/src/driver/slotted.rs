@@ -52,6 +52,10 @@ impl SlottedConfig {
                 time to measure (every ACK returns within its slot), so TCP-Probing's header-only probes and its \
                 RTT-based decision do not exist in it; simulate it with simulate_transfer"));
         }
+        if self.sender.sack {
+            return Err(Error::invalid("sack", "True", "the slotted model's ACKs are cumulative only (zorzi-rao §2); \
+                simulate SACK with simulate_link or simulate_transfer"));
+        }
         if self.sender.variant.needs_seconds() {
             return Err(Error::invalid("variant", self.sender.variant.name(), "the slotted model's clock counts slots, \
                 not seconds, and CUBIC's window function is in seconds (C = 0.4 segments/s³, RFC 9438 §4.2); \

@@ -21,7 +21,9 @@
 //! FIN in one segment) and retransmits it on its own timer until the sender's last ACK arrives: that
 //! arrival ends the connection and its time.
 //!
-//! **ACKs.** One per segment, or delayed (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an in-order segment is
+//! **ACKs.** With SACK ([`crate::tcp::SenderConfig::sack`]) each carries the receiver's SACK blocks, and its
+//! header the SACK option's bytes (2 + 8 per block, padded to a multiple of 4: RFC 2018 §3). One per segment, or
+//! delayed (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an in-order segment is
 //! ACKed with the next one or when the delay runs out; a segment out of order, an old one, or one that
 //! fills a hole is ACKed at once (the policy the link driver uses too, `AckPolicy`).
 //!
@@ -38,7 +40,7 @@ use super::common::{AckPolicy, NextEvent};
 use super::link::LinkChannel;
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, RtoPolicy, Sender, SenderConfig};
+use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, RtoPolicy, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
@@ -228,7 +230,7 @@ enum Frame {
     SynAck,
     HandshakeAck,
     Data { seq: u64, retransmission: bool },
-    Ack(u64),
+    Ack(u64, SackBlocks),
     Probe(ProbeSegment),
     FinAck,
     FinalAck,
@@ -279,6 +281,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             Frame::Syn | Frame::SynAck => h + self.cfg.syn_option_bytes,
             Frame::Data { seq, .. } if seq < self.n => h + (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss),
             Frame::Probe(_) => h + self.cfg.probe_option_bytes,
+            Frame::Ack(_, sack) => h + sack.option_bytes(),
             _ => h,
         }
     }
@@ -303,7 +306,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             Frame::Data { seq, .. } if seq == self.n => (SegmentKind::Fin, seq),
             Frame::Data { seq, retransmission: false } => (SegmentKind::Data, seq),
             Frame::Data { seq, retransmission: true } => (SegmentKind::Retransmission, seq),
-            Frame::Ack(ack) => (SegmentKind::Ack, ack),
+            Frame::Ack(ack, _) => (SegmentKind::Ack, ack),
             Frame::Probe(p) if from_receiver => (SegmentKind::ProbeAnswer, u64::from(p.id)),
             Frame::Probe(p) => (SegmentKind::Probe, u64::from(p.id)),
             Frame::FinAck => (SegmentKind::FinAck, self.n + 1),
@@ -375,7 +378,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
                 } else if self.ack_policy.ack_now(self.now, seq, before, ack) {
-                    self.send(Frame::Ack(ack), true)?;
+                    self.send(Frame::Ack(ack, self.receiver.sack_blocks()), true)?;
                 }
             }
             Frame::Probe(probe) => {
@@ -384,7 +387,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 }
             }
             Frame::FinalAck => return Ok(true),
-            Frame::HandshakeAck | Frame::SynAck | Frame::Ack(_) | Frame::FinAck => {}
+            Frame::HandshakeAck | Frame::SynAck | Frame::Ack(..) | Frame::FinAck => {}
         }
         Ok(false)
     }
@@ -403,7 +406,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.send(Frame::HandshakeAck, false)?;
                 }
             }
-            Frame::Ack(ack) => self.sender.on_ack(self.now, ack),
+            Frame::Ack(ack, sack) => self.sender.on_sack_ack(self.now, ack, sack.as_slice()),
             Frame::Probe(answer) => {
                 // The probe cycle judges its own measurements (tsaoussidis-badr §3.1); the log keeps its record.
                 if let Some(record) = self.sender.on_probe_answer(self.now, answer, self.decision)? {
@@ -474,7 +477,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
-                self.send(Frame::Ack(self.receiver.expected()), true)?;
+                self.send(Frame::Ack(self.receiver.expected(), self.receiver.sack_blocks()), true)?;
             } else if event.is(FIN_ACK) {
                 self.finack_tries += 1;
                 self.finack_deadline = Some(self.now + self.fin_timeout());
@@ -511,7 +514,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
         channel,
         decision,
         sender: Sender::new(sender_cfg),
-        receiver: Receiver::new(cfg.sender.wmax),
+        receiver: Receiver::new(cfg.sender.wmax).with_sack(cfg.sender.sack),
         n,
         now: 0.0,
         phase: Phase::Connecting,

@@ -3,7 +3,8 @@
 
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
-use super::Variant;
+use super::sack_recovery::PrrBound;
+use super::{Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
 
@@ -60,6 +61,12 @@ pub struct SenderConfig {
     pub initial_window: u64,
     /// Wth at a loss for the Reno-style congestion part (CUBIC has its own, β_cubic · W).
     pub ssthresh_rule: SsthreshRule,
+    /// SACK (RFC 2018 blocks at the receiver, RFC 6675 loss recovery at the sender) in place of the variant's
+    /// fast recovery (Reno, NewReno, CUBIC). Off by default: the papers' TCP has no SACK.
+    pub sack: bool,
+    /// PRR (RFC 6937) as the window rule during SACK's recovery, with its reduction bound; None: RFC 6675's own
+    /// (cwnd = ssthresh at entry).
+    pub prr: Option<PrrBound>,
 }
 
 impl SenderConfig {
@@ -83,6 +90,8 @@ impl SenderConfig {
             best_rtt: BestRtt::Earlier,
             initial_window: 1,
             ssthresh_rule: SsthreshRule::HalfWindow,
+            sack: false,
+            prr: None,
         })
     }
 
@@ -131,5 +140,48 @@ impl SenderConfig {
         check::int_in("initial_window", segments, 1, 1 << 30)?;
         self.initial_window = segments;
         Ok(self)
+    }
+
+    /// The same configuration with SACK on or off (see [`SenderConfig::sack`]). SACK's loss recovery is a fast
+    /// recovery: a variant without one (OldTahoe, Tahoe: go-back-N from W = 1) or whose reaction to a loss is not a
+    /// retransmission (TCP-Probing's probe cycle) refuses it.
+    pub fn with_sack(mut self, on: bool) -> Result<Self> {
+        if on {
+            if let Some(reason) = sack_refusal(self.variant) {
+                return Err(Error::invalid("sack", "True", &reason));
+            }
+        }
+        self.sack = on;
+        if !on {
+            self.prr = None;
+        }
+        Ok(self)
+    }
+
+    /// The same configuration with PRR-SSRB (RFC 6937) on or off as the window rule of SACK's recovery; SACK
+    /// must be on already (PRR's DeliveredData and pipe come from the SACK scoreboard here).
+    pub fn with_prr(self, on: bool) -> Result<Self> {
+        self.with_prr_bound(on.then_some(PrrBound::Ssrb))
+    }
+
+    /// [`SenderConfig::with_prr`] with the reduction bound named: SSRB, CRB, or None for no PRR.
+    pub fn with_prr_bound(mut self, bound: Option<PrrBound>) -> Result<Self> {
+        if bound.is_some() && !self.sack {
+            return Err(Error::invalid("prr", "True", "PRR is the window rule of SACK's loss recovery here (its \
+                DeliveredData and pipe come from the SACK scoreboard, RFC 6937 §3); set sack=True too"));
+        }
+        self.prr = bound;
+        Ok(self)
+    }
+}
+
+/// Why `variant` cannot run SACK's loss recovery, if it cannot.
+pub fn sack_refusal(variant: Variant) -> Option<String> {
+    match variant.recovery() {
+        Recovery::GoBackN => Some(format!("{} has no fast recovery for SACK's loss recovery (RFC 6675) to replace: \
+            its reaction to a loss is go-back-N from W = 1; use reno, newreno or cubic", variant.name())),
+        Recovery::ProbeCycle => Some(format!("{} reacts to a loss with a probe cycle, not retransmissions, so SACK's \
+            loss recovery (RFC 6675) has no place in it; use reno, newreno or cubic", variant.name())),
+        Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno => None,
     }
 }

@@ -13,6 +13,9 @@
 //! | Probing  | timeout or K dup ACKs     | untouched during a probe cycle   | probe cycle, then Immediate Recovery or Slow Start (tsaoussidis-badr §3) |
 //! | CUBIC    | timeout or K dup ACKs     | Wth = max(0.7 W, 2), W = Wth + K, +1/dup | as NewReno; W grows as W_cubic(t) (RFC 9438) |
 //!
+//! With `sack` ([`SenderConfig::with_sack`]) Reno, NewReno and CUBIC run RFC 6675's SACK recovery instead of their
+//! fast recovery, and with `prr` RFC 6937's PRR as its window rule ([`sack_recovery`]); the congestion part stays.
+//!
 //! Each is a named choice of parts (BRIEF §3): a [`CongestionControl`] part (Reno-style AIMD, [`congestion`],
 //! for the papers' variants and TCP-Probing; CUBIC, [`cubic`]), a [`LossDetection`] rule and a [`Recovery`] part,
 //! all over one state ([`state`]), composed by one [`Sender`]. ns-3's TcpCongestionOps / TcpRecoveryOps split and Linux's
@@ -26,16 +29,20 @@ pub mod probing;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
+pub mod sack;
+pub mod sack_recovery;
 pub mod sender;
 pub mod state;
 
-pub use config::{SenderConfig, SsthreshRule};
+pub use config::{sack_refusal, SenderConfig, SsthreshRule};
 pub use probing::{
     BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
     ProbeTrigger, RttMinima, RttRange,
 };
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
+pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
+pub use sack_recovery::{NextSegRule, PrrBound, PrrState};
 pub use sender::Sender;
 pub use state::{Segment, SenderCounters};
 

@@ -1,8 +1,10 @@
 //! The TCP receiver, common to every variant (zorzi-rao §2): accepts packets out of order, delivers
 //! them in order, and answers every correct packet with a cumulative ACK carrying the next
-//! expected sequence number. With TCP-Probing it also answers probes (tsaoussidis-badr §3.1).
+//! expected sequence number. With TCP-Probing it also answers probes (tsaoussidis-badr §3.1). With SACK
+//! ([`Receiver::with_sack`]) each ACK also carries up to three SACK blocks (RFC 2018 §4, [`Receiver::sack_blocks`]).
 
 use super::probing::{ProbeKind, ProbeSegment};
+use super::sack::{SackBlocks, MAX_SACK_BLOCKS};
 
 /// Receiver state. Sequence numbers start at 0.
 #[derive(Debug, Clone)]
@@ -13,6 +15,73 @@ pub struct Receiver {
     mask: u64,
     /// In a probe exchange (between PROBE1 and PR2_ACK); false is tsaoussidis-badr's ESTAB state.
     probing: bool,
+    /// The SACK blocks' bookkeeping, when SACK is on (None: cumulative ACKs only, today's path).
+    sack: Option<Box<SackState>>,
+}
+
+/// What a SACK receiver keeps to fill its ACKs' option (RFC 2018 §4).
+#[derive(Debug, Clone, Default)]
+struct SackState {
+    /// The out-of-order packets held, as sorted disjoint blocks `[left, right)` above the next expected.
+    blocks: Vec<(u64, u64)>,
+    /// A packet of each block reported first lately, most recent first: the blocks to repeat.
+    recent: Vec<u64>,
+}
+
+impl SackState {
+    /// The index of the block holding `seq`, if one does.
+    fn find(&self, seq: u64) -> Option<usize> {
+        let i = self.blocks.partition_point(|b| b.1 <= seq);
+        (i < self.blocks.len() && self.blocks[i].0 <= seq).then_some(i)
+    }
+
+    /// Out-of-order packet `seq` arrived (held now, perhaps before): it joins or starts a block, and its block
+    /// becomes the most recent.
+    fn hold(&mut self, seq: u64) {
+        let i = self.blocks.partition_point(|b| b.1 < seq);
+        let blocks = &mut self.blocks;
+        if i < blocks.len() && blocks[i].0 <= seq && seq < blocks[i].1 {
+            // held already
+        } else if i < blocks.len() && blocks[i].1 == seq {
+            blocks[i].1 = seq + 1;
+            if i + 1 < blocks.len() && blocks[i + 1].0 == seq + 1 {
+                blocks[i].1 = blocks[i + 1].1;
+                blocks.remove(i + 1);
+            }
+        } else if i < blocks.len() && blocks[i].0 == seq + 1 {
+            blocks[i].0 = seq;
+        } else {
+            blocks.insert(i, (seq, seq + 1));
+        }
+        let block = self.find(seq);
+        let keep: Vec<u64> = self.recent.iter().copied().filter(|&r| self.find(r) != block).collect();
+        self.recent.clear();
+        self.recent.push(seq);
+        self.recent.extend(keep.into_iter().take(MAX_SACK_BLOCKS));
+    }
+
+    /// The next expected packet is now `expected`: blocks and reports below it are gone (delivered).
+    fn deliver(&mut self, expected: u64) {
+        let gone = self.blocks.partition_point(|b| b.1 <= expected);
+        self.blocks.drain(..gone);
+        self.recent.retain(|&r| r >= expected);
+    }
+
+    /// The blocks of the most recently reported first, each once, at most three.
+    fn report(&self) -> SackBlocks {
+        let mut out = SackBlocks::NONE;
+        let mut used = [usize::MAX; MAX_SACK_BLOCKS];
+        for &r in &self.recent {
+            if out.len() == MAX_SACK_BLOCKS {
+                break;
+            }
+            if let Some(i) = self.find(r).filter(|i| !used.contains(i)) {
+                used[out.len()] = i;
+                out.push(self.blocks[i]);
+            }
+        }
+        out
+    }
 }
 
 impl Receiver {
@@ -20,7 +89,20 @@ impl Receiver {
     /// `expected + wmax - 1` outstanding, so a ring of that size holds every out-of-order packet.
     pub fn new(wmax: u64) -> Self {
         let size = (wmax.max(1) + 1).next_power_of_two();
-        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1, probing: false }
+        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1, probing: false, sack: None }
+    }
+
+    /// The same receiver with SACK (RFC 2018) on or off: on, [`Receiver::sack_blocks`] gives each ACK's blocks.
+    pub fn with_sack(mut self, on: bool) -> Self {
+        self.sack = on.then(Box::default);
+        self
+    }
+
+    /// The SACK blocks of an ACK sent now (RFC 2018 §4): first the block holding the packet that arrived last, if
+    /// it is held out of order, then the other blocks most recently reported first, each once, at most three in
+    /// all. None without SACK or with nothing held.
+    pub fn sack_blocks(&self) -> SackBlocks {
+        self.sack.as_ref().map_or(SackBlocks::NONE, |s| s.report())
     }
 
     /// A correct packet `seq` arrived; returns the cumulative ACK (next expected sequence number).
@@ -35,6 +117,12 @@ impl Receiver {
         } else if seq > self.expected {
             debug_assert!(seq - self.expected <= self.mask, "packet {seq} beyond the advertised window");
             self.held[(seq & self.mask) as usize] = true;
+        }
+        if let Some(sack) = &mut self.sack {
+            if seq >= self.expected {
+                sack.hold(seq);
+            }
+            sack.deliver(self.expected);
         }
         self.expected
     }
@@ -103,5 +191,31 @@ mod tests {
         assert_eq!(r.on_segment(2), 4); // old packet again: no double delivery
         assert_eq!(r.delivered(), 4);
         assert!(!r.holds_out_of_order());
+    }
+
+    #[test]
+    fn sack_blocks_report_the_latest_block_first_then_the_recent_ones() {
+        let mut r = Receiver::new(32).with_sack(true);
+        let blocks = |r: &Receiver| r.sack_blocks().as_slice().to_vec();
+        assert_eq!(r.on_segment(0), 1);
+        assert!(blocks(&r).is_empty());
+        r.on_segment(2);
+        assert_eq!(blocks(&r), [(2, 3)]);
+        r.on_segment(3);
+        assert_eq!(blocks(&r), [(2, 4)]); // grows
+        r.on_segment(6);
+        assert_eq!(blocks(&r), [(6, 7), (2, 4)]); // the latest first
+        r.on_segment(9);
+        r.on_segment(12);
+        assert_eq!(blocks(&r), [(12, 13), (9, 10), (6, 7)]); // three at most: (2, 4) not repeated
+        r.on_segment(5);
+        assert_eq!(blocks(&r), [(5, 7), (12, 13), (9, 10)]); // 5 joins (6, 7), reported once
+        r.on_segment(4);
+        assert_eq!(blocks(&r), [(2, 7), (12, 13), (9, 10)]); // 4 joins (2, 4) and (5, 7)
+        assert_eq!(r.on_segment(1), 7); // fills the hole: 1 … 6 delivered
+        assert_eq!(blocks(&r), [(12, 13), (9, 10)]);
+        r.on_segment(3); // an old one: no block of its own
+        assert_eq!(blocks(&r), [(12, 13), (9, 10)]);
+        assert_eq!(Receiver::new(32).sack_blocks(), SackBlocks::NONE);
     }
 }

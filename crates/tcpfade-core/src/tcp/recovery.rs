@@ -5,7 +5,10 @@
 //! - `Reno`: fast retransmit and fast recovery that ends with the first ACK of new data (zorzi-rao §2);
 //! - `NewReno`: fast recovery that ends with a full ACK, partial ACKs retransmitting (RFC 6582), with the
 //!   §3.2 guard as an option (BRIEF D10);
-//! - `ProbeRecovery`: TCP-Probing's probe cycle and its decision (tsaoussidis-badr §3).
+//! - `ProbeRecovery`: TCP-Probing's probe cycle and its decision (tsaoussidis-badr §3);
+//! - `SackRecovery`: RFC 6675's SACK-based recovery, with RFC 6937's PRR as an option ([`super::sack_recovery`]);
+//!   it takes its ACKs with their SACK blocks from the sender directly, so of this trait only the timeout and a
+//!   loss detected from outside (`on_dupack_loss`) reach it.
 //!
 //! Each works over the sender's one `TcpState` and asks the congestion-control part
 //! ([`super::congestion`]) for Wth and the loss window, so the ⌈W/2⌉ rule lives in one place. Dispatch is an
@@ -13,6 +16,7 @@
 
 use super::congestion::{Congestion, CongestionOps};
 use super::probe_cycle::ProbeRecovery;
+use super::sack_recovery::SackRecovery;
 use super::state::TcpState;
 
 /// What a recovery part answers. The sender calls these in a fixed order (see [`super::sender`]); the
@@ -204,6 +208,18 @@ pub(crate) enum RecoveryPart {
     NewReno(NewReno),
     /// TCP-Probing.
     Probe(ProbeRecovery),
+    /// SACK (RFC 6675), with or without PRR, in place of Reno's or NewReno's ([`super::SenderConfig::sack`]).
+    Sack(SackRecovery),
+}
+
+impl RecoveryOps for SackRecovery {
+    fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
+        self.enter_recovery(st, cc);
+    }
+
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
+        self.timeout(st, cc);
+    }
 }
 
 /// Forward a call to the part in use (static dispatch: one match, each arm inlined).
@@ -214,6 +230,7 @@ macro_rules! each_part {
             RecoveryPart::Reno($part) => $call,
             RecoveryPart::NewReno($part) => $call,
             RecoveryPart::Probe($part) => $call,
+            RecoveryPart::Sack($part) => $call,
         }
     };
 }

@@ -3,8 +3,9 @@
 //! - a congestion-control part ([`super::congestion`]): slow start, congestion avoidance, the Wth rule (Reno-style
 //!   AIMD, or CUBIC: [`super::cubic`]);
 //! - a loss-detection rule ([`LossDetection`]): the timer alone, or the K-th duplicate ACK too;
-//! - a recovery part ([`super::recovery`]): go-back-N, Reno, NewReno, or TCP-Probing's probe cycle
-//!   ([`super::probe_cycle`]) with its end-of-cycle decision;
+//! - a recovery part ([`super::recovery`]): go-back-N, Reno, NewReno, TCP-Probing's probe cycle
+//!   ([`super::probe_cycle`]) with its end-of-cycle decision, or SACK's (RFC 6675, with PRR as an option:
+//!   [`super::sack_recovery`]), chosen by [`SenderConfig::sack`] in place of Reno's or NewReno's;
 //! - the one [`super::state`] they all work over.
 //!
 //! A variant is a named choice of parts ([`Variant::congestion`], [`Variant::loss_detection`],
@@ -12,7 +13,7 @@
 //! this code. What stays here is common to every part: the send decision, RTT sampling, the timer.
 //!
 //! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
-//! [`Sender::on_ack`], [`Sender::timer_deadline`] / [`Sender::on_timeout`], and with TCP-Probing
+//! [`Sender::on_ack`] (or [`Sender::on_sack_ack`] with the ACK's SACK blocks), [`Sender::timer_deadline`] / [`Sender::on_timeout`], and with TCP-Probing
 //! [`Sender::poll_probe`], [`Sender::on_probe_answer`], [`Sender::probe_deadline`] /
 //! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender adds the
 //! RTO to it, and CUBIC's window function reads it as seconds ([`Variant::needs_seconds`]).
@@ -32,6 +33,7 @@ use super::probe_cycle::ProbeRecovery;
 use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, RttMinima};
 use super::recovery::{GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
+use super::sack_recovery::{NextSegRule, PrrState, SackRecovery};
 use super::state::TcpState;
 use super::{CongestionControl, LossDetection, Recovery, Variant};
 use crate::error::Result;
@@ -54,6 +56,9 @@ impl Sender {
     pub fn new(cfg: SenderConfig) -> Self {
         let dupthresh = cfg.dupthresh as f64;
         let recovery = match cfg.variant.recovery() {
+            Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno if cfg.sack => {
+                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr))
+            }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
             Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { dupthresh }),
             Recovery::FastRecoveryNewReno => {
@@ -81,6 +86,7 @@ impl Sender {
         }
         let seq = match self.st.retransmit.take() {
             Some(seq) => seq,
+            None if self.sack_governs() => self.sack_next(self.limit())?,
             None if self.st.send_next < self.st.una + self.usable_window() && self.st.send_next < self.limit() => {
                 self.st.send_next += 1;
                 self.st.send_next - 1
@@ -103,17 +109,41 @@ impl Sender {
         Some(segment)
     }
 
-    /// A cumulative ACK `ack` (next expected sequence number) arrived at `now`.
+    /// Whether SACK's recovery part chooses what is sent now (in recovery, or after a timeout).
+    #[inline]
+    fn sack_governs(&self) -> bool {
+        matches!(&self.recovery, RecoveryPart::Sack(part) if part.governs(&self.st))
+    }
+
+    /// The packet SACK's NextSeg picks (RFC 6675 §4), noted as sent; None when the window allows none.
+    fn sack_next(&mut self, limit: u64) -> Option<u64> {
+        let RecoveryPart::Sack(part) = &mut self.recovery else { return None };
+        let (seq, rule) = part.next_seg(&self.st, limit)?;
+        part.sent(&mut self.st, seq, rule);
+        Some(seq)
+    }
+
+    /// The RTT sample an ACK of `ack` at `now` gives, if it covers the timed segment (Karn's rule kept at send).
+    #[inline]
+    fn take_rtt_sample(st: &mut TcpState, ack: u64, now: f64) {
+        if let Some((seq, sent)) = st.timed.filter(|&(seq, _)| ack > seq) {
+            debug_assert!(seq >= st.una);
+            st.rto.on_sample(now - sent);
+            st.rtts.note_data(now - sent);
+            st.timed = None;
+        }
+    }
+
+    /// A cumulative ACK `ack` (next expected sequence number) arrived at `now`. A SACK sender takes it as an ACK
+    /// without SACK blocks ([`Sender::on_sack_ack`]).
     pub fn on_ack(&mut self, now: f64, ack: u64) {
+        if let RecoveryPart::Sack(_) = self.recovery {
+            return self.on_sack_ack(now, ack, &[]);
+        }
         let st = &mut self.st;
         if ack > st.una {
             let acked = ack - st.una;
-            if let Some((seq, sent)) = st.timed.filter(|&(seq, _)| ack > seq) {
-                debug_assert!(seq >= st.una);
-                st.rto.on_sample(now - sent);
-                st.rtts.note_data(now - sent);
-                st.timed = None;
-            }
+            Self::take_rtt_sample(st, ack, now);
             st.una = ack;
             st.send_next = st.send_next.max(ack);
             if st.retransmit.is_some_and(|seq| seq < ack) {
@@ -126,6 +156,22 @@ impl Sender {
             st.timer = (st.una < st.high && !self.recovery.holds_data()).then_some(now + st.rto.rto());
         } else if ack == st.una && st.una < st.high {
             self.on_duplicate_ack(now);
+        }
+    }
+
+    /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
+    /// blocks are ignored and this is [`Sender::on_ack`].
+    pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
+        let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
+        let st = &mut self.st;
+        let new_data = ack > st.una;
+        if new_data {
+            Self::take_rtt_sample(st, ack, now);
+        }
+        part.on_ack(st, &mut self.cc, ack, blocks, now);
+        if new_data {
+            // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
+            st.timer = (st.una < st.high).then_some(now + st.rto.rto());
         }
     }
 
@@ -162,6 +208,11 @@ impl Sender {
     /// Whether [`Sender::poll_transmit`] would send something now.
     pub fn can_send(&self) -> bool {
         let st = &self.st;
+        if let RecoveryPart::Sack(part) = &self.recovery {
+            if part.governs(st) {
+                return st.retransmit.is_some() || part.next_seg(st, self.limit()).is_some();
+            }
+        }
         !self.recovery.holds_data()
             && (st.retransmit.is_some() || (st.send_next < st.una + self.usable_window() && st.send_next < self.limit()))
     }
@@ -330,9 +381,38 @@ impl Sender {
         (self.st.cwnd as u64).min(self.cfg.wmax)
     }
 
-    /// Whether fast recovery is in progress.
+    /// Whether fast recovery (or SACK's loss recovery) is in progress.
     pub fn in_recovery(&self) -> bool {
         self.st.recover.is_some()
+    }
+
+    // -- SACK (RFC 6675) and PRR (RFC 6937); None or false without SACK --
+
+    fn sack(&self) -> Option<&SackRecovery> {
+        match &self.recovery {
+            RecoveryPart::Sack(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    /// RFC 6675's pipe: the packets the sender deems in the network (None without SACK).
+    pub fn pipe(&self) -> Option<u64> {
+        self.sack().map(|part| part.pipe(&self.st))
+    }
+
+    /// Whether the scoreboard holds `seq` as SACKed (false without SACK).
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        self.sack().is_some_and(|part| seq >= self.st.una && seq < self.st.high && part.board.is_sacked(seq))
+    }
+
+    /// The NextSeg rule behind the last packet SACK's recovery chose (None without SACK or before any).
+    pub fn last_rule(&self) -> Option<NextSegRule> {
+        self.sack().and_then(|part| part.last_rule)
+    }
+
+    /// PRR's variables in the current recovery (None outside one, or without PRR).
+    pub fn prr_state(&self) -> Option<PrrState> {
+        self.sack().and_then(|part| part.prr())
     }
 
     /// The retransmission-timeout estimator (RTT samples, SRTT, backoff).

@@ -1,0 +1,322 @@
+//! SACK-based loss recovery (RFC 6675) and, as its window rule, Proportional Rate Reduction (RFC 6937): the
+//! recovery part a sender with [`super::SenderConfig::sack`] runs in place of Reno's or NewReno's. The congestion
+//! part ([`super::congestion`]: Reno-style AIMD or CUBIC) still says what ssthresh becomes at a loss and how W grows
+//! outside recovery.
+//!
+//! In packets (sequence numbers count segments, one SMSS each), with HighACK + 1 = the cumulative ACK `una`,
+//! HighData + 1 = `high` (one past the highest sent), and K = DupThresh:
+//!
+//! - **IsLost(s)** (§4): K or more SACKed packets above s. (RFC 6675 also counts (K − 1)·SMSS + 1 SACKed bytes;
+//!   in whole packets that is K packets again.) So the lost packets are the un-SACKed ones below the K-th highest
+//!   SACKed packet, which the part keeps as `lost_below`.
+//! - **SetPipe** (§4): for each un-SACKed packet in `[una, high)`, one if it is not lost, and one more if it was
+//!   retransmitted (at or below HighRxt). Written with counts over the scoreboard, not a loop: pipe =
+//!   (high − una) − SACKed − lost + un-SACKed below HighRxt + 1.
+//! - **NextSeg** (§4): (1) the first un-SACKed lost packet above HighRxt; (2) new data, if the receiver's window
+//!   allows; (3) the first un-SACKed packet above HighRxt with a SACKed one above it; (4) once per recovery, the
+//!   *rescue retransmission*: the highest un-SACKed outstanding packet, when HighACK > RescueRxt, which then
+//!   becomes RecoveryPoint (HighRxt unchanged).
+//! - **Entry** (§5): a duplicate ACK (one with the cumulative ACK unchanged that SACKs something new) is the
+//!   K-th in a row, or IsLost(HighACK + 1): RecoveryPoint = HighData, ssthresh from the congestion part, cwnd =
+//!   ssthresh (or PRR's), the first unacknowledged packet retransmitted at once, HighRxt = RescueRxt = it.
+//! - **In recovery**, on each ACK: update the scoreboard, SetPipe, then send NextSeg while cwnd − pipe ≥ 1
+//!   (pipe + 1 per packet sent). W does not grow. An ACK covering RecoveryPoint ends recovery: cwnd = ssthresh.
+//! - **After a timeout** (§5.1): RecoveryPoint = HighData, recovery ends, and no new one starts until the
+//!   cumulative ACK reaches it. Until then every un-SACKed packet below it counts as lost, and the sender sends
+//!   by pipe as in recovery but with rules (1) and (2) only: it fills the holes in order from the cumulative ACK,
+//!   skipping what the receiver holds, and W grows from the loss window by slow start. The scoreboard is kept
+//!   (our receiver never reneges).
+//!
+//! **PRR** (RFC 6937 §3) replaces "cwnd = ssthresh" during recovery: at entry prr_delivered = prr_out = 0 and
+//! RecoverFS = HighData + 1 − HighACK − 1 (the packets outstanding); on each ACK in recovery (the entering one
+//! included) DeliveredData = the change in `una` + the change in the SACKed count, prr_delivered += it, and
+//!
+//! - pipe > ssthresh (proportional part): sndcnt = ⌈prr_delivered · ssthresh / RecoverFS⌉ − prr_out;
+//! - otherwise: sndcnt = min(ssthresh − pipe, limit), with limit = max(prr_delivered − prr_out, DeliveredData)
+//!   + 1 (PRR-SSRB, the default) or prr_delivered − prr_out (PRR-CRB);
+//!
+//! sndcnt = max(sndcnt, 0) and cwnd = pipe + sndcnt; every packet sent in recovery adds one to prr_out. The first
+//! retransmission at entry is sent whatever sndcnt says (RFC 6675 §5 step 4.3).
+
+use super::congestion::{Congestion, CongestionOps};
+use super::sack::Scoreboard;
+use super::state::TcpState;
+
+/// PRR's reduction bound (RFC 6937 §3.1): what limits sending once pipe has fallen to ssthresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrrBound {
+    /// Slow-start reduction bound: up to one packet more than delivered per ACK (the RFC's recommendation).
+    Ssrb,
+    /// Conservative reduction bound: never more than delivered (strict packet conservation).
+    Crb,
+}
+
+/// PRR's state through one recovery (RFC 6937 §3's variables, in packets).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrrState {
+    /// Packets delivered to the receiver since recovery began.
+    pub delivered: u64,
+    /// Packets sent since recovery began.
+    pub out: u64,
+    /// The packets outstanding when it began.
+    pub recover_fs: u64,
+    /// The last ACK's sndcnt.
+    pub sndcnt: f64,
+}
+
+/// Which NextSeg rule chose a packet (RFC 6675 §4), or the retransmission at entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextSegRule {
+    /// The first retransmission, at entry (§5 step 4.3).
+    Entry,
+    /// (1): a lost packet above HighRxt.
+    Lost,
+    /// (2): new data.
+    New,
+    /// (3): an un-SACKed packet above HighRxt below a SACKed one.
+    Unsacked,
+    /// (4): the rescue retransmission.
+    Rescue,
+}
+
+/// The SACK recovery part (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct SackRecovery {
+    pub board: Scoreboard,
+    dupthresh: u64,
+    wmax: u64,
+    /// HighRxt + 1: packets below it (and not SACKed) count as retransmitted in this recovery.
+    rxt_next: u64,
+    /// RescueRxt (a packet).
+    rescue: u64,
+    /// Un-SACKed packets below it are lost (IsLost, and after a timeout every hole below RecoveryPoint).
+    lost_below: u64,
+    /// After a timeout: RecoveryPoint + 1 = HighData + 1 at the timeout (§5.1), until the cumulative ACK reaches it.
+    after_rto: Option<u64>,
+    /// The retransmission at entry, not yet sent.
+    entry: Option<u64>,
+    /// RFC 6675's pipe, set on each ACK (SetPipe) and counted up per packet sent.
+    pipe: u64,
+    /// PRR's bound, when PRR is the window rule.
+    prr_bound: Option<PrrBound>,
+    /// PRR's variables in the current recovery.
+    prr: Option<PrrState>,
+    /// The rule behind the last packet chosen.
+    pub last_rule: Option<NextSegRule>,
+}
+
+impl SackRecovery {
+    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>) -> Self {
+        SackRecovery {
+            board: Scoreboard::new(wmax),
+            dupthresh,
+            wmax,
+            rxt_next: 0,
+            rescue: 0,
+            lost_below: 0,
+            after_rto: None,
+            entry: None,
+            pipe: 0,
+            prr_bound,
+            prr: None,
+            last_rule: None,
+        }
+    }
+
+    /// Whether this part chooses what is sent (in recovery, or filling holes after a timeout); otherwise the
+    /// sender's ordinary window rule does.
+    #[inline]
+    pub(crate) fn governs(&self, st: &TcpState) -> bool {
+        st.recover.is_some() || self.after_rto.is_some()
+    }
+
+    /// RFC 6675's pipe: as of the last ACK or send while this part governs, else SetPipe now.
+    pub(crate) fn pipe(&self, st: &TcpState) -> u64 {
+        if self.governs(st) {
+            self.pipe
+        } else {
+            self.pipe_with(st, self.lost_boundary(st))
+        }
+    }
+
+    /// PRR's variables, in a recovery with PRR.
+    pub(crate) fn prr(&self) -> Option<PrrState> {
+        self.prr
+    }
+
+    /// An ACK: cumulative `ack`, SACK `blocks`, at `now`.
+    pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64) {
+        let (old_una, before) = (st.una, self.board.count());
+        let new_data = ack > st.una;
+        if new_data {
+            self.board.advance(st.una, ack);
+            st.una = ack;
+            st.send_next = st.send_next.max(ack);
+        }
+        let mut fresh = 0;
+        for &(left, right) in blocks {
+            fresh += self.board.mark(left.max(st.una), right.min(st.high));
+        }
+        let delivered = (ack - old_una + self.board.count()).saturating_sub(before);
+        if new_data {
+            st.dupacks = 0;
+        } else if fresh > 0 && st.una < st.high {
+            st.dupacks += 1; // RFC 6675 §2: an ACK that SACKs new data counts as a duplicate
+        }
+        if self.after_rto.is_some_and(|point| st.una >= point) {
+            self.after_rto = None;
+        }
+        self.set_lost_below(st);
+        match st.recover {
+            Some(point) if ack >= point => {
+                // RFC 6675 §5 (A): the end of recovery; RFC 6937: cwnd = ssthresh.
+                st.cwnd = st.ssthresh;
+                st.recover = None;
+                st.dupacks = 0;
+                self.prr = None;
+                self.entry = None;
+            }
+            Some(_) => self.in_recovery(st, delivered),
+            None => {
+                let lost_first = st.una < self.lost_below;
+                if self.after_rto.is_none() && st.una < st.high && (st.dupacks >= self.dupthresh || lost_first) {
+                    self.enter_recovery(st, cc);
+                    self.in_recovery(st, delivered);
+                } else {
+                    if new_data {
+                        cc.on_ack(st, ack - old_una, now);
+                    }
+                    if self.after_rto.is_some() {
+                        self.pipe = self.set_pipe(st);
+                    }
+                }
+            }
+        }
+    }
+
+    /// IsLost's boundary: the K-th highest SACKed packet, or after a timeout RecoveryPoint + 1 if higher.
+    fn set_lost_below(&mut self, st: &TcpState) {
+        self.lost_below = self.lost_boundary(st);
+    }
+
+    fn lost_boundary(&self, st: &TcpState) -> u64 {
+        let by_sack = self.board.kth_highest(self.dupthresh, st.una, st.high).unwrap_or(st.una);
+        by_sack.max(self.after_rto.unwrap_or(0).min(st.high)).max(st.una)
+    }
+
+    /// SetPipe (RFC 6675 §4), in counts: un-SACKed and not lost, plus un-SACKed and retransmitted.
+    fn set_pipe(&self, st: &TcpState) -> u64 {
+        self.pipe_with(st, self.lost_below)
+    }
+
+    fn pipe_with(&self, st: &TcpState, lost_below: u64) -> u64 {
+        let (una, high) = (st.una, st.high);
+        let lost = (lost_below - una) - self.board.count_in(una, lost_below);
+        let rxt = self.rxt_next.clamp(una, high);
+        let retransmitted = (rxt - una) - self.board.count_in(una, rxt);
+        (high - una) - self.board.count() - lost + retransmitted
+    }
+
+    /// RFC 6675 §5 step 4: enter loss recovery.
+    pub(crate) fn enter_recovery(&mut self, st: &mut TcpState, cc: &mut Congestion) {
+        st.counters.fast_retransmits += 1;
+        st.ssthresh = cc.ssthresh(st);
+        st.recover = Some(st.high);
+        self.entry = Some(st.una);
+        self.rescue = st.una;
+        self.rxt_next = st.una; // HighRxt moves to the entry retransmission when it is sent
+        match self.prr_bound {
+            Some(_) => {
+                self.prr = Some(PrrState { delivered: 0, out: 0, recover_fs: st.high - st.una, sndcnt: 0.0 });
+            }
+            None => st.cwnd = st.ssthresh,
+        }
+    }
+
+    /// An ACK in recovery (the entering one too): SetPipe, and with PRR the window for this ACK.
+    fn in_recovery(&mut self, st: &mut TcpState, delivered: u64) {
+        self.pipe = self.set_pipe(st);
+        if let (Some(prr), Some(bound)) = (&mut self.prr, self.prr_bound) {
+            prr.delivered += delivered;
+            let (pipe, ssthresh) = (self.pipe as f64, st.ssthresh);
+            let sndcnt = if pipe > ssthresh {
+                (prr.delivered as f64 * ssthresh / prr.recover_fs as f64).ceil() - prr.out as f64
+            } else {
+                let owed = prr.delivered as f64 - prr.out as f64;
+                let limit = match bound {
+                    PrrBound::Ssrb => owed.max(delivered as f64) + 1.0,
+                    PrrBound::Crb => owed,
+                };
+                (ssthresh - pipe).min(limit)
+            };
+            prr.sndcnt = sndcnt.max(0.0);
+            st.cwnd = pipe + prr.sndcnt;
+        }
+    }
+
+    /// The next packet to send and the rule that picks it, if the window allows one (RFC 6675 §5 step C); `limit`
+    /// is one past the last packet of a finite transfer.
+    pub(crate) fn next_seg(&self, st: &TcpState, limit: u64) -> Option<(u64, NextSegRule)> {
+        if let Some(seq) = self.entry.filter(|&s| s >= st.una && s < st.high) {
+            return Some((seq, NextSegRule::Entry));
+        }
+        let window = (st.cwnd as u64).min(self.wmax);
+        if self.pipe >= window {
+            return None;
+        }
+        let from = self.rxt_next.max(st.una);
+        if let Some(seq) = self.board.first_unsacked(from, self.lost_below) {
+            return Some((seq, NextSegRule::Lost));
+        }
+        if st.send_next < st.una + self.wmax && st.send_next < limit {
+            return Some((st.send_next, NextSegRule::New));
+        }
+        if st.recover.is_none() {
+            return None; // after a timeout: rules (1) and (2) only
+        }
+        if let Some(seq) = self.board.first_unsacked(from, self.board.high_sacked().min(st.high)) {
+            return Some((seq, NextSegRule::Unsacked));
+        }
+        // HighACK > RescueRxt, in packets: una − 1 > RescueRxt.
+        if st.una > self.rescue + 1 {
+            if let Some(seq) = self.board.last_unsacked(st.una, st.high) {
+                return Some((seq, NextSegRule::Rescue));
+            }
+        }
+        None
+    }
+
+    /// `seq` chosen by `rule` is sent (RFC 6675 §5 steps C.2-C.4; RFC 6937's prr_out).
+    pub(crate) fn sent(&mut self, st: &mut TcpState, seq: u64, rule: NextSegRule) {
+        match rule {
+            NextSegRule::Entry => {
+                self.entry = None;
+                self.rxt_next = self.rxt_next.max(seq + 1);
+            }
+            NextSegRule::Lost | NextSegRule::Unsacked => self.rxt_next = seq + 1,
+            NextSegRule::New => st.send_next += 1,
+            NextSegRule::Rescue => self.rescue = st.recover.map_or(seq, |point| point - 1),
+        }
+        self.pipe += 1;
+        if let Some(prr) = &mut self.prr {
+            prr.out += 1;
+        }
+        self.last_rule = Some(rule);
+    }
+
+    /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
+    pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion) {
+        st.ssthresh = cc.ssthresh(st);
+        st.cwnd = cc.loss_window();
+        st.recover = None;
+        st.dupacks = 0;
+        st.timer = None;
+        st.retransmit = None;
+        self.after_rto = Some(st.high);
+        self.rxt_next = st.una;
+        self.entry = None;
+        self.prr = None;
+        self.set_lost_below(st);
+        self.pipe = self.set_pipe(st);
+    }
+}

@@ -186,7 +186,8 @@ fn a_lost_retransmission_ends_in_a_timeout_that_resends_only_the_holes() {
     // Nothing more arrives. The timer (started with packet 0, never restarted) fires at 100.
     assert_eq!(s.timer_deadline(), Some(100.0));
     s.on_timeout(100.0);
-    // ssthresh = ⌈5/2⌉ = 3, cwnd = 1; every hole below RecoveryPoint (0, 11-14) is lost: pipe = 15 − 10 − 5 = 0.
+    // ssthresh = ⌈5/2⌉ = 3, cwnd = 1; every hole below RecoveryPoint (0, 11-14) is lost:
+    // pipe = 15 − 10 − 5 = 0.
     assert_eq!((s.ssthresh(), s.cwnd(), s.pipe()), (3.0, 1.0, Some(0)));
     assert!(!s.in_recovery());
     assert_eq!(drain(&mut s, 100.0), [0]);

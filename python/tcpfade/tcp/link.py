@@ -23,7 +23,7 @@ from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
 from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SENDER, TIMER,
-                         WINDOW_VARIANTS, variant)
+                         WINDOW_VARIANTS, check_recovery_parts, variant)
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
@@ -225,6 +225,7 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     and the arguments normalized (defaults filled in, the channel built). A sweep checks every point with it.
     The result is what the core's binding reads, by field name."""
     a = {"variant": variant, **given}
+    check_recovery_parts(a)
     mu, tau, duration, batches = a["rate"], a["tau"], a["duration"], a["batches"]
     t = tau + 1.0 / mu
     if a["max_rto"] < a["min_rto"]:

@@ -67,8 +67,36 @@ SSTHRESH_RULE = Param("ssthresh_rule", v.Choice(("half_window", "half_flight")),
                       "half_flight, max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1 "
                       "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).")
 
+SACK = Param("sack", v.Flag(), False,
+             "SACK: the receiver's ACKs carry up to 3 SACK blocks (RFC 2018) and the sender recovers by RFC 6675's "
+             "scoreboard, pipe and NextSeg (rescue retransmission included) instead of Reno's or NewReno's fast "
+             "recovery; reno, newreno and cubic only (tahoe and oldtahoe have no fast recovery, probing no "
+             "retransmission to replace).")
+PRR = Param("prr", v.Flag(), False,
+            "PRR-SSRB (RFC 6937) as the window rule during SACK's recovery: cwnd falls to ssthresh in proportion to "
+            "the data delivered instead of at once; needs sack=True.")
+
 #: The sender's window rules, in the order the signatures list them.
-SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE)
+SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE, SACK, PRR)
+
+#: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
+SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
+
+
+def check_recovery_parts(a: dict) -> None:
+    """Refuse the sender's recovery parts that do not fit together (the core refuses them too, in the same words):
+    SACK with a variant without a fast recovery, PRR without SACK."""
+    if a.get("sack") and a["variant"] not in SACK_VARIANTS:
+        if a["variant"] == "probing":
+            why = ("probing reacts to a loss with a probe cycle, not retransmissions, so SACK's loss recovery (RFC "
+                   "6675) has no place in it; use reno, newreno or cubic")
+        else:
+            why = (f"{a['variant']} has no fast recovery for SACK's loss recovery (RFC 6675) to replace: its reaction "
+                   "to a loss is go-back-N from W = 1; use reno, newreno or cubic")
+        raise v.fail("sack", True, why)
+    if a.get("prr") and not a.get("sack"):
+        raise v.fail("prr", True, "PRR is the window rule of SACK's loss recovery here (its DeliveredData and pipe "
+                                  "come from the SACK scoreboard, RFC 6937 §3); set sack=True too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

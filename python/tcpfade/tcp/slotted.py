@@ -21,6 +21,7 @@ from .metrics import batch_interval, lambda_lower_bound, metric_functions
 from .._params import REQUIRED
 from .parameters import (BATCHES, BYTE_COUNTING, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
                          RECOVER_GUARD, SSTHRESH_RULE, SEED, SLOT_VARIANTS, no_seconds, WMAX, variant)
+from .parameters import PRR, SACK, check_recovery_parts
 from .parameters import VARIANTS as ALL_VARIANTS
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ SLOTTED = Model("simulate", (
     WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,
     Param("slots", v.Integer(1), 1_000_000, "Length of the run; memory does not grow with it.", "slots"),
     SEED.but(doc="Seed of the channel and of ACK losses."), INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD,
-    BYTE_COUNTING, SSTHRESH_RULE,
+    BYTE_COUNTING, SSTHRESH_RULE, SACK, PRR,
     Param("ack_loss", v.PROBABILITY, 0.0, "ACK loss probability (zorzi-rao footnote 1)."),
     Param("ack_delay_slots", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots",
           old_names=("ack_delay",)),
@@ -201,6 +202,7 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
     and the arguments normalized (defaults filled in). A sweep checks every point with it. The result is what the
     core's binding reads, by field name."""
     a = {"variant": variant, **given}
+    check_recovery_parts(a)
     slots, batches, trace_slots = a["slots"], a["batches"], a["trace_slots"]
     if getattr(channel, "interval", None) is not None:
         raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",

@@ -30,7 +30,7 @@ from ..channels.continuous import ContinuousTwoState
 from .link import CHANNEL_WORDS, link_channel_spec
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
-from .parameters import DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
+from .parameters import check_recovery_parts, DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -229,6 +229,7 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     """Check and normalize the arguments of :func:`simulate_transfer` without running it (a sweep checks every
     point with it). The result is what the core's binding reads, by field name."""
     a = {"variant": variant, "channel": channel, **given}
+    check_recovery_parts(a)
     mss, header_bytes, mtu, rwnd_bytes, size_bytes = (a[k] for k in ("mss", "header_bytes", "mtu", "rwnd_bytes",
                                                                      "size_bytes"))
     min_rto, max_rto, decision, record_frames = a["min_rto"], a["max_rto"], a["decision"], a["record_frames"]

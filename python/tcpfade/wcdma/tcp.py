@@ -26,7 +26,8 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param
-from ..tcp.parameters import MIN_RTO, no_probes, PROGRESS, SEED, WINDOW_VARIANTS, variant
+from ..tcp.parameters import (MIN_RTO, no_probes, PRR, PROGRESS, SACK, SEED, WINDOW_VARIANTS, check_recovery_parts,
+                              variant)
 from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
@@ -102,12 +103,14 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
            initial_rto=v.Real(1e-3, 1e3), min_rto=v.Real(1e-3, 1e3), max_rto=v.Real(1e-3, 1e4),
            clock_granularity=v.Real(0.0, 10.0), batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
-           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS)
+           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS,
+           sack=SACK.rule, prr=PRR.rule)
 def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, variant: str = "newreno",
                     ack_delay: float = 0.05, wmax: int = 128, dupthresh: int = 3, initial_rto: float = 3.0,
                     min_rto: float = 1.0, max_rto: float = 64.0, clock_granularity: float = 0.01, batches: int = 20,
                     confidence: float = 0.95, block_error_probability=None,
-                    progress: bool | Callable[[float], object] | None = None) -> BearerResult:
+                    progress: bool | Callable[[float], object] | None = None, sack: bool = False,
+                    prr: bool = False) -> BearerResult:
     """TCP over a block error sequence (one 0/1 per TTI of ``tti_frames`` frames), with the transmit power of
     every 0.667-ms slot (``power_dbw``, optional) for ATP and ACE; P_e is the mean of ``block_error_probability``
     when given, else of the sequence. The timer is RFC 6298's (1 s minimum); ``wmax`` = 128 packets is a 64-KB
@@ -125,6 +128,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     batches, confidence : the batch-means interval of S.
     block_error_probability : the probabilities behind the sequence (then P_e is their mean).
     progress : True for a progress bar, or a callable.
+    sack, prr : SACK's loss recovery (RFC 6675) and PRR (RFC 6937) in the sender (reno, newreno, cubic).
 
     Returns
     -------
@@ -142,6 +146,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     >>> round(r.throughput, 2)                                 # the payload share 472/512
     0.92
     """
+    check_recovery_parts({"variant": variant, "sack": sack, "prr": prr})
     errors = np.asarray(block_errors, dtype=float)
     if not np.all((errors == 0) | (errors == 1)):
         raise v.fail("block_errors", block_errors, "must hold only 0s and 1s (one per TTI)")
@@ -160,7 +165,8 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
         # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
         args = {"variant": variant, "wmax": wmax, "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
-                "initial_window": 1, "recover_guard": False, "byte_counting": False, "ssthresh_rule": "half_window", "rto": None,
+                "initial_window": 1, "recover_guard": False, "byte_counting": False, "ssthresh_rule": "half_window",
+                "sack": sack, "prr": prr, "rto": None,
                 "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "delayed_ack": None,
@@ -252,7 +258,7 @@ WCDMA = Model("wcdma.simulate", (
     Param("step_db", v.Real(0.0, 20.0), 0.5, "The power control's step Δ.", "dB"),
     Param("duration", v.Real(1.0, 1e6), 60.0, "Simulated time.", "s"),
     SEED.but(doc="Seed of the system and of the block error sequence."),
-    BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO,
+    BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO, SACK, PRR,
     Param("rays", v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"), "vehicular-a-5",
           "The multipath profile: a name of tcpfade.wcdma.RAY_PROFILES or a list of ray powers in dB."),
     Param("sir_reference", v.Choice(SIR_REFERENCES), DEFAULT_SIR_REFERENCE,
@@ -267,9 +273,12 @@ RULES = WCDMA.rules
 @WCDMA.entry()
 def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
                     duration: float, seed: int, variant: str, ack_delay: float, min_rto: float,
-                    rays: str | list[float], sir_reference: str) -> dict[str, Any]:
+                    rays: str | list[float], sir_reference: str, sack: bool = False,
+                    prr: bool = False) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without running it (a sweep checks every point with it)."""
     from .coding import TTI_FRAMES
+
+    check_recovery_parts({"variant": variant, "sack": sack, "prr": prr})
     from .system import RAY_PROFILES, TRACE_BYTES
 
     if tti_frames not in TTI_FRAMES:
@@ -281,13 +290,14 @@ def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_si
     v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")
     return {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
             "step_db": step_db, "duration": duration, "seed": seed, "variant": variant, "ack_delay": ack_delay,
-            "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference}
+            "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference, "sack": sack, "prr": prr}
 
 
 @WCDMA.entry(PROGRESS, rest="system")
 def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
              duration: float, seed: int, variant: str, ack_delay: float, min_rto: float, rays: Any,
-             sir_reference: str, progress: bool | Callable[[float], object] | None, **system: Any) -> WcdmaResult:
+             sir_reference: str, progress: bool | Callable[[float], object] | None, sack: bool = False,
+             prr: bool = False, **system: Any) -> WcdmaResult:
     """The whole chain of zorzi-rossi-mazzini for ``users`` users over ``duration`` seconds: the uplink with
     power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
     probabilities per TTI from each user's SIR trace, a block error sequence by a coin flip per TTI (seeded from
@@ -321,24 +331,27 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
     a = wcdma_arguments.unchecked(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames,
                                   target_sir_db=target_sir_db, step_db=step_db, duration=duration, seed=seed,
                                   variant=variant, ack_delay=ack_delay, min_rto=min_rto, rays=rays,
-                                  sir_reference=sir_reference)
+                                  sir_reference=sir_reference, sack=sack, prr=prr)
     users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
         a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
         a["ack_delay"], a["min_rto"])
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
                                  duration=duration, seed=seed, sir_reference=a["sir_reference"], progress=progress,
                                  rays=a["rays"], **system)
-    w = tcp_over_system(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto)
+    w = tcp_over_system(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto,
+                        sack=sack, prr=prr)
     params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
               "step_db": step_db, "duration": duration, "seed": seed, "variant": a["variant"], "ack_delay": ack_delay,
               "min_rto": min_rto, "sir_reference": a["sir_reference"],
-              **({"rays": a["rays"]} if a["rays"] != WCDMA["rays"].default else {}), **system}
+              **({"rays": a["rays"]} if a["rays"] != WCDMA["rays"].default else {}),
+              **{k: True for k in ("sack", "prr") if a[k]}, **system}
     return WcdmaResult(w.users, sys_result, w.block_error_probability, params)
 
 
-@v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule)
+@v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule,
+           sack=SACK.rule, prr=PRR.rule)
 def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno", ack_delay: float = 0.05,
-                    min_rto: float = 1.0) -> WcdmaResult:
+                    min_rto: float = 1.0, sack: bool = False, prr: bool = False) -> WcdmaResult:
     """The second half of :func:`simulate` on an uplink run already made: block error probabilities per TTI of
     ``tti_frames`` frames from each user's SIR trace, a coin flip per TTI (seeded from the run's seed, as
     :func:`simulate` does), TCP NewReno over each user's bearer. One uplink run serves several TTIs or TCP
@@ -351,6 +364,7 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     variant : TCP variant over each bearer ("newreno", "reno", "tahoe" or "oldtahoe").
     ack_delay : the return path's delay [s].
     min_rto : floor of TCP's retransmission timer [s].
+    sack, prr : SACK's loss recovery (RFC 6675) and PRR (RFC 6937) in the sender (reno, newreno, cubic).
 
     Returns
     -------
@@ -378,10 +392,11 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     rng = np.random.default_rng(np.random.SeedSequence([system.seed, 2]))
     bes = rng.random(bep.shape) < bep
     per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
-                                variant=variant, ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u])
+                                variant=variant, ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u],
+                                sack=sack, prr=prr)
                 for u in range(system.users)]
     params = {"users": system.users, "doppler_hz": system.doppler_hz, "tti_frames": tti_frames,
               "target_sir_db": system.target_sir_db, "step_db": system.step_db, "duration": system.duration,
               "seed": system.seed, "variant": variant, "ack_delay": ack_delay, "min_rto": min_rto,
-              "sir_reference": system.sir_reference}
+              "sir_reference": system.sir_reference, **{k: True for k, on in (("sack", sack), ("prr", prr)) if on}}
     return WcdmaResult(per_user, system, bep, params)

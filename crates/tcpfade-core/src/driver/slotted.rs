@@ -16,13 +16,16 @@
 //!   the driver advances the channel to that slot in one step.
 //!
 //! So the cost follows loss events rather than slots.
+//!
+//! With SACK ([`SenderConfig::sack`]) each ACK carries the receiver's SACK blocks (RFC 2018), queued beside it
+//! when ACKs are delayed or lossy; the fast paths are unchanged (a clean sender has nothing SACKed).
 
 use super::common::counters;
 use crate::channel::SlotChannel;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::rng::{stream, Stream};
-use crate::tcp::{Receiver, Sender, SenderConfig, Variant};
+use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig, Variant};
 use crate::watch::Watch;
 use rand::Rng as _;
 use std::collections::VecDeque;
@@ -51,10 +54,6 @@ impl SlottedConfig {
             return Err(Error::invalid("variant", "probing", "the slotted model has one packet size and no round-trip \
                 time to measure (every ACK returns within its slot), so TCP-Probing's header-only probes and its \
                 RTT-based decision do not exist in it; simulate it with simulate_transfer"));
-        }
-        if self.sender.sack {
-            return Err(Error::invalid("sack", "True", "the slotted model's ACKs are cumulative only (zorzi-rao §2); \
-                simulate SACK with simulate_link or simulate_transfer"));
         }
         if self.sender.variant.needs_seconds() {
             return Err(Error::invalid("variant", self.sender.variant.name(), "the slotted model's clock counts slots, \
@@ -135,6 +134,9 @@ struct Run<'a, C: SlotChannel + ?Sized> {
     receiver: Receiver,
     channel: &'a mut C,
     acks: VecDeque<(u64, u64)>,
+    /// The queued ACKs' SACK blocks, in the same order, when SACK is on (empty otherwise).
+    sacks: VecDeque<SackBlocks>,
+    sack: bool,
     ack_loss: f64,
     ack_delay: u64,
     ack_rng: crate::rng::Rng,
@@ -177,9 +179,15 @@ impl<C: SlotChannel + ?Sized> Run<'_, C> {
                 if self.ack_loss == 0.0 || self.ack_rng.random::<f64>() >= self.ack_loss {
                     if self.ack_delay == 0 && self.acks.is_empty() {
                         // Arrives at the end of this slot, before any timer check: no queue needed.
-                        self.sender.on_ack(end as f64, ack);
+                        match self.sack {
+                            false => self.sender.on_ack(end as f64, ack),
+                            true => self.sender.on_sack_ack(end as f64, ack, self.receiver.sack_blocks().as_slice()),
+                        }
                     } else {
                         self.acks.push_back((end + self.ack_delay, ack));
+                        if self.sack {
+                            self.sacks.push_back(self.receiver.sack_blocks());
+                        }
                     }
                 }
             }
@@ -189,7 +197,13 @@ impl<C: SlotChannel + ?Sized> Run<'_, C> {
                 break;
             }
             self.acks.pop_front();
-            self.sender.on_ack(end as f64, ack);
+            match self.sack {
+                false => self.sender.on_ack(end as f64, ack),
+                true => {
+                    let blocks = self.sacks.pop_front().unwrap_or_default();
+                    self.sender.on_sack_ack(end as f64, ack, blocks.as_slice());
+                }
+            }
         }
         if self.sender.timer_deadline().is_some_and(|deadline| deadline <= end as f64) {
             self.sender.on_timeout(end as f64);
@@ -230,9 +244,11 @@ pub fn run_slotted_watched<C: SlotChannel + ?Sized>(
     cfg.validate()?;
     let mut run = Run {
         sender: Sender::new(cfg.sender),
-        receiver: Receiver::new(cfg.sender.wmax),
+        receiver: Receiver::new(cfg.sender.wmax).with_sack(cfg.sender.sack),
         channel,
         acks: VecDeque::new(),
+        sacks: VecDeque::new(),
+        sack: cfg.sender.sack,
         ack_loss: cfg.ack_loss,
         ack_delay: cfg.ack_delay,
         ack_rng: stream(seed, Stream::AckLoss),

@@ -173,7 +173,9 @@ impl Scoreboard {
         if to <= from {
             return 0;
         }
-        Self::chunks(self.mask, from, to).map(|(w, off, len, _)| u64::from((self.words[w] >> off & low_bits(len)).count_ones())).sum()
+        Self::chunks(self.mask, from, to)
+            .map(|(w, off, len, _)| u64::from((self.words[w] >> off & low_bits(len)).count_ones()))
+            .sum()
     }
 
     /// The `k`-th highest SACKed packet in `[from, to)` (k ≥ 1), if there are k.

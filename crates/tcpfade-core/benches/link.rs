@@ -44,6 +44,16 @@ fn link(c: &mut Criterion) {
             })
         });
     }
+    // SACK (RFC 6675) and PRR (RFC 6937) beside the cumulative-ACK runs above (the CUBIC + SACK case).
+    for (name, variant, prr) in
+        [("iid_like/newreno+sack", Variant::NewReno, false), ("iid_like/cubic+sack+prr", Variant::Cubic, true)]
+    {
+        let mut cfg = config(variant, 183.1, 0.002, 20, 1.0e5);
+        cfg.sender = cfg.sender.with_sack(true).unwrap().with_prr(prr).unwrap();
+        let channel = || ContinuousTwoState::new(0.5, 0.001, ContinuousLossRule::AnyInstant([0.0, 1.0]), 1).unwrap();
+        group.throughput(Throughput::Elements(run_link(&cfg, channel()).unwrap().totals.delivered));
+        group.bench_function(name, |b| b.iter(|| black_box(run_link(&cfg, channel()).unwrap())));
+    }
     // The same abouzeid run without the bad-visit observer: what the driver costs alone.
     let cfg = config(Variant::Reno, 183.1, 0.002, 20, 1.0e5);
     let channel = || ContinuousTwoState::new(0.8, 0.2, ContinuousLossRule::AnyInstant([0.0, 1.0]), 1).unwrap();

@@ -298,3 +298,31 @@ fn variants_without_a_fast_recovery_refuse_sack_and_prr_needs_sack() {
     let err = cfg(Variant::NewReno).with_prr(true).unwrap_err().to_string();
     assert!(err.starts_with("prr = True is not allowed: PRR is the window rule of SACK's"), "{err}");
 }
+
+#[test]
+fn without_losses_a_sack_run_is_the_cumulative_run_and_with_losses_it_resends_no_held_packet() {
+    use tcpfade_core::channel::{ContinuousLossRule, ContinuousTwoState};
+    use tcpfade_core::driver::{run_link, LinkConfig, PerfectChannel};
+    use tcpfade_core::tcp::Rfc6298;
+    // Wmax = 20 packets and a buffer of 20: no buffer loss either.
+    let config = |variant, sack: bool| {
+        let sender = SenderConfig::new(variant, 20, 3, 1.0, 1e9).unwrap().with_rfc6298(Rfc6298::ns2()).unwrap();
+        let sender = sender.with_sack(sack).unwrap().with_prr(sack).unwrap();
+        LinkConfig { sender, rate: 200.0, tau: 0.05, buffer: 20, duration: 200.0, warmup: 10.0, batches: 10,
+                     delayed_ack: None }
+    };
+    for variant in [Variant::NewReno, Variant::Cubic] {
+        let off = run_link(&config(variant, false), PerfectChannel).unwrap();
+        let on = run_link(&config(variant, true), PerfectChannel).unwrap();
+        assert_eq!(off.totals.buffer_losses, 0);
+        assert_eq!(off, on, "{variant:?}");
+        // Losses: every retransmission of a SACK sender is of a packet the receiver lacked, so the receiver sees
+        // no more duplicates than timeouts can cause (a spurious timeout resends a packet in flight).
+        let channel = || ContinuousTwoState::new(1.0, 0.02, ContinuousLossRule::AnyInstant([0.0, 1.0]), 7).unwrap();
+        let on = run_link(&config(variant, true), channel()).unwrap();
+        let off = run_link(&config(variant, false), channel()).unwrap();
+        assert!(on.totals.timeouts + on.totals.fast_retransmits > 0);
+        let dup = |t: &tcpfade_core::driver::LinkCounts| t.received - t.delivered;
+        assert!(dup(&on.totals) < dup(&off.totals), "{variant:?}: {} vs {}", dup(&on.totals), dup(&off.totals));
+    }
+}

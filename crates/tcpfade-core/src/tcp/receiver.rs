@@ -28,11 +28,16 @@ struct SackState {
     recent: Vec<u64>,
 }
 
+/// The index of the block of sorted disjoint `blocks` holding `seq`, if one does.
+fn find_block(blocks: &[(u64, u64)], seq: u64) -> Option<usize> {
+    let i = blocks.partition_point(|b| b.1 <= seq);
+    (i < blocks.len() && blocks[i].0 <= seq).then_some(i)
+}
+
 impl SackState {
     /// The index of the block holding `seq`, if one does.
     fn find(&self, seq: u64) -> Option<usize> {
-        let i = self.blocks.partition_point(|b| b.1 <= seq);
-        (i < self.blocks.len() && self.blocks[i].0 <= seq).then_some(i)
+        find_block(&self.blocks, seq)
     }
 
     /// Out-of-order packet `seq` arrived (held now, perhaps before): it joins or starts a block, and its block
@@ -53,11 +58,11 @@ impl SackState {
         } else {
             blocks.insert(i, (seq, seq + 1));
         }
-        let block = self.find(seq);
-        let keep: Vec<u64> = self.recent.iter().copied().filter(|&r| self.find(r) != block).collect();
-        self.recent.clear();
-        self.recent.push(seq);
-        self.recent.extend(keep.into_iter().take(MAX_SACK_BLOCKS));
+        let blocks = &self.blocks;
+        let block = find_block(blocks, seq);
+        self.recent.retain(|&r| find_block(blocks, r) != block);
+        self.recent.insert(0, seq);
+        self.recent.truncate(MAX_SACK_BLOCKS + 1);
     }
 
     /// The next expected packet is now `expected`: blocks and reports below it are gone (delivered).
@@ -102,7 +107,10 @@ impl Receiver {
     /// it is held out of order, then the other blocks most recently reported first, each once, at most three in
     /// all. None without SACK or with nothing held.
     pub fn sack_blocks(&self) -> SackBlocks {
-        self.sack.as_ref().map_or(SackBlocks::NONE, |s| s.report())
+        match &self.sack {
+            Some(s) if !s.blocks.is_empty() => s.report(),
+            _ => SackBlocks::NONE,
+        }
     }
 
     /// A correct packet `seq` arrived; returns the cumulative ACK (next expected sequence number).
@@ -122,7 +130,9 @@ impl Receiver {
             if seq >= self.expected {
                 sack.hold(seq);
             }
-            sack.deliver(self.expected);
+            if !sack.blocks.is_empty() {
+                sack.deliver(self.expected); // with no block there is no report either (each lies in a block)
+            }
         }
         self.expected
     }

@@ -146,6 +146,17 @@ impl SackRecovery {
 
     /// An ACK: cumulative `ack`, SACK `blocks`, at `now`.
     pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64) {
+        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
+            // Nothing SACKed, before or now, outside recovery: the general path below reduces to this (no
+            // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer.
+            if ack > st.una {
+                let acked = ack - st.una;
+                (st.una, st.dupacks, self.lost_below) = (ack, 0, ack);
+                st.send_next = st.send_next.max(ack);
+                cc.on_ack(st, acked, now);
+            }
+            return;
+        }
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;
         if new_data {

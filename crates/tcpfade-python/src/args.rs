@@ -18,6 +18,7 @@ pub(crate) struct SenderArgs {
     pub recover_guard: bool,
     pub byte_counting: bool,
     pub ssthresh_rule: String,
+    pub limited_transmit: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -55,7 +56,8 @@ impl SenderArgs {
             .with_initial_window(self.initial_window)?
             .with_recover_guard(self.recover_guard)
             .with_byte_counting(self.byte_counting)
-            .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?))
+            .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?)
+            .with_limited_transmit(self.limited_transmit)?)
     }
 }
 

@@ -67,8 +67,14 @@ SSTHRESH_RULE = Param("ssthresh_rule", v.Choice(("half_window", "half_flight")),
                       "half_flight, max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1 "
                       "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).")
 
+LIMITED_TRANSMIT = Param("limited_transmit", v.Flag(), False,
+                          "RFC 3042 limited transmit: one new segment beyond cwnd on each of the first two duplicate "
+                          "ACKs (at most cwnd + 2 outstanding, within rwnd), cwnd unchanged; needs a variant with fast "
+                          "retransmit (not oldtahoe).")
+
 #: The sender's window rules, in the order the signatures list them.
-SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE)
+SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
+          LIMITED_TRANSMIT)
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

@@ -26,7 +26,7 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param
-from ..tcp.parameters import MIN_RTO, no_probes, PROGRESS, SEED, WINDOW_VARIANTS, variant
+from ..tcp.parameters import MIN_RTO, no_probes, PROGRESS, SEED, SENDER, WINDOW_VARIANTS, variant
 from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
@@ -159,8 +159,10 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     with reporting(progress, "simulated time") as report:
         # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
         # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
-        args = {"variant": variant, "wmax": wmax, "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
-                "initial_window": 1, "recover_guard": False, "byte_counting": False, "ssthresh_rule": "half_window", "rto": None,
+        # The other parts of the sender are the papers' (their declared defaults: zorzi-rossi-mazzini ran ns's
+        # NewReno).
+        args = {**{p.name: p.default for p in SENDER}, "variant": variant, "wmax": wmax, "dupthresh": dupthresh,
+                "initial_ssthresh": float(wmax), "rto": None,
                 "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "delayed_ack": None,

@@ -3,7 +3,7 @@
 
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
-use super::Variant;
+use super::{LossDetection, Variant};
 use crate::check;
 use crate::error::{Error, Result};
 
@@ -60,6 +60,12 @@ pub struct SenderConfig {
     pub initial_window: u64,
     /// Wth at a loss for the Reno-style congestion part (CUBIC has its own, β_cubic · W).
     pub ssthresh_rule: SsthreshRule,
+    /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
+    /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
+    /// allows; W does not change, and RFC 5681 §3.2 step 2 leaves these segments out of FlightSize at the fast
+    /// retransmit. Off by default (the papers' TCP has none); a variant without fast retransmit (OldTahoe)
+    /// refuses it.
+    pub limited_transmit: bool,
 }
 
 impl SenderConfig {
@@ -83,6 +89,7 @@ impl SenderConfig {
             best_rtt: BestRtt::Earlier,
             initial_window: 1,
             ssthresh_rule: SsthreshRule::HalfWindow,
+            limited_transmit: false,
         })
     }
 
@@ -123,6 +130,21 @@ impl SenderConfig {
     pub fn with_ssthresh_rule(mut self, rule: SsthreshRule) -> Self {
         self.ssthresh_rule = rule;
         self
+    }
+
+    /// The same configuration with RFC 3042 limited transmit on or off (see
+    /// [`SenderConfig::limited_transmit`]); refused for a variant that never retransmits on duplicate ACKs.
+    pub fn with_limited_transmit(mut self, on: bool) -> Result<Self> {
+        if on && self.variant.loss_detection() == LossDetection::TimeoutOnly {
+            return Err(Error::invalid(
+                "limited_transmit",
+                "true",
+                &format!("needs a variant that counts duplicate ACKs ({} has no fast retransmit, zorzi-rao §2)",
+                         self.variant.name()),
+            ));
+        }
+        self.limited_transmit = on;
+        Ok(self)
     }
 
     /// The same configuration with an initial window of `segments` segments (checked: at least one; see

@@ -148,6 +148,10 @@ class Model:
         object.__setattr__(self, "_index", index)
         if self.profiles and "profile" not in index:
             raise RuntimeError(f"model {self.name}: profiles without a profile parameter")
+        for pr in self.profiles:   # a part a model lacks would be dropped without a word: a bug of ours, at import
+            if set(pr.values) - set(index):
+                raise RuntimeError(f"model {self.name}: profile {pr.name} sets {sorted(set(pr.values) - set(index))}, "
+                                   "which it does not have")
 
     # -- reading the declaration -------------------------------------------------------------------------------
 
@@ -217,7 +221,7 @@ class Model:
         if not self.profiles:
             return kwargs
         chosen = self.profile(kwargs.get("profile", self["profile"].default))
-        out = {**{k: x for k, x in chosen.values.items() if k in self._index and k not in kwargs}, **kwargs,
+        out = {**{k: x for k, x in chosen.values.items() if k not in kwargs}, **kwargs,
                "profile": chosen.name}
         variant = args[0] if args else out.get("variant", self["variant"].default if "variant" in self else None)
         if isinstance(variant, str) and variant.strip().lower() in chosen.refused:

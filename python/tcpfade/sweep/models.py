@@ -164,7 +164,7 @@ def profile_defaults(model: str, params: dict[str, Any]) -> dict[str, Any]:
     if declaration is None or not declaration.profiles:
         return {}
     chosen = declaration.profile(params.get("profile", declaration["profile"].default))
-    return {k: x for k, x in chosen.values.items() if k in declaration}
+    return dict(chosen.values)
 
 
 def _number(x: Any) -> int | float:

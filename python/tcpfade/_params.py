@@ -13,6 +13,10 @@ list derives from it:
 - the parameter tables of the docs (:meth:`Model.table`, gathered in ``docs/parameters.md`` and checked current by
   the tests).
 
+A :class:`Profile` is a named choice of several parameters' values at once (the sender's "papers", "rfc" and
+"linux" profiles, ``tcp/profiles.py``): a model that lists profiles takes a ``profile`` parameter, and every
+parameter the call does not give takes the chosen profile's value before its declared default.
+
 Adding a parameter to a model is one :class:`Param` here and, if the core reads it, one field of the binding's
 struct (docs/models.md, "Adding a parameter").
 """
@@ -84,6 +88,19 @@ class Param:
         return text
 
 
+@dataclass(frozen=True)
+class Profile:
+    """A named choice of parts: ``values`` for some parameters of a model (those it does not give keep their declared
+    defaults). A call's explicit keywords win over the profile. ``refused`` names variants the profile cannot run,
+    with the reason; ``sources`` says, per parameter, what defines the value (an RFC section, a kernel file)."""
+
+    name: str
+    values: dict[str, Any]
+    doc: str
+    sources: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+
+
 def _kind(rule: v.Rule) -> type:
     if isinstance(rule, v.Optional):
         return _kind(rule.rule)
@@ -118,6 +135,8 @@ class Model:
     name: str
     params: tuple[Param, ...]
     doc: str = ""
+    #: The profiles the ``profile`` parameter chooses from (empty: the model has none).
+    profiles: tuple[Profile, ...] = ()
     _index: dict[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,6 +146,12 @@ class Model:
             twice = [p.name for p in self.params if p.name in seen or seen.add(p.name)]
             raise RuntimeError(f"model {self.name}: parameters declared twice: {twice}")
         object.__setattr__(self, "_index", index)
+        if self.profiles and "profile" not in index:
+            raise RuntimeError(f"model {self.name}: profiles without a profile parameter")
+        for pr in self.profiles:   # a part a model lacks would be dropped without a word: a bug of ours, at import
+            if set(pr.values) - set(index):
+                raise RuntimeError(f"model {self.name}: profile {pr.name} sets {sorted(set(pr.values) - set(index))}, "
+                                   "which it does not have")
 
     # -- reading the declaration -------------------------------------------------------------------------------
 
@@ -180,6 +205,30 @@ class Model:
                     out[p.name] = out.pop(old)
         return out
 
+    @property
+    def profiled_names(self) -> frozenset[str]:
+        """The parameters some profile of this model sets (their command-line default is "the profile's")."""
+        return frozenset(k for pr in self.profiles for k in pr.values if k in self._index)
+
+    def profile(self, name: Any) -> Profile:
+        """The profile ``name`` (checked by the ``profile`` parameter's rule)."""
+        chosen = self["profile"].rule.check("profile", name)
+        return next(pr for pr in self.profiles if pr.name == chosen)
+
+    def profiled(self, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``kwargs`` with every parameter the call leaves out set from the chosen profile (explicit keywords win);
+        a variant the profile refuses is an error naming both."""
+        if not self.profiles:
+            return kwargs
+        chosen = self.profile(kwargs.get("profile", self["profile"].default))
+        out = {**{k: x for k, x in chosen.values.items() if k not in kwargs}, **kwargs,
+               "profile": chosen.name}
+        variant = args[0] if args else out.get("variant", self["variant"].default if "variant" in self else None)
+        if isinstance(variant, str) and variant.strip().lower() in chosen.refused:
+            raise v.fail("profile", chosen.name, f"cannot run {variant.strip().lower()}: "
+                                                 f"{chosen.refused[variant.strip().lower()]}")
+        return out
+
     def entry(self, *extra: Param, rest: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
         that only the function takes, such as ``progress``, and ``**rest`` when it forwards further keywords), every
@@ -195,10 +244,10 @@ class Model:
             rules = {p.name: p.rule for p in (*self.params, *extra)}
             checked = v.checked(**rules)(fn)
             out = checked
-            if any(p.old_names for p in (*self.params, *extra)):
+            if self.profiles or any(p.old_names for p in (*self.params, *extra)):
                 @functools.wraps(fn)
                 def out(*args: Any, **kwargs: Any) -> Any:
-                    return checked(*args, **self.renamed(kwargs, extra))
+                    return checked(*args, **self.profiled(args, self.renamed(kwargs, extra)))
 
             out.__signature__ = fn.__signature__  # type: ignore[attr-defined]
             out.model = self  # type: ignore[attr-defined]
@@ -237,6 +286,11 @@ class Model:
         params = [p for p in self.params if p.cli and p.name not in skipped and (wanted is None or p.name in wanted)]
         extra_help = help or {}
         params = [p.but(default=defaults[p.name]) if defaults and p.name in defaults else p for p in params]
+        profiled = self.profiled_names
+
+        def profile_help(p: Param) -> str:
+            shown = "; ".join(f"{pr.name}: {_shown(pr.values.get(p.name, p.default))}" for pr in self.profiles)
+            return f" (default: the --profile's; {shown})"
 
         def option(p: Param):
             decls = [p.option, *("--" + o.replace("_", "-") for o in p.old_names), *([p.short] if p.short else []),
@@ -244,6 +298,14 @@ class Model:
             text = extra_help.get(p.name, p.help())
             rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
             default = None if p.required else p.default
+            if p.name in profiled:
+                # Left out, the profile decides: the command passes nothing (see `given`), as a call would.
+                text += profile_help(p)
+                if isinstance(rule, v.Flag):
+                    return click.option(f"{p.option}/--no-{p.option[2:]}", p.name, default=None, help=text)
+                kind_: Any = (_choice(click, rule) if isinstance(rule, v.Choice) else COUNT if
+                              isinstance(rule, v.Integer) else float if isinstance(rule, v.Real) else str)
+                return click.option(*decls, type=kind_, default=None, help=text)
             if isinstance(rule, v.Flag):
                 if p.default is True:
                     decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
@@ -261,6 +323,14 @@ class Model:
             return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text)
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if profiled:
+                inner = fn
+
+                @functools.wraps(inner)
+                def fn(*args: Any, **kwargs: Any) -> Any:
+                    # An option left out reaches the command not at all, so the call's profile fills it in.
+                    return inner(*args, **{k: x for k, x in kwargs.items() if not (k in profiled and x is None)})
+
             for p in reversed(params):
                 fn = option(p)(fn)
             return fn
@@ -309,12 +379,38 @@ def render(models: Iterable[Model]) -> str:
              "from the declarations by `python docs/make_parameters.py` and a test keeps it current. The "
              "same declaration gives the function's signature and checks, the command's options and what a sweep point "
              "may set. Units are the glossary's.\n"]
+    profiles: tuple[Profile, ...] = ()
     for model in models:
         parts.append(f"## `{model.name}`\n")
         if model.doc:
             parts.append(model.doc + "\n")
         parts.append(model.table() + "\n")
+        profiles = profiles or model.profiles
+    if profiles:
+        takers = ", ".join(f"`{m.name}`" for m in models if m.profiles)
+        parts.append("## Profiles\n")
+        parts.append(f"The sender's profiles ({takers} take `profile`): each sets the parts below where the call does "
+                     "not; an explicit keyword wins, and a part no profile sets keeps its declared default.\n")
+        parts.append(profiles_table(profiles) + "\n")
     return "\n".join(parts)
+
+
+def profiles_table(profiles: tuple[Profile, ...]) -> str:
+    """The profiles against their sources, as Markdown: one row per parameter a profile sets, then what each
+    refuses."""
+    order: list[str] = []
+    for pr in profiles:
+        order += [k for k in pr.values if k not in order]
+    rows = ["| part | " + " | ".join(pr.name for pr in profiles) + " | sources |",
+            "| --- |" + " --- |" * len(profiles) + " --- |"]
+    for k in order:
+        values = " | ".join(f"`{_shown(pr.values[k])}`" if k in pr.values else "(default)" for pr in profiles)
+        sources = "; ".join(f"{pr.name}: {pr.sources[k]}" for pr in profiles if k in pr.sources)
+        rows.append(f"| `{k}` | {values} | {sources} |")
+    rows.append("")
+    rows += [f"- `{pr.name}`: {pr.doc}" + ("" if not pr.refused else " Refuses " + "; ".join(
+        f"`{x}` ({why})" for x, why in pr.refused.items()) + ".") for pr in profiles]
+    return "\n".join(rows)
 
 
 def all_models() -> list[Model]:

@@ -22,6 +22,7 @@ import contextlib
 import io
 import math
 import multiprocessing as mp
+import signal
 import os
 import re
 import resource
@@ -396,6 +397,7 @@ def _child(conn) -> None:
     import multiprocessing
 
     os.environ.update(CHILD_ENV)
+    os.setpgid(0, 0)   # its own process group: the fuzzer ends it with everything it started (Runner._kill)
     os.chdir(tempfile.mkdtemp(prefix="tcpfade-fuzz-"))   # what the CLI cases write lands here
     # The child is started as a daemon (it dies with the fuzzer), and Python refuses a daemon children of its own;
     # a user's process is no daemon, and a sweep of several workers starts a pool. Its workers still die with it
@@ -441,7 +443,10 @@ class Runner:
 
     def _kill(self) -> None:
         if self.process is not None:
-            self.process.kill()
+            try:   # the child's group: the child and whatever it started (a sweep's pool, a command's children)
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
             self.process.join(5)
         self.process = self.conn = None
 

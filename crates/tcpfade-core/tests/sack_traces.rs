@@ -8,7 +8,14 @@ use tcpfade_core::tcp::{NextSegRule, PrrBound, Sender, SenderConfig, Variant};
 
 /// A sender with initial window `iw` (all sent at t = 0), K = 3, Wmax = 64, a fixed RTO of 100.
 fn sender(variant: Variant, iw: u64, sack: bool, prr: Option<PrrBound>, segments: Option<u64>) -> (Sender, Vec<u64>) {
+    sender_lt(variant, iw, sack, prr, segments, false)
+}
+
+/// [`sender`] with RFC 3042 limited transmit on or off.
+fn sender_lt(variant: Variant, iw: u64, sack: bool, prr: Option<PrrBound>, segments: Option<u64>, lt: bool)
+    -> (Sender, Vec<u64>) {
     let mut cfg = SenderConfig::new(variant, 64, 3, 100.0, 1000.0).unwrap().with_initial_window(iw).unwrap();
+    cfg = cfg.with_limited_transmit(lt).unwrap();
     cfg = cfg.with_sack(sack).unwrap().with_prr_bound(prr).unwrap();
     if let Some(n) = segments {
         cfg = cfg.with_segments(n).unwrap();
@@ -245,6 +252,30 @@ fn prr_spreads_the_reduction_over_the_round_trip_rfc_6937_example() {
     assert_eq!(ack(&mut s, 2.0, 20, &[]), [29]);
     assert_eq!((s.cwnd(), s.ssthresh()), (10.0, 10.0));
     assert!(s.prr_state().is_none());
+}
+
+#[test]
+fn prr_with_limited_transmit_reproduces_rfc_9937_example_1() {
+    // RFC 9937 §8, example 1, as printed there: cwnd 20, Reno's ssthresh 10, segment 0 lost, limited transmit
+    // sends 20 and 21 on the first two duplicate ACKs. Rows: cwnd and inflight after each ACK, before sending;
+    // what is sent. RecoverFS = 20 (22 outstanding less the 2 of limited transmit, RFC 5681 §3.2 step 2).
+    const CWND: [f64; 18] = [20., 20., 19., 18., 18., 17., 17., 16., 16., 15., 15., 14., 14., 13., 13., 12., 12., 11.];
+    const INFLIGHT: [u64; 18] = [19, 19, 18, 18, 17, 17, 16, 16, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11];
+    let sent: [&[u64]; 18] = [&[20], &[21], &[0], &[], &[22], &[], &[23], &[], &[24], &[], &[25], &[], &[26], &[],
+                              &[27], &[], &[28], &[]];
+    let (mut s, _) = sender_lt(Variant::NewReno, 20, true, Some(PrrBound::Ssrb), None, true);
+    for k in 1..=18u64 {
+        let out = ack(&mut s, 1.0, 0, &[(1, k + 1)]);
+        let i = (k - 1) as usize;
+        assert_eq!((s.cwnd(), s.pipe().unwrap() - out.len() as u64, &out[..]), (CWND[i], INFLIGHT[i], sent[i]),
+                   "ACK #{k}");
+    }
+    assert_eq!(s.prr_state().map(|p| p.recover_fs), Some(20));
+    // From ACK #19 the printed rows put PRR's switch to its reduction bound one ACK later than RFC 6937 §3's
+    // "pipe > ssthresh" does here (inflight 10 = ssthresh at #19: the RFC sends, we wait one ACK); see
+    // docs/validation/standard-tcp.md.
+    assert_eq!(ack(&mut s, 1.0, 0, &[(1, 20)]), Vec::<u64>::new());
+    assert_eq!((s.cwnd(), s.pipe()), (10.0, Some(10)));
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub(crate) struct SenderArgs {
     pub recover_guard: bool,
     pub byte_counting: bool,
     pub ssthresh_rule: String,
+    pub limited_transmit: bool,
     pub sack: bool,
     pub prr: bool,
 }
@@ -58,6 +59,7 @@ impl SenderArgs {
             .with_recover_guard(self.recover_guard)
             .with_byte_counting(self.byte_counting)
             .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?)
+            .with_limited_transmit(self.limited_transmit)?
             .with_sack(self.sack)?
             .with_prr(self.prr)?)
     }

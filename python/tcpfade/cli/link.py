@@ -53,7 +53,7 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())
     def human() -> None:
-        items = {"variant": r.variant, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
+        items = {"variant": r.variant, "profile": r.profile, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
                  "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}
         for m in LINK_METRICS:
             lo, hi = r.ci[m]

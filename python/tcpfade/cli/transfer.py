@@ -50,12 +50,12 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
         raise v.fail("--drop-rate", drop_rate, "needs --phase (the mean On/Off phase)")
     channel = require_channel(channel, lossless, "--phase and --drop-rate for VDELDROP, or --error-rate, --p/--q, "
                                                  "--fdt, --trace-file")
-    if given["delayed_ack"] == 0:
+    if given.get("delayed_ack") == 0:     # left out, the profile's
         given["delayed_ack"] = None
     rows = simulate_transfers(variant, channel, seeds=list(range(seed, seed + replications)),
                               progress=progress_bar() or None, **given)
     def human() -> None:
-        items = {"variant": variant, "channel": channel_text(None if channel is None else channel.describe()),
+        items = {"variant": variant, "profile": rows["profile"].iloc[0], "channel": channel_text(None if channel is None else channel.describe()),
                  "transfers": len(rows), "completed": int(rows.completed.sum())}
         for name, unit in (("connection_time", "s"), ("goodput_bps", "bit/s"), ("overhead_percent", "%"),
                            ("energy_joules", "J"), ("joules_per_bit", "J/bit"), ("retransmissions", ""),

@@ -124,7 +124,8 @@ def simulate_chain(as_json, csv_path, **kw) -> None:
     # Only the columns shown: ACE is infinite for a user who delivered nothing, and quantiles across ±inf warn.
     q = frame[["throughput", "block_error_rate", "atp"]].quantile([0.1, 0.5, 0.9])
     emit(frame, as_json=as_json, csv_path=csv_path, human=lambda: print_table({
-        "users": users, "variant": w.parameters["variant"], "simulated [s]": f"{duration:g}",
+        "users": users, "variant": w.parameters["variant"], "profile": w.parameters["profile"],
+        "simulated [s]": f"{duration:g}",
         "throughput S (10/50/90% of users)": " / ".join(f"{x:.3f}" for x in q.throughput),
         "P_e (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.block_error_rate),
         "ATP [W] (10/50/90%)": " / ".join(f"{x:.3g}" for x in q.atp),

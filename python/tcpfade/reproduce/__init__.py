@@ -9,6 +9,7 @@ report.
 
 from . import abouzeid, chockalingam, tsaoussidis, zorzi_rao, zorzi_rossi_mazzini  # noqa: F401  (they register)
 from . import kernel  # noqa: F401  (registers; needs the emulator to run, skipped where it cannot)
+from . import modern  # noqa: F401  (registers)
 from .registry import FIGURES, Claim, Figure, FigureResult, FigureSkipped, Settings, Verdict, reproduce
 
 __all__ = ["FIGURES", "Claim", "Figure", "FigureResult", "FigureSkipped", "Settings", "Verdict", "reproduce"]

@@ -157,6 +157,16 @@ def defaults(model: str) -> dict[str, Any]:
     return out
 
 
+def profile_defaults(model: str, params: dict[str, Any]) -> dict[str, Any]:
+    """What the point's profile (``params["profile"]`` or the model's default one) sets, for a model whose
+    declaration has profiles: between the signature's defaults and the point's own values in an export row."""
+    declaration = getattr(_function(model), "model", None) if model in MODEL_PARAMETERS else None
+    if declaration is None or not declaration.profiles:
+        return {}
+    chosen = declaration.profile(params.get("profile", declaration["profile"].default))
+    return dict(chosen.values)
+
+
 def _number(x: Any) -> int | float:
     """A metric as stored: counts stay integers (JSON keeps them so), everything else a float."""
     if isinstance(x, (bool, int, np.integer, np.bool_)):

@@ -173,7 +173,7 @@ class Store:
         then every parameter the point ran with, set or left at its default (in the call's order), then each
         metric with its interval (``<metric>_low``, ``<metric>_high``: the confidence interval of a simulation,
         the bounds of an analysis ordered by value). Counts are integers."""
-        from .models import CHANNEL_PARAMETERS, MODEL_PARAMETERS, defaults
+        from .models import CHANNEL_PARAMETERS, MODEL_PARAMETERS, defaults, profile_defaults
 
         per_model: dict[str, tuple[dict[str, Any], dict[str, int]]] = {}
         records = []
@@ -184,7 +184,7 @@ class Store:
                 per_model[row["model"]] = (defaults(row["model"]) if row["model"] in MODEL_PARAMETERS else {},
                                            {k: i for i, k in enumerate(order)})
             given, rank = per_model[row["model"]]
-            params = {**given, **row["params"]}
+            params = {**given, **profile_defaults(row["model"], row["params"]), **row["params"]}
             ranked = sorted(params, key=lambda k: (rank.get(k, len(rank)), k))
             # a parameter named like a row column keeps its value under param_<name> (older stores
             # hold analyze_link's reading under its former name ``model``)

@@ -24,6 +24,7 @@ from .._params import Model, Param
 from .metrics import batch_interval
 from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SENDER, TIMER,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
+from .profiles import PROFILE, PROFILES
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
@@ -44,7 +45,7 @@ class LinkResult(Record):
 
     Attributes
     ----------
-    variant, rate, tau, packet_bytes, buffer, beta, duration, warmup, seed
+    variant, rate, tau, packet_bytes, buffer, beta, duration, warmup, seed, profile
         The call's parameters (``rate`` μ [packets/s], ``tau`` [s], ``buffer`` B [packets], β = B/(μT)).
     round_trip, pipe : float
         T = τ + 1/μ [s] and μT [packets].
@@ -91,6 +92,7 @@ class LinkResult(Record):
     duration: float
     warmup: float
     seed: int
+    profile: str
     goodput: float
     goodput_bps: float
     received_rate: float
@@ -206,13 +208,13 @@ LINK = Model("simulate_link", (
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
     Param("warmup", v.Optional(v.NON_NEGATIVE), None, "Time simulated but not measured.", "s",
           default_words="duration / 10"),
-    SEED, *SENDER, *TIMER, DELAYED_ACK,
+    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK,
     Param("channel_clock", v.Choice(("time", "packets")), "time",
           "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
           "channel then steps once per packet."),
     BATCHES, CONFIDENCE,
-), doc="TCP over a wireless link with a buffer, event by event (abouzeid §II-III).")
+), doc="TCP over a wireless link with a buffer, event by event (abouzeid §II-III).", profiles=PROFILES)
 
 
 #: The rules of :data:`LINK` by name (the link analysis shares them).
@@ -346,7 +348,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     mean_backoff = sum(raw["backoff_sum"]) / u_count if u_count else float("nan")
     return LinkResult(
         variant=name, rate=mu, tau=t - 1.0 / mu, packet_bytes=size, buffer=buffer, round_trip=t, pipe=mu * t,
-        beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=args["seed"], **point,
+        beta=buffer / (mu * t), duration=duration, warmup=warmup, seed=args["seed"], profile=args["profile"], **point,
         goodput_bps=point["goodput"] * mu * size * 8, delivered=int(count["delivered"]), sent=int(count["sent"]),
         retransmissions=int(count["retransmissions"]),
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),

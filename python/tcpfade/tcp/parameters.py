@@ -67,6 +67,11 @@ SSTHRESH_RULE = Param("ssthresh_rule", v.Choice(("half_window", "half_flight")),
                       "half_flight, max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1 "
                       "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).")
 
+LIMITED_TRANSMIT = Param("limited_transmit", v.Flag(), False,
+                          "RFC 3042 limited transmit: one new segment beyond cwnd on each of the first two duplicate "
+                          "ACKs (at most cwnd + 2 outstanding, within rwnd), cwnd unchanged; needs a variant with fast "
+                          "retransmit (not oldtahoe).")
+
 SACK = Param("sack", v.Flag(), False,
              "SACK: the receiver's ACKs carry up to 3 SACK blocks (RFC 2018) and the sender recovers by RFC 6675's "
              "scoreboard, pipe and NextSeg (rescue retransmission included) instead of Reno's or NewReno's fast "
@@ -77,7 +82,8 @@ PRR = Param("prr", v.Flag(), False,
             "the data delivered instead of at once; needs sack=True.")
 
 #: The sender's window rules, in the order the signatures list them.
-SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE, SACK, PRR)
+SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
+          LIMITED_TRANSMIT, SACK, PRR)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

@@ -19,9 +19,9 @@ from ..channels.base import SlotChannel
 from .._params import Model, Param
 from .metrics import batch_interval, lambda_lower_bound, metric_functions
 from .._params import REQUIRED
-from .parameters import (BATCHES, BYTE_COUNTING, CONFIDENCE, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, no_probes, PROGRESS,
-                         RECOVER_GUARD, SSTHRESH_RULE, SEED, SLOT_VARIANTS, no_seconds, WMAX, variant)
-from .parameters import PRR, SACK, check_recovery_parts
+from .parameters import (BATCHES, CONFIDENCE, DUPTHRESH, no_probes, PROGRESS, SEED, SENDER, SLOT_VARIANTS, no_seconds,
+                         WMAX, variant)
+from .parameters import check_recovery_parts
 from .parameters import VARIANTS as ALL_VARIANTS
 
 if TYPE_CHECKING:
@@ -184,8 +184,7 @@ SLOTTED = Model("simulate", (
           cli=False, sweep=False),
     WMAX.but(default=24), DUPTHRESH, RTO_SLOTS,
     Param("slots", v.Integer(1), 1_000_000, "Length of the run; memory does not grow with it.", "slots"),
-    SEED.but(doc="Seed of the channel and of ACK losses."), INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD,
-    BYTE_COUNTING, SSTHRESH_RULE, SACK, PRR,
+    SEED.but(doc="Seed of the channel and of ACK losses."), *(p for p in SENDER if p.name not in ("wmax", "dupthresh")),
     Param("ack_loss", v.PROBABILITY, 0.0, "ACK loss probability (zorzi-rao footnote 1)."),
     Param("ack_delay_slots", v.Integer(0, 1 << 20), 0, "Extra ACK delay (zorzi-rao footnote 2).", "slots",
           old_names=("ack_delay",)),

@@ -31,6 +31,7 @@ from .link import CHANNEL_WORDS, link_channel_spec
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
 from .parameters import check_recovery_parts, DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
+from .profiles import PROFILE, PROFILES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -89,7 +90,7 @@ TRANSFER = Model("simulate_transfer", (
           "loss); else it is dropped between TCP and IP of the sending host, as VDELDROP did."),
     Param("rwnd_bytes", v.Integer(1, 1 << 40), 65_535, "The receiver's advertised window; Wmax = rwnd_bytes // mss "
           "segments.", "bytes"),
-    *(p for p in SENDER if p.name != "wmax"),
+    PROFILE, *(p for p in SENDER if p.name != "wmax"),
     Param("best_rtt", v.Choice(BEST_RTT), "earlier",
           "TCP-Probing only: which RTT samples make best RTT, the lower bound of the end-of-cycle rule (§3.1; BRIEF "
           "D12). earlier: every sample taken outside the cycle (data, the SYN, earlier cycles' probes); probes: "
@@ -113,7 +114,7 @@ TRANSFER = Model("simulate_transfer", (
           "A tcpfade.devices.Device or a preset name (tcpfade.devices.PRESETS) for the energy."),
     SEED.but(default=0),
     Param("record_frames", v.Flag(), False, "Keep a log of every segment (result.frames).", cli=False, sweep=False),
-), doc="Finite transfers from SYN to the last ACK (tsaoussidis-badr §4).")
+), doc="Finite transfers from SYN to the last ACK (tsaoussidis-badr §4).", profiles=PROFILES)
 
 
 @dataclass(frozen=True, repr=False)
@@ -310,9 +311,9 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         frames = pd.DataFrame(raw["frames"])
     channel = a["channel"]
     parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
-                                    "drop_acks", "loss_on_air", "rwnd_bytes", "wmax", "dupthresh", "best_rtt",
-                                    "time_limit")}
-    parameters.update({k: a[k] for k in ("initial_rto", "min_rto", "max_rto", "clock_granularity", "max_backoff")})
+                                    "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt", "time_limit", "profile")}
+    # The sender's parts and timer as the profile and the call resolved them (wmax from rwnd_bytes).
+    parameters.update({p.name: a[p.name] for p in (*SENDER, *TIMER)})
     total_energy = energies[0] + energies[1]
     return TransferResult(
         variant=a["variant"], size_bytes=size, seed=a["seed"], completed=bool(raw["completed"]), connection_time=time,

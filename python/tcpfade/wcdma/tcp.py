@@ -26,8 +26,9 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param
-from ..tcp.parameters import (MIN_RTO, no_probes, PRR, PROGRESS, SACK, SEED, WINDOW_VARIANTS, check_recovery_parts,
-                              variant)
+from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, no_probes,
+                              PROGRESS, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
+from ..tcp.profiles import PROFILE, PROFILES
 from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
@@ -98,19 +99,36 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
                             doc="Floor of TCP's retransmission timer (RFC 6298's 1 s; the paper gives none: "
                                 "validation/wcdma_curve_offset.py measures its effect).")
 
+#: The sender's other parts and timer over a bearer, declared once in tcp.parameters: the papers' by default (the
+#: bearer's receiver window is 128 packets, its ssthresh starts there, and its timer is RFC 6298's with a 3-s initial
+#: value). tcp_over_blocks and tcp_over_system take them by name; wcdma.simulate also through a profile.
+BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "initial_ssthresh")), FIXED_RTO,
+                INITIAL_RTO.but(rule=v.Real(1e-3, 1e3)), MAX_RTO.but(rule=v.Real(1e-3, 1e4)),
+                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), DELAYED_ACK)
+_PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
+
+
+def bearer_parts(parts: dict[str, Any], *, allowed: tuple[str, ...] = tuple(_PART_RULES)) -> dict[str, Any]:
+    """The sender's parts given by name (``BEARER_PARTS``; ``allowed`` some of them), checked by their declared
+    rules; an unknown name is an error naming it."""
+    for name in parts:
+        if name not in allowed:
+            raise v.fail(name, parts[name], f"is not a parameter here; the sender's parts are {', '.join(allowed)}",
+                         kind=v.ParameterTypeError)
+    return {k: _PART_RULES[k].check(k, x) for k, x in parts.items()}
+
+
 @v.checked(block_errors=v.Array(low=0, high=1, min_size=1), tti_frames=v.Integer(1, 8),
            power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=BEARER_VARIANT.rule,
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
-           initial_rto=v.Real(1e-3, 1e3), min_rto=v.Real(1e-3, 1e3), max_rto=v.Real(1e-3, 1e4),
-           clock_granularity=v.Real(0.0, 10.0), batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
-           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS,
-           sack=SACK.rule, prr=PRR.rule)
+           initial_rto=_PART_RULES["initial_rto"], min_rto=WCDMA_MIN_RTO.rule, max_rto=_PART_RULES["max_rto"],
+           clock_granularity=_PART_RULES["clock_granularity"], batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
+           block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS)
 def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, variant: str = "newreno",
                     ack_delay: float = 0.05, wmax: int = 128, dupthresh: int = 3, initial_rto: float = 3.0,
                     min_rto: float = 1.0, max_rto: float = 64.0, clock_granularity: float = 0.01, batches: int = 20,
                     confidence: float = 0.95, block_error_probability=None,
-                    progress: bool | Callable[[float], object] | None = None, sack: bool = False,
-                    prr: bool = False) -> BearerResult:
+                    progress: bool | Callable[[float], object] | None = None, **parts: Any) -> BearerResult:
     """TCP over a block error sequence (one 0/1 per TTI of ``tti_frames`` frames), with the transmit power of
     every 0.667-ms slot (``power_dbw``, optional) for ATP and ACE; P_e is the mean of ``block_error_probability``
     when given, else of the sequence. The timer is RFC 6298's (1 s minimum); ``wmax`` = 128 packets is a 64-KB
@@ -128,7 +146,10 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     batches, confidence : the batch-means interval of S.
     block_error_probability : the probabilities behind the sequence (then P_e is their mean).
     progress : True for a progress bar, or a callable.
-    sack, prr : SACK's loss recovery (RFC 6675) and PRR (RFC 6937) in the sender (reno, newreno, cubic).
+    **parts
+        The sender's other parts by name, as ``simulate_link`` takes them (``initial_window``, ``recover_guard``,
+        ``byte_counting``, ``ssthresh_rule``, ``limited_transmit``, ``rto`` fixed, ``delayed_ack``; tcpfade.tcp.
+        parameters declares them); the papers' when left out.
 
     Returns
     -------
@@ -146,7 +167,9 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     >>> round(r.throughput, 2)                                 # the payload share 472/512
     0.92
     """
-    check_recovery_parts({"variant": variant, "sack": sack, "prr": prr})
+    given = bearer_parts(parts, allowed=tuple(p.name for p in BEARER_PARTS
+                                              if p.name not in ("initial_rto", "max_rto", "clock_granularity")))
+    check_recovery_parts({"variant": variant, **given})
     errors = np.asarray(block_errors, dtype=float)
     if not np.all((errors == 0) | (errors == 1)):
         raise v.fail("block_errors", block_errors, "must hold only 0s and 1s (one per TTI)")
@@ -164,13 +187,12 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     with reporting(progress, "simulated time") as report:
         # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
         # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
-        args = {"variant": variant, "wmax": wmax, "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
-                "initial_window": 1, "recover_guard": False, "byte_counting": False, "ssthresh_rule": "half_window",
-                "sack": sack, "prr": prr, "rto": None,
+        # The parts not given are the papers' (their declared defaults: zorzi-rossi-mazzini ran ns's NewReno).
+        args = {**{p.name: p.default for p in BEARER_PARTS}, **given, "variant": variant, "wmax": wmax,
+                "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
                 "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
-                "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "delayed_ack": None,
-                "seed": 0}
+                "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
         raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
@@ -258,13 +280,14 @@ WCDMA = Model("wcdma.simulate", (
     Param("step_db", v.Real(0.0, 20.0), 0.5, "The power control's step Δ.", "dB"),
     Param("duration", v.Real(1.0, 1e6), 60.0, "Simulated time.", "s"),
     SEED.but(doc="Seed of the system and of the block error sequence."),
-    BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO, SACK, PRR,
+    BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO, PROFILE, *BEARER_PARTS,
     Param("rays", v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"), "vehicular-a-5",
           "The multipath profile: a name of tcpfade.wcdma.RAY_PROFILES or a list of ray powers in dB."),
     Param("sir_reference", v.Choice(SIR_REFERENCES), DEFAULT_SIR_REFERENCE,
           "The SIR the power control's target is in: bit (per information bit) or symbol (per coded symbol); the "
           "mapping always gets the per-symbol SIR (simulate_system, BRIEF D13)."),
-), doc="The WCDMA uplink with power control and TCP over each user's radio bearer (zorzi-rossi-mazzini).")
+), doc="The WCDMA uplink with power control and TCP over each user's radio bearer (zorzi-rossi-mazzini).",
+    profiles=PROFILES)
 
 #: The rules of :data:`WCDMA` by name.
 RULES = WCDMA.rules
@@ -273,12 +296,11 @@ RULES = WCDMA.rules
 @WCDMA.entry()
 def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
                     duration: float, seed: int, variant: str, ack_delay: float, min_rto: float,
-                    rays: str | list[float], sir_reference: str, sack: bool = False,
-                    prr: bool = False) -> dict[str, Any]:
+                    rays: str | list[float], sir_reference: str, profile: str = "papers", **parts: Any) -> dict[str, Any]:
     """Check the arguments of :func:`simulate` without running it (a sweep checks every point with it)."""
     from .coding import TTI_FRAMES
 
-    check_recovery_parts({"variant": variant, "sack": sack, "prr": prr})
+    check_recovery_parts({"variant": variant, **parts})
     from .system import RAY_PROFILES, TRACE_BYTES
 
     if tti_frames not in TTI_FRAMES:
@@ -290,14 +312,13 @@ def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_si
     v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")
     return {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
             "step_db": step_db, "duration": duration, "seed": seed, "variant": variant, "ack_delay": ack_delay,
-            "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference, "sack": sack, "prr": prr}
+            "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference, "profile": profile, **parts}
 
 
 @WCDMA.entry(PROGRESS, rest="system")
 def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
              duration: float, seed: int, variant: str, ack_delay: float, min_rto: float, rays: Any,
-             sir_reference: str, progress: bool | Callable[[float], object] | None, sack: bool = False,
-             prr: bool = False, **system: Any) -> WcdmaResult:
+             sir_reference: str, progress: bool | Callable[[float], object] | None, **system: Any) -> WcdmaResult:
     """The whole chain of zorzi-rossi-mazzini for ``users`` users over ``duration`` seconds: the uplink with
     power control (:func:`~tcpfade.wcdma.simulate_system`, further keyword arguments go to it), block error
     probabilities per TTI from each user's SIR trace, a block error sequence by a coin flip per TTI (seeded from
@@ -328,10 +349,13 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
     (6, [])
     """
     # The entry has checked (and normalized) the values; the chain's own cross-checks follow.
+    # The sender's parts arrive checked among the keywords; the rest are the system's.
+    parts = {k: system.pop(k) for k in _PART_RULES if k in system}
+    profile = system.pop("profile")
     a = wcdma_arguments.unchecked(users=users, doppler_hz=doppler_hz, tti_frames=tti_frames,
                                   target_sir_db=target_sir_db, step_db=step_db, duration=duration, seed=seed,
                                   variant=variant, ack_delay=ack_delay, min_rto=min_rto, rays=rays,
-                                  sir_reference=sir_reference, sack=sack, prr=prr)
+                                  sir_reference=sir_reference, profile=profile, **parts)
     users, doppler_hz, tti_frames, target_sir_db, step_db, duration, seed, ack_delay, min_rto = (
         a["users"], a["doppler_hz"], a["tti_frames"], a["target_sir_db"], a["step_db"], a["duration"], a["seed"],
         a["ack_delay"], a["min_rto"])
@@ -339,19 +363,17 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
                                  duration=duration, seed=seed, sir_reference=a["sir_reference"], progress=progress,
                                  rays=a["rays"], **system)
     w = tcp_over_system(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto,
-                        sack=sack, prr=prr)
+                        **parts)
     params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
               "step_db": step_db, "duration": duration, "seed": seed, "variant": a["variant"], "ack_delay": ack_delay,
-              "min_rto": min_rto, "sir_reference": a["sir_reference"],
-              **({"rays": a["rays"]} if a["rays"] != WCDMA["rays"].default else {}),
-              **{k: True for k in ("sack", "prr") if a[k]}, **system}
+              "min_rto": min_rto, "sir_reference": a["sir_reference"], "profile": profile, **parts,
+              **({"rays": a["rays"]} if a["rays"] != WCDMA["rays"].default else {}), **system}
     return WcdmaResult(w.users, sys_result, w.block_error_probability, params)
 
 
-@v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule,
-           sack=SACK.rule, prr=PRR.rule)
+@v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule)
 def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno", ack_delay: float = 0.05,
-                    min_rto: float = 1.0, sack: bool = False, prr: bool = False) -> WcdmaResult:
+                    min_rto: float = 1.0, **parts: Any) -> WcdmaResult:
     """The second half of :func:`simulate` on an uplink run already made: block error probabilities per TTI of
     ``tti_frames`` frames from each user's SIR trace, a coin flip per TTI (seeded from the run's seed, as
     :func:`simulate` does), TCP NewReno over each user's bearer. One uplink run serves several TTIs or TCP
@@ -364,7 +386,9 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     variant : TCP variant over each bearer ("newreno", "reno", "tahoe" or "oldtahoe").
     ack_delay : the return path's delay [s].
     min_rto : floor of TCP's retransmission timer [s].
-    sack, prr : SACK's loss recovery (RFC 6675) and PRR (RFC 6937) in the sender (reno, newreno, cubic).
+    **parts
+        The sender's other parts and timer by name (``BEARER_PARTS``: ``initial_window``, ``limited_transmit``, ...,
+        ``initial_rto``, ``max_rto``, ``clock_granularity``, ``delayed_ack``); the papers' when left out.
 
     Returns
     -------
@@ -385,6 +409,7 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     from .coding import check_tti_frames
     from .system import SystemResult
 
+    parts = bearer_parts(parts)
     if not isinstance(system, SystemResult):
         raise v.fail("system", system, "must be a SystemResult (from simulate_system)")
     tti_frames = check_tti_frames(tti_frames)
@@ -393,10 +418,10 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     bes = rng.random(bep.shape) < bep
     per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
                                 variant=variant, ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u],
-                                sack=sack, prr=prr)
+                                **parts)
                 for u in range(system.users)]
     params = {"users": system.users, "doppler_hz": system.doppler_hz, "tti_frames": tti_frames,
               "target_sir_db": system.target_sir_db, "step_db": system.step_db, "duration": system.duration,
               "seed": system.seed, "variant": variant, "ack_delay": ack_delay, "min_rto": min_rto,
-              "sir_reference": system.sir_reference, **{k: True for k, on in (("sack", sack), ("prr", prr)) if on}}
+              "sir_reference": system.sir_reference, **parts}
     return WcdmaResult(per_user, system, bep, params)

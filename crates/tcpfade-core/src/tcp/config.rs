@@ -4,7 +4,7 @@
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
 use super::sack_recovery::PrrBound;
-use super::{Recovery, Variant};
+use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
 
@@ -67,6 +67,12 @@ pub struct SenderConfig {
     /// PRR (RFC 6937) as the window rule during SACK's recovery, with its reduction bound; None: RFC 6675's own
     /// (cwnd = ssthresh at entry).
     pub prr: Option<PrrBound>,
+    /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
+    /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
+    /// allows; W does not change, and RFC 5681 §3.2 step 2 leaves these segments out of FlightSize at the fast
+    /// retransmit. Off by default (the papers' TCP has none); a variant without fast retransmit (OldTahoe)
+    /// refuses it.
+    pub limited_transmit: bool,
 }
 
 impl SenderConfig {
@@ -92,6 +98,7 @@ impl SenderConfig {
             ssthresh_rule: SsthreshRule::HalfWindow,
             sack: false,
             prr: None,
+            limited_transmit: false,
         })
     }
 
@@ -132,6 +139,21 @@ impl SenderConfig {
     pub fn with_ssthresh_rule(mut self, rule: SsthreshRule) -> Self {
         self.ssthresh_rule = rule;
         self
+    }
+
+    /// The same configuration with RFC 3042 limited transmit on or off (see
+    /// [`SenderConfig::limited_transmit`]); refused for a variant that never retransmits on duplicate ACKs.
+    pub fn with_limited_transmit(mut self, on: bool) -> Result<Self> {
+        if on && self.variant.loss_detection() == LossDetection::TimeoutOnly {
+            return Err(Error::invalid(
+                "limited_transmit",
+                "true",
+                &format!("needs a variant that counts duplicate ACKs ({} has no fast retransmit, zorzi-rao §2)",
+                         self.variant.name()),
+            ));
+        }
+        self.limited_transmit = on;
+        Ok(self)
     }
 
     /// The same configuration with an initial window of `segments` segments (checked: at least one; see

@@ -59,14 +59,18 @@ impl CongestionOps for Aimd {
     }
 
     /// Wth = ⌈W/2⌉ (D3; zorzi-rao §2), or max(FlightSize/2, 2) (RFC 5681 §3.1 eq. (4)) with FlightSize =
-    /// SND.NXT − SND.UNA, the segments sent and not yet acknowledged: W with a full window, less in a window the
+    /// SND.NXT − SND.UNA less what limited transmit sent (RFC 5681 §3.2 step 2), the segments sent and not yet
+    /// acknowledged: W with a full window, less in a window the
     /// receiver limits, and after a timeout's go-back-N only what has been sent again (SND.NXT went back to
     /// SND.UNA; the segments sent before the timeout beyond it are not counted, as RFC 793's SND.NXT does not).
     #[inline]
     fn ssthresh(&mut self, st: &TcpState) -> f64 {
         match self.rule {
             SsthreshRule::HalfWindow => (st.cwnd / 2.0).ceil(),
-            SsthreshRule::HalfFlight => (st.send_next.saturating_sub(st.una) as f64 / 2.0).max(2.0),
+            SsthreshRule::HalfFlight => {
+                let flight = st.send_next.saturating_sub(st.una).saturating_sub(st.limited_sent);
+                (flight as f64 / 2.0).max(2.0)
+            }
         }
     }
 

@@ -59,6 +59,7 @@ pub(crate) trait RecoveryOps {
 #[inline]
 pub(crate) fn open_ack(st: &mut TcpState, cc: &mut Congestion, acked: u64, now: f64) {
     st.dupacks = 0;
+    st.limited_sent = 0;
     cc.on_ack(st, acked, now);
 }
 
@@ -77,6 +78,7 @@ fn restart_after_timeout(st: &mut TcpState, cc: &mut Congestion) {
     go_back_n(st, cc);
     st.recover = None;
     st.dupacks = 0;
+    st.limited_sent = 0;
     st.timer = None;
 }
 
@@ -88,6 +90,7 @@ fn enter_fast_recovery(st: &mut TcpState, cc: &mut Congestion, dupthresh: f64) {
     st.cwnd = st.ssthresh + dupthresh;
     st.retransmit = Some(st.una);
     st.recover = Some(st.high);
+    st.limited_sent = 0;
 }
 
 /// Fast recovery ends: W deflates to Wth (D3).

@@ -28,7 +28,8 @@
 //!   (our receiver never reneges).
 //!
 //! **PRR** (RFC 6937 §3) replaces "cwnd = ssthresh" during recovery: at entry prr_delivered = prr_out = 0 and
-//! RecoverFS = HighData + 1 − HighACK − 1 (the packets outstanding); on each ACK in recovery (the entering one
+//! RecoverFS = FlightSize, the packets outstanding less those limited transmit sent (RFC 5681 §3.2 step 2, as for
+//! ssthresh); on each ACK in recovery (the entering one
 //! included) DeliveredData = the change in `una` + the change in the SACKed count, prr_delivered += it, and
 //!
 //! - pipe > ssthresh (proportional part): sndcnt = ⌈prr_delivered · ssthresh / RecoverFS⌉ − prr_out;
@@ -151,7 +152,7 @@ impl SackRecovery {
             // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer.
             if ack > st.una {
                 let acked = ack - st.una;
-                (st.una, st.dupacks, self.lost_below) = (ack, 0, ack);
+                (st.una, st.dupacks, st.limited_sent, self.lost_below) = (ack, 0, 0, ack);
                 st.send_next = st.send_next.max(ack);
                 cc.on_ack(st, acked, now);
             }
@@ -171,6 +172,7 @@ impl SackRecovery {
         let delivered = (ack - old_una + self.board.count()).saturating_sub(before);
         if new_data {
             st.dupacks = 0;
+            st.limited_sent = 0;
         } else if fresh > 0 && st.una < st.high {
             st.dupacks += 1; // RFC 6675 §2: an ACK that SACKs new data counts as a duplicate
         }
@@ -231,15 +233,16 @@ impl SackRecovery {
     /// RFC 6675 §5 step 4: enter loss recovery.
     pub(crate) fn enter_recovery(&mut self, st: &mut TcpState, cc: &mut Congestion) {
         st.counters.fast_retransmits += 1;
+        // FlightSize without limited transmit's segments (RFC 5681 §3.2 step 2), for ssthresh and RecoverFS.
         st.ssthresh = cc.ssthresh(st);
+        let flight = (st.high - st.una).saturating_sub(st.limited_sent);
+        st.limited_sent = 0;
         st.recover = Some(st.high);
         self.entry = Some(st.una);
         self.rescue = st.una;
         self.rxt_next = st.una; // HighRxt moves to the entry retransmission when it is sent
         match self.prr_bound {
-            Some(_) => {
-                self.prr = Some(PrrState { delivered: 0, out: 0, recover_fs: st.high - st.una, sndcnt: 0.0 });
-            }
+            Some(_) => self.prr = Some(PrrState { delivered: 0, out: 0, recover_fs: flight.max(1), sndcnt: 0.0 }),
             None => st.cwnd = st.ssthresh,
         }
     }
@@ -321,6 +324,7 @@ impl SackRecovery {
         st.cwnd = cc.loss_window();
         st.recover = None;
         st.dupacks = 0;
+        st.limited_sent = 0;
         st.timer = None;
         st.retransmit = None;
         self.after_rto = Some(st.high);

@@ -87,7 +87,10 @@ impl Sender {
         let seq = match self.st.retransmit.take() {
             Some(seq) => seq,
             None if self.sack_governs() => self.sack_next(self.limit())?,
-            None if self.st.send_next < self.st.una + self.usable_window() && self.st.send_next < self.limit() => {
+            None if self.st.send_next < self.st.una + self.send_window() && self.st.send_next < self.limit() => {
+                if self.st.send_next >= self.st.una + self.usable_window() {
+                    self.st.limited_sent += 1;
+                }
                 self.st.send_next += 1;
                 self.st.send_next - 1
             }
@@ -214,7 +217,22 @@ impl Sender {
             }
         }
         !self.recovery.holds_data()
-            && (st.retransmit.is_some() || (st.send_next < st.una + self.usable_window() && st.send_next < self.limit()))
+            && (st.retransmit.is_some() || (st.send_next < st.una + self.send_window() && st.send_next < self.limit()))
+    }
+
+    /// Segments that may be outstanding now: the usable window, plus RFC 3042's limited transmit, one new
+    /// segment for each of the first two duplicate ACKs below dupthresh outside recovery (W + 2 at most, and
+    /// never beyond Wmax). Only previously unsent data goes this way (SND.NXT at its highest).
+    #[inline]
+    fn send_window(&self) -> u64 {
+        let st = &self.st;
+        let usable = self.usable_window();
+        if !self.cfg.limited_transmit || st.dupacks == 0 || st.recover.is_some() || st.send_next < st.high
+            || st.dupacks >= self.cfg.dupthresh
+        {
+            return usable;
+        }
+        (usable + st.dupacks.min(2)).min(self.cfg.wmax)
     }
 
     /// One past the last sequence number of the transfer (u64::MAX for a bulk transfer).

@@ -42,6 +42,9 @@ pub(crate) struct TcpState {
     pub high: u64,
     /// Duplicate ACKs since the last ACK of new data.
     pub dupacks: u64,
+    /// Segments sent by RFC 3042 limited transmit since the last ACK of new data (left out of FlightSize at
+    /// the fast retransmit, RFC 5681 §3.2 step 2).
+    pub limited_sent: u64,
     /// In fast recovery: the recovery point (`high` when it started; RFC 6582 "recover").
     pub recover: Option<u64>,
     /// A retransmission to send before anything else (fast retransmit, partial ACK, Immediate Recovery).
@@ -68,6 +71,7 @@ impl TcpState {
             send_next: 0,
             high: 0,
             dupacks: 0,
+            limited_sent: 0,
             recover: None,
             retransmit: None,
             timer: None,

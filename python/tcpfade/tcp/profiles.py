@@ -1,0 +1,93 @@
+"""The sender's profiles: named choices of its parts (issue 35; BRIEF §3: a profile is a choice of parts, never a
+copy of the sender). A call's ``profile`` sets every part it does not set itself; an explicit keyword wins.
+
+- ``"papers"``: every part's declared default, the TCP of the five papers. Every reproduction pins it, and it is
+  the default of every entry point, so a result computed before profiles existed is computed the same way.
+- ``"rfc"``: the standards-track sender: RFC 5681's ssthresh, RFC 3042 limited transmit, RFC 6582 NewReno with its
+  guard, RFC 6298 timers, RFC 3465 byte counting.
+- ``"linux"``: the kernel's defaults where they change what the models compute, rule by rule beside the kernel
+  source that defines each (:data:`LINUX`'s ``sources``), SACK and PRR included (RACK not yet).
+
+docs/parameters.md tables them against their sources (``tcpfade._params.render``). The slotted model and its analyses take
+no profile: their clock counts slots, so neither RFC 6298's timer nor the kernel's times apply; their parts are set
+one by one (``ssthresh_rule``, ``limited_transmit``, ...)."""
+
+from __future__ import annotations
+
+from .. import _validate as v
+from .._params import Param, Profile
+
+PAPERS = Profile(
+    "papers", {},
+    "The papers' TCP (zorzi-rao §2, abouzeid §II, tsaoussidis-badr §3): every part's declared default.",
+)
+
+RFC = Profile(
+    "rfc",
+    {"ssthresh_rule": "half_flight", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
+     "initial_window": 3, "rto": None, "initial_rto": 1.0, "min_rto": 1.0, "max_rto": 64.0},
+    "A standards-track sender: RFC 5681 with RFC 3042, RFC 6582, RFC 6298 and RFC 3465.",
+    sources={
+        "ssthresh_rule": "RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize/2, 2 SMSS)",
+        "limited_transmit": "RFC 3042 §2 (and RFC 5681 §3.2 step 2: its segments are not in FlightSize)",
+        "recover_guard": "RFC 6582 §3.2 steps 2 and 4 (NewReno's recover)",
+        "byte_counting": "RFC 3465 §2.2 with L = 2 SMSS (RFC 5681 §3.1 allows it)",
+        "initial_window": "RFC 5681 §3.1 eq. (3): 3 segments for 1095 < SMSS <= 2190 bytes (a 1460-byte MSS); "
+                          "RFC 6928's 10 stays an option (initial_window=10)",
+        "rto": "RFC 6298 §2: the RTO from SRTT and RTTVAR",
+        "initial_rto": "RFC 6298 §2.1: 1 s before the first sample",
+        "min_rto": "RFC 6298 §2.4: RTO rounded up to 1 s",
+        "max_rto": "RFC 6298 §2.5: a maximum of at least 60 s",
+    },
+    refused={
+        "oldtahoe": "RFC 5681 §3.2 requires fast retransmit on the third duplicate ACK",
+        "tahoe": "RFC 5681 §3.2 requires fast recovery after a fast retransmit",
+        "probing": "TCP-Probing is not a standards-track TCP (tsaoussidis-badr's proposal)",
+    },
+)
+
+LINUX = Profile(
+    "linux",
+    {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
+     "initial_window": 10, "rto": None, "initial_rto": 1.0, "min_rto": 0.2, "max_rto": 120.0,
+     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True},
+    "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
+    sources={
+        "ssthresh_rule": "tcp_reno_ssthresh(): max(cwnd >> 1, 2), half the window (CUBIC: its own β = 0.7, "
+                         "bictcp_recalc_ssthresh())",
+        "limited_transmit": "tcp_input.c counts each duplicate ACK as a segment out of the network (sacked_out, "
+                            "tcp_add_reno_sack()), so new data goes out on the first duplicate ACKs: RFC 3042's "
+                            "effect",
+        "recover_guard": "tcp_input.c's high_seq: no new recovery until the cumulative ACK passes it",
+        "byte_counting": "tcp_slow_start() and tcp_cong_avoid_ai() count the segments acknowledged (the kernel has no "
+                         "L = 2 limit; here L = 2 applies)",
+        "initial_window": "TCP_INIT_CWND = 10 (include/net/tcp.h; RFC 6928)",
+        "rto": "tcp_rtt_estimator(), tcp_set_rto(): SRTT and RTTVAR (mdev) as RFC 6298",
+        "initial_rto": "TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h)",
+        "min_rto": "TCP_RTO_MIN = 200 ms (include/net/tcp.h); the kernel floors RTTVAR at it, here the RTO is floored",
+        "max_rto": "TCP_RTO_MAX = 120 s (include/net/tcp.h)",
+        "clock_granularity": "jiffies at HZ = 1000 (1 ms); tcp_rtt_estimator() works in microseconds",
+        "delayed_ack": "TCP_DELACK_MIN = 40 ms (include/net/tcp.h): an ACK per two segments or after the timer",
+        "sack": "net.ipv4.tcp_sack = 1 by default (Documentation/networking/ip-sysctl.rst); the scoreboard is "
+                "tcp_sacktag_write_queue() in tcp_input.c. The kernel marks losses by RACK (tcp_recovery = 1) rather "
+                "than RFC 6675's IsLost, which this sender does not have yet",
+        "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2; the kernel bounds by CRB "
+               "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "
+               "throughout",
+    },
+    refused={
+        "oldtahoe": "Linux has no congestion-control module without fast retransmit",
+        "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",
+        "reno": "Linux's reno module recovers as NewReno does (partial ACKs retransmit, tcp_input.c); use newreno",
+        "probing": "Linux has no TCP-Probing module",
+    },
+)
+
+#: The profiles, the default first.
+PROFILES: tuple[Profile, ...] = (PAPERS, RFC, LINUX)
+
+PROFILE = Param("profile", v.Choice(tuple(p.name for p in PROFILES)), "papers",
+                "Which parts the sender runs where the call does not say: papers (the five papers' TCP, every part's "
+                "default), rfc (RFC 5681 + 3042 + 6582 + 6298 + 3465) or linux (the kernel's defaults); an explicit "
+                "keyword wins. The rules and their sources: docs/parameters.md, \"Profiles\".")
+

@@ -1,0 +1,151 @@
+"""The sender's profiles (issue 35): a profile is a choice of parts, nothing else. Each is checked against the calls
+that name the same parts one by one (the independent side: the parts themselves are checked by their own traces,
+crates/tcpfade-core/tests/limited_transmit.rs and the rest), in the API, the CLI and sweeps; explicit keywords win;
+the variants a profile cannot run are refused with its reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tcpfade
+from tcpfade.cli import main
+from tcpfade.sweep import Experiment, Store, run_sweep
+from tcpfade.tcp.profiles import LINUX, PROFILES, RFC
+
+LINK = dict(rate=100, tau=0.05, buffer=10, channel=tcpfade.Bernoulli(0.03), duration=300, seed=5)
+
+
+def fields(r) -> str:
+    """Every field but the profile's name, as text (NaN equals NaN there: the per-visit terms of a Bernoulli run)."""
+    out = r.to_dict()
+    out.pop("profile")
+    return json.dumps(out, sort_keys=True, default=str)
+
+
+def test_papers_is_the_default_and_changes_nothing():
+    assert fields(tcpfade.simulate_link("newreno", **LINK)) == \
+        fields(tcpfade.simulate_link("newreno", profile="papers", **LINK))
+    assert tcpfade.simulate_link("newreno", **LINK).profile == "papers"
+
+
+@pytest.mark.parametrize("profile", [RFC, LINUX], ids=lambda p: p.name)
+def test_a_profile_is_its_parts_named_one_by_one(profile):
+    for variant in ("newreno", "cubic"):
+        by_name = tcpfade.simulate_link(variant, profile=profile.name, **LINK)
+        by_parts = tcpfade.simulate_link(variant, **profile.values, **LINK)
+        assert by_name.profile == profile.name and by_parts.profile == "papers"
+        assert fields(by_name) == fields(by_parts)
+    # ... and it changes the run (else the comparison above would prove nothing)
+    assert fields(tcpfade.simulate_link("newreno", profile=profile.name, **LINK)) != \
+        fields(tcpfade.simulate_link("newreno", **LINK))
+
+
+def test_an_explicit_keyword_wins_over_the_profile():
+    given = tcpfade.simulate_link("newreno", profile="linux", min_rto=1.0, initial_window=2, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "min_rto": 1.0, "initial_window": 2}, **LINK)
+    assert fields(given) == fields(spelled)
+
+
+def test_transfers_take_profiles_and_record_the_parts_they_ran():
+    kw = dict(size_bytes=200_000, channel=tcpfade.ContinuousTwoState.on_off(2.0, 0.1), seed=3)
+    r = tcpfade.simulate_transfer("newreno", profile="rfc", **kw)
+    assert r.parameters["profile"] == "rfc"
+    assert {k: r.parameters[k] for k in RFC.values} == RFC.values
+    same = tcpfade.simulate_transfer("newreno", **RFC.values, **kw)
+    assert (r.connection_time, r.retransmissions) == (same.connection_time, same.retransmissions)
+    assert tcpfade.simulate_transfer("newreno", **kw).parameters["initial_window"] == 1
+
+
+@pytest.mark.parametrize("profile,variant,reason", [
+    ("rfc", "tahoe", "RFC 5681 §3.2 requires fast recovery"),
+    ("rfc", "oldtahoe", "requires fast retransmit"),
+    ("linux", "reno", "use newreno"),
+    ("linux", "probing", "no TCP-Probing module"),
+])
+def test_a_profile_refuses_what_it_cannot_run_with_its_reason(profile, variant, reason):
+    call = tcpfade.simulate_transfer if variant == "probing" else tcpfade.simulate_link
+    kw = dict(size_bytes=10_000, channel=None) if variant == "probing" else dict(LINK)
+    with pytest.raises(tcpfade.ParameterError, match=f"profile = '{profile}' is not allowed: cannot run {variant}: "
+                                                     f".*{reason}"):
+        call(variant, profile=profile, **kw)
+
+
+@pytest.mark.parametrize("bad", ["bsd", True, 1, None, ""])
+def test_an_unknown_profile_is_refused_in_one_line(bad):
+    with pytest.raises(tcpfade.ParameterError, match="profile = .* is not allowed: must be one of papers, rfc, linux"):
+        tcpfade.simulate_link("newreno", profile=bad, **LINK)
+
+
+def test_limited_transmit_needs_fast_retransmit():
+    with pytest.raises(tcpfade.ParameterError, match="limited_transmit = true is not allowed: .*oldtahoe has no fast"):
+        tcpfade.simulate_link("oldtahoe", limited_transmit=True, **LINK)
+
+
+def test_the_command_line_takes_the_profile_and_leaves_left_out_options_to_it(capsys):
+    args = ["simulate-link", "--variant", "newreno", "--rate", "100", "--tau", "0.05", "--buffer", "10",
+            "--error-rate", "0.03", "--duration", "300", "--seed", "5", "--json"]
+    assert main([*args, "--profile", "rfc"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["profile"] == "rfc"
+    api = tcpfade.simulate_link("newreno", profile="rfc", **LINK)
+    assert row["goodput"] == api.goodput and row["timeouts"] == api.timeouts
+    assert main([*args, "--profile", "rfc", "--min-rto", "0.2", "--no-limited-transmit"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    api = tcpfade.simulate_link("newreno", profile="rfc", min_rto=0.2, limited_transmit=False, **LINK)
+    assert row["goodput"] == api.goodput
+    assert main(["simulate-link", "--help"]) == 0
+    assert "(default: the --profile's; papers: 1; rfc: 3; linux: 10)" in " ".join(capsys.readouterr().out.split())
+    assert main([*args, "--profile", "linux", "--variant", "reno"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpfade: --profile = 'linux' is not allowed: cannot run reno") and err.count("\n") == 1
+
+
+def test_a_sweep_point_with_a_profile_is_the_direct_call(tmp_path):
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "seed": 11},
+                              "fixed": {"rate": 100.0, "tau": 0.05, "buffer": 10, "channel": "bernoulli",
+                                        "error_rate": 0.03, "duration": 300.0},
+                              "axes": {"profile": [p.name for p in PROFILES], "variant": ["newreno", "cubic"]},
+                              "output": {"store": str(tmp_path / "p.db")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 6
+    for row in rows:
+        p = row["params"]
+        direct = tcpfade.simulate_link(p["variant"], profile=p["profile"], rate=100, tau=0.05, buffer=10,
+                                       channel=tcpfade.Bernoulli(0.03), duration=300, seed=row["seed"])
+        assert row["metrics"]["goodput"] == direct.goodput
+
+    # The export names every part each point ran with: the profile's where the point set none.
+    frame = Store(e.store).dataframe()
+    for _, r in frame.iterrows():
+        expected = {p.name: p for p in PROFILES}[r["profile"]].values
+        assert r["initial_window"] == expected.get("initial_window", 1)
+        assert r["limited_transmit"] == expected.get("limited_transmit", False)
+
+
+def test_wcdma_takes_the_parts_and_the_profiles_as_the_link_does():
+    from tcpfade import wcdma
+    from tcpfade.wcdma.tcp import tcp_over_blocks
+
+    # The profile over the whole chain is its parts named one by one (a lossy run: 1.5 dB below the default target).
+    kw = dict(users=3, duration=20.0, seed=4, target_sir_db=3.5)
+    by_name = wcdma.simulate(profile="linux", **kw).to_frame()
+    by_parts = wcdma.simulate(**LINUX.values, **kw).to_frame()
+    papers = wcdma.simulate(**kw).to_frame()
+    assert by_name.throughput.tolist() == by_parts.throughput.tolist() != papers.throughput.tolist()
+    # One bearer: a window of three with one lost block repaired by limited transmit's fast retransmit (RFC 3042),
+    # by a timeout without it (initial window 3, nothing else sent: the hand-worked trace of
+    # crates/tcpfade-core/tests/limited_transmit.rs over a radio bearer).
+    blocks = [0] * 3000
+    blocks[0] = 1                               # the first segment's block is lost, with W = IW = 3
+    plain = tcp_over_blocks(blocks, initial_window=3)
+    limited = tcp_over_blocks(blocks, initial_window=3, limited_transmit=True)
+    assert (plain.timeouts, plain.fast_retransmits) == (1, 0)        # two duplicate ACKs only: the timer
+    assert (limited.timeouts, limited.fast_retransmits) == (0, 1)    # segments 3 and 4 bring the third
+    assert plain.retransmissions == limited.retransmissions == 1
+    with pytest.raises(tcpfade.ParameterError, match="limited_transmit = 'yes' is not allowed"):
+        tcp_over_blocks(blocks, limited_transmit="yes")
+    with pytest.raises(tcpfade.ParameterError, match="sack_blocks = 1 is not allowed: is not a parameter here"):
+        tcp_over_blocks(blocks, sack_blocks=1)

@@ -165,7 +165,9 @@ const LINK_DONE: usize = 0;
 const ACK_ARRIVES: usize = 1;
 const DELAYED_ACK: usize = 2;
 
-struct Link<'o, C, O> {
+/// The run's state; `SACK` says whether ACKs carry SACK blocks (a constant, so that without SACK the driver's loop
+/// is exactly the cumulative-ACK one).
+struct Link<'o, C, O, const SACK: bool> {
     cfg: LinkConfig,
     channel: C,
     observer: &'o mut O,
@@ -178,8 +180,6 @@ struct Link<'o, C, O> {
     acks: VecDeque<(f64, u64)>,
     /// Their SACK blocks, in the same order, when SACK is on (empty otherwise).
     sacks: VecDeque<SackBlocks>,
-    /// SACK is on.
-    sack: bool,
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HashMap<u64, f64>,
@@ -194,7 +194,7 @@ struct Link<'o, C, O> {
     busy_since: f64,
 }
 
-impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
+impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
             self.counts.sent += 1;
@@ -259,7 +259,7 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
         }
         if self.ack_policy.ack_now(now, seq, before, ack) {
             self.acks.push_back((now + self.cfg.tau, ack));
-            if self.sack {
+            if SACK {
                 self.sacks.push_back(self.receiver.sack_blocks());
             }
         }
@@ -321,17 +321,16 @@ impl<C: LinkChannel, O: LinkObserver> Link<'_, C, O> {
                 self.finish_transmission(now)?;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
-                match self.sack {
-                    false => self.sender.on_ack(now, value),
-                    true => {
-                        let blocks = self.sacks.pop_front().unwrap_or_default();
-                        self.sender.on_sack_ack(now, value, blocks.as_slice());
-                    }
+                if SACK {
+                    let blocks = self.sacks.pop_front().unwrap_or_default();
+                    self.sender.on_sack_ack(now, value, blocks.as_slice());
+                } else {
+                    self.sender.on_ack(now, value);
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
                 self.acks.push_back((now + cfg.tau, self.receiver.expected()));
-                if self.sack {
+                if SACK {
                     self.sacks.push_back(self.receiver.sack_blocks());
                 }
             } else {
@@ -382,24 +381,32 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
     watch: &mut Watch<'_>,
 ) -> Result<LinkOutcome> {
     cfg.validate()?;
-    let link = Link {
-        cfg: *cfg,
-        channel,
-        observer,
-        sender: Sender::new(cfg.sender),
-        receiver: Receiver::new(cfg.sender.wmax).with_sack(cfg.sender.sack),
-        queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
-        on_link: None,
-        acks: VecDeque::new(),
-        sacks: VecDeque::new(),
-        sack: cfg.sender.sack,
-        ack_policy: AckPolicy::new(cfg.delayed_ack),
-        held_starts: HashMap::new(),
-        credited: vec![0; cfg.batches as usize],
-        received_by_start: vec![0; cfg.batches as usize],
-        batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
-        counts: LinkCounts::default(),
-        busy_since: 0.0,
-    };
-    link.run(watch)
+    if cfg.sender.sack {
+        Link::<C, O, true>::new(cfg, channel, observer).run(watch)
+    } else {
+        Link::<C, O, false>::new(cfg, channel, observer).run(watch)
+    }
+}
+
+impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK> {
+    fn new(cfg: &LinkConfig, channel: C, observer: &'o mut O) -> Self {
+        Link {
+            cfg: *cfg,
+            channel,
+            observer,
+            sender: Sender::new(cfg.sender),
+            receiver: Receiver::new(cfg.sender.wmax).with_sack(SACK),
+            queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
+            on_link: None,
+            acks: VecDeque::new(),
+            sacks: VecDeque::new(),
+            ack_policy: AckPolicy::new(cfg.delayed_ack),
+            held_starts: HashMap::new(),
+            credited: vec![0; cfg.batches as usize],
+            received_by_start: vec![0; cfg.batches as usize],
+            batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
+            counts: LinkCounts::default(),
+            busy_since: 0.0,
+        }
+    }
 }

@@ -118,23 +118,38 @@ impl Receiver {
     pub fn on_segment(&mut self, seq: u64) -> u64 {
         if seq == self.expected {
             self.expected += 1;
-            while self.held[(self.expected & self.mask) as usize] {
-                self.held[(self.expected & self.mask) as usize] = false;
-                self.expected += 1;
+            if self.held[(self.expected & self.mask) as usize] {
+                while self.held[(self.expected & self.mask) as usize] {
+                    self.held[(self.expected & self.mask) as usize] = false;
+                    self.expected += 1;
+                }
+                if self.sack.is_some() {
+                    self.note_sack(seq); // a hole filled: the blocks it joined are delivered
+                }
             }
         } else if seq > self.expected {
             debug_assert!(seq - self.expected <= self.mask, "packet {seq} beyond the advertised window");
             self.held[(seq & self.mask) as usize] = true;
+            if self.sack.is_some() {
+                self.note_sack(seq);
+            }
         }
+        // In order with nothing held, or an old packet: no block changes, and SACK costs nothing here.
+        self.expected
+    }
+
+    /// SACK's bookkeeping for packet `seq`, out of line so that the cumulative-ACK path stays as it was.
+    #[inline(never)]
+    fn note_sack(&mut self, seq: u64) {
+        let expected = self.expected;
         if let Some(sack) = &mut self.sack {
-            if seq >= self.expected {
+            if seq >= expected {
                 sack.hold(seq);
             }
             if !sack.blocks.is_empty() {
-                sack.deliver(self.expected); // with no block there is no report either (each lies in a block)
+                sack.deliver(expected); // with no block there is no report either (each lies in a block)
             }
         }
-        self.expected
     }
 
     /// A probe arrived: the answer to send at once, with the probe's id (tsaoussidis-badr §3.1).

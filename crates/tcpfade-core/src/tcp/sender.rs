@@ -81,21 +81,34 @@ impl Sender {
 
     /// The packet to send now, if the window allows one (at most one per call).
     pub fn poll_transmit(&mut self, now: f64) -> Option<Segment> {
-        if self.recovery.holds_data() {
-            return None;
+        match &self.recovery {
+            RecoveryPart::Sack(_) => return self.poll_transmit_sack(now),
+            recovery if recovery.holds_data() => return None,
+            _ => {}
         }
-        let seq = match self.st.retransmit.take() {
-            Some(seq) => seq,
-            None if self.sack_governs() => self.sack_next(self.limit())?,
-            None if self.st.send_next < self.st.una + self.send_window() && self.st.send_next < self.limit() => {
-                if self.st.send_next >= self.st.una + self.usable_window() {
-                    self.st.limited_sent += 1;
-                }
-                self.st.send_next += 1;
-                self.st.send_next - 1
+        let seq = self.next_in_order()?;
+        Some(self.emit(seq, now))
+    }
+
+    /// [`Sender::poll_transmit`] of a SACK sender: NextSeg while its recovery part governs (RFC 6675 §5 step C),
+    /// else the ordinary rule. Out of line, so that the cumulative-ACK sender's per-packet path is as it was.
+    #[inline(never)]
+    fn poll_transmit_sack(&mut self, now: f64) -> Option<Segment> {
+        let limit = self.limit();
+        let seq = match &mut self.recovery {
+            RecoveryPart::Sack(part) if part.governs(&self.st) => {
+                let (seq, rule) = part.next_seg(&self.st, limit)?;
+                part.sent(&mut self.st, seq, rule);
+                seq
             }
-            None => return None,
+            _ => self.next_in_order()?,
         };
+        Some(self.emit(seq, now))
+    }
+
+    /// `seq` goes on the link now: the counts, the highest sent, the timed segment (Karn) and the timer (D2).
+    #[inline(always)]
+    fn emit(&mut self, seq: u64, now: f64) -> Segment {
         let st = &mut self.st;
         let segment = Segment { seq, retransmission: seq < st.high };
         st.high = st.high.max(seq + 1);
@@ -109,21 +122,24 @@ impl Sender {
         if st.timer.is_none() {
             st.timer = Some(now + st.rto.rto());
         }
-        Some(segment)
+        segment
     }
 
-    /// Whether SACK's recovery part chooses what is sent now (in recovery, or after a timeout).
-    #[inline]
-    fn sack_governs(&self) -> bool {
-        matches!(&self.recovery, RecoveryPart::Sack(part) if part.governs(&self.st))
-    }
-
-    /// The packet SACK's NextSeg picks (RFC 6675 §4), noted as sent; None when the window allows none.
-    fn sack_next(&mut self, limit: u64) -> Option<u64> {
-        let RecoveryPart::Sack(part) = &mut self.recovery else { return None };
-        let (seq, rule) = part.next_seg(&self.st, limit)?;
-        part.sent(&mut self.st, seq, rule);
-        Some(seq)
+    /// The cumulative-ACK sender's choice (a pending retransmission first, else the next new packet if the window
+    /// allows: D1, with RFC 3042's allowance), or None.
+    #[inline(always)]
+    fn next_in_order(&mut self) -> Option<u64> {
+        match self.st.retransmit.take() {
+            Some(seq) => Some(seq),
+            None if self.st.send_next < self.st.una + self.send_window() && self.st.send_next < self.limit() => {
+                if self.st.send_next >= self.st.una + self.usable_window() {
+                    self.st.limited_sent += 1;
+                }
+                self.st.send_next += 1;
+                Some(self.st.send_next - 1)
+            }
+            None => None,
+        }
     }
 
     /// The RTT sample an ACK of `ack` at `now` gives, if it covers the timed segment (Karn's rule kept at send).
@@ -164,6 +180,7 @@ impl Sender {
 
     /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
     /// blocks are ignored and this is [`Sender::on_ack`].
+    #[inline(never)]
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
         let st = &mut self.st;

@@ -13,10 +13,11 @@
 //! this code. What stays here is common to every part: the send decision, RTT sampling, the timer.
 //!
 //! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
-//! [`Sender::on_ack`] (or [`Sender::on_sack_ack`] with the ACK's SACK blocks), [`Sender::timer_deadline`] / [`Sender::on_timeout`], and with TCP-Probing
-//! [`Sender::poll_probe`], [`Sender::on_probe_answer`], [`Sender::probe_deadline`] /
-//! [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or seconds); the sender adds the
-//! RTO to it, and CUBIC's window function reads it as seconds ([`Variant::needs_seconds`]).
+//! [`Sender::on_ack`] (or [`Sender::on_sack_ack`] with the ACK's SACK blocks), [`Sender::timer_deadline`] /
+//! [`Sender::on_timeout`], and with TCP-Probing [`Sender::poll_probe`], [`Sender::on_probe_answer`],
+//! [`Sender::probe_deadline`] / [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or
+//! seconds); the sender adds the RTO to it, and CUBIC's window function reads it as seconds
+//! ([`Variant::needs_seconds`]).
 //!
 //! The usable window is min(⌊W⌋, Wmax) (BRIEF D1), also while W is inflated in fast recovery.
 //!

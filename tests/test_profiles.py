@@ -149,3 +149,14 @@ def test_wcdma_takes_the_parts_and_the_profiles_as_the_link_does():
         tcp_over_blocks(blocks, limited_transmit="yes")
     with pytest.raises(tcpfade.ParameterError, match="sack_blocks = 1 is not allowed: is not a parameter here"):
         tcp_over_blocks(blocks, sack_blocks=1)
+
+
+def test_every_entry_point_defaults_to_the_papers_profile_or_has_none_with_a_reason():
+    from tcpfade._params import all_models
+
+    taking = {m.name for m in all_models() if m.profiles}
+    assert taking == {"simulate_link", "simulate_transfer", "wcdma.simulate"}
+    assert all(m["profile"].default == "papers" for m in all_models() if m.profiles)
+    # The slotted model and the analyses count slots or solve the papers' chains; the emulator runs the kernel's
+    # own TCP (docs/capabilities.md, "Drivers × sender parts and profiles").
+    assert all("profile" not in m for m in all_models() if m.name not in taking)

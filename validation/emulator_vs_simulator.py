@@ -26,13 +26,15 @@ import pandas as pd
 from scipy import stats
 
 import tcpfade
+from tcpfade.tcp.profiles import LINUX as LINUX_PROFILE   # the linux profile's timers, as measured here
 
 HERE = Path(__file__).resolve().parent
 
 #: Linux's timers (RTO_MIN 200 ms, initial 1 s, 120 s maximum, 1 ms clock) and its 40-ms delayed ACK.
-LINUX_TIMERS = dict(min_rto=0.2, initial_rto=1.0, max_rto=120.0, clock_granularity=0.001, delayed_ack=0.04)
+LINUX_TIMERS = {k: LINUX_PROFILE.values[k] for k in ("min_rto", "initial_rto", "max_rto", "clock_granularity",
+                                                     "delayed_ack")}
 #: ... and Linux's window growth by the segments an ACK covers (RFC 3465).
-LINUX = dict(LINUX_TIMERS, byte_counting=True)
+LINUX = dict(LINUX_TIMERS, byte_counting=LINUX_PROFILE.values["byte_counting"])
 #: abouzeid's ns-2 defaults (simulate_link's): no minimum but two 10-ms ticks, an ACK per segment.
 NS2 = dict(min_rto=0.02, initial_rto=3.0, max_rto=64.0, clock_granularity=0.01, delayed_ack=None)
 

@@ -109,3 +109,25 @@ def test_bad_values_are_refused_in_one_line(given, message):
 def test_probing_refuses_sack_with_its_reason():
     with pytest.raises(tcpfade.ParameterError, match="probing reacts to a loss with a probe cycle"):
         tcpfade.simulate_transfer("probing", None, size_bytes=10_000, seed=1, sack=True)
+
+
+def test_a_sweep_sets_sack_and_prr_and_refuses_them_where_they_do_not_fit(tmp_path):
+    from tcpfade.sweep import Experiment, ExperimentError, Store, run_sweep
+
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "seed": 5},
+                              "fixed": {"rate": 100.0, "tau": 0.05, "buffer": 10, "channel": "bernoulli",
+                                        "error_rate": 0.05, "duration": 300.0, "variant": "reno"},
+                              "axes": {"sack": [False, True]}, "output": {"store": str(tmp_path / "s.db")}})
+    run_sweep(e, workers=1, progress=False)
+    rows = Store(e.store).rows()
+    assert len(rows) == 2
+    for row in rows:
+        direct = tcpfade.simulate_link("reno", sack=row["params"]["sack"], rate=100, tau=0.05, buffer=10,
+                                       channel=tcpfade.Bernoulli(0.05), duration=300, seed=row["seed"])
+        assert row["metrics"]["goodput"] == direct.goodput
+    assert len({row["metrics"]["goodput"] for row in rows}) == 2   # SACK changed the run
+    with pytest.raises(ExperimentError, match="axes.sack: sack = True is not allowed: tahoe has no fast recovery"):
+        Experiment.from_dict({"sweep": {"model": "simulate_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.05, "channel": "none", "duration": 100.0,
+                                        "variant": "tahoe"},
+                              "axes": {"sack": [True]}, "output": {"store": str(tmp_path / "b.db")}})

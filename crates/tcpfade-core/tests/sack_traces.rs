@@ -104,11 +104,9 @@ fn cubic_with_sack_takes_its_ssthresh_from_the_cubic_part() {
     assert_eq!(s.pipe(), Some(7)); // 10 − 3 − 1 + 1, after the entry retransmission
 }
 
-#[test]
-fn two_losses_in_one_window_are_repaired_in_one_recovery() {
-    // W = 10, packets 0 and 5 lost. SACK retransmits 5 as soon as 3 packets above it are SACKed, before the
-    // ACK of the retransmitted 0 returns; NewReno without SACK learns of 5 only from that partial ACK, a round
-    // trip later.
+/// NewReno with SACK at W = 10, packets 0 and 5 lost, driven up to the point where both losses are found and
+/// retransmitted (the arrivals of 1-4 and 6-9).
+fn two_losses_found() -> Sender {
     let (mut s, _) = sender(Variant::NewReno, 10, true, None, None);
     let b = (1u64, 5u64);
     run(&mut s, &[
@@ -122,6 +120,17 @@ fn two_losses_in_one_window_are_repaired_in_one_recovery() {
         // sends 11.
         step(0, &[(6, 9), b], &[5, 11], 5.0, 5),
         step(0, &[(6, 10), b], &[12], 5.0, 5),  // 12 − 8 − 2 + 2 = 4
+    ]);
+    s
+}
+
+#[test]
+fn two_losses_in_one_window_are_repaired_in_one_recovery() {
+    // W = 10, packets 0 and 5 lost. SACK retransmits 5 as soon as 3 packets above it are SACKed, before the
+    // ACK of the retransmitted 0 returns; NewReno without SACK learns of 5 only from that partial ACK, a round
+    // trip later.
+    let mut s = two_losses_found();
+    run(&mut s, &[
         step(5, &[(6, 10)], &[13], 5.0, 5),     // the retransmitted 0: partial ACK, 8 − 4 − 1 + 1 = 4
         step(5, &[(6, 11)], &[14], 5.0, 5),     // 10 arrives
         step(11, &[], &[15], 5.0, 5),           // the retransmitted 5: past RecoveryPoint, recovery over
@@ -176,17 +185,9 @@ fn a_lost_retransmission_ends_in_a_timeout_that_resends_only_the_holes() {
     // As the two-loss trace, but the retransmitted 0 and the new packets 11-14 are lost: RFC 6675 cannot see a
     // lost retransmission, so the timer fires. After it (§5.1) the scoreboard is kept: the sender resends 0, then
     // 11, 12, … and never 1-10, which the receiver holds (go-back-N would resend them all).
-    let (mut s, _) = sender(Variant::NewReno, 10, true, None, None);
+    let mut s = two_losses_found();
     let b = (1u64, 5u64);
     run(&mut s, &[
-        step(0, &[(1, 2)], &[], 10.0, 9),
-        step(0, &[(1, 3)], &[], 10.0, 8),
-        step(0, &[(1, 4)], &[0], 5.0, 7),
-        step(0, &[(1, 5)], &[], 5.0, 6),
-        step(0, &[(6, 7), b], &[], 5.0, 5),
-        step(0, &[(6, 8), b], &[10], 5.0, 5),
-        step(0, &[(6, 9), b], &[5, 11], 5.0, 5),
-        step(0, &[(6, 10), b], &[12], 5.0, 5),
         step(0, &[(6, 11), b], &[13], 5.0, 5), // 10 arrives: 13 − 9 − 2 + 2 = 4
         step(0, &[(1, 11)], &[14], 5.0, 5),    // the retransmitted 5 fills 1-10: 14 − 10 − 1 + 1 = 4
     ]);

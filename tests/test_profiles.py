@@ -160,3 +160,21 @@ def test_every_entry_point_defaults_to_the_papers_profile_or_has_none_with_a_rea
     # The slotted model and the analyses count slots or solve the papers' chains; the emulator runs the kernel's
     # own TCP (docs/capabilities.md, "Drivers × sender parts and profiles").
     assert all("profile" not in m for m in all_models() if m.name not in taking)
+
+
+def test_turning_sack_off_under_the_linux_profile_leaves_prr_off_too(tmp_path):
+    # PRR is SACK's window rule (RFC 6937 §3): the profile's prr gives way when the call turns sack off, instead of
+    # contradicting it; asked for explicitly, the contradiction is still refused.
+    off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": False}, **LINK)
+    assert fields(off) == fields(spelled)
+    with pytest.raises(tcpfade.ParameterError, match="prr = True is not allowed"):
+        tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=True, **LINK)
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "seed": 3},
+                              "fixed": {"rate": 100.0, "tau": 0.05, "buffer": 10, "channel": "bernoulli",
+                                        "error_rate": 0.03, "duration": 100.0, "profile": "linux",
+                                        "variant": "newreno"},
+                              "axes": {"sack": [False, True]}, "output": {"store": str(tmp_path / "s.db")}})
+    run_sweep(e, workers=1, progress=False)
+    frame = Store(e.store).dataframe()
+    assert sorted(zip(frame["sack"], frame["prr"])) == [(False, False), (True, True)]

@@ -99,6 +99,9 @@ class Profile:
     doc: str
     sources: dict[str, str] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
+    #: A part whose value holds only with another part on (PRR is SACK's window rule): when the call turns that
+    #: one off, the profile leaves this one at its declared default instead of contradicting the call.
+    requires: dict[str, str] = field(default_factory=dict)
 
 
 def _kind(rule: v.Rule) -> type:
@@ -223,6 +226,9 @@ class Model:
         chosen = self.profile(kwargs.get("profile", self["profile"].default))
         out = {**{k: x for k, x in chosen.values.items() if k not in kwargs}, **kwargs,
                "profile": chosen.name}
+        for part, needs in chosen.requires.items():
+            if part not in kwargs and needs in kwargs and not kwargs[needs]:
+                out[part] = self[part].default
         variant = args[0] if args else out.get("variant", self["variant"].default if "variant" in self else None)
         if isinstance(variant, str) and variant.strip().lower() in chosen.refused:
             raise v.fail("profile", chosen.name, f"cannot run {variant.strip().lower()}: "

@@ -164,7 +164,8 @@ def profile_defaults(model: str, params: dict[str, Any]) -> dict[str, Any]:
     if declaration is None or not declaration.profiles:
         return {}
     chosen = declaration.profile(params.get("profile", declaration["profile"].default))
-    return dict(chosen.values)
+    resolved = declaration.profiled((), {k: x for k, x in params.items() if k in declaration})
+    return {k: resolved[k] for k in chosen.values}
 
 
 def _number(x: Any) -> int | float:

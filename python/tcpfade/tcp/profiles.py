@@ -75,6 +75,7 @@ LINUX = Profile(
                "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "
                "throughout",
     },
+    requires={"prr": "sack"},
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

@@ -295,3 +295,31 @@ def test_the_long_profiles_plot_and_curve_defects_are_refused_before_any_work():
     with pytest.raises(tcpfade.ParameterError, match="sir_db = an array of 1000000 SIRs is not allowed: 1000000 "
                                                       "points of 1000 blocks"):
         tcpfade.wcdma.awgn_curve(np.zeros(10**6), seed=1)  # before: accepted, then ran for hours
+
+
+def test_the_third_sessions_review_findings_are_refused_in_one_line():
+    """Found by a fresh-eyes review of issue 34 (2026-11-26): foreign TypeErrors from paths, text and True/False
+    taken as numbers, a Doppler list that numpy could not broadcast, a fit of points that determine nothing."""
+    import numpy as np
+
+    from tcpfade import reproduce, sweep, wcdma
+
+    for call, name in ((lambda: reproduce.reproduce("chockalingam-table1", None, quick=True), "out_dir"),
+                       (lambda: sweep.load_experiment(None), "path"), (lambda: sweep.load_experiment(1), "path"),
+                       (lambda: wcdma.mapping_for(path=False), "path"), (lambda: tcpfade.marcum_q("0.5", 2), "a"),
+                       (lambda: tcpfade.marcum_q(True, 2), "a"), (lambda: wcdma.block_error_rate(True, blocks=20, seed=1),
+                                                                  "sir_db"),
+                       (lambda: tcpfade.fading_autocorrelation(0.01, True), "lag"),
+                       (lambda: wcdma.conv_encode(True), "bits")):
+        with pytest.raises(tcpfade.ParameterError, match=f"^{name} = .* is not allowed"):
+            call()
+    assert wcdma.conv_encode(np.array([1, 0, 1], dtype=bool)).shape == (22,)   # bits may be True/False
+    pe = np.array([0.01, 0.02, 0.05, 0.1, 0.2])
+    with pytest.raises(tcpfade.ParameterError, match="doppler_hz = an array of 0 values is not allowed"):
+        wcdma.fit_universal_curve(pe, wcdma.universal_curve(pe, 6.0), [])
+    with pytest.raises(tcpfade.ParameterError, match="throughput = '5 points all at 0.8' is not allowed: must vary"):
+        wcdma.fit_universal_curve(pe, np.full(5, 0.8), 6.0)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")        # no numpy overflow warning: 1/(1 + e^inf) = 0 is the limit
+        assert wcdma.universal_curve([0.01, 0.1], 6.0, alpha=2 ** 62)[1] == 0.0

@@ -352,8 +352,10 @@ class Array(Rule):
     least length."""
 
     def __init__(self, *, low: float | None = None, high: float | None = None, sorted: bool = False,
-                 min_size: int = 0) -> None:
+                 min_size: int = 0, bools: bool = False) -> None:
         self.low, self.high, self.sorted, self.min_size = low, high, sorted, min_size
+        #: Whether an array of True/False is taken as 1/0 (bits, block errors); a lone True/False never is.
+        self.bools = bools
 
     def describe(self) -> str:
         parts = ["must be a one-dimensional array of finite numbers"]
@@ -370,8 +372,17 @@ class Array(Rule):
     def check(self, name: str, value: Any) -> Any:
         import numpy as np
 
-        if isinstance(value, (str, bytes, dict)) or value is None:
+        if isinstance(value, (str, bytes, dict, bool, np.bool_)) or value is None:
             raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        try:
+            raw = np.asarray(value)
+        except (TypeError, ValueError, OverflowError):
+            raise fail(name, value, self.describe(), kind=ParameterTypeError) from None
+        # Text is not a number ('0.5' would convert), nor True/False unless the array is one of bits.
+        if raw.dtype.kind in "USO" and any(isinstance(x, (str, bytes, bool, np.bool_)) for x in raw.ravel()[:10_000]) \
+                or raw.dtype.kind in "US" or (raw.dtype.kind == "b" and not self.bools):
+            raise fail(name, value if raw.size < 8 else f"an array of {raw.dtype}", self.describe(),
+                       kind=ParameterTypeError)
         try:
             arr = np.ascontiguousarray(value, dtype=float)
         except (TypeError, ValueError, OverflowError):
@@ -533,6 +544,16 @@ def checked_fields(**rules: Rule) -> Callable[[type], type]:
 
 
 # -- the helpers the bodies use for checks that involve several parameters ---------------------------------------
+
+def path(name: str, value: object) -> "os.PathLike[str]":
+    """A file system path: a non-empty str or an os.PathLike (a pathlib.Path), never a number, a bool or None."""
+    import os
+    from pathlib import Path
+
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
+        return Path(value)
+    raise fail(name, value, "must be a file path (a non-empty str or a pathlib.Path)", kind=ParameterTypeError)
+
 
 def real(name: str, value: object) -> float:
     """A finite real number."""

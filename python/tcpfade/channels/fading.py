@@ -81,6 +81,10 @@ def marcum_q(a, b):
     arrays = []
     for name, value in (("a", a), ("b", b)):
         try:
+            raw = np.asarray(value)
+            if raw.dtype.kind in "USb" or (raw.dtype.kind == "O" and any(
+                    isinstance(e, (str, bytes, bool, np.bool_)) for e in raw.ravel()[:10_000])):
+                raise TypeError("text or True/False is not a number")
             x = np.asarray(value, dtype=float)
         except (TypeError, ValueError, OverflowError):
             raise v.fail(name, value, "must be a finite number >= 0 or an array of them",

@@ -274,7 +274,7 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     why = figure.unavailable()
     if why is not None:
         raise FigureSkipped(name, why)
-    out = Path(out_dir)
+    out = v.path("out_dir", out_dir)
     if not out.is_dir() and not out.parent.is_dir():
         raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it first)")
     try:

@@ -257,7 +257,7 @@ MAX_EXPERIMENT_BYTES = 16 << 20
 @v.checked()
 def load_experiment(path: str | Path) -> Experiment:
     """Read and check an experiment file (TOML). Relative store paths are relative to the file."""
-    path = Path(path)
+    path = v.path("path", path)
     if path.exists() and not path.is_file():   # a directory, or a device such as /dev/full that never ends
         raise ExperimentError(str(path), None, "file", "is not a regular file")
     if path.is_file() and path.stat().st_size > MAX_EXPERIMENT_BYTES:

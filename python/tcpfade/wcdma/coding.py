@@ -98,7 +98,7 @@ def check_tti_frames(tti_frames: int) -> int:
     return tti_frames
 
 
-@v.checked(bits=v.Array(low=0, high=1))
+@v.checked(bits=v.Array(low=0, high=1, bools=True))
 def conv_encode(bits) -> np.ndarray:
     """Encode 0/1 bits with the rate-1/2, K = 9 code (generators 561, 753 octal) and its 8 tail bits.
 

@@ -64,7 +64,8 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
                              f"doppler_hz = {fd:g})")
     x_s = 1.0 / (A * fd + B) - k
     gap = x_tilde - x_s
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # e^(−log z) may overflow to inf for a steep α: 1/(1 + inf) = 0 is the curve's limit there, not an error.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         y = 1.0 / gap - 1.0
         # 10^(α ln y) = y^(α ln 10); as z / (z + 1) = 1 / (1 + z^−1), computed without overflow.
         log_z = alpha * np.log(np.where(y > 0, y, 1.0)) * np.log(10.0)
@@ -154,11 +155,20 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
 
     x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)
     s = np.asarray(v.Array(low=0.0, high=1.0).check("throughput", throughput), dtype=float)
-    fd = np.broadcast_to(np.asarray(doppler_hz, dtype=float), x.shape)
     if s.shape != x.shape:
         raise v.fail("throughput", f"an array of {s.size} values", f"must match pe ({x.size} values)")
+    if np.ndim(doppler_hz) == 0 and not isinstance(doppler_hz, (list, tuple)):
+        fd = np.full(x.shape, v.Real(0.0, 1e4).check("doppler_hz", doppler_hz))
+    else:
+        fd = np.asarray(v.Array(low=0.0, high=1e4).check("doppler_hz", doppler_hz), dtype=float)
+        if fd.shape != x.shape:
+            raise v.fail("doppler_hz", f"an array of {fd.size} values", f"must be one number or match pe ({x.size} "
+                                                                        "values)")
     keep = x > 0
     x, s, fd = x[keep], s[keep], fd[keep]
+    if x.size and np.ptp(s) == 0:
+        # Every point at one throughput: no curve is determined, and the fit would return its starting values.
+        raise v.fail("throughput", f"{x.size} points all at {s[0]:g}", "must vary across the points for a fit")
 
     groups = [(f, fd == f) for f in np.unique(fd)]
 

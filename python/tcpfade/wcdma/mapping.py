@@ -146,6 +146,7 @@ def mapping_for(tti_frames: int = 1, *, path: str | Path | None = None) -> Mappi
     True
     """
     tti_frames = check_tti_frames(v.integer("tti_frames", tti_frames, 1, 8))
+    path = None if path is None else v.path("path", path)    # path=False or [] is not "the shipped table"
     table = _table(str(path or CALIBRATION_FILE))
     entry = table["tti"].get(str(tti_frames))
     if entry is None:

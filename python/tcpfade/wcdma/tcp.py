@@ -118,7 +118,7 @@ def bearer_parts(parts: dict[str, Any], *, allowed: tuple[str, ...] = tuple(_PAR
     return {k: _PART_RULES[k].check(k, x) for k, x in parts.items()}
 
 
-@v.checked(block_errors=v.Array(low=0, high=1, min_size=1), tti_frames=v.Integer(1, 8),
+@v.checked(block_errors=v.Array(low=0, high=1, min_size=1, bools=True), tti_frames=v.Integer(1, 8),
            power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=BEARER_VARIANT.rule,
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
            initial_rto=_PART_RULES["initial_rto"], min_rto=WCDMA_MIN_RTO.rule, max_rto=_PART_RULES["max_rto"],

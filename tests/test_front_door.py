@@ -323,3 +323,17 @@ def test_the_third_sessions_review_findings_are_refused_in_one_line():
     with warnings.catch_warnings():
         warnings.simplefilter("error")        # no numpy overflow warning: 1/(1 + e^inf) = 0 is the limit
         assert wcdma.universal_curve([0.01, 0.1], 6.0, alpha=2 ** 62)[1] == 0.0
+
+
+def test_the_reviews_wrong_names_and_unchecked_sweep_arguments():
+    from tcpfade import sweep
+
+    with pytest.raises(tcpfade.ParameterError, match="^model = 'bogus' is not allowed: must be one of simulate"):
+        sweep.model_identity("bogus")
+    with pytest.raises(tcpfade.ParameterError, match="^model = 'bogus' is not allowed"):
+        sweep.point_seed(1, "bogus", {}, 0)
+    with pytest.raises(tcpfade.ParameterError, match="^mean_burst = .* is too long"):
+        tcpfade.GilbertElliott.from_burst(error_rate=0.05, mean_burst=2 ** 62)
+    with pytest.raises(tcpfade.ParameterError, match="^master_seed = -1 is not allowed"):
+        tcpfade.runs(tcpfade.simulate_link, variant="reno", rate=100, tau=0.01, channel=None, duration=10,
+                     master_seed=-1)

@@ -112,6 +112,9 @@ class GilbertElliott(SlotChannel):
         """
         eps, burst = error_rate, mean_burst
         q = 1.0 - 1.0 / burst
+        if isinstance(burst, (int, float)) and not isinstance(burst, bool) and burst > 1.0 and not q < 1.0:
+            raise v.fail("mean_burst", mean_burst, "is too long: q = 1 − 1/B rounds to 1 in double precision (an "
+                                                   "endless burst); give at most 1e15")
         p_gb = eps * (1.0 - q) / (1.0 - eps)
         if p_gb > 1.0:
             raise v.fail(

@@ -236,7 +236,7 @@ def _renamed(loc: _Locator, section: str, table: dict[str, Any], former: dict[st
     return table
 
 
-@v.checked(master=v.SEED, model=v.Instance(str, "must be a model's name (a string)"),
+@v.checked(master=v.SEED, model=v.Choice(models.MODELS),
            params=v.Instance(dict, "must be a dict of the point's parameters"), replication=v.Integer(0))
 def point_seed(master: int, model: str, params: dict[str, Any], replication: int) -> int:
     """A point's seed: from the master seed and the point's identity only, so it is the same whatever the

@@ -371,7 +371,7 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-@v.checked()
+@v.checked(model=v.Choice(MODELS))
 def model_identity(model: str) -> str:
     """The model's identity in the store: its name, tcpfade's version and the code fingerprint."""
     return f"{model}/tcpfade-{__version__}/{code_fingerprint()}"

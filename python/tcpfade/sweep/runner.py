@@ -96,6 +96,8 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     """
     if workers is not None:
         workers = v.integer("workers", workers, 1, 4096)
+    progress = v.Flag().check("progress", progress)
+    force = v.Flag().check("force", force)
     store = Store(experiment.store)
     points = experiment.points()
     place = {p.key: i // experiment.replications for i, p in enumerate(points)}

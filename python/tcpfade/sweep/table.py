@@ -123,7 +123,7 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
             elif explicit:
                 seed = r
             else:
-                seed = point_seed(v.seed(master_seed), name, _identity({**fixed, **point}), r)
+                seed = point_seed(v.SEED.check("master_seed", master_seed), name, _identity({**fixed, **point}), r)
             tasks.append((point, seed))
 
     def call(task):

@@ -1,10 +1,19 @@
 //! The emulator checked on its own, on this machine's kernel (root, TUN and namespaces needed; CI has them).
 
 use std::net::UdpSocket;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tcpfade_core::channel::{LinkChannelSpec, SlotChannelSpec};
 use tcpfade_core::watch::Watch;
 use tcpfade_emulator::*;
+
+/// One emulation at a time: the harness runs tests on parallel threads, and an emulation keeps real time only with
+/// the CPU to itself (a bulk transfer beside the round-trip test once put its median 4 ms late on two cores).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn alone() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn link(rate_bps: f64, delay: f64, buffer: u64, channel: LinkChannelSpec) -> LinkSpec {
     LinkSpec { rate_bps, delay, buffer, channel, seed: 1 }
@@ -62,6 +71,7 @@ fn round_trips(em: &Emulation, bytes: usize, count: usize) -> Vec<f64> {
 
 #[test]
 fn with_no_loss_the_round_trip_is_the_configured_delay_and_transmission_times() {
+    let _alone = alone();
     for (rate_bps, delay) in [(1.5e6, 0.02), (100e6, 0.005)] {
         let em = Emulation::start(&config(rate_bps, delay, LinkChannelSpec::Perfect)).unwrap();
         let rtts = round_trips(&em, 1000, 50);
@@ -83,6 +93,7 @@ fn with_no_loss_the_round_trip_is_the_configured_delay_and_transmission_times() 
 
 #[test]
 fn with_no_loss_a_bulk_transfer_fills_the_link() {
+    let _alone = alone();
     // 1.5 Mb/s, 40 ms of propagation: μT = 125 × 0.0497 ≈ 6 packets, and a buffer of 8 ≥ μT, with which Reno
     // keeps the link busy through its sawtooth (Lakshman and Madhow; abouzeid §II-B).
     let rate_bps = 1.5e6;
@@ -110,6 +121,7 @@ fn with_no_loss_a_bulk_transfer_fills_the_link() {
 
 #[test]
 fn a_gilbert_elliott_link_loses_what_its_theory_says() {
+    let _alone = alone();
     // Per-packet Gilbert-Elliott losses (p = 0.98, q = 0.8): loss rate (1−p)/(2−p−q) = 0.0909, mean burst
     // 1/(1−q) = 5. UDP datagrams pushed through at a rate the link carries: every one meets the channel.
     let (p, q) = (0.98, 0.8);
@@ -151,6 +163,7 @@ fn a_gilbert_elliott_link_loses_what_its_theory_says() {
 
 #[test]
 fn namespaces_and_devices_go_with_the_emulation() {
+    let _alone = alone();
     let em = Emulation::start(&config(1e6, 0.001, LinkChannelSpec::Perfect)).unwrap();
     let holders = [em.sender().pid(), em.receiver().pid()];
     assert!(holders.iter().all(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists()));

@@ -304,18 +304,6 @@ class Model:
             text = extra_help.get(p.name, p.help())
             rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
             default = None if p.required else p.default
-            if p.name in profiled:
-                # Left out, the profile decides: the command passes nothing (see `given`), as a call would.
-                text += profile_help(p)
-                if isinstance(rule, v.Flag):
-                    return click.option(f"{p.option}/--no-{p.option[2:]}", p.name, default=None, help=text)
-                kind_: Any = (_choice(click, rule) if isinstance(rule, v.Choice) else COUNT if
-                              isinstance(rule, v.Integer) else float if isinstance(rule, v.Real) else str)
-                return click.option(*decls, type=kind_, default=None, help=text)
-            if isinstance(rule, v.Flag):
-                if p.default is True:
-                    decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
-                return click.option(*decls, is_flag=True, default=bool(default), help=text)
             if isinstance(rule, v.Choice):
                 kind: Any = _choice(click, rule)
             elif isinstance(rule, v.Integer):
@@ -324,6 +312,16 @@ class Model:
                 kind = float
             else:
                 kind = str
+            if p.name in profiled:
+                # Left out, the profile decides: the command passes nothing (see `given`), as a call would.
+                text += profile_help(p)
+                if isinstance(rule, v.Flag):
+                    return click.option(f"{p.option}/--no-{p.option[2:]}", p.name, default=None, help=text)
+                return click.option(*decls, type=kind, default=None, help=text)
+            if isinstance(rule, v.Flag):
+                if p.default is True:
+                    decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
+                return click.option(*decls, is_flag=True, default=bool(default), help=text)
             if p.required:   # click 8.4 takes an explicit default=None as a value, and stops requiring the option
                 return click.option(*decls, type=kind, required=True, help=text)
             return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text)

@@ -346,6 +346,17 @@ def uncreatable(path: Path) -> str | None:
     return None
 
 
+def not_numbers(raw: Any, *, bools: bool = False) -> bool:
+    """Whether the array ``raw`` holds text or (unless ``bools``: an array of bits) True/False, which numpy would
+    turn into numbers ('0.5' → 0.5, True → 1.0) without a word."""
+    import numpy as np
+
+    kind = raw.dtype.kind
+    if kind in "US" or (kind == "b" and not bools):
+        return True
+    return kind == "O" and any(isinstance(x, (str, bytes, bool, np.bool_)) for x in raw.ravel()[:10_000])
+
+
 class Array(Rule):
     """A one-dimensional array of finite numbers (a list, a tuple or a numpy array), returned as a contiguous
     float64 array; ``low`` bounds its values, ``sorted`` asks for a non-decreasing sequence, ``min_size`` for a
@@ -379,8 +390,7 @@ class Array(Rule):
         except (TypeError, ValueError, OverflowError):
             raise fail(name, value, self.describe(), kind=ParameterTypeError) from None
         # Text is not a number ('0.5' would convert), nor True/False unless the array is one of bits.
-        if raw.dtype.kind in "USO" and any(isinstance(x, (str, bytes, bool, np.bool_)) for x in raw.ravel()[:10_000]) \
-                or raw.dtype.kind in "US" or (raw.dtype.kind == "b" and not self.bools):
+        if not_numbers(raw, bools=self.bools):
             raise fail(name, value if raw.size < 8 else f"an array of {raw.dtype}", self.describe(),
                        kind=ParameterTypeError)
         try:

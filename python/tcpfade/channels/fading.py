@@ -81,9 +81,7 @@ def marcum_q(a, b):
     arrays = []
     for name, value in (("a", a), ("b", b)):
         try:
-            raw = np.asarray(value)
-            if raw.dtype.kind in "USb" or (raw.dtype.kind == "O" and any(
-                    isinstance(e, (str, bytes, bool, np.bool_)) for e in raw.ravel()[:10_000])):
+            if v.not_numbers(np.asarray(value)):
                 raise TypeError("text or True/False is not a number")
             x = np.asarray(value, dtype=float)
         except (TypeError, ValueError, OverflowError):

@@ -337,3 +337,21 @@ def test_the_reviews_wrong_names_and_unchecked_sweep_arguments():
     with pytest.raises(tcpfade.ParameterError, match="^master_seed = -1 is not allowed"):
         tcpfade.runs(tcpfade.simulate_link, variant="reno", rate=100, tau=0.01, channel=None, duration=10,
                      master_seed=-1)
+
+
+def test_a_forwarded_keyword_is_blamed_on_the_function_called_and_runs_checks_the_grid_against_the_function():
+    """The review's last findings: a misspelt keyword of wcdma.simulate named simulate_system and listed only its
+    keywords; runs() handed an unknown keyword, or a function returning nothing, to a raw TypeError."""
+    from tcpfade import wcdma
+
+    with pytest.raises(tcpfade.errors.ParameterTypeError, match=r"^sackk = True is not allowed: simulate has no parameter "
+                                                         r"'sackk' \(it takes users, .*\bsack\b.*; and, for "
+                                                         r"simulate_system, .*\bcell_side\b"):
+        wcdma.simulate(sackk=True, seed=1)
+    with pytest.raises(tcpfade.errors.ParameterTypeError, match=r"^x = \[1, 2\] is not allowed: print has no parameter 'x'"):
+        tcpfade.runs(print, x=[1, 2], seeds=None)
+    with pytest.raises(tcpfade.ParameterError, match="^function = 'print' is not allowed: must return a result "
+                                                     "record or a dict; it returned NoneType"):
+        tcpfade.runs(print, end=["a"], seeds=None)
+    with pytest.raises(tcpfade.errors.ParameterTypeError, match="^p = 0.1 is not allowed: analyze has no parameter 'p'"):
+        tcpfade.runs(tcpfade.analyze, variant=["reno"], p=0.1, seeds=None)

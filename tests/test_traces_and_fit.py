@@ -34,10 +34,22 @@ def test_malformed_binary_and_array_traces(tmp_path):
         tcpfade.load_trace(path)
     with pytest.raises(TraceFormatError, match="element 1"):
         tcpfade.TraceChannel(np.array([0, 3, 1]))
-    with pytest.raises(TraceFormatError, match="no slot"):
+    with pytest.raises(TraceFormatError, match="at least one slot"):
         tcpfade.TraceChannel(np.array([], dtype=np.uint8))
-    with pytest.raises(TraceFormatError, match="one-dimensional"):
+    with pytest.raises(TraceFormatError, match=r"one-dimensional.*shape \(2, 2\)"):
         tcpfade.TraceChannel(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda p: tcpfade.fit_markov(None), "trace"),
+    (lambda p: tcpfade.save_trace(p / "t.npy", None), "losses"),
+    (lambda p: tcpfade.TraceChannel(None), "losses"),
+])
+def test_an_array_that_is_no_trace_is_named_with_its_value(tmp_path, call, name):
+    with pytest.raises(TraceFormatError, match=rf"^{name} = None is not allowed: must be a one-dimensional array") as e:
+        call(tmp_path)
+    assert e.value.parameter == name and e.value.value is None
+    assert not (tmp_path / "t.npy").exists()
 
 
 def test_trace_exhaustion_and_wrap():

@@ -235,9 +235,12 @@ class Model:
                                                  f"{chosen.refused[variant.strip().lower()]}")
         return out
 
-    def entry(self, *extra: Param, rest: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def entry(self, *extra: Param, rest: str | None = None,
+              forwards: Callable[..., Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
-        that only the function takes, such as ``progress``, and ``**rest`` when it forwards further keywords), every
+        that only the function takes, such as ``progress``, and ``**rest`` when it forwards further keywords to
+        ``forwards``, whose names are then checked here, so that a misspelt keyword is blamed on the function the
+        user called, with both lists of names), every
         argument is checked by its rule before the body runs, and the ``{parameters}`` line of its docstring becomes
         the numpy-style list of the parameters. The body itself stays reachable as ``.unchecked``, for a caller that
         holds arguments this model's checks have already passed (a public function handing them to its
@@ -250,10 +253,26 @@ class Model:
             rules = {p.name: p.rule for p in (*self.params, *extra)}
             checked = v.checked(**rules)(fn)
             out = checked
-            if self.profiles or any(p.old_names for p in (*self.params, *extra)):
+            if forwards is not None:
+                own = [p.name for p in (*self.params, *extra)]
+                theirs = [n for n, q in inspect.signature(forwards).parameters.items()
+                          if q.kind is not q.VAR_KEYWORD and n not in own]
+                label = fn.__qualname__
+
+                def known(kwargs: dict[str, Any]) -> dict[str, Any]:
+                    for name in kwargs:
+                        if name not in own and name not in theirs:
+                            raise v.fail(name, kwargs[name],
+                                         f"{label} has no parameter {name!r} (it takes {', '.join(own)}; and, for "
+                                         f"{forwards.__qualname__}, {', '.join(theirs)})", kind=v.ParameterTypeError)
+                    return kwargs
+            else:
+                def known(kwargs: dict[str, Any]) -> dict[str, Any]:
+                    return kwargs
+            if self.profiles or forwards is not None or any(p.old_names for p in (*self.params, *extra)):
                 @functools.wraps(fn)
                 def out(*args: Any, **kwargs: Any) -> Any:
-                    return checked(*args, **self.profiled(args, self.renamed(kwargs, extra)))
+                    return checked(*args, **self.profiled(args, known(self.renamed(kwargs, extra))))
 
             out.__signature__ = fn.__signature__  # type: ignore[attr-defined]
             out.model = self  # type: ignore[attr-defined]

@@ -36,8 +36,9 @@ def _show(value: object) -> str:
     return text if len(text) <= 80 else text[:60] + " ... " + text[-12:]
 
 
-def fail(name: str, value: object, allowed: str, *, kind: type[ParameterError] = ParameterError) -> ParameterError:
-    """The error for ``name = value`` outside ``allowed`` (``parameter`` names the parameter, ``value`` holds it)."""
+def fail(name: str, value: object, allowed: str, *, kind: type[Any] = ParameterError) -> Any:
+    """The error for ``name = value`` outside ``allowed`` (``parameter`` names the parameter, ``value`` holds it);
+    ``kind`` is a ParameterError or another project error (TraceFormatError for an array that is not a trace)."""
     shown = value if isinstance(value, str) and value.startswith(("a ", "an ")) else _show(value)
     error = kind(f"{name} = {shown} is not allowed: {allowed}")
     error.parameter = name

@@ -30,22 +30,23 @@ def _format_for(path: Path, fmt: str | None) -> str:
 
 def as_loss_array(losses: Any, name: str = "losses") -> np.ndarray:
     """Validate a 0/1 sequence and return it as a contiguous uint8 array (no copy when it already is one)."""
+    allowed = "must be a one-dimensional array of 0 (received) and 1 (lost), one per slot"
     try:
         arr = np.asarray(losses)
     except (ValueError, TypeError, OverflowError) as exc:
-        raise TraceFormatError(f"{name}: not an array of 0/1 ({exc})") from None
+        raise v.fail(name, losses, f"{allowed} ({exc})", kind=TraceFormatError) from None
     if arr.ndim != 1:
-        raise TraceFormatError(f"{name}: expected a one-dimensional array, got shape {arr.shape}")
+        raise v.fail(name, losses, f"{allowed}; this has shape {arr.shape}", kind=TraceFormatError)
     if arr.size == 0:
-        raise TraceFormatError(f"{name}: the trace holds no slot")
+        raise v.fail(name, "an empty array", f"{allowed}, and hold at least one slot", kind=TraceFormatError)
     if arr.dtype == np.bool_:
         return np.ascontiguousarray(arr, dtype=np.uint8)
     if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
-        raise TraceFormatError(f"{name}: expected 0/1 numbers, got dtype {arr.dtype}")
+        raise v.fail(name, losses, f"{allowed}; this holds {arr.dtype}", kind=TraceFormatError)
     bad = np.flatnonzero((arr != 0) & (arr != 1))
     if bad.size:
         i = int(bad[0])
-        raise TraceFormatError(f"{name}: element {i} is {arr[i]!r}; every slot must be 0 (received) or 1 (lost)")
+        raise v.fail(name, losses, f"{allowed}; element {i} is {arr[i]!r}", kind=TraceFormatError)
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 

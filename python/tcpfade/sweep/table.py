@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -96,7 +96,17 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     for name, values in axes.items():
         if not values:
             raise v.fail(name, "an empty list", "must hold at least one value (an axis of the grid)")
-    takes_seed = "seed" in inspect.signature(function).parameters
+    try:
+        signature = inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: its own call will say what it takes
+        signature = {"kwargs": inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)}
+    takes_seed = "seed" in signature
+    if not any(q.kind is inspect.Parameter.VAR_KEYWORD for q in signature.values()):
+        for key in parameters:
+            if key not in signature:
+                raise v.fail(key, parameters[key], f"{getattr(function, '__name__', function)} has no parameter "
+                                                   f"{key!r} (it takes {', '.join(signature)})",
+                             kind=v.ParameterTypeError)
     if seeds is None:
         replications: list[int | None] = [None]
     elif isinstance(seeds, (list, tuple, range)):
@@ -130,7 +140,13 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
         point, seed = task
         kwargs = {**fixed, **point, **({"seed": seed} if seed is not None else {})}
         result = function(**kwargs)
-        row = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+        if hasattr(result, "to_dict"):
+            row = result.to_dict()
+        elif isinstance(result, Mapping):
+            row = dict(result)
+        else:
+            raise v.fail("function", name, f"must return a result record or a dict; it returned "
+                                           f"{type(result).__name__} for {kwargs}")
         return {**point, **({"seed": seed} if seed is not None else {}),
                 **{k: val for k, val in row.items() if k not in point and k != "seed"}}
 

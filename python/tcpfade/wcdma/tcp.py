@@ -315,7 +315,7 @@ def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_si
             "min_rto": min_rto, "rays": rays, "sir_reference": sir_reference, "profile": profile, **parts}
 
 
-@WCDMA.entry(PROGRESS, rest="system")
+@WCDMA.entry(PROGRESS, rest="system", forwards=simulate_system)
 def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: float, step_db: float,
              duration: float, seed: int, variant: str, ack_delay: float, min_rto: float, rays: Any,
              sir_reference: str, progress: bool | Callable[[float], object] | None, **system: Any) -> WcdmaResult:

@@ -355,3 +355,13 @@ def test_a_forwarded_keyword_is_blamed_on_the_function_called_and_runs_checks_th
         tcpfade.runs(print, end=["a"], seeds=None)
     with pytest.raises(tcpfade.errors.ParameterTypeError, match="^p = 0.1 is not allowed: analyze has no parameter 'p'"):
         tcpfade.runs(tcpfade.analyze, variant=["reno"], p=0.1, seeds=None)
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+def test_standard_output_on_a_full_device_is_named_as_the_output():
+    with open(FULL, "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--json"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == ("tcpfade: output = 'standard output' is not allowed: the operating system refused it "
+                           "(No space left on device)\n")

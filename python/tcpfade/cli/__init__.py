@@ -6,6 +6,7 @@ its value and what is allowed, and exits with status 2 (no traceback).
 
 from __future__ import annotations
 
+import errno
 import sys
 import warnings
 
@@ -152,6 +153,11 @@ def _renamed_options(args: list[str]) -> None:
                            err=True)
 
 
+#: The errors of a write that failed: without a file name, the write was to standard output (``> /dev/full``, a
+#: closed pipe, a full disk under a redirect).
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tcpfade`` command; returns the exit status.
 
@@ -203,8 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except OSError as exc:   # a disk filled, a name too long, a file removed under us: say which, no traceback
         name = getattr(exc, "filename", None)
-        click.echo(f"tcpfade: file = {str(name) if name else '(unnamed)'!r} is not allowed: the operating system "
-                   f"refused it ({exc.strerror or exc})", err=True)
+        if name:
+            what = f"file = {str(name)!r}"
+        elif exc.errno in _OUTPUT_ERRNOS:   # a write the system names no file for is the command's own output
+            what = "output = 'standard output'"
+        else:
+            what = "file = (one the operating system did not name)"
+        click.echo(f"tcpfade: {what} is not allowed: the operating system refused it ({exc.strerror or exc})",
+                   err=True)
         return 2
     except Exception as exc:  # noqa: BLE001 - the last guard: a bug, reported in one line (the fuzzing suite counts these)
         click.echo(f"tcpfade: internal error (please report): {type(exc).__name__}: {exc}", err=True)

@@ -365,3 +365,22 @@ def test_standard_output_on_a_full_device_is_named_as_the_output():
     assert done.returncode == 2
     assert done.stderr == ("tcpfade: output = 'standard output' is not allowed: the operating system refused it "
                            "(No space left on device)\n")
+
+
+def test_a_curve_fit_of_points_where_the_curve_is_flat_is_refused_not_answered_with_its_start():
+    """eq. (3) is S(0) wherever x̃ ≤ x_s: at the paper's parameters and 6 Hz, x_s = 1/(1.39·6 + 2.78) − 0.03
+    = 0.0599, so P_e ≤ 10^(3(0.0599 − 1)) = 0.0015. Points below it moved no parameter, and the fit handed back
+    the paper's values as if it had found them."""
+    import numpy as np
+
+    from tcpfade import wcdma
+
+    flat = np.logspace(-8, -3, 10)
+    noisy = 0.92 + 0.002 * np.sin(np.arange(10))
+    with pytest.raises(tcpfade.ParameterError, match=r"^pe = '10 points at P_e ≤ 0.001' is not allowed: must reach "
+                                                     r"where the curve falls \(P_e above 0.0015 at"):
+        wcdma.fit_universal_curve(flat, noisy, 6.0)
+    with pytest.raises(tcpfade.ParameterError, match=r"^pe = '2 points above 0' is not allowed: must hold at least 5"):
+        wcdma.fit_universal_curve([0, 0, 0, 0, 0.1, 0.2], np.linspace(0.2, 0.9, 6), 6.0)
+    pe = np.logspace(-3, -0.3, 20)                        # reaching into the slope, the paper's curve comes back
+    assert wcdma.fit_universal_curve(pe, wcdma.universal_curve(pe, 6.0), 6.0).k == pytest.approx(0.03, abs=1e-9)

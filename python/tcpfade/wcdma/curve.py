@@ -141,7 +141,8 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     Raises
     ------
     ParameterError
-        fewer than 5 points, values outside [0, 1], arrays of different lengths.
+        fewer than 5 points, values outside [0, 1], arrays of different lengths; points that determine nothing
+        (every throughput the same, or every point where the curve stays at S(0)).
 
     Examples
     --------
@@ -165,10 +166,23 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
             raise v.fail("doppler_hz", f"an array of {fd.size} values", f"must be one number or match pe ({x.size} "
                                                                         "values)")
     keep = x > 0
+    if keep.sum() < 5:
+        # log10(P_e) is eq. (4)'s variable: a point at P_e = 0 lies at x̃ = −∞, on the flat part, and fixes nothing.
+        raise v.fail("pe", f"{int(keep.sum())} points above 0", "must hold at least 5 points with P_e > 0 (a point "
+                                                                 "at P_e = 0 lies where S stays at S(0))")
     x, s, fd = x[keep], s[keep], fd[keep]
-    if x.size and np.ptp(s) == 0:
+    if np.ptp(s) == 0:
         # Every point at one throughput: no curve is determined, and the fit would return its starting values.
         raise v.fail("throughput", f"{x.size} points all at {s[0]:g}", "must vary across the points for a fit")
+
+    # Points where eq. (3) is flat at S(0) (x̃ ≤ x_s at the starting values) move no parameter: the optimizer would
+    # hand back its starting values, which would read as a fit that found the paper's curve.
+    x_s = 1 / (PAPER["A"] * fd + PAPER["B"]) - PAPER["k"]
+    if np.all(1 + np.log10(x) / 3 <= x_s):
+        falls = float(np.min(10 ** (3 * (x_s - 1))))
+        raise v.fail("pe", f"{x.size} points at P_e ≤ {x.max():.3g}",
+                     f"must reach where the curve falls (P_e above {falls:.2g} at the paper's parameters): points "
+                     "where S stays at S(0) determine no parameter of eqs. (3)-(6)")
 
     groups = [(f, fd == f) for f in np.unique(fd)]
 

@@ -384,3 +384,17 @@ def test_a_curve_fit_of_points_where_the_curve_is_flat_is_refused_not_answered_w
         wcdma.fit_universal_curve([0, 0, 0, 0, 0.1, 0.2], np.linspace(0.2, 0.9, 6), 6.0)
     pe = np.logspace(-3, -0.3, 20)                        # reaching into the slope, the paper's curve comes back
     assert wcdma.fit_universal_curve(pe, wcdma.universal_curve(pe, 6.0), 6.0).k == pytest.approx(0.03, abs=1e-9)
+
+
+def test_a_transfer_over_a_random_channel_needs_its_seed_and_a_lossless_one_takes_none():
+    """No silent default seed: two transfers that differ by a forgotten seed would look like replications."""
+    with pytest.raises(tcpfade.ParameterError, match=r"^seed = a missing value is not allowed: a transfer over a "
+                                                     r"random channel \(Bernoulli\) needs a seed"):
+        tcpfade.simulate_transfer("reno", tcpfade.Bernoulli(0.01), size_bytes=10_000)
+    lossless = tcpfade.simulate_transfer("reno", None, size_bytes=10_000)
+    assert lossless.to_dict() == tcpfade.simulate_transfer("reno", None, size_bytes=10_000, seed=7).to_dict() | {
+        "seed": 0}
+    trace = tcpfade.TraceChannel([0, 1, 0, 0], wrap=True)
+    assert tcpfade.simulate_transfer("reno", trace, size_bytes=10_000).completed
+    assert main(["transfer", "--variant", "reno", "--phase", "1", "--drop-rate", "0.1"]) == 2
+    assert main(["transfer", "--variant", "reno", "--lossless", "--size-bytes", "10000"]) == 0

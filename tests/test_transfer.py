@@ -111,7 +111,7 @@ def test_decision_rule_in_python_sees_the_measurements_and_decides():
 
 def test_a_transfer_that_cannot_finish_stops_at_its_time_limit():
     dead = tcpfade.ContinuousTwoState(1.0, 1.0, loss_rule="vdeldrop", loss_good=1.0, loss_bad=1.0)
-    r = tcpfade.simulate_transfer("reno", dead, time_limit=500.0)
+    r = tcpfade.simulate_transfer("reno", dead, time_limit=500.0, seed=1)
     assert not r.completed and r.connection_time == 500.0 and r.delivered_bytes == 0 and r.goodput_bps == 0.0
     assert r.syn_retransmissions > 0 and r.by_kind["data"][0] == 0 and math.isinf(r.joules_per_bit)
 

@@ -30,8 +30,8 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
 
     \b
     Examples:
-      tcpfade transfer --variant probing --phase 10 --drop-rate 0.33 --replications 20
-      tcpfade transfer --variant reno --phase 1 --drop-rate 0.1 --device 3g-dch --json
+      tcpfade transfer --variant probing --phase 10 --drop-rate 0.33 --replications 20 --seed 1
+      tcpfade transfer --variant reno --phase 1 --drop-rate 0.1 --device 3g-dch --seed 1 --json
     """
     from ..tcp.transfer import simulate_transfers
     from .. import _validate as v
@@ -52,6 +52,12 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
                                                  "--fdt, --trace-file")
     if given.get("delayed_ack") == 0:     # left out, the profile's
         given["delayed_ack"] = None
+    if seed is None:
+        from ..channels.trace import TraceChannel
+        if channel is not None and not isinstance(channel, TraceChannel):
+            raise v.fail("--seed", "a missing value", "must be given with a random channel (a run without losses or a "
+                                             "trace file takes none)")
+        seed = 0
     rows = simulate_transfers(variant, channel, seeds=list(range(seed, seed + replications)),
                               progress=progress_bar() or None, **given)
     def human() -> None:

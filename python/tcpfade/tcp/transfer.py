@@ -112,7 +112,9 @@ TRANSFER = Model("simulate_transfer", (
           "Simulated time after which an unfinished transfer stops (the result then says completed=False).", "s"),
     Param("device", v.Instance((str, Device), "must be a Device or a preset name"), "wavelan",
           "A tcpfade.devices.Device or a preset name (tcpfade.devices.PRESETS) for the energy."),
-    SEED.but(default=0),
+    SEED.but(rule=v.Optional(v.SEED), default=None, default_words="none (needed with a random channel)",
+             doc="Seed of the channel's random numbers: the same inputs and seed give the same results. Needed with a "
+                 "random channel; a run without losses (channel None) or over a trace draws nothing and takes none."),
     Param("record_frames", v.Flag(), False, "Keep a log of every segment (result.frames).", cli=False, sweep=False),
 ), doc="Finite transfers from SYN to the last ACK (tsaoussidis-badr §4).", profiles=PROFILES)
 
@@ -251,6 +253,13 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     if a["channel"] is v.UNSET:
         raise v.fail("channel", "a missing value", "give a channel (any tcpfade channel, e.g. "
                                                    "ContinuousTwoState.on_off(10.0, 0.1)), or None for no losses")
+    if a["seed"] is None:
+        from ..channels.trace import TraceChannel
+        if a["channel"] is not None and not isinstance(a["channel"], TraceChannel):
+            # No silent default: two runs that differ only by a forgotten seed would look like replications.
+            raise v.fail("seed", "a missing value", f"a transfer over a random channel "
+                                                    f"({type(a['channel']).__name__}) needs a seed")
+        a["seed"] = 0   # nothing is drawn; the core still takes a number
     return a
 
 

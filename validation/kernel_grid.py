@@ -1,0 +1,161 @@
+"""The simulator's standard TCP against the kernel's, on one grid (issue 35; docs/validation/kernel.md, "The grid"):
+Linux's reno and cubic with SACK off, SACK on (RACK on, Linux's default ``tcp_recovery = 1``) and, for cubic, SACK
+on with RACK off, over i.i.d. losses, Gilbert-Elliott bursts and time-clocked fading, at 1.5, 10 and 100 Mb/s and
+two one-way delays; against ``simulate_link(variant, profile="linux")`` with the same parts on and off.
+
+    python3 validation/kernel_grid.py                    # the kernel's runs (root; about 50 minutes on a calm host)
+    python3 validation/kernel_grid.py --simulate-only    # the simulations again, beside the kernel's kept runs
+    python3 validation/kernel_grid.py --only "10 Mb/s" --seeds 4
+
+Each kernel cell is ``--seeds`` runs, each with its own channel seed; each simulated cell SIM_RUNS runs of the
+same length and warm-up (like with like: a run of a few seconds at 1% loss is heavy-tailed); both as a mean with a
+Student-t 95% interval over the runs. Kernel runs are written to validation/kernel_grid_runs.csv as each ends and
+are not run again (an interrupted grid resumes where it stopped); the table, with the simulation beside, goes to
+validation/kernel_grid.csv and is printed in Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+import tcpfade
+
+HERE = Path(__file__).resolve().parent
+RUNS = HERE / "kernel_grid_runs.csv"
+TABLE = HERE / "kernel_grid.csv"
+
+PACKET = 1500
+#: (name, packets/s, run length [s]): a run long enough for a few thousand packets at the slowest rate.
+RATES = [("1.5 Mb/s", 125.0, 24.0), ("10 Mb/s", 833.0, 14.0), ("100 Mb/s", 8333.0, 8.0)]
+#: One-way delays [s]; τ (the round trip less the link's transmission) is twice this.
+DELAYS = [0.01, 0.05]
+WARMUP = 3.0
+LOSS = 0.01
+#: Doppler of the time-clocked fading [Hz] (a pedestrian at 2 GHz: about 1 m/s).
+DOPPLER = 2.5
+SIM_RUNS = 30
+
+
+def channels(rate: float) -> list[tuple[str, object]]:
+    """The grid's channels at a link of ``rate`` packets/s, all at a 1% packet loss rate."""
+    return [
+        ("i.i.d.", tcpfade.Bernoulli(LOSS)),
+        ("bursts of 5", tcpfade.GilbertElliott.from_burst(LOSS, 5.0)),
+        # The threshold model's fD·T at this link's packet time, so that fD is the same at every rate.
+        (f"fading {DOPPLER:g} Hz", tcpfade.ThresholdFading(DOPPLER / rate, error_rate=LOSS)),
+    ]
+
+
+#: (name, kernel congestion control, sack, sysctls, simulated variant, simulated parts). The kernel's "reno" is
+#: NewReno (RFC 6582) with SACK, RACK and PRR when SACK is on (docs/glossary.md).
+SENDERS = [
+    ("reno, SACK off", "reno", False, {}, "newreno", {"sack": False}),
+    ("reno, SACK", "reno", True, {}, "newreno", {"sack": True}),
+    ("cubic, SACK off", "cubic", False, {}, "cubic", {"sack": False}),
+    ("cubic, SACK", "cubic", True, {}, "cubic", {"sack": True}),
+    ("cubic, SACK, RACK off", "cubic", True, {"net.ipv4.tcp_recovery": 0}, "cubic", {"sack": True, "rack": False}),
+]
+
+
+def cells(only: str | None) -> list[dict]:
+    out = []
+    for rate_name, rate, length in RATES:
+        for delay in DELAYS:
+            tau = 2 * delay
+            # A buffer of one bandwidth-delay product μT, at least 4 packets.
+            buffer = max(4, round(rate * (tau + 1 / rate)))
+            for channel_name, channel in channels(rate):
+                for sender in SENDERS:
+                    name = f"{rate_name}, {1000 * delay:g} ms, {channel_name}, {sender[0]}"
+                    if only and only not in name:
+                        continue
+                    out.append(dict(name=name, rate=rate, tau=tau, buffer=buffer, length=length, channel=channel,
+                                    channel_name=channel_name, sender=sender))
+    return out
+
+
+def interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and Student-t 95% interval over runs (the interval is NaN for a single run)."""
+    m = float(values.mean())
+    if values.size < 2:
+        return m, math.nan, math.nan
+    half = float(stats.t.ppf(0.975, values.size - 1) * values.std(ddof=1) / math.sqrt(values.size))
+    return m, m - half, m + half
+
+
+def simulated_parts(parts: dict) -> dict:
+    """The parts this build's simulator can set (RACK is taken only once the sender has it)."""
+    takes = tcpfade.simulate_link.model.names if hasattr(tcpfade.simulate_link, "model") else ()
+    return {k: v for k, v in parts.items() if k in takes}
+
+
+def kernel_runs(grid: list[dict], seeds: int) -> pd.DataFrame:
+    done = pd.read_csv(RUNS) if RUNS.exists() else pd.DataFrame(columns=["cell", "seed"])
+    have = set(zip(done["cell"], done["seed"]))
+    for cell in grid:
+        _, cc, sack, sysctls, _, _ = cell["sender"]
+        for seed in range(1, seeds + 1):
+            if (cell["name"], seed) in have:
+                continue
+            r = tcpfade.emulate(cc, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"], packet_bytes=PACKET,
+                                channel=cell["channel"], duration=cell["length"], warmup=WARMUP, seed=seed,
+                                sack=sack, sysctls=sysctls or None)
+            row = pd.DataFrame([{"cell": cell["name"], "seed": seed, "goodput": r.goodput,
+                                 "retransmissions": r.retransmissions, "timeouts": r.timeouts,
+                                 "loss_rate": r.channel_loss_rate}])
+            # Each run is kept as soon as it ends: an interrupted grid loses at most the run under way.
+            row.to_csv(RUNS, mode="a", header=not RUNS.exists(), index=False)
+            print(f"{cell['name']} seed {seed}: kernel {r.goodput:.3f} ({r.timeouts} timeouts)", flush=True)
+    return pd.read_csv(RUNS)
+
+
+def simulate(cell: dict) -> np.ndarray:
+    _, _, _, _, variant, parts = cell["sender"]
+    return np.array([tcpfade.simulate_link(variant, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"],
+                                           packet_bytes=PACKET, channel=cell["channel"], duration=cell["length"],
+                                           warmup=WARMUP, seed=1000 + s, profile="linux",
+                                           **simulated_parts(parts)).goodput
+                     for s in range(SIM_RUNS)])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="run only the cells whose name contains this text")
+    parser.add_argument("--seeds", type=int, default=2, help="kernel runs per cell (default 2)")
+    parser.add_argument("--simulate-only", action="store_true", help="keep the kernel's runs, simulate again")
+    args = parser.parse_args()
+    grid = cells(args.only)
+    runs = pd.read_csv(RUNS) if args.simulate_only else kernel_runs(grid, args.seeds)
+    rows = []
+    for cell in grid:
+        k = runs[runs["cell"] == cell["name"]]
+        if k.empty:
+            continue
+        km, klo, khi = interval(k["goodput"].to_numpy())
+        sm, slo, shi = interval(simulate(cell))
+        rows.append({"cell": cell["name"], "kernel": km, "kernel_low": klo, "kernel_high": khi, "kernel_runs": len(k),
+                     "kernel_timeouts_per_s": k["timeouts"].mean() / (cell["length"] - WARMUP),
+                     "kernel_loss_rate": k["loss_rate"].mean(), "simulated": sm, "simulated_low": slo,
+                     "simulated_high": shi, "overlap": bool(klo <= shi and slo <= khi) if klo == klo else None})
+    table = pd.DataFrame(rows)
+    table.to_csv(TABLE, index=False)
+    print("| cell | kernel | simulated (linux profile) | intervals overlap |")
+    print("| --- | --- | --- | --- |")
+    for r in rows:
+        print(f"| {r['cell']} | {r['kernel']:.3f} [{r['kernel_low']:.3f}, {r['kernel_high']:.3f}] | "
+              f"{r['simulated']:.3f} [{r['simulated_low']:.3f}, {r['simulated_high']:.3f}] | "
+              f"{'yes' if r['overlap'] else 'no'} |")
+    if rows:
+        print(f"{sum(bool(r['overlap']) for r in rows)} of {len(rows)} cells overlap", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -26,9 +26,13 @@
 //! - §4.8, timeout: ssthresh as §4.6, cwnd = 1 (the loss window), and the next congestion-avoidance stage
 //!   starts with K = 0 and W_max = W_est = cwnd_epoch.
 //! - §4.10, slow start below ssthresh as Reno's ([`super::congestion::Aimd`]'s rule).
+//! - §5.8, an application-limited sender: cwnd does not grow while the window is not fully used, and the time
+//!   spent so is left out of t (the epoch's start moves forward by it). The drivers' only application limit is
+//!   the end of a finite transfer's data: an ACK finds the sender limited when every segment has been sent and
+//!   the flight before the ACK was below ⌊cwnd⌋ (as Linux's `tcp_is_cwnd_limited`, from the flight at the
+//!   ACK rather than at the last send). The receiver window cannot limit it: cwnd never exceeds rwnd.
 //!
-//! Not modelled: §5.8's app-limited rule (the drivers run bulk transfers, or a finite one that stays
-//! window-limited), HyStart++ (RFC 9406).
+//! Not modelled: HyStart++ (RFC 9406).
 //!
 //! The per-ACK path evaluates one cubic polynomial (K's cube root is taken once per epoch) and allocates
 //! nothing.
@@ -69,11 +73,29 @@ pub(crate) struct Cubic {
     cwnd_prior: f64,
     /// The current congestion-avoidance stage, once its first ACK arrived.
     epoch: Option<Epoch>,
+    /// One past the last segment of a finite transfer (u64::MAX for a bulk one): §5.8's application limit.
+    data_end: u64,
+    /// When the last ACK came [s] (§5.8: the time an application-limited stretch leaves out of t).
+    last_ack: f64,
 }
 
 impl Cubic {
     pub(crate) fn new(rwnd: u64, byte_counting: bool) -> Self {
-        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, epoch: None }
+        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, epoch: None, data_end: u64::MAX,
+                last_ack: 0.0 }
+    }
+
+    /// The same part for a transfer of `segments` segments (None: bulk), whose end is §5.8's application limit.
+    pub(crate) fn with_data_end(mut self, segments: Option<u64>) -> Self {
+        self.data_end = segments.unwrap_or(u64::MAX);
+        self
+    }
+
+    /// §5.8: the window was not fully used before this ACK of `acked` segments: all data sent and the flight then
+    /// below ⌊cwnd⌋.
+    #[inline]
+    fn application_limited(&self, st: &TcpState, acked: u64) -> bool {
+        st.high >= self.data_end && st.high - (st.una - acked.min(st.una)) < st.cwnd as u64
     }
 
     /// The epoch that begins with an ACK at `now` and window `cwnd` (§4.2, §4.8).
@@ -116,6 +138,14 @@ impl Cubic {
 impl super::congestion::CongestionOps for Cubic {
     #[inline]
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, now: f64) {
+        let since = now - self.last_ack;
+        self.last_ack = now;
+        if self.application_limited(st, acked) {
+            if let Some(e) = self.epoch.as_mut() {
+                e.start += since; // §5.8: t leaves out the time the window went unused
+            }
+            return;
+        }
         let segments = if self.byte_counting { acked } else { 1 };
         if st.cwnd < st.ssthresh {
             st.cwnd += segments.min(2) as f64; // §4.10: Reno's slow start
@@ -301,6 +331,39 @@ mod tests {
         let (w_max, k, w_est) = cc.epoch().unwrap();
         assert_eq!((w_max, k), (56.0, 0.0));
         assert!((w_est - (56.0 + 3.0 * 0.3 / 1.7 / 56.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_application_limited_sender_neither_grows_nor_counts_the_time_section_5_8() {
+        // A transfer of 100 segments after a loss at 20: ssthresh = cwnd = 14, W_max = 20, K = ∛(6/0.4) = ∛15.
+        let mut cc = Cubic::new(1 << 16, false).with_data_end(Some(100));
+        let mut st = state(20.0, 0.1);
+        lose(&mut cc, &mut st);
+        st.high = 60;
+        st.una = 50;
+        cc.on_ack(&mut st, 1, 1.0); // the epoch begins: 10 in flight, data left: window-limited, it grows
+        let (_, k, w_est) = cc.epoch().unwrap();
+        assert!((k - 15f64.cbrt()).abs() < 1e-12);
+        assert!((w_est - (14.0 + (0.9 / 1.7) / 14.0)).abs() < 1e-12 && st.cwnd == w_est);
+        // All 100 sent, 14 in flight before the ACK (una 86 → 87): ⌊cwnd⌋ = 14 used, still window-limited.
+        (st.high, st.una) = (100, 87);
+        let before = st.cwnd;
+        cc.on_ack(&mut st, 1, 1.5);
+        assert!(st.cwnd > before);
+        // 13 in flight before the next ACK (88 − 1 = 87 → 100): below ⌊cwnd⌋ = 14, nothing to send: no growth,
+        // and the 0.5 s since the last ACK leaves t, so the epoch's start moves from 1.0 to 1.5.
+        let (grown, start) = (st.cwnd, 1.0);
+        st.una = 88;
+        cc.on_ack(&mut st, 1, 2.0);
+        assert_eq!(st.cwnd, grown);
+        let e = cc.epoch.unwrap();
+        assert!((e.start - (start + 0.5)).abs() < 1e-12, "{}", e.start);
+        // Slow start too: a transfer whose last segments go out below ssthresh does not inflate cwnd.
+        let mut cc = Cubic::new(1 << 16, false).with_data_end(Some(10));
+        let mut st = state(4.0, 0.1);
+        (st.high, st.una) = (10, 8); // 3 in flight before this ACK, cwnd 4
+        cc.on_ack(&mut st, 1, 0.5);
+        assert_eq!(st.cwnd, 4.0);
     }
 
     #[test]

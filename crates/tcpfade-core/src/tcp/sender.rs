@@ -72,7 +72,9 @@ impl Sender {
             st: TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto)),
             cc: match cfg.variant.congestion() {
                 CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting, cfg.ssthresh_rule)),
-                CongestionControl::Cubic => Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting)),
+                CongestionControl::Cubic => {
+                    Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting).with_data_end(cfg.segments))
+                }
             },
             detection: cfg.variant.loss_detection(),
             recovery,

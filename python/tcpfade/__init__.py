@@ -26,7 +26,6 @@ from .channels import (
     snr_for_error_rate,
 )
 from ._stats import Interval
-from .analysis import ANALYZED_VARIANTS, AnalysisResult, Bounds, LinkAnalysis, analyze, analyze_link
 from .errors import ParameterError, TcpfadeError
 from .devices import Device
 from .emulator import CommandResult, EmulationResult, emulate, emulate_command
@@ -49,12 +48,21 @@ __all__ = [
 LAZY_SUBPACKAGES = ("wcdma", "plots", "sweep", "reproduce")
 
 
+#: The analyses' names, loaded on first use: the renewal-reward analyses build their chains with scipy and take
+#: a third of the package's own import time.
+LAZY_ANALYSIS = ("ANALYZED_VARIANTS", "AnalysisResult", "Bounds", "LinkAnalysis", "analyze", "analyze_link")
+
+
 def __getattr__(name: str):
     # tcpfade.runs (the in-memory sweep) on first use, so that `import tcpfade` stays light.
     if name == "runs":
         from .sweep.table import runs
 
         return runs
+    if name in LAZY_ANALYSIS:
+        from . import analysis
+
+        return getattr(analysis, name)
     if name in LAZY_SUBPACKAGES:
         import importlib
 
@@ -63,4 +71,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(LAZY_SUBPACKAGES) | {"runs"})
+    return sorted(set(globals()) | set(LAZY_SUBPACKAGES) | set(LAZY_ANALYSIS) | {"runs"})

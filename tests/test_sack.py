@@ -95,7 +95,7 @@ def test_the_cli_takes_sack_and_prr(capsys):
 @pytest.mark.parametrize("given, message", [
     ({"sack": 2}, "sack = 2 is not allowed: must be True or False"),
     ({"sack": "yes"}, "sack = 'yes' is not allowed: must be True or False"),
-    ({"prr": True}, "prr = True is not allowed: PRR is the window rule of SACK's loss recovery here"),
+    ({"variant": "tahoe", "prr": True}, "prr = True is not allowed: tahoe has no fast recovery for PRR (RFC 6937)"),
     ({"variant": "oldtahoe", "sack": True}, "sack = True is not allowed: oldtahoe has no fast recovery"),
 ])
 def test_bad_values_are_refused_in_one_line(given, message):

@@ -78,8 +78,10 @@ SACK = Param("sack", v.Flag(), False,
              "recovery; reno, newreno and cubic only (tahoe and oldtahoe have no fast recovery, probing no "
              "retransmission to replace).")
 PRR = Param("prr", v.Flag(), False,
-            "PRR-SSRB (RFC 6937) as the window rule during SACK's recovery: cwnd falls to ssthresh in proportion to "
-            "the data delivered instead of at once; needs sack=True.")
+            "PRR-SSRB (RFC 6937) as the window rule during fast recovery: cwnd falls to ssthresh in proportion to "
+            "the data delivered instead of at once (or, without SACK, instead of RFC 5681's inflation), with pipe "
+            "and the data delivered from SACK's scoreboard or, without SACK, from duplicate ACKs as Linux does; "
+            "reno, newreno and cubic only.")
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
@@ -90,19 +92,17 @@ SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
 
 
 def check_recovery_parts(a: dict) -> None:
-    """Refuse the sender's recovery parts that do not fit together (the core refuses them too, in the same words):
-    SACK with a variant without a fast recovery, PRR without SACK."""
-    if a.get("sack") and a["variant"] not in SACK_VARIANTS:
-        if a["variant"] == "probing":
-            why = ("probing reacts to a loss with a probe cycle, not retransmissions, so SACK's loss recovery (RFC "
-                   "6675) has no place in it; use reno, newreno or cubic")
-        else:
-            why = (f"{a['variant']} has no fast recovery for SACK's loss recovery (RFC 6675) to replace: its reaction "
-                   "to a loss is go-back-N from W = 1; use reno, newreno or cubic")
-        raise v.fail("sack", True, why)
-    if a.get("prr") and not a.get("sack"):
-        raise v.fail("prr", True, "PRR is the window rule of SACK's loss recovery here (its DeliveredData and pipe "
-                                  "come from the SACK scoreboard, RFC 6937 §3); set sack=True too")
+    """Refuse the sender's recovery parts that do not fit its variant (the core refuses them too, in the same
+    words): SACK or PRR with a variant without a fast recovery."""
+    for part, rule in (("sack", "SACK's loss recovery (RFC 6675)"), ("prr", "PRR (RFC 6937)")):
+        if a.get(part) and a["variant"] not in SACK_VARIANTS:
+            if a["variant"] == "probing":
+                why = (f"probing reacts to a loss with a probe cycle, not retransmissions, so {rule} has no place in "
+                       "it; use reno, newreno or cubic")
+            else:
+                why = (f"{a['variant']} has no fast recovery for {rule} to replace: its reaction to a loss is "
+                       "go-back-N from W = 1; use reno, newreno or cubic")
+            raise v.fail(part, True, why)
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

@@ -71,11 +71,11 @@ LINUX = Profile(
         "sack": "net.ipv4.tcp_sack = 1 by default (Documentation/networking/ip-sysctl.rst); the scoreboard is "
                 "tcp_sacktag_write_queue() in tcp_input.c. The kernel marks losses by RACK (tcp_recovery = 1) rather "
                 "than RFC 6675's IsLost, which this sender does not have yet",
-        "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2; the kernel bounds by CRB "
+        "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2, with SACK or without "
+               "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack()); the kernel bounds by CRB "
                "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "
                "throughout",
     },
-    requires={"prr": "sack"},
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

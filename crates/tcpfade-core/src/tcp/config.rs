@@ -64,8 +64,9 @@ pub struct SenderConfig {
     /// SACK (RFC 2018 blocks at the receiver, RFC 6675 loss recovery at the sender) in place of the variant's
     /// fast recovery (Reno, NewReno, CUBIC). Off by default: the papers' TCP has no SACK.
     pub sack: bool,
-    /// PRR (RFC 6937) as the window rule during SACK's recovery, with its reduction bound; None: RFC 6675's own
-    /// (cwnd = ssthresh at entry).
+    /// PRR (RFC 6937) as the window rule during fast recovery, with its reduction bound: SACK's recovery's, or
+    /// without SACK the cumulative one's ([`super::prr`]). None: RFC 6675's own (cwnd = ssthresh at entry), or
+    /// the inflation of RFC 5681 §3.2 without SACK.
     pub prr: Option<PrrBound>,
     /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
     /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
@@ -174,23 +175,23 @@ impl SenderConfig {
             }
         }
         self.sack = on;
-        if !on {
-            self.prr = None;
-        }
         Ok(self)
     }
 
-    /// The same configuration with PRR-SSRB (RFC 6937) on or off as the window rule of SACK's recovery; SACK
-    /// must be on already (PRR's DeliveredData and pipe come from the SACK scoreboard here).
+    /// The same configuration with PRR-SSRB (RFC 6937) on or off as the window rule of the fast recovery: SACK's
+    /// (DeliveredData and pipe from the scoreboard) or, without SACK, the cumulative one's (from duplicate ACKs,
+    /// as Linux: [`super::prr`]). A variant without fast recovery refuses it, for SACK's reason.
     pub fn with_prr(self, on: bool) -> Result<Self> {
         self.with_prr_bound(on.then_some(PrrBound::Ssrb))
     }
 
     /// [`SenderConfig::with_prr`] with the reduction bound named: SSRB, CRB, or None for no PRR.
     pub fn with_prr_bound(mut self, bound: Option<PrrBound>) -> Result<Self> {
-        if bound.is_some() && !self.sack {
-            return Err(Error::invalid("prr", "True", "PRR is the window rule of SACK's loss recovery here (its \
-                DeliveredData and pipe come from the SACK scoreboard, RFC 6937 §3); set sack=True too"));
+        if bound.is_some() {
+            if let Some(reason) = sack_refusal(self.variant) {
+                return Err(Error::invalid("prr", "True", &reason.replace("SACK's loss recovery (RFC 6675)",
+                                                                        "PRR (RFC 6937)")));
+            }
         }
         self.prr = bound;
         Ok(self)

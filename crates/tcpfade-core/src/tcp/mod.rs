@@ -26,6 +26,7 @@ pub mod congestion;
 pub mod cubic;
 pub mod probe_cycle;
 pub mod probing;
+pub mod prr;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

@@ -16,7 +16,8 @@
 
 use super::congestion::{Congestion, CongestionOps};
 use super::probe_cycle::ProbeRecovery;
-use super::sack_recovery::SackRecovery;
+use super::prr::CumulativePrr;
+use super::sack_recovery::{PrrBound, PrrState, SackRecovery};
 use super::state::TcpState;
 
 /// What a recovery part answers. The sender calls these in a fixed order (see [`super::sender`]); the
@@ -82,31 +83,70 @@ fn restart_after_timeout(st: &mut TcpState, cc: &mut Congestion) {
     st.timer = None;
 }
 
-/// Fast retransmit into fast recovery (D3): Wth from the rule, W = Wth + K, the first unacknowledged packet
-/// sent again, `recover` = the highest packet sent (RFC 6582 §3.2 step 2).
-fn enter_fast_recovery(st: &mut TcpState, cc: &mut Congestion, dupthresh: f64) {
-    st.counters.fast_retransmits += 1;
-    st.ssthresh = cc.ssthresh(st);
-    st.cwnd = st.ssthresh + dupthresh;
-    st.retransmit = Some(st.una);
-    st.recover = Some(st.high);
-    st.limited_sent = 0;
+/// The window rule of a cumulative-ACK fast recovery: the papers' and RFC 5681's inflation (W = Wth + K, one
+/// more per duplicate ACK, D3), or PRR without SACK ([`super::prr`]) when `bound` is set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FastRecoveryWindow {
+    /// K, added to Wth when recovery starts (inflation).
+    pub dupthresh: f64,
+    /// PRR's reduction bound, when PRR is the rule.
+    pub bound: Option<PrrBound>,
+    /// PRR's episode, in recovery.
+    pub prr: Option<CumulativePrr>,
 }
 
-/// Fast recovery ends: W deflates to Wth (D3).
-fn exit_fast_recovery(st: &mut TcpState) {
-    st.cwnd = st.ssthresh;
-    st.recover = None;
-    st.dupacks = 0;
-}
+impl FastRecoveryWindow {
+    pub(crate) fn new(dupthresh: f64, bound: Option<PrrBound>) -> Self {
+        FastRecoveryWindow { dupthresh, bound, prr: None }
+    }
 
-/// Each duplicate ACK in fast recovery inflates W by one (D3; RFC 5681 §3.2 step 4).
-fn inflate(st: &mut TcpState) -> bool {
-    if st.recover.is_some() {
-        st.cwnd += 1.0;
+    /// Fast retransmit into fast recovery: Wth from the rule, the first unacknowledged packet sent again,
+    /// `recover` = the highest packet sent (RFC 6582 §3.2 step 2), and W = Wth + K (D3) or PRR's.
+    fn enter(&mut self, st: &mut TcpState, cc: &mut Congestion) {
+        st.counters.fast_retransmits += 1;
+        st.ssthresh = cc.ssthresh(st);
+        st.retransmit = Some(st.una);
+        st.recover = Some(st.high);
+        match self.bound {
+            Some(bound) => self.prr = Some(CumulativePrr::enter(st, bound)),
+            None => st.cwnd = st.ssthresh + self.dupthresh,
+        }
+        st.limited_sent = 0;
+    }
+
+    /// Fast recovery ends: W deflates to Wth (D3; RFC 6937 §3's end of recovery as well).
+    fn exit(&mut self, st: &mut TcpState) {
+        st.cwnd = st.ssthresh;
+        st.recover = None;
+        st.dupacks = 0;
+        self.prr = None;
+    }
+
+    /// A duplicate ACK in fast recovery: W inflates by one (D3; RFC 5681 §3.2 step 4), or PRR's window.
+    fn on_dupack(&mut self, st: &mut TcpState) -> bool {
+        if st.recover.is_none() {
+            return false;
+        }
+        match &mut self.prr {
+            Some(prr) => prr.on_dupack(st),
+            None => st.cwnd += 1.0,
+        }
         true
-    } else {
-        false
+    }
+
+    /// NewReno's partial ACK of `acked` packets: retransmit the first unacknowledged one and, inflating,
+    /// deflate W by the amount acknowledged and add back one (RFC 6582 §3.2 step 3); or PRR's window.
+    fn on_partial_ack(&mut self, st: &mut TcpState, acked: u64) {
+        st.retransmit = Some(st.una);
+        match &mut self.prr {
+            Some(prr) => prr.on_partial_ack(st, acked),
+            None => st.cwnd = (st.cwnd - acked as f64 + 1.0).max(1.0),
+        }
+    }
+
+    /// A timeout ends the episode.
+    fn forget(&mut self) {
+        self.prr = None;
     }
 }
 
@@ -124,26 +164,31 @@ impl RecoveryOps for GoBackN {
 /// Reno: fast recovery that the first ACK of new data ends, partial or not (zorzi-rao §2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Reno {
-    /// K, added to Wth when recovery starts.
-    pub dupthresh: f64,
+    /// The window rule in recovery.
+    pub window: FastRecoveryWindow,
 }
 
 impl RecoveryOps for Reno {
     #[inline]
     fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, _ack: u64, acked: u64, now: f64) {
         if st.recover.is_some() {
-            exit_fast_recovery(st);
+            self.window.exit(st);
         } else {
             open_ack(st, cc, acked, now);
         }
     }
 
     fn on_episode_dupack(&mut self, st: &mut TcpState) -> bool {
-        inflate(st)
+        self.window.on_dupack(st)
     }
 
     fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
-        enter_fast_recovery(st, cc, self.dupthresh);
+        self.window.enter(st, cc);
+    }
+
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
+        restart_after_timeout(st, cc);
+        self.window.forget();
     }
 }
 
@@ -151,8 +196,8 @@ impl RecoveryOps for Reno {
 /// hole and stays in recovery.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct NewReno {
-    /// K, added to Wth when recovery starts.
-    pub dupthresh: f64,
+    /// The window rule in recovery.
+    pub window: FastRecoveryWindow,
     /// RFC 6582 §3.2 steps 2 and 4 (BRIEF D10; [`super::SenderConfig::recover_guard`]).
     pub guard_on: bool,
     /// RFC 6582's `recover` kept after recovery ends and set at timeouts (one past the highest packet sent
@@ -165,18 +210,14 @@ impl RecoveryOps for NewReno {
     fn on_new_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, acked: u64, now: f64) {
         match st.recover {
             None => open_ack(st, cc, acked, now),
-            Some(recover) if ack >= recover => exit_fast_recovery(st),
-            // RFC 6582 §3.2 step 3, partial ACK: retransmit the first unacknowledged packet, deflate W by the
-            // amount newly acknowledged and add back one packet; stay in recovery.
-            Some(_) => {
-                st.retransmit = Some(st.una);
-                st.cwnd = (st.cwnd - acked as f64 + 1.0).max(1.0);
-            }
+            Some(recover) if ack >= recover => self.window.exit(st),
+            // RFC 6582 §3.2 step 3, partial ACK: stay in recovery.
+            Some(_) => self.window.on_partial_ack(st, acked),
         }
     }
 
     fn on_episode_dupack(&mut self, st: &mut TcpState) -> bool {
-        inflate(st)
+        self.window.on_dupack(st)
     }
 
     /// RFC 6582 §3.2 step 2: with the guard on, duplicate ACKs whose cumulative ACK does not cover more than
@@ -187,12 +228,13 @@ impl RecoveryOps for NewReno {
     }
 
     fn on_dupack_loss(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
-        enter_fast_recovery(st, cc, self.dupthresh);
+        self.window.enter(st, cc);
         self.guard = Some(st.high);
     }
 
     fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
         restart_after_timeout(st, cc);
+        self.window.forget();
         if self.guard_on {
             // RFC 6582 §3.2 step 4: recover = the highest sequence number sent.
             self.guard = Some(st.high);
@@ -236,6 +278,18 @@ macro_rules! each_part {
             RecoveryPart::Sack($part) => $call,
         }
     };
+}
+
+impl RecoveryPart {
+    /// PRR's variables when PRR runs in the current recovery (SACK's or the cumulative one).
+    pub(crate) fn prr_state(&self) -> Option<PrrState> {
+        match self {
+            RecoveryPart::Sack(part) => part.prr(),
+            RecoveryPart::Reno(r) => r.window.prr.map(|p| p.state()),
+            RecoveryPart::NewReno(r) => r.window.prr.map(|p| p.state()),
+            _ => None,
+        }
+    }
 }
 
 impl RecoveryOps for RecoveryPart {

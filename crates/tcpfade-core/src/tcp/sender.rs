@@ -32,7 +32,7 @@ use super::congestion::{Aimd, Congestion, CongestionOps};
 use super::cubic::Cubic;
 use super::probe_cycle::ProbeRecovery;
 use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, RttMinima};
-use super::recovery::{GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
+use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
 use super::sack_recovery::{NextSegRule, PrrState, SackRecovery};
 use super::state::TcpState;
@@ -61,10 +61,12 @@ impl Sender {
                 RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
-            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { dupthresh }),
-            Recovery::FastRecoveryNewReno => {
-                RecoveryPart::NewReno(NewReno { dupthresh, guard_on: cfg.recover_guard, guard: None })
-            }
+            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr) }),
+            Recovery::FastRecoveryNewReno => RecoveryPart::NewReno(NewReno {
+                window: FastRecoveryWindow::new(dupthresh, cfg.prr),
+                guard_on: cfg.recover_guard,
+                guard: None,
+            }),
             Recovery::ProbeCycle => RecoveryPart::Probe(ProbeRecovery::new(cfg.best_rtt, cfg.wmax)),
         };
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
@@ -450,7 +452,7 @@ impl Sender {
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).
     pub fn prr_state(&self) -> Option<PrrState> {
-        self.sack().and_then(|part| part.prr())
+        self.recovery.prr_state()
     }
 
     /// The retransmission-timeout estimator (RTT samples, SRTT, backoff).

@@ -1,0 +1,101 @@
+//! PRR (RFC 6937 §3) as the window rule of the cumulative-ACK fast recovery (Reno's and NewReno's, CUBIC's
+//! too), without SACK: what Linux runs when the peer does not negotiate SACK.
+//!
+//! RFC 6937 defines PRR from DeliveredData and pipe; without SACK blocks both are estimated from duplicate
+//! ACKs, as Linux does (`tcp_add_reno_sack`, `tcp_remove_reno_sacks` and `tcp_cwnd_reduction` in
+//! net/ipv4/tcp_input.c): each duplicate ACK stands for one segment that left the network (`sacked`, capped
+//! at the flight less one), and a cumulative ACK of `acked` segments delivered max(acked − sacked, 1) new ones
+//! (the rest were counted when their duplicate ACKs came) and takes acked − 1 off `sacked`. The hole at `una` is
+//! lost; it is in flight again once its retransmission is sent. So
+//!
+//! - pipe = (high − una) − sacked − 1 while the hole's retransmission waits, (high − una) − sacked after;
+//! - at entry: RecoverFS = the flight less limited transmit's segments (RFC 5681 §3.2 step 2), prr_delivered =
+//!   prr_out = 0; on every ACK in recovery, the entering one included, prr_delivered += DeliveredData and
+//!   sndcnt follows RFC 6937 §3 ([`sndcnt`]); prr_out counts every transmission since entry.
+//!
+//! The cumulative sender sends while `send_next < una + W` (retransmissions first and regardless), so PRR's
+//! "cwnd = pipe + sndcnt" becomes W = (high − una) + sndcnt less the waiting retransmission: the same packets, with
+//! W counting what the receiver holds, as NewReno's inflated window does. The retransmission at entry and at a
+//! partial ACK goes out whatever sndcnt says (RFC 6937's first retransmission; Linux forces one when prr_out
+//! is 0) and counts in prr_out. Recovery ends as the part's own rule says, with cwnd = ssthresh (RFC 6937 §3).
+
+use super::sack_recovery::{PrrBound, PrrState};
+use super::state::TcpState;
+
+/// RFC 6937 §3's sndcnt for an ACK that delivered `delivered` packets, with `pipe` after it; updates
+/// prr_delivered and the state's last sndcnt. prr_out is the caller's (`state.out`, up to date).
+pub(crate) fn sndcnt(state: &mut PrrState, bound: PrrBound, delivered: u64, pipe: f64, ssthresh: f64) -> f64 {
+    state.delivered += delivered;
+    let count = if pipe > ssthresh {
+        // The proportional part: sending tracks delivery at the ratio ssthresh / RecoverFS.
+        (state.delivered as f64 * ssthresh / state.recover_fs as f64).ceil() - state.out as f64
+    } else {
+        let owed = state.delivered as f64 - state.out as f64;
+        let limit = match bound {
+            PrrBound::Ssrb => owed.max(delivered as f64) + 1.0,
+            PrrBound::Crb => owed,
+        };
+        (ssthresh - pipe).min(limit)
+    };
+    state.sndcnt = count.max(0.0);
+    state.sndcnt
+}
+
+/// One fast recovery's PRR without SACK (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CumulativePrr {
+    bound: PrrBound,
+    state: PrrState,
+    /// Segments the duplicate ACKs stand for (Linux's `sacked_out` without SACK).
+    sacked: u64,
+    /// The sender's transmissions when recovery began: prr_out is the count since.
+    sent_at_entry: u64,
+}
+
+impl CumulativePrr {
+    /// Recovery begins with the K-th duplicate ACK (`st.dupacks` of them so far, the retransmission of `una`
+    /// pending): ssthresh is set already.
+    pub(crate) fn enter(st: &mut TcpState, bound: PrrBound) -> Self {
+        let flight = st.high - st.una;
+        let recover_fs = flight.saturating_sub(st.limited_sent).max(1);
+        let mut prr = CumulativePrr {
+            bound,
+            state: PrrState { delivered: 0, out: 0, recover_fs, sndcnt: 0.0 },
+            sacked: 0,
+            sent_at_entry: st.counters.transmissions,
+        };
+        // The duplicate ACKs before this one counted no delivery into PRR (it had not begun); this one does.
+        prr.sacked = (st.dupacks - 1).min(flight.saturating_sub(1));
+        prr.on_dupack(st);
+        prr
+    }
+
+    /// A duplicate ACK in recovery: one more segment left the network.
+    pub(crate) fn on_dupack(&mut self, st: &mut TcpState) {
+        let flight = st.high - st.una;
+        self.sacked = (self.sacked + 1).min(flight.saturating_sub(1));
+        self.window(st, 1);
+    }
+
+    /// A partial ACK of `acked` segments (`una` moved already; the new hole's retransmission pending).
+    pub(crate) fn on_partial_ack(&mut self, st: &mut TcpState, acked: u64) {
+        let delivered = acked.saturating_sub(self.sacked).max(1);
+        self.sacked -= acked.saturating_sub(1).min(self.sacked);
+        self.window(st, delivered);
+    }
+
+    /// pipe, sndcnt and the window for this ACK.
+    fn window(&mut self, st: &mut TcpState, delivered: u64) {
+        let flight = st.high - st.una;
+        let waiting = u64::from(st.retransmit.is_some());
+        let pipe = flight.saturating_sub(self.sacked + waiting) as f64;
+        self.state.out = st.counters.transmissions - self.sent_at_entry;
+        let count = sndcnt(&mut self.state, self.bound, delivered, pipe, st.ssthresh);
+        st.cwnd = (flight as f64 + count - waiting as f64).max(1.0);
+    }
+
+    /// PRR's variables as the last ACK left them.
+    pub(crate) fn state(&self) -> PrrState {
+        self.state
+    }
+}

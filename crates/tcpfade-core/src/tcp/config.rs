@@ -67,6 +67,9 @@ pub struct SenderConfig {
     /// PRR (RFC 6937) as the window rule during SACK's recovery, with its reduction bound; None: RFC 6675's own
     /// (cwnd = ssthresh at entry).
     pub prr: Option<PrrBound>,
+    /// RACK-TLP (RFC 8985) as the loss detection of SACK's recovery: losses marked by transmit time (RACK) in place
+    /// of DupThresh and IsLost, and tail loss probes (TLP). Off by default (the papers' TCP has none); needs SACK.
+    pub rack: bool,
     /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
     /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
     /// allows; W does not change, and RFC 5681 §3.2 step 2 leaves these segments out of FlightSize at the fast
@@ -98,6 +101,7 @@ impl SenderConfig {
             ssthresh_rule: SsthreshRule::HalfWindow,
             sack: false,
             prr: None,
+            rack: false,
             limited_transmit: false,
         })
     }
@@ -176,6 +180,7 @@ impl SenderConfig {
         self.sack = on;
         if !on {
             self.prr = None;
+            self.rack = false;
         }
         Ok(self)
     }
@@ -193,6 +198,19 @@ impl SenderConfig {
                 DeliveredData and pipe come from the SACK scoreboard, RFC 6937 §3); set sack=True too"));
         }
         self.prr = bound;
+        Ok(self)
+    }
+}
+
+impl SenderConfig {
+    /// The same configuration with RACK-TLP (RFC 8985) on or off as the loss detection (see [`SenderConfig::rack`]);
+    /// SACK must be on already (RACK reads the SACK scoreboard, and TLP's probes are repaired by SACK's recovery).
+    pub fn with_rack(mut self, on: bool) -> Result<Self> {
+        if on && !self.sack {
+            return Err(Error::invalid("rack", "True", "RACK-TLP is the loss detection of SACK's loss recovery here \
+                (it reads which segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too"));
+        }
+        self.rack = on;
         Ok(self)
     }
 }

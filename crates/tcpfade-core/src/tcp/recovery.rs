@@ -220,8 +220,8 @@ impl RecoveryOps for SackRecovery {
         self.enter_recovery(st, cc);
     }
 
-    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
-        self.timeout(st, cc);
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
+        self.timeout(st, cc, now);
     }
 }
 

@@ -163,10 +163,10 @@ def test_every_entry_point_defaults_to_the_papers_profile_or_has_none_with_a_rea
 
 
 def test_turning_sack_off_under_the_linux_profile_leaves_prr_off_too(tmp_path):
-    # PRR is SACK's window rule (RFC 6937 §3): the profile's prr gives way when the call turns sack off, instead of
+    # PRR is SACK's window rule (RFC 6937 §3), RACK-TLP its loss detection: the profile's prr and rack give way when the call turns sack off, instead of
     # contradicting it; asked for explicitly, the contradiction is still refused.
     off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
-    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": False}, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": False, "rack": False}, **LINK)
     assert fields(off) == fields(spelled)
     with pytest.raises(tcpfade.ParameterError, match="prr = True is not allowed"):
         tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=True, **LINK)

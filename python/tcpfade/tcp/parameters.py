@@ -80,10 +80,14 @@ SACK = Param("sack", v.Flag(), False,
 PRR = Param("prr", v.Flag(), False,
             "PRR-SSRB (RFC 6937) as the window rule during SACK's recovery: cwnd falls to ssthresh in proportion to "
             "the data delivered instead of at once; needs sack=True.")
+RACK = Param("rack", v.Flag(), False,
+             "RACK-TLP (RFC 8985) as SACK's loss detection: a segment is lost once one sent after it is delivered "
+             "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
+             "2·SRTT after the last ACK instead of waiting for the RTO; needs sack=True.")
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR)
+          LIMITED_TRANSMIT, SACK, PRR, RACK)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
@@ -91,7 +95,7 @@ SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
 
 def check_recovery_parts(a: dict) -> None:
     """Refuse the sender's recovery parts that do not fit together (the core refuses them too, in the same words):
-    SACK with a variant without a fast recovery, PRR without SACK."""
+    SACK with a variant without a fast recovery, PRR or RACK without SACK."""
     if a.get("sack") and a["variant"] not in SACK_VARIANTS:
         if a["variant"] == "probing":
             why = ("probing reacts to a loss with a probe cycle, not retransmissions, so SACK's loss recovery (RFC "
@@ -103,6 +107,9 @@ def check_recovery_parts(a: dict) -> None:
     if a.get("prr") and not a.get("sack"):
         raise v.fail("prr", True, "PRR is the window rule of SACK's loss recovery here (its DeliveredData and pipe "
                                   "come from the SACK scoreboard, RFC 6937 §3); set sack=True too")
+    if a.get("rack") and not a.get("sack"):
+        raise v.fail("rack", True, "RACK-TLP is the loss detection of SACK's loss recovery here (it reads which "
+                                   "segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

@@ -162,11 +162,12 @@ def test_every_entry_point_defaults_to_the_papers_profile_or_has_none_with_a_rea
     assert all("profile" not in m for m in all_models() if m.name not in taking)
 
 
-def test_turning_sack_off_under_the_linux_profile_keeps_prr_as_the_kernel_does(tmp_path):
+def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_the_kernel_does(tmp_path):
     # Linux runs PRR in every recovery, SACK or not (tcp_cwnd_reduction(); without SACK from duplicate ACKs), so
-    # the linux profile with sack=False keeps PRR, by the cumulative ACKs' estimates (tcp/prr.rs).
+    # the linux profile with sack=False keeps PRR, by the cumulative ACKs' estimates (tcp/prr.rs); RACK-TLP reads
+    # SACK's scoreboard, so the profile's rack gives way (its `requires`) instead of contradicting the call.
     off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
-    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True}, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True, "rack": False}, **LINK)
     assert fields(off) == fields(spelled)
     inflating = tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=False, **LINK)
     assert fields(inflating) != fields(off)           # the comparison can fail: PRR changed the run
@@ -178,3 +179,6 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_as_the_kernel_does(t
     run_sweep(e, workers=1, progress=False)
     frame = Store(e.store).dataframe()
     assert sorted(zip(frame["sack"], frame["prr"])) == [(False, True), (True, True)]
+    assert sorted(zip(frame["sack"], frame["rack"])) == [(False, False), (True, True)]
+    with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed: RACK-TLP is the loss detection"):
+        tcpfade.simulate_link("newreno", profile="linux", sack=False, rack=True, **LINK)

@@ -45,11 +45,14 @@ fn link(c: &mut Criterion) {
         });
     }
     // SACK (RFC 6675) and PRR (RFC 6937) beside the cumulative-ACK runs above (the CUBIC + SACK case).
-    for (name, variant, prr) in
-        [("iid_like/newreno+sack", Variant::NewReno, false), ("iid_like/cubic+sack+prr", Variant::Cubic, true)]
-    {
+    // With RACK-TLP (RFC 8985) too: the CUBIC + SACK + RACK target.
+    for (name, variant, prr, rack) in [
+        ("iid_like/newreno+sack", Variant::NewReno, false, false),
+        ("iid_like/cubic+sack+prr", Variant::Cubic, true, false),
+        ("iid_like/cubic+sack+prr+rack", Variant::Cubic, true, true),
+    ] {
         let mut cfg = config(variant, 183.1, 0.002, 20, 1.0e5);
-        cfg.sender = cfg.sender.with_sack(true).unwrap().with_prr(prr).unwrap();
+        cfg.sender = cfg.sender.with_sack(true).unwrap().with_prr(prr).unwrap().with_rack(rack).unwrap();
         let channel = || ContinuousTwoState::new(0.5, 0.001, ContinuousLossRule::AnyInstant([0.0, 1.0]), 1).unwrap();
         group.throughput(Throughput::Elements(run_link(&cfg, channel()).unwrap().totals.delivered));
         group.bench_function(name, |b| b.iter(|| black_box(run_link(&cfg, channel()).unwrap())));

@@ -21,6 +21,7 @@ pub(crate) struct SenderArgs {
     pub limited_transmit: bool,
     pub sack: bool,
     pub prr: bool,
+    pub rack: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -61,7 +62,8 @@ impl SenderArgs {
             .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?)
             .with_limited_transmit(self.limited_transmit)?
             .with_sack(self.sack)?
-            .with_prr(self.prr)?)
+            .with_prr(self.prr)?
+            .with_rack(self.rack)?)
     }
 }
 

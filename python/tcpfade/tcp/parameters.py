@@ -82,18 +82,22 @@ PRR = Param("prr", v.Flag(), False,
             "the data delivered instead of at once (or, without SACK, instead of RFC 5681's inflation), with pipe "
             "and the data delivered from SACK's scoreboard or, without SACK, from duplicate ACKs as Linux does; "
             "reno, newreno and cubic only.")
+RACK = Param("rack", v.Flag(), False,
+             "RACK-TLP (RFC 8985) as SACK's loss detection: a segment is lost once one sent after it is delivered "
+             "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
+             "2·SRTT after the last ACK instead of waiting for the RTO; needs sack=True.")
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR)
+          LIMITED_TRANSMIT, SACK, PRR, RACK)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
 
 
 def check_recovery_parts(a: dict) -> None:
-    """Refuse the sender's recovery parts that do not fit its variant (the core refuses them too, in the same
-    words): SACK or PRR with a variant without a fast recovery."""
+    """Refuse the sender's recovery parts that do not fit its variant or each other (the core refuses them too,
+    in the same words): SACK or PRR with a variant without a fast recovery, RACK without SACK."""
     for part, rule in (("sack", "SACK's loss recovery (RFC 6675)"), ("prr", "PRR (RFC 6937)")):
         if a.get(part) and a["variant"] not in SACK_VARIANTS:
             if a["variant"] == "probing":
@@ -103,6 +107,9 @@ def check_recovery_parts(a: dict) -> None:
                 why = (f"{a['variant']} has no fast recovery for {rule} to replace: its reaction to a loss is "
                        "go-back-N from W = 1; use reno, newreno or cubic")
             raise v.fail(part, True, why)
+    if a.get("rack") and not a.get("sack"):
+        raise v.fail("rack", True, "RACK-TLP is the loss detection of SACK's loss recovery here (it reads which "
+                                   "segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

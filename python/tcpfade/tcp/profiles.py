@@ -6,7 +6,7 @@ copy of the sender). A call's ``profile`` sets every part it does not set itself
 - ``"rfc"``: the standards-track sender: RFC 5681's ssthresh, RFC 3042 limited transmit, RFC 6582 NewReno with its
   guard, RFC 6298 timers, RFC 3465 byte counting.
 - ``"linux"``: the kernel's defaults where they change what the models compute, rule by rule beside the kernel
-  source that defines each (:data:`LINUX`'s ``sources``), SACK and PRR included (RACK not yet).
+  source that defines each (:data:`LINUX`'s ``sources``), SACK, PRR and RACK-TLP included.
 
 docs/parameters.md tables them against their sources (``tcpfade._params.render``). The slotted model and its analyses take
 no profile: their clock counts slots, so neither RFC 6298's timer nor the kernel's times apply; their parts are set
@@ -50,7 +50,7 @@ LINUX = Profile(
     "linux",
     {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
      "initial_window": 10, "rto": None, "initial_rto": 1.0, "min_rto": 0.2, "max_rto": 120.0,
-     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True},
+     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): max(cwnd >> 1, 2), half the window (CUBIC: its own β = 0.7, "
@@ -69,13 +69,16 @@ LINUX = Profile(
         "clock_granularity": "jiffies at HZ = 1000 (1 ms); tcp_rtt_estimator() works in microseconds",
         "delayed_ack": "TCP_DELACK_MIN = 40 ms (include/net/tcp.h): an ACK per two segments or after the timer",
         "sack": "net.ipv4.tcp_sack = 1 by default (Documentation/networking/ip-sysctl.rst); the scoreboard is "
-                "tcp_sacktag_write_queue() in tcp_input.c. The kernel marks losses by RACK (tcp_recovery = 1) rather "
-                "than RFC 6675's IsLost, which this sender does not have yet",
+                "tcp_sacktag_write_queue() in tcp_input.c",
+        "rack": "net.ipv4.tcp_recovery = 1 by default (RACK loss detection, Documentation/networking/ip-sysctl.rst; "
+                "net/ipv4/tcp_recovery.c) with TLP on (tcp_early_retrans = 3, tcp_schedule_loss_probe() in "
+                "tcp_output.c): RFC 8985; the kernel's RACK replaces the duplicate-ACK count, as here",
         "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2, with SACK or without "
                "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack()); the kernel bounds by CRB "
                "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "
                "throughout",
     },
+    requires={"rack": "sack"},
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

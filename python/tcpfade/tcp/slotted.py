@@ -202,6 +202,11 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
     core's binding reads, by field name."""
     a = {"variant": variant, **given}
     check_recovery_parts(a)
+    if a.get("rack"):
+        raise v.fail("rack", True, "the slotted model's timer is a fixed T0 in slots with no SRTT (BRIEF D2) and every "
+                                   "ACK returns within its slot, while RACK-TLP's timers come from RTT estimates "
+                                   "(reo_wnd = min_RTT/4, PTO = 2·SRTT, RFC 8985 §6.2 and §7.2); simulate it with "
+                                   "simulate_link or simulate_transfer")
     slots, batches, trace_slots = a["slots"], a["batches"], a["trace_slots"]
     if getattr(channel, "interval", None) is not None:
         raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",

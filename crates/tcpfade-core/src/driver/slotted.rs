@@ -47,6 +47,11 @@ pub struct SlottedConfig {
     pub trace_slots: u64,
 }
 
+/// Why the slotted model refuses RACK-TLP.
+pub const RACK_IN_SLOTS: &str = "the slotted model's timer is a fixed T0 in slots with no SRTT (BRIEF D2) and every ACK \
+    returns within its slot, while RACK-TLP's timers come from RTT estimates (reo_wnd = min_RTT/4, PTO = 2·SRTT, RFC \
+    8985 §6.2 and §7.2); simulate it with simulate_link or simulate_transfer";
+
 impl SlottedConfig {
     /// Validate the driver's own parameters.
     pub fn validate(&self) -> Result<()> {
@@ -59,6 +64,9 @@ impl SlottedConfig {
             return Err(Error::invalid("variant", self.sender.variant.name(), "the slotted model's clock counts slots, \
                 not seconds, and CUBIC's window function is in seconds (C = 0.4 segments/s³, RFC 9438 §4.2); \
                 simulate it with simulate_link or simulate_transfer"));
+        }
+        if self.sender.rack {
+            return Err(Error::invalid("rack", "True", RACK_IN_SLOTS));
         }
         check::int_in("slots", self.slots, 1, u64::MAX / 2)?;
         check::probability("ack_loss", self.ack_loss)?;

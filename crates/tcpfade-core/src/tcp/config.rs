@@ -3,7 +3,7 @@
 
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
-use super::sack_recovery::PrrBound;
+use super::prr::PrrBound;
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
@@ -68,6 +68,9 @@ pub struct SenderConfig {
     /// without SACK the cumulative one's ([`super::prr`]). None: RFC 6675's own (cwnd = ssthresh at entry), or
     /// the inflation of RFC 5681 §3.2 without SACK.
     pub prr: Option<PrrBound>,
+    /// RACK-TLP (RFC 8985) as the loss detection of SACK's recovery: losses marked by transmit time (RACK) in place
+    /// of DupThresh and IsLost, and tail loss probes (TLP). Off by default (the papers' TCP has none); needs SACK.
+    pub rack: bool,
     /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
     /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
     /// allows; W does not change, and RFC 5681 §3.2 step 2 leaves these segments out of FlightSize at the fast
@@ -99,6 +102,7 @@ impl SenderConfig {
             ssthresh_rule: SsthreshRule::HalfWindow,
             sack: false,
             prr: None,
+            rack: false,
             limited_transmit: false,
         })
     }
@@ -175,6 +179,9 @@ impl SenderConfig {
             }
         }
         self.sack = on;
+        if !on {
+            self.rack = false; // RACK reads SACK's scoreboard; PRR holds without it (super::prr)
+        }
         Ok(self)
     }
 
@@ -194,6 +201,19 @@ impl SenderConfig {
             }
         }
         self.prr = bound;
+        Ok(self)
+    }
+}
+
+impl SenderConfig {
+    /// The same configuration with RACK-TLP (RFC 8985) on or off as the loss detection (see [`SenderConfig::rack`]);
+    /// SACK must be on already (RACK reads the SACK scoreboard, and TLP's probes are repaired by SACK's recovery).
+    pub fn with_rack(mut self, on: bool) -> Result<Self> {
+        if on && !self.sack {
+            return Err(Error::invalid("rack", "True", "RACK-TLP is the loss detection of SACK's loss recovery here \
+                (it reads which segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too"));
+        }
+        self.rack = on;
         Ok(self)
     }
 }

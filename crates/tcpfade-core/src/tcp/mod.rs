@@ -15,6 +15,8 @@
 //!
 //! With `sack` ([`SenderConfig::with_sack`]) Reno, NewReno and CUBIC run RFC 6675's SACK recovery instead of their
 //! fast recovery, and with `prr` RFC 6937's PRR as its window rule ([`sack_recovery`]); the congestion part stays.
+//! With `rack` ([`SenderConfig::with_rack`]) RACK-TLP (RFC 8985, [`rack`]) detects the losses SACK's recovery repairs,
+//! by time instead of by duplicate ACKs, and sends tail loss probes.
 //!
 //! Each is a named choice of parts (BRIEF §3): a [`CongestionControl`] part (Reno-style AIMD, [`congestion`],
 //! for the papers' variants and TCP-Probing; CUBIC, [`cubic`]), a [`LossDetection`] rule and a [`Recovery`] part,
@@ -27,6 +29,7 @@ pub mod cubic;
 pub mod probe_cycle;
 pub mod probing;
 pub mod prr;
+pub mod rack;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -40,10 +43,12 @@ pub use probing::{
     BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
     ProbeTrigger, RttMinima, RttRange,
 };
+pub use rack::{RackView, PTO_WITHOUT_SRTT, TLP_MAX_ACK_DELAY};
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
-pub use sack_recovery::{NextSegRule, PrrBound, PrrState};
+pub use prr::{PrrBound, PrrState};
+pub use sack_recovery::NextSegRule;
 pub use sender::Sender;
 pub use state::{Segment, SenderCounters};
 

@@ -1,4 +1,5 @@
-//! PRR (RFC 6937 §3) as the window rule of the cumulative-ACK fast recovery (Reno's and NewReno's, CUBIC's
+//! PRR (RFC 6937 §3): its sndcnt ([`sndcnt`], which SACK's recovery uses as well, `super::sack_recovery`), and PRR
+//! as the window rule of the cumulative-ACK fast recovery (Reno's and NewReno's, CUBIC's
 //! too), without SACK: what Linux runs when the peer does not negotiate SACK.
 //!
 //! RFC 6937 defines PRR from DeliveredData and pipe; without SACK blocks both are estimated from duplicate
@@ -19,8 +20,30 @@
 //! partial ACK goes out whatever sndcnt says (RFC 6937's first retransmission; Linux forces one when prr_out
 //! is 0) and counts in prr_out. Recovery ends as the part's own rule says, with cwnd = ssthresh (RFC 6937 §3).
 
-use super::sack_recovery::{PrrBound, PrrState};
 use super::state::TcpState;
+
+/// PRR's reduction bound (RFC 6937 §3.1): what limits sending once pipe has fallen to ssthresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrrBound {
+    /// Slow-start reduction bound: up to one packet more than delivered per ACK (the RFC's recommendation).
+    Ssrb,
+    /// Conservative reduction bound: never more than delivered (strict packet conservation).
+    Crb,
+}
+
+/// PRR's state through one recovery (RFC 6937 §3's variables, in packets).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrrState {
+    /// Packets delivered to the receiver since recovery began.
+    pub delivered: u64,
+    /// Packets sent since recovery began.
+    pub out: u64,
+    /// The packets outstanding when it began.
+    pub recover_fs: u64,
+    /// The last ACK's sndcnt.
+    pub sndcnt: f64,
+}
+
 
 /// RFC 6937 §3's sndcnt for an ACK that delivered `delivered` packets, with `pipe` after it; updates
 /// prr_delivered and the state's last sndcnt. prr_out is the caller's (`state.out`, up to date).

@@ -17,7 +17,8 @@
 use super::congestion::{Congestion, CongestionOps};
 use super::probe_cycle::ProbeRecovery;
 use super::prr::CumulativePrr;
-use super::sack_recovery::{PrrBound, PrrState, SackRecovery};
+use super::prr::{PrrBound, PrrState};
+use super::sack_recovery::SackRecovery;
 use super::state::TcpState;
 
 /// What a recovery part answers. The sender calls these in a fixed order (see [`super::sender`]); the
@@ -262,8 +263,8 @@ impl RecoveryOps for SackRecovery {
         self.enter_recovery(st, cc);
     }
 
-    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
-        self.timeout(st, cc);
+    fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
+        self.timeout(st, cc, now);
     }
 }
 

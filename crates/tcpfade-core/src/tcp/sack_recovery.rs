@@ -38,32 +38,20 @@
 //!
 //! sndcnt = max(sndcnt, 0) and cwnd = pipe + sndcnt; every packet sent in recovery adds one to prr_out. The first
 //! retransmission at entry is sent whatever sndcnt says (RFC 6675 §5 step 4.3).
+//!
+//! **With RACK-TLP** ([`super::rack`], [`super::SenderConfig::rack`]) RACK says which packets are lost in place of
+//! IsLost and of the duplicate-ACK count: recovery starts when RACK marks a loss (on an ACK or when its reordering
+//! timer fires); NextSeg keeps rules (1), a packet RACK marked lost and not retransmitted since, and (2), new data
+//! (rules (3) and (4) retransmit packets not deemed lost, which RACK's reordering window exists to avoid; TLP takes
+//! the rescue retransmission's place, as in Linux); pipe counts a packet marked lost as out of the network until it
+//! is retransmitted, and a retransmitted one twice unless it was marked lost (Linux's packets_out − sacked_out −
+//! lost_out + retrans_out); after a timeout RACK marks what RFC 8985 §6.3 says instead of every hole.
 
 use super::congestion::{Congestion, CongestionOps};
+use super::rack::{Context, Rack, RackTimer};
 use super::sack::Scoreboard;
+use super::prr::{sndcnt, PrrBound, PrrState};
 use super::state::TcpState;
-
-/// PRR's reduction bound (RFC 6937 §3.1): what limits sending once pipe has fallen to ssthresh.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PrrBound {
-    /// Slow-start reduction bound: up to one packet more than delivered per ACK (the RFC's recommendation).
-    Ssrb,
-    /// Conservative reduction bound: never more than delivered (strict packet conservation).
-    Crb,
-}
-
-/// PRR's state through one recovery (RFC 6937 §3's variables, in packets).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PrrState {
-    /// Packets delivered to the receiver since recovery began.
-    pub delivered: u64,
-    /// Packets sent since recovery began.
-    pub out: u64,
-    /// The packets outstanding when it began.
-    pub recover_fs: u64,
-    /// The last ACK's sndcnt.
-    pub sndcnt: f64,
-}
 
 /// Which NextSeg rule chose a packet (RFC 6675 §4), or the retransmission at entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,10 +92,12 @@ pub(crate) struct SackRecovery {
     prr: Option<PrrState>,
     /// The rule behind the last packet chosen.
     pub last_rule: Option<NextSegRule>,
+    /// RACK-TLP, when it is the loss detection.
+    pub rack: Option<Box<Rack>>,
 }
 
 impl SackRecovery {
-    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>) -> Self {
+    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>, rack: bool) -> Self {
         SackRecovery {
             board: Scoreboard::new(wmax),
             dupthresh,
@@ -121,6 +111,19 @@ impl SackRecovery {
             prr_bound,
             prr: None,
             last_rule: None,
+            rack: rack.then(|| Box::new(Rack::new(dupthresh))),
+        }
+    }
+
+    /// What RACK needs to know of the other parts now.
+    fn context(&self, st: &TcpState) -> Context {
+        Context {
+            una: st.una,
+            high: st.high,
+            recovering: st.recover.is_some() || self.after_rto.is_some(),
+            sacked: self.board.count(),
+            srtt: st.rto.srtt(),
+            rto_expiry: st.timer,
         }
     }
 
@@ -147,7 +150,9 @@ impl SackRecovery {
 
     /// An ACK: cumulative `ack`, SACK `blocks`, at `now`.
     pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64) {
-        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
+        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
+            && self.rack.is_none()
+        {
             // Nothing SACKed, before or now, outside recovery: the general path below reduces to this (no
             // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer.
             if ack > st.una {
@@ -160,6 +165,9 @@ impl SackRecovery {
         }
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.on_delivery(&self.board, st.una, st.high, ack, blocks, now);
+        }
         if new_data {
             self.board.advance(st.una, ack);
             st.una = ack;
@@ -180,6 +188,9 @@ impl SackRecovery {
             self.after_rto = None;
         }
         self.set_lost_below(st);
+        if self.rack.is_some() {
+            self.rack_on_ack(st, cc, ack, new_data, blocks.is_empty(), now);
+        }
         match st.recover {
             Some(point) if ack >= point => {
                 // RFC 6675 §5 (A): the end of recovery; RFC 6937: cwnd = ssthresh.
@@ -191,8 +202,11 @@ impl SackRecovery {
             }
             Some(_) => self.in_recovery(st, delivered),
             None => {
-                let lost_first = st.una < self.lost_below;
-                if self.after_rto.is_none() && st.una < st.high && (st.dupacks >= self.dupthresh || lost_first) {
+                let lost = match &self.rack {
+                    Some(rack) => rack.lost > 0,
+                    None => st.dupacks >= self.dupthresh || st.una < self.lost_below,
+                };
+                if self.after_rto.is_none() && st.una < st.high && lost {
                     self.enter_recovery(st, cc);
                     self.in_recovery(st, delivered);
                 } else {
@@ -224,6 +238,9 @@ impl SackRecovery {
 
     fn pipe_with(&self, st: &TcpState, lost_below: u64) -> u64 {
         let (una, high) = (st.una, st.high);
+        if let Some(rack) = &self.rack {
+            return (high - una) - self.board.count() - rack.lost + rack.rxt;
+        }
         let lost = (lost_below - una) - self.board.count_in(una, lost_below);
         let rxt = self.rxt_next.clamp(una, high);
         let retransmitted = (rxt - una) - self.board.count_in(una, rxt);
@@ -238,7 +255,10 @@ impl SackRecovery {
         let flight = (st.high - st.una).saturating_sub(st.limited_sent);
         st.limited_sent = 0;
         st.recover = Some(st.high);
-        self.entry = Some(st.una);
+        self.entry = Some(match &self.rack {
+            Some(rack) => rack.first_to_retransmit(&self.board, st.una, st.high).unwrap_or(st.una),
+            None => st.una,
+        });
         self.rescue = st.una;
         self.rxt_next = st.una; // HighRxt moves to the entry retransmission when it is sent
         match self.prr_bound {
@@ -251,20 +271,8 @@ impl SackRecovery {
     fn in_recovery(&mut self, st: &mut TcpState, delivered: u64) {
         self.pipe = self.set_pipe(st);
         if let (Some(prr), Some(bound)) = (&mut self.prr, self.prr_bound) {
-            prr.delivered += delivered;
-            let (pipe, ssthresh) = (self.pipe as f64, st.ssthresh);
-            let sndcnt = if pipe > ssthresh {
-                (prr.delivered as f64 * ssthresh / prr.recover_fs as f64).ceil() - prr.out as f64
-            } else {
-                let owed = prr.delivered as f64 - prr.out as f64;
-                let limit = match bound {
-                    PrrBound::Ssrb => owed.max(delivered as f64) + 1.0,
-                    PrrBound::Crb => owed,
-                };
-                (ssthresh - pipe).min(limit)
-            };
-            prr.sndcnt = sndcnt.max(0.0);
-            st.cwnd = pipe + prr.sndcnt;
+            let pipe = self.pipe as f64;
+            st.cwnd = pipe + sndcnt(prr, bound, delivered, pipe, st.ssthresh);
         }
     }
 
@@ -279,13 +287,17 @@ impl SackRecovery {
             return None;
         }
         let from = self.rxt_next.max(st.una);
-        if let Some(seq) = self.board.first_unsacked(from, self.lost_below) {
+        let lost = match &self.rack {
+            Some(rack) => rack.first_to_retransmit(&self.board, st.una, st.high),
+            None => self.board.first_unsacked(from, self.lost_below),
+        };
+        if let Some(seq) = lost {
             return Some((seq, NextSegRule::Lost));
         }
         if st.send_next < st.una + self.wmax && st.send_next < limit {
             return Some((st.send_next, NextSegRule::New));
         }
-        if st.recover.is_none() {
+        if st.recover.is_none() || self.rack.is_some() {
             return None; // after a timeout: rules (1) and (2) only
         }
         if let Some(seq) = self.board.first_unsacked(from, self.board.high_sacked().min(st.high)) {
@@ -319,7 +331,7 @@ impl SackRecovery {
     }
 
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
-    pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion) {
+    pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
         st.ssthresh = cc.ssthresh(st);
         st.cwnd = cc.loss_window();
         st.recover = None;
@@ -332,6 +344,97 @@ impl SackRecovery {
         self.entry = None;
         self.prr = None;
         self.set_lost_below(st);
+        if self.rack.is_some() {
+            let cx = self.context(st);
+            let rack = self.rack.as_deref_mut().expect("rack");
+            rack.on_rto(&self.board, &cx, now);
+        }
         self.pipe = self.set_pipe(st);
+    }
+
+    // -- RACK-TLP (RFC 8985; [`super::rack`]) --
+
+    /// RACK's share of an ACK, once the scoreboard has it: TLP's loss check (§7.4; a repaired loss outside recovery
+    /// reduces cwnd once), then loss detection (§6.2 steps 4-5).
+    fn rack_on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, new_data: bool, no_sack: bool,
+                   now: f64) {
+        let cx = self.context(st);
+        let rack = self.rack.as_deref_mut().expect("rack");
+        if rack.tlp_on_ack(ack, !new_data, no_sack) && !cx.recovering {
+            st.ssthresh = cc.ssthresh(st);
+            st.cwnd = st.ssthresh;
+        }
+        rack.detect_loss(&self.board, &cx, now);
+    }
+
+    /// After an ACK (the RTO restarted already): arm the PTO on an ACK of new data, stop it in recovery or with
+    /// something SACKed (RFC 8985 §7.2).
+    pub(crate) fn rack_after_ack(&mut self, st: &TcpState, new_data: bool, now: f64) {
+        let cx = self.context(st);
+        let Some(rack) = self.rack.as_deref_mut() else { return };
+        if cx.recovering || cx.sacked > 0 {
+            rack.stop_pto();
+        } else if new_data {
+            rack.arm_pto(&cx, now);
+        }
+    }
+
+    /// `seq` went on the link at `now`: RACK records it, and new data that is not a probe (re)arms the PTO.
+    pub(crate) fn rack_sent(&mut self, st: &TcpState, seq: u64, retransmission: bool, probe: bool, now: f64) {
+        let cx = self.context(st);
+        let Some(rack) = self.rack.as_deref_mut() else { return };
+        rack.on_send(seq, now, retransmission, st.una, st.high);
+        if !retransmission && !probe {
+            rack.arm_pto(&cx, now);
+        }
+    }
+
+    /// A probe waiting to go out, taken.
+    pub(crate) fn take_probe(&mut self) -> Option<u64> {
+        self.rack.as_deref_mut().and_then(|rack| rack.probe.take())
+    }
+
+    /// Whether a probe waits to go out.
+    pub(crate) fn probe_waiting(&self) -> bool {
+        self.rack.as_deref().is_some_and(|rack| rack.probe.is_some())
+    }
+
+    /// If one of RACK's timers is due at `now`, handle it and return true (else the RTO is due). The reordering
+    /// timer repeats loss detection and starts recovery on a loss it finds (§6.2 step 5); the PTO sends a probe
+    /// (§7.3) — the next new packet if `new` names one — and re-arms the RTO either way.
+    pub(crate) fn on_rack_timer(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64, new: Option<u64>) -> bool {
+        let cx = self.context(st);
+        let Some(rack) = self.rack.as_deref_mut() else { return false };
+        match rack.due(now) {
+            None => false,
+            Some(RackTimer::Reordering) => {
+                rack.detect_loss(&self.board, &cx, now);
+                let lost = rack.lost > 0;
+                if st.recover.is_none() && self.after_rto.is_none() && st.una < st.high && lost {
+                    rack.stop_pto();
+                    self.enter_recovery(st, cc);
+                    self.in_recovery(st, 0);
+                } else if self.governs(st) {
+                    self.pipe = self.set_pipe(st);
+                }
+                true
+            }
+            Some(RackTimer::Probe) => {
+                rack.on_pto(new, st.high);
+                if st.una < st.high || rack.probe.is_some() {
+                    st.timer = Some(now + st.rto.rto());
+                }
+                true
+            }
+        }
+    }
+
+    /// The earliest of RACK's timers and the RTO (`rto`), as the driver sees them.
+    #[inline]
+    pub(crate) fn rack_deadline(&self, rto: Option<f64>) -> Option<f64> {
+        match &self.rack {
+            Some(rack) => rack.deadline(rto),
+            None => rto,
+        }
     }
 }

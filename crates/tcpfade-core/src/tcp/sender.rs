@@ -2,7 +2,8 @@
 //!
 //! - a congestion-control part ([`super::congestion`]): slow start, congestion avoidance, the Wth rule (Reno-style
 //!   AIMD, or CUBIC: [`super::cubic`]);
-//! - a loss-detection rule ([`LossDetection`]): the timer alone, or the K-th duplicate ACK too;
+//! - a loss-detection rule ([`LossDetection`]): the timer alone, or the K-th duplicate ACK too; with SACK, RACK-TLP
+//!   (RFC 8985, [`super::rack`]) in place of the duplicate ACKs when [`SenderConfig::rack`] is on;
 //! - a recovery part ([`super::recovery`]): go-back-N, Reno, NewReno, TCP-Probing's probe cycle
 //!   ([`super::probe_cycle`]) with its end-of-cycle decision, or SACK's (RFC 6675, with PRR as an option:
 //!   [`super::sack_recovery`]), chosen by [`SenderConfig::sack`] in place of Reno's or NewReno's;
@@ -15,7 +16,9 @@
 //! Events in, decisions out: [`Sender::poll_transmit`] (may a packet be sent now, and which),
 //! [`Sender::on_ack`] (or [`Sender::on_sack_ack`] with the ACK's SACK blocks), [`Sender::timer_deadline`] /
 //! [`Sender::on_timeout`], and with TCP-Probing [`Sender::poll_probe`], [`Sender::on_probe_answer`],
-//! [`Sender::probe_deadline`] / [`Sender::on_probe_timeout`]. Time is whatever the driver counts in (slots or
+//! [`Sender::probe_deadline`] / [`Sender::on_probe_timeout`]. With RACK-TLP the reordering timer and the probe
+//! timeout reach the driver through the same [`Sender::timer_deadline`] / [`Sender::on_timeout`] as the RTO: one
+//! timer, the earliest due ([`super::rack`]). Time is whatever the driver counts in (slots or
 //! seconds); the sender adds the RTO to it, and CUBIC's window function reads it as seconds
 //! ([`Variant::needs_seconds`]).
 //!
@@ -34,7 +37,9 @@ use super::probe_cycle::ProbeRecovery;
 use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, RttMinima};
 use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
-use super::sack_recovery::{NextSegRule, PrrState, SackRecovery};
+use super::rack::RackView;
+use super::prr::PrrState;
+use super::sack_recovery::{NextSegRule, SackRecovery};
 use super::state::TcpState;
 use super::{CongestionControl, LossDetection, Recovery, Variant};
 use crate::error::Result;
@@ -58,7 +63,7 @@ impl Sender {
         let dupthresh = cfg.dupthresh as f64;
         let recovery = match cfg.variant.recovery() {
             Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno if cfg.sack => {
-                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr))
+                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
             Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr) }),
@@ -100,15 +105,31 @@ impl Sender {
     #[inline(never)]
     fn poll_transmit_sack(&mut self, now: f64) -> Option<Segment> {
         let limit = self.limit();
-        let seq = match &mut self.recovery {
-            RecoveryPart::Sack(part) if part.governs(&self.st) => {
-                let (seq, rule) = part.next_seg(&self.st, limit)?;
-                part.sent(&mut self.st, seq, rule);
-                seq
-            }
-            _ => self.next_in_order()?,
+        let (seq, probe) = match &mut self.recovery {
+            RecoveryPart::Sack(part) => match part.take_probe() {
+                // RFC 8985 §7.3: the probe goes beyond cwnd.
+                Some(seq) => {
+                    if seq == self.st.send_next {
+                        self.st.send_next += 1;
+                    }
+                    (seq, true)
+                }
+                None if part.governs(&self.st) => {
+                    let (seq, rule) = part.next_seg(&self.st, limit)?;
+                    part.sent(&mut self.st, seq, rule);
+                    (seq, false)
+                }
+                None => (self.next_in_order()?, false),
+            },
+            _ => (self.next_in_order()?, false),
         };
-        Some(self.emit(seq, now))
+        let segment = self.emit(seq, now);
+        if self.cfg.rack {
+            if let RecoveryPart::Sack(part) = &mut self.recovery {
+                part.rack_sent(&self.st, seq, segment.retransmission, probe, now);
+            }
+        }
+        Some(segment)
     }
 
     /// `seq` goes on the link now: the counts, the highest sent, the timed segment (Karn) and the timer (D2).
@@ -198,6 +219,9 @@ impl Sender {
             // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
             st.timer = (st.una < st.high).then_some(now + st.rto.rto());
         }
+        if self.cfg.rack {
+            part.rack_after_ack(st, new_data, now);
+        }
     }
 
     fn on_duplicate_ack(&mut self, now: f64) {
@@ -214,8 +238,18 @@ impl Sender {
         }
     }
 
-    /// When the retransmission timer expires, if it runs.
+    /// When the retransmission timer expires, if it runs; with RACK-TLP, the earliest of the reordering timer and the
+    /// PTO (while armed) or the RTO ([`super::rack`]).
+    #[inline]
     pub fn timer_deadline(&self) -> Option<f64> {
+        match &self.recovery {
+            RecoveryPart::Sack(part) if self.cfg.rack => part.rack_deadline(self.st.timer),
+            _ => self.st.timer,
+        }
+    }
+
+    /// When the retransmission timer (the RTO) expires, if it runs, whatever RACK-TLP's timers say.
+    pub fn rto_deadline(&self) -> Option<f64> {
         self.st.timer
     }
 
@@ -223,6 +257,14 @@ impl Sender {
     /// timed segment gives no sample (Karn), and the recovery part reacts (zorzi-rao §2 rule 3, or a probe
     /// cycle).
     pub fn on_timeout(&mut self, now: f64) {
+        if self.cfg.rack {
+            let new = self.new_data_for_probe();
+            if let RecoveryPart::Sack(part) = &mut self.recovery {
+                if part.on_rack_timer(&mut self.st, &mut self.cc, now, new) {
+                    return;
+                }
+            }
+        }
         let st = &mut self.st;
         st.counters.timeouts += 1;
         st.rto.on_timeout();
@@ -230,10 +272,20 @@ impl Sender {
         self.recovery.on_timeout(st, &mut self.cc, now);
     }
 
+    /// The next new segment, if the transfer has one and the receiver's window allows it (RFC 8985 §7.3's probe).
+    fn new_data_for_probe(&self) -> Option<u64> {
+        let st = &self.st;
+        (st.send_next == st.high && st.send_next < st.una + self.cfg.wmax && st.send_next < self.limit())
+            .then_some(st.send_next)
+    }
+
     /// Whether [`Sender::poll_transmit`] would send something now.
     pub fn can_send(&self) -> bool {
         let st = &self.st;
         if let RecoveryPart::Sack(part) = &self.recovery {
+            if part.probe_waiting() {
+                return true;
+            }
             if part.governs(st) {
                 return st.retransmit.is_some() || part.next_seg(st, self.limit()).is_some();
             }
@@ -453,6 +505,19 @@ impl Sender {
     /// PRR's variables in the current recovery (None outside one, or without PRR).
     pub fn prr_state(&self) -> Option<PrrState> {
         self.recovery.prr_state()
+    }
+
+    /// RACK-TLP's state (None without it).
+    pub fn rack(&self) -> Option<RackView> {
+        self.sack().and_then(|part| part.rack.as_deref()).map(super::rack::Rack::view)
+    }
+
+    /// Whether RACK holds `seq` as lost (false without RACK, or once `seq` is acknowledged).
+    pub fn is_marked_lost(&self, seq: u64) -> bool {
+        let st = &self.st;
+        self.sack().and_then(|part| part.rack.as_deref()).is_some_and(|rack| {
+            seq >= st.una && seq < st.high && !self.is_sacked(seq) && rack.is_lost(seq)
+        })
     }
 
     /// The retransmission-timeout estimator (RTT samples, SRTT, backoff).

@@ -1,0 +1,469 @@
+//! RACK-TLP (RFC 8985): time-based loss detection and tail loss probes, the loss-detection part a SACK sender runs
+//! with [`super::SenderConfig::rack`] in place of RFC 6675's DupThresh and IsLost. SACK's recovery part
+//! ([`super::sack_recovery`]) still chooses what to send (its NextSeg rules (1) and (2)), counts pipe and runs PRR;
+//! this part says which segments are lost, when, and when to probe.
+//!
+//! In packets (a segment's end_seq is its sequence number + 1), with times in the driver's seconds:
+//!
+//! - **Per segment** (§5.2, §6.1): its latest transmission time `Segment.xmit_ts`, whether it was ever
+//!   retransmitted, whether it is marked lost, and whether a retransmission of it is in flight; kept in a ring
+//!   keyed by sequence number beside the SACK scoreboard, grown with the flight.
+//! - **On each ACK** (§6.2), over the segments it newly acknowledges, cumulatively or selectively:
+//!   - step 1: RACK.min_RTT, the smallest RTT of a segment never retransmitted (Karn-valid, as RFC 7323's
+//!     per-segment samples; a global minimum: the paths simulated here do not migrate, so the windowed filter the
+//!     RFC recommends would not differ);
+//!   - step 2: RACK.rtt, RACK.xmit_ts and RACK.end_seq from the most recently sent of them, ignoring a retransmitted
+//!     segment delivered less than RACK.min_RTT after its last retransmission (the second check of §6.2 step 2; the
+//!     first needs timestamps, which the simulated ACKs do not carry). The pseudocode says "Return" there, the text
+//!     "ignore a segment as invalid": we ignore that segment and go on with the others, as the text says;
+//!   - step 3: RACK.fack and RACK.reordering_seen (a never-retransmitted segment delivered below RACK.fack);
+//!   - step 4: RACK.reo_wnd = 0 when no reordering has been seen and either the sender is in fast or RTO recovery or
+//!     DupThresh or more segments are SACKed; otherwise min(RACK.min_RTT / 4, SRTT). RACK.reo_wnd_mult stays 1: the
+//!     DSACK-based adaptation is not implemented (the simulated receivers send no DSACK, RFC 2883);
+//!   - step 5: a segment not yet delivered and not already lost is lost when it was sent before RACK.segment
+//!     (RACK_sent_after) and `xmit_ts + RACK.rtt + RACK.reo_wnd <= now`; for the others sent before, the
+//!     reordering timer is armed for the largest remaining wait (RACK_detect_loss_and_arm_timer).
+//! - **The reordering timer** repeats step 5 when it fires; a loss it marks starts recovery as one an ACK marks.
+//! - **On an RTO** (§6.3): the first unacknowledged segment, and every other one sent at least RACK.rtt +
+//!   RACK.reo_wnd ago, is marked lost (RACK_mark_losses_on_RTO); RFC 6675 §5.1's "every hole is lost" gives way.
+//! - **TLP** (§7): the PTO is armed after new data is sent (not a probe) and on an ACK of new data, outside fast and
+//!   RTO recovery and with nothing SACKed; PTO = 2·SRTT, + TLP.max_ack_delay ([`TLP_MAX_ACK_DELAY`]) when one
+//!   segment is in flight, 1 s before any SRTT ([`PTO_WITHOUT_SRTT`]), and never later than the RTO would expire
+//!   (§7.2). When it fires (§7.3), if no probe is outstanding and an RTT sample came since the last one, one probe
+//!   goes out beyond cwnd: the next new segment if the receiver's window allows, else the highest segment sent again;
+//!   then the RTO is re-armed. §7.4: an ACK beyond a retransmitted probe's end, with no sign that the probe was
+//!   redundant, means the probe repaired a loss: ssthresh from the congestion part and cwnd = ssthresh, once.
+//!
+//! The three timers reach the driver as one ([`super::Sender::timer_deadline`]): the reordering timer, and the PTO
+//! while it is armed (it stands in for the RTO, which it never outlasts: §7.2-7.3, as Linux's one retransmit
+//! timer), else the RTO.
+
+use super::sack::Scoreboard;
+
+/// TLP.max_ack_delay [s]: the worst-case delayed-ACK timer added to the PTO when one segment is in flight
+/// (RFC 8985 §7.2 recommends 200 ms; Linux adds TCP_RTO_MIN, also 200 ms).
+pub const TLP_MAX_ACK_DELAY: f64 = 0.2;
+
+/// The PTO before any SRTT exists [s] (RFC 8985 §7.2).
+pub const PTO_WITHOUT_SRTT: f64 = 1.0;
+
+/// Time below which a remaining wait counts as run out [s]: the reordering timer fires at a sum of times whose
+/// rounding may leave a few ulps (Linux adds a fudge of its own, tcp_rack_reo_timeout()).
+const TIME_EPS: f64 = 1e-9;
+
+/// Segment flags.
+const LOST: u8 = 1;
+/// A retransmission of it is in flight (set when retransmitted, cleared when marked lost again).
+const RXT: u8 = 2;
+/// Retransmitted at least once.
+const EVER_RXT: u8 = 4;
+
+/// RACK-TLP's state, for inspection ([`super::Sender::rack`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RackView {
+    /// RACK.xmit_ts: when the most recently sent of the delivered segments was (last) sent.
+    pub xmit_ts: f64,
+    /// RACK.end_seq: its sequence number + 1 (0: none yet).
+    pub end_seq: u64,
+    /// RACK.rtt: its round trip.
+    pub rtt: f64,
+    /// RACK.min_RTT (infinite before any sample).
+    pub min_rtt: f64,
+    /// RACK.reo_wnd as of the last loss detection.
+    pub reo_wnd: f64,
+    /// RACK.reordering_seen.
+    pub reordering_seen: bool,
+    /// When the reordering timer fires, if armed.
+    pub reo_deadline: Option<f64>,
+    /// When the PTO fires, if armed.
+    pub pto_deadline: Option<f64>,
+    /// TLP.end_seq of the outstanding probe (one past it), if one is.
+    pub tlp_end: Option<u64>,
+    /// Whether that probe was a retransmission (TLP.is_retrans).
+    pub tlp_is_retrans: bool,
+    /// Segments marked lost and not yet acknowledged (retransmitted or not).
+    pub lost: u64,
+    /// Tail loss probes sent.
+    pub probes: u64,
+    /// Losses a probe repaired (§7.4), each reducing cwnd once.
+    pub probe_repairs: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    xmit: f64,
+    flags: u8,
+}
+
+/// What the sender's other parts tell RACK about now: the recovery state and the timer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context {
+    pub una: u64,
+    pub high: u64,
+    /// In fast recovery or RTO recovery.
+    pub recovering: bool,
+    /// Segments SACKed (RACK.segs_sacked).
+    pub sacked: u64,
+    pub srtt: Option<f64>,
+    /// When the RTO expires, if it runs.
+    pub rto_expiry: Option<f64>,
+}
+
+/// RACK-TLP (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct Rack {
+    ring: Vec<Slot>,
+    mask: u64,
+    dupthresh: u64,
+    /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
+    pub lost: u64,
+    pub rxt: u64,
+    xmit_ts: f64,
+    end_seq: u64,
+    rtt: f64,
+    min_rtt: f64,
+    fack: u64,
+    reordering_seen: bool,
+    reo_wnd: f64,
+    reo_deadline: Option<f64>,
+    pto_deadline: Option<f64>,
+    tlp_end: Option<u64>,
+    tlp_is_retrans: bool,
+    /// An RTT sample came since the last probe (or the start): §7.3's second condition.
+    sampled_since_probe: bool,
+    /// A probe to send now, beyond cwnd.
+    pub probe: Option<u64>,
+    probes: u64,
+    probe_repairs: u64,
+}
+
+impl Rack {
+    pub(crate) fn new(dupthresh: u64) -> Self {
+        Rack {
+            ring: vec![Slot::default(); 64],
+            mask: 63,
+            dupthresh,
+            lost: 0,
+            rxt: 0,
+            xmit_ts: f64::NEG_INFINITY,
+            end_seq: 0,
+            rtt: 0.0,
+            min_rtt: f64::INFINITY,
+            fack: 0,
+            reordering_seen: false,
+            reo_wnd: 0.0,
+            reo_deadline: None,
+            pto_deadline: None,
+            tlp_end: None,
+            tlp_is_retrans: false,
+            sampled_since_probe: true,
+            probe: None,
+            probes: 0,
+            probe_repairs: 0,
+        }
+    }
+
+    pub(crate) fn view(&self) -> RackView {
+        RackView {
+            xmit_ts: self.xmit_ts,
+            end_seq: self.end_seq,
+            rtt: self.rtt,
+            min_rtt: self.min_rtt,
+            reo_wnd: self.reo_wnd,
+            reordering_seen: self.reordering_seen,
+            reo_deadline: self.reo_deadline,
+            pto_deadline: self.pto_deadline,
+            tlp_end: self.tlp_end,
+            tlp_is_retrans: self.tlp_is_retrans,
+            lost: self.lost,
+            probes: self.probes,
+            probe_repairs: self.probe_repairs,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, seq: u64) -> Slot {
+        self.ring[(seq & self.mask) as usize]
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, seq: u64) -> &mut Slot {
+        &mut self.ring[(seq & self.mask) as usize]
+    }
+
+    /// Whether `seq` (outstanding) is marked lost.
+    pub(crate) fn is_lost(&self, seq: u64) -> bool {
+        self.slot(seq).flags & LOST != 0
+    }
+
+    /// The first segment in `[from, to)` marked lost and not retransmitted since, not SACKed: NextSeg's rule (1).
+    pub(crate) fn first_to_retransmit(&self, board: &Scoreboard, from: u64, to: u64) -> Option<u64> {
+        if self.lost == 0 {
+            return None;
+        }
+        (from..to).find(|&s| self.slot(s).flags & (LOST | RXT) == LOST && !board.is_sacked(s))
+    }
+
+    /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight).
+    pub(crate) fn on_send(&mut self, seq: u64, now: f64, retransmission: bool, una: u64, high: u64) {
+        if high - una > self.mask + 1 {
+            self.grow(una, high);
+        }
+        let slot = self.slot_mut(seq);
+        if !retransmission {
+            *slot = Slot { xmit: now, flags: 0 };
+            return;
+        }
+        slot.xmit = now;
+        let had_rxt = slot.flags & RXT != 0;
+        slot.flags |= RXT | EVER_RXT;
+        self.rxt += u64::from(!had_rxt);
+    }
+
+    /// Double the ring until `[una, high)` fits, keeping every outstanding segment's record.
+    fn grow(&mut self, una: u64, high: u64) {
+        let size = (high - una).next_power_of_two().max(2 * (self.mask + 1));
+        let mut ring = vec![Slot::default(); size as usize];
+        for s in una..high {
+            ring[(s & (size - 1)) as usize] = self.slot(s);
+        }
+        self.ring = ring;
+        self.mask = size - 1;
+    }
+
+    /// The segment `seq` is delivered (cumulatively or selectively): it leaves the lost and retransmitted counts.
+    #[inline]
+    fn forget(&mut self, seq: u64) -> Slot {
+        let slot = self.slot(seq);
+        self.lost -= u64::from(slot.flags & LOST != 0);
+        self.rxt -= u64::from(slot.flags & RXT != 0);
+        self.slot_mut(seq).flags &= EVER_RXT;
+        slot
+    }
+
+    /// §6.2 steps 1-3 for an ACK of `ack` with `blocks` at `now`, before the scoreboard takes it: each segment newly
+    /// delivered, in ascending order (cumulatively acknowledged ones first, then the SACKed block by block).
+    pub(crate) fn on_delivery(&mut self, board: &Scoreboard, una: u64, high: u64, ack: u64, blocks: &[(u64, u64)],
+                              now: f64) {
+        let mut newest: Option<(f64, u64, f64)> = None; // (xmit_ts, end_seq, rtt) of the valid segment sent last
+        let mut sorted = [(0u64, 0u64); super::MAX_SACK_BLOCKS];
+        let n = blocks.len().min(sorted.len());
+        sorted[..n].copy_from_slice(&blocks[..n]);
+        sorted[..n].sort_unstable();
+        let cumulative = (una, ack.min(high));
+        let sacked = sorted[..n].iter().map(|&(l, r)| (l.max(ack), r.min(high)));
+        for (left, right) in std::iter::once(cumulative).chain(sacked) {
+            for seq in left..right {
+                if board.is_sacked(seq) {
+                    continue;
+                }
+                let slot = self.forget(seq);
+                let rtt = now - slot.xmit;
+                let retransmitted = slot.flags & EVER_RXT != 0;
+                if !retransmitted {
+                    self.min_rtt = self.min_rtt.min(rtt); // step 1
+                }
+                // Step 2: a retransmitted segment delivered sooner than min_RTT after its retransmission may be
+                // the original's delivery; its timing is not trusted.
+                let valid = !(retransmitted && rtt < self.min_rtt);
+                if valid && newest.is_none_or(|(t, e, _)| sent_after(slot.xmit, seq + 1, t, e)) {
+                    newest = Some((slot.xmit, seq + 1, rtt));
+                }
+                // Step 3.
+                if seq + 1 > self.fack {
+                    self.fack = seq + 1;
+                } else if seq + 1 < self.fack && !retransmitted {
+                    self.reordering_seen = true;
+                }
+            }
+        }
+        if let Some((xmit, end, rtt)) = newest {
+            self.rtt = rtt;
+            self.sampled_since_probe = true;
+            if sent_after(xmit, end, self.xmit_ts, self.end_seq) {
+                (self.xmit_ts, self.end_seq) = (xmit, end);
+            }
+        }
+    }
+
+    /// §6.2 step 4: RACK.reo_wnd.
+    fn update_reo_wnd(&mut self, cx: &Context) {
+        self.reo_wnd = if !self.reordering_seen && (cx.recovering || cx.sacked >= self.dupthresh) {
+            0.0
+        } else {
+            match (self.min_rtt.is_finite(), cx.srtt) {
+                (true, Some(srtt)) => (self.min_rtt / 4.0).min(srtt),
+                (true, None) => self.min_rtt / 4.0,
+                (false, Some(srtt)) => srtt,
+                (false, None) => 0.0,
+            }
+        };
+    }
+
+    /// §6.2 steps 4-5 (RACK_detect_loss_and_arm_timer) at `now`: marks losses, arms or stops the reordering timer;
+    /// returns how many segments it newly marked lost.
+    pub(crate) fn detect_loss(&mut self, board: &Scoreboard, cx: &Context, now: f64) -> u64 {
+        self.update_reo_wnd(cx);
+        // Segments never retransmitted were sent in sequence order, so without a retransmission in flight only those
+        // below RACK.end_seq can have been sent before RACK.segment.
+        let to = if self.rxt == 0 { cx.high.min(self.end_seq) } else { cx.high };
+        let (mut marked, mut timeout) = (0, 0.0_f64);
+        for seq in cx.una..to {
+            let slot = self.slot(seq);
+            if slot.flags & (LOST | RXT) == LOST || board.is_sacked(seq)
+                || !sent_after(self.xmit_ts, self.end_seq, slot.xmit, seq + 1)
+            {
+                continue;
+            }
+            let remaining = slot.xmit + self.rtt + self.reo_wnd - now;
+            if remaining <= TIME_EPS {
+                self.mark_lost(seq);
+                marked += 1;
+            } else {
+                timeout = timeout.max(remaining);
+            }
+        }
+        self.reo_deadline = (timeout > 0.0).then_some(now + timeout);
+        marked
+    }
+
+    fn mark_lost(&mut self, seq: u64) {
+        let flags = self.slot(seq).flags;
+        self.lost += u64::from(flags & LOST == 0);
+        self.rxt -= u64::from(flags & RXT != 0);
+        self.slot_mut(seq).flags = (flags & !RXT) | LOST;
+    }
+
+    /// §6.3 RACK_mark_losses_on_RTO, at `now` (`cx` already in RTO recovery): the first unacknowledged segment and
+    /// every one sent at least RACK.rtt + RACK.reo_wnd ago. The probe and both of RACK's timers go.
+    pub(crate) fn on_rto(&mut self, board: &Scoreboard, cx: &Context, now: f64) {
+        self.update_reo_wnd(cx);
+        for seq in cx.una..cx.high {
+            let slot = self.slot(seq);
+            if !board.is_sacked(seq) && (seq == cx.una || slot.xmit + self.rtt + self.reo_wnd - now <= TIME_EPS) {
+                self.mark_lost(seq);
+            }
+        }
+        (self.reo_deadline, self.pto_deadline, self.tlp_end, self.probe) = (None, None, None, None);
+    }
+
+    /// §7.2: arm the PTO at `now` if the state allows one, else stop it.
+    pub(crate) fn arm_pto(&mut self, cx: &Context, now: f64) {
+        self.pto_deadline = None;
+        if cx.recovering || cx.sacked > 0 || cx.una >= cx.high {
+            return;
+        }
+        let pto = match cx.srtt {
+            Some(srtt) if cx.high - cx.una == 1 => 2.0 * srtt + TLP_MAX_ACK_DELAY,
+            Some(srtt) => 2.0 * srtt,
+            None => PTO_WITHOUT_SRTT,
+        };
+        let at = now + pto;
+        self.pto_deadline = Some(cx.rto_expiry.map_or(at, |rto| at.min(rto)));
+    }
+
+    /// Stop the PTO (the RTO governs).
+    pub(crate) fn stop_pto(&mut self) {
+        self.pto_deadline = None;
+    }
+
+    /// §7.4 TLP_process_ack for an ACK of `ack`; `dupack` when it moved nothing (the cumulative ACK unchanged) and
+    /// `no_sack` when it carried no SACK block. True when the probe repaired a loss (the caller reduces cwnd). The
+    /// simulated receivers send no DSACK, so "the ACK has a DSACK matching TLP.end_seq" never holds.
+    pub(crate) fn tlp_on_ack(&mut self, ack: u64, dupack: bool, no_sack: bool) -> bool {
+        let Some(end) = self.tlp_end.filter(|&end| ack >= end) else { return false };
+        if !self.tlp_is_retrans || ack > end || (dupack && no_sack) {
+            self.tlp_end = None;
+            let repaired = self.tlp_is_retrans && ack > end;
+            self.probe_repairs += u64::from(repaired);
+            return repaired;
+        }
+        false
+    }
+
+    /// Which of RACK's timers is due at `now`, if one is: the reordering timer first.
+    pub(crate) fn due(&self, now: f64) -> Option<RackTimer> {
+        if self.reo_deadline.is_some_and(|t| t <= now) {
+            Some(RackTimer::Reordering)
+        } else if self.pto_deadline.is_some_and(|t| t <= now) {
+            Some(RackTimer::Probe)
+        } else {
+            None
+        }
+    }
+
+    /// The earliest of the reordering timer and either the PTO, while armed, or the RTO.
+    #[inline]
+    pub(crate) fn deadline(&self, rto: Option<f64>) -> Option<f64> {
+        let pto_or_rto = self.pto_deadline.or(rto);
+        match (self.reo_deadline, pto_or_rto) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// §7.3: the PTO fired. With no probe outstanding and an RTT sample since the last, choose the probe: `new`, the
+    /// next new segment if there is one the receiver's window allows, else the highest sent (`high` − 1). Returns
+    /// the probe's sequence number (the caller sends it beyond cwnd and re-arms the RTO).
+    pub(crate) fn on_pto(&mut self, new: Option<u64>, high: u64) -> Option<u64> {
+        self.pto_deadline = None;
+        if self.tlp_end.is_some() || !self.sampled_since_probe || high == 0 {
+            return None;
+        }
+        let (seq, retrans) = match new {
+            Some(seq) => (seq, false),
+            None => (high - 1, true),
+        };
+        self.tlp_is_retrans = retrans;
+        self.tlp_end = Some(high.max(seq + 1));
+        self.sampled_since_probe = false;
+        self.probes += 1;
+        self.probe = Some(seq);
+        Some(seq)
+    }
+}
+
+/// Which of RACK-TLP's timers fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RackTimer {
+    /// The reordering timer (§6.2 step 5).
+    Reordering,
+    /// The probe timeout (§7.3).
+    Probe,
+}
+
+/// RACK_sent_after (§6.2 step 2): whether (t1, seq1) was sent after (t2, seq2), the sequence breaking a tie.
+#[inline]
+fn sent_after(t1: f64, seq1: u64, t2: f64, seq2: u64) -> bool {
+    t1 > t2 || (t1 == t2 && seq1 > seq2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tlp_loss_detection_follows_rfc_8985_section_7_4_2() {
+        let mut r = Rack::new(3);
+        // A retransmitted probe of segment 9 (TLP.end_seq = 10).
+        assert_eq!(r.on_pto(None, 10), Some(9));
+        assert!(!r.tlp_on_ack(9, false, true)); // below TLP.end_seq: nothing
+        assert!(!r.tlp_on_ack(10, false, true)); // at it, no DSACK: undecided
+        assert_eq!(r.tlp_end, Some(10));
+        assert!(r.tlp_on_ack(11, false, true)); // beyond it: the probe repaired a loss
+        assert_eq!((r.tlp_end, r.probe_repairs), (None, 1));
+        // A second probe needs an RTT sample since the first (§7.3 condition 2).
+        assert_eq!(r.on_pto(None, 12), None);
+        r.sampled_since_probe = true;
+        assert_eq!(r.on_pto(None, 12), Some(11));
+        // A duplicate ACK without SACK blocks at TLP.end_seq: both copies arrived (case 2), no reduction.
+        assert!(!r.tlp_on_ack(12, true, true));
+        assert_eq!((r.tlp_end, r.probe_repairs), (None, 1));
+        // A probe of new data: its ACK ends the episode without a reduction.
+        r.sampled_since_probe = true;
+        assert_eq!(r.on_pto(Some(12), 12), Some(12));
+        assert!(!r.tlp_is_retrans);
+        assert!(!r.tlp_on_ack(14, false, true));
+        assert_eq!(r.tlp_end, None);
+    }
+}

@@ -22,6 +22,7 @@ pub(crate) struct SenderArgs {
     pub sack: bool,
     pub prr: bool,
     pub rack: bool,
+    pub hystart: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -63,7 +64,8 @@ impl SenderArgs {
             .with_limited_transmit(self.limited_transmit)?
             .with_sack(self.sack)?
             .with_prr(self.prr)?
-            .with_rack(self.rack)?)
+            .with_rack(self.rack)?
+            .with_hystart(self.hystart))
     }
 }
 

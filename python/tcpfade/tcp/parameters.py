@@ -87,9 +87,15 @@ RACK = Param("rack", v.Flag(), False,
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
              "2·SRTT after the last ACK instead of waiting for the RTO; needs sack=True.")
 
+HYSTART = Param("hystart", v.Flag(), False,
+                 "HyStart++ (RFC 9406) in the initial slow start: it leaves slow start for a conservative slow start "
+                 "(growth / 4) when the round's minimum RTT rises by max(4 ms, min(RTT/8, 16 ms)), and enters "
+                 "congestion avoidance after 5 such rounds; a falling RTT resumes slow start, a loss ends it. Needs "
+                 "a clock in seconds (not the slotted model).")
+
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, RACK)
+          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

@@ -207,6 +207,11 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
                                    "ACK returns within its slot, while RACK-TLP's timers come from RTT estimates "
                                    "(reo_wnd = min_RTT/4, PTO = 2·SRTT, RFC 8985 §6.2 and §7.2); simulate it with "
                                    "simulate_link or simulate_transfer")
+    if a.get("hystart"):
+        raise v.fail("hystart", True, "the slotted model's clock counts slots and every ACK returns within its slot, "
+                                      "while HyStart++ judges rises in the round-trip time against thresholds in "
+                                      "milliseconds (4-16 ms, RFC 9406 §4.3); simulate it with simulate_link or "
+                                      "simulate_transfer")
     slots, batches, trace_slots = a["slots"], a["batches"], a["trace_slots"]
     if getattr(channel, "interval", None) is not None:
         raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",

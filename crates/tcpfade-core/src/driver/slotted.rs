@@ -52,6 +52,11 @@ pub const RACK_IN_SLOTS: &str = "the slotted model's timer is a fixed T0 in slot
     returns within its slot, while RACK-TLP's timers come from RTT estimates (reo_wnd = min_RTT/4, PTO = 2·SRTT, RFC \
     8985 §6.2 and §7.2); simulate it with simulate_link or simulate_transfer";
 
+/// Why the slotted model refuses HyStart++.
+pub const HYSTART_IN_SLOTS: &str = "the slotted model's clock counts slots and every ACK returns within its slot, \
+    while HyStart++ judges rises in the round-trip time against thresholds in milliseconds (4-16 ms, RFC 9406 \
+    §4.3); simulate it with simulate_link or simulate_transfer";
+
 impl SlottedConfig {
     /// Validate the driver's own parameters.
     pub fn validate(&self) -> Result<()> {
@@ -67,6 +72,9 @@ impl SlottedConfig {
         }
         if self.sender.rack {
             return Err(Error::invalid("rack", "True", RACK_IN_SLOTS));
+        }
+        if self.sender.hystart {
+            return Err(Error::invalid("hystart", "True", HYSTART_IN_SLOTS));
         }
         check::int_in("slots", self.slots, 1, u64::MAX / 2)?;
         check::probability("ack_loss", self.ack_loss)?;

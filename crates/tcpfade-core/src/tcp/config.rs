@@ -71,6 +71,9 @@ pub struct SenderConfig {
     /// RACK-TLP (RFC 8985) as the loss detection of SACK's recovery: losses marked by transmit time (RACK) in place
     /// of DupThresh and IsLost, and tail loss probes (TLP). Off by default (the papers' TCP has none); needs SACK.
     pub rack: bool,
+    /// HyStart++ (RFC 9406) in the initial slow start ([`super::hystart`]). Off by default (the papers' TCP has
+    /// none, and Linux runs HyStart, a different algorithm); needs a clock in seconds.
+    pub hystart: bool,
     /// RFC 3042 limited transmit: on each of the first two duplicate ACKs (below dupthresh, outside recovery)
     /// one segment of new data may be sent beyond W, so long as no more than W + 2 are outstanding and Wmax
     /// allows; W does not change, and RFC 5681 §3.2 step 2 leaves these segments out of FlightSize at the fast
@@ -103,6 +106,7 @@ impl SenderConfig {
             sack: false,
             prr: None,
             rack: false,
+            hystart: false,
             limited_transmit: false,
         })
     }
@@ -215,6 +219,12 @@ impl SenderConfig {
         }
         self.rack = on;
         Ok(self)
+    }
+
+    /// The same configuration with HyStart++ (RFC 9406) on or off.
+    pub fn with_hystart(mut self, on: bool) -> Self {
+        self.hystart = on;
+        self
     }
 }
 

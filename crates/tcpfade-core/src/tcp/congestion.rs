@@ -90,12 +90,28 @@ pub(crate) enum Congestion {
     Cubic(Cubic),
 }
 
+impl Congestion {
+    /// HyStart++ after the congestion part's own growth (out of line: the sender without it only tests an Option).
+    #[inline(never)]
+    fn hystart(st: &mut TcpState, before: f64, slow_start: bool, now: f64) {
+        let mut part = st.hystart.take().expect("HyStart++ runs");
+        if part.phase != super::hystart::HyStartPhase::Done {
+            part.after_ack(st, before, slow_start, now);
+        }
+        st.hystart = Some(part);
+    }
+}
+
 impl CongestionOps for Congestion {
     #[inline]
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, now: f64) {
+        let (before, slow_start) = (st.cwnd, st.cwnd < st.ssthresh);
         match self {
             Congestion::Aimd(cc) => cc.on_ack(st, acked, now),
             Congestion::Cubic(cc) => cc.on_ack(st, acked, now),
+        }
+        if st.hystart.is_some() {
+            Self::hystart(st, before, slow_start, now);
         }
     }
 

@@ -26,6 +26,7 @@
 pub mod config;
 pub mod congestion;
 pub mod cubic;
+pub mod hystart;
 pub mod probe_cycle;
 pub mod probing;
 pub mod prr;
@@ -47,6 +48,7 @@ pub use rack::{RackView, PTO_WITHOUT_SRTT, TLP_MAX_ACK_DELAY};
 pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
+pub use hystart::HyStartPhase;
 pub use prr::{PrrBound, PrrState};
 pub use sack_recovery::NextSegRule;
 pub use sender::Sender;

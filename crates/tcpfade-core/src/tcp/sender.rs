@@ -38,6 +38,7 @@ use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement
 use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
 use super::rack::RackView;
+use super::hystart::{HyStart, HyStartPhase};
 use super::prr::PrrState;
 use super::sack_recovery::{NextSegRule, SackRecovery};
 use super::state::TcpState;
@@ -75,8 +76,12 @@ impl Sender {
             Recovery::ProbeCycle => RecoveryPart::Probe(ProbeRecovery::new(cfg.best_rtt, cfg.wmax)),
         };
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
+        let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
+        if cfg.hystart {
+            st.hystart = Some(Box::new(HyStart::new(cfg.initial_window.min(cfg.wmax))));
+        }
         Sender {
-            st: TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto)),
+            st,
             cc: match cfg.variant.congestion() {
                 CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting, cfg.ssthresh_rule)),
                 CongestionControl::Cubic => {
@@ -137,6 +142,11 @@ impl Sender {
     fn emit(&mut self, seq: u64, now: f64) -> Segment {
         let st = &mut self.st;
         let segment = Segment { seq, retransmission: seq < st.high };
+        if let Some(hystart) = st.hystart.as_deref_mut() {
+            if !segment.retransmission && hystart.phase != HyStartPhase::Done {
+                hystart.on_send(seq, st.una, now);
+            }
+        }
         st.high = st.high.max(seq + 1);
         st.counters.transmissions += 1;
         st.counters.retransmissions += u64::from(segment.retransmission);
@@ -500,6 +510,13 @@ impl Sender {
     /// The NextSeg rule behind the last packet SACK's recovery chose (None without SACK or before any).
     pub fn last_rule(&self) -> Option<NextSegRule> {
         self.sack().and_then(|part| part.last_rule)
+    }
+
+    /// Where HyStart++ stands (None without it); over from the first loss (RFC 9406 §4.2), which the part itself
+    /// notes at the next ACK of new data.
+    pub fn hystart_phase(&self) -> Option<HyStartPhase> {
+        let lost = self.st.counters.fast_retransmits + self.st.counters.timeouts > 0;
+        self.st.hystart.as_deref().map(|h| if lost { HyStartPhase::Done } else { h.phase })
     }
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).

@@ -2,6 +2,7 @@
 //! sequence space, the duplicate-ACK count, the recovery point, the timer and its estimator, the RTT samples
 //! and the counts. Parts keep only what is theirs alone (NewReno's guard, a probe cycle).
 
+use super::hystart::HyStart;
 use super::probing::RttMinima;
 use super::rto::RtoEstimator;
 
@@ -59,6 +60,8 @@ pub(crate) struct TcpState {
     pub rtts: RttMinima,
     /// Event counts.
     pub counters: SenderCounters,
+    /// HyStart++ (RFC 9406) while the initial slow start runs it ([`super::SenderConfig::hystart`]).
+    pub hystart: Option<Box<HyStart>>,
 }
 
 impl TcpState {
@@ -79,6 +82,7 @@ impl TcpState {
             timed: None,
             rtts: RttMinima::default(),
             counters: SenderCounters::default(),
+            hystart: None,
         }
     }
 }

@@ -1,0 +1,40 @@
+"""HyStart++ (RFC 9406) from Python: the keyword in each driver, the slotted model's refusal, and what it is for,
+fewer losses from the initial slow start's overshoot (hand-worked traces: crates/tcpfade-core/tests/hystart_traces.rs)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcpfade
+
+# A loss-free 8 Mb/s link (1000 packets/s), τ = 50 ms, a buffer of 200 packets (about 4 μT): the only losses are the
+# buffer's, and the initial slow start overshoots it.
+LINK = dict(rate=1000, tau=0.05, buffer=200, channel=None, duration=5, warmup=0, seed=1, profile="linux")
+
+
+@pytest.mark.parametrize("variant", ["newreno", "cubic"])
+def test_hystart_leaves_slow_start_before_the_overshoot_fills_the_buffer(variant):
+    plain = tcpfade.simulate_link(variant, **LINK).to_dict()
+    hystart = tcpfade.simulate_link(variant, hystart=True, **LINK).to_dict()
+    # The run is deterministic (no channel losses): one run decides. Without HyStart++ slow start doubles into the
+    # buffer, loses hundreds of packets and times out once. With it, a round whose smallest RTT is RttThresh =
+    # max(4 ms, min(51 ms / 8, 16 ms)) = 6.4 ms above the last round's (a standing queue of 7 packets at 1 ms each)
+    # sends it to CSS, whose quarter growth overshoots the buffer far less.
+    assert plain["buffer_losses"] > 200 and plain["timeouts"] == 1
+    assert hystart["buffer_losses"] < plain["buffer_losses"] / 3 and hystart["timeouts"] == 0
+
+
+def test_the_keyword_is_checked_taken_by_every_timed_driver_and_refused_by_the_slotted_model():
+    for bad in (1, "yes", None):
+        with pytest.raises(tcpfade.ParameterError, match=f"hystart = {bad!r} is not allowed: must be True or False"):
+            tcpfade.simulate_link("newreno", hystart=bad, **LINK)
+    r = tcpfade.simulate_transfer("cubic", None, size_bytes=200_000, hystart=True)
+    assert r.completed and r.parameters["hystart"] is True
+    w = tcpfade.wcdma.tcp_over_blocks([0] * 3000, hystart=True)
+    assert w.retransmissions == 0
+    with pytest.raises(tcpfade.ParameterError, match="hystart = True is not allowed: the slotted model's clock counts "
+                                                     "slots"):
+        tcpfade.simulate("newreno", tcpfade.Bernoulli(0.01), slots=1000, seed=1, hystart=True)
+    # No profile turns it on: Linux runs HyStart, not HyStart++.
+    from tcpfade.tcp.profiles import PROFILES
+    assert all(not p.values.get("hystart", False) for p in PROFILES)

@@ -398,3 +398,18 @@ def test_a_transfer_over_a_random_channel_needs_its_seed_and_a_lossless_one_take
     assert tcpfade.simulate_transfer("reno", trace, size_bytes=10_000).completed
     assert main(["transfer", "--variant", "reno", "--phase", "1", "--drop-rate", "0.1"]) == 2
     assert main(["transfer", "--variant", "reno", "--lossless", "--size-bytes", "10000"]) == 0
+
+
+def test_a_packet_spanning_more_channel_visits_than_memory_holds_is_refused_not_aborted():
+    """Found by the long fuzz (seed 29): ContinuousTwoState(1e-6, 1e-6).packet_losses([0], 200) kept the 2·10⁸
+    visits a 200-s packet spans and the allocation aborted the process. The link, transfer and emulator runs keep
+    one packet's visits the same way, and are checked the same way."""
+    import numpy as np
+
+    ch = tcpfade.ContinuousTwoState(1e-6, 1e-6)
+    with pytest.raises(tcpfade.ParameterError, match=r"^duration = 1000000.0 is not allowed: the channel's good and bad "
+                                                     r"visits within one packet's 1e\+06 s \(1e\+12 of them\) would need"):
+        ch.packet_losses(np.array([0.0]), 1e6, seed=1)
+    with pytest.raises(tcpfade.ParameterError, match=r"^rate = 1e-06 is not allowed: the channel's good and bad visits"):
+        tcpfade.simulate_link("reno", rate=1e-6, tau=0.01, channel=ch, duration=1e9, batches=2, seed=1)
+    assert ch.packet_losses(np.array([0.0, 1.0]), 1e-3, seed=1).shape == (2,)   # an ordinary window passes

@@ -237,6 +237,9 @@ def _directions(rate: float, tau: float, packet_bytes: int, buffer: int | None, 
                                    f"rates up to {MAX_RATE_BPS:.0e} bit/s within 1%")
     buffer = link_buffer(buffer, beta, rate * (tau + 1.0 / rate), high=1 << 20)
     data = link_channel(mean_good, mean_bad, channel, required=False, any_kind=True)
+    for path in (data, ack_channel):
+        if isinstance(path, ContinuousTwoState):
+            path.check_packet_window("rate", rate, 1.0 / rate)
     forward = (rate_bps, tau / 2.0, buffer, link_channel_spec(data, rate, channel_clock), seed)
     # The ACK path: as fast, never full, lossless unless asked; its own channel stream.
     reverse = (rate_bps, tau / 2.0, 1 << 20, link_channel_spec(ack_channel, rate, channel_clock),

@@ -98,6 +98,14 @@ class ContinuousTwoState:
         v.work(name, value, 2.0 * horizon / (self.mean_good + self.mean_bad), "channel steps",
                f"a channel followed to t = {horizon:.3g}")
 
+    def check_packet_window(self, name: str, value: object, window: float) -> None:
+        """Refuse packets lasting ``window`` seconds that would each span more good and bad visits than memory
+        holds: the channel keeps every visit a packet's time covers (a later packet may start inside it), 2·window /
+        (E[X] + E[Y]) of them, at 16 bytes each and twice that while its queue grows."""
+        visits = 2.0 * window / (self.mean_good + self.mean_bad) + 4.0
+        v.memory(name, value, 32.0 * visits, f"the channel's good and bad visits within one packet's {window:.3g} s "
+                                             f"({visits:.3g} of them)")
+
     @v.checked(starts=v.TIMES, duration=v.NON_NEGATIVE, seed=v.SEED)
     def packet_losses(self, starts, duration: float, *, seed: int) -> np.ndarray:
         """Loss (1) or not (0) of packets starting at ``starts`` (non-decreasing), each lasting
@@ -106,6 +114,7 @@ class ContinuousTwoState:
             last = float(starts[-1])
             name, value = ("duration", duration) if duration > last else ("starts", f"an array ending at {last:.6g}")
             self._channel_steps(name, value, last + duration)
+            self.check_packet_window("duration", duration, duration)
         return _core.continuous_packet_losses(*self._args(), self.loss_rule, float(self.loss_good),
                                               float(self.loss_bad), starts, duration, seed)
 

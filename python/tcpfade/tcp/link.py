@@ -236,6 +236,8 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
     given_duration = duration is not None
     period = channel.mean_good + channel.mean_bad if isinstance(channel, ContinuousTwoState) else None  # E[X] + E[Y]
+    if period is not None:
+        channel.check_packet_window("rate", a["rate"], 1.0 / mu)
     if duration is None:
         duration = max(1000.0 * max(ideal_cycle(mu, t, buffer), period or 0.0), 100.0)
     warmup = duration / 10.0 if a["warmup"] is None else a["warmup"]

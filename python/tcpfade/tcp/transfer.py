@@ -253,6 +253,8 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     if a["channel"] is v.UNSET:
         raise v.fail("channel", "a missing value", "give a channel (any tcpfade channel, e.g. "
                                                    "ContinuousTwoState.on_off(10.0, 0.1)), or None for no losses")
+    if isinstance(a["channel"], ContinuousTwoState):
+        a["channel"].check_packet_window("rate_bps", a["rate_bps"], 1.0 / segment_rate(a))
     if a["seed"] is None:
         from ..channels.trace import TraceChannel
         if a["channel"] is not None and not isinstance(a["channel"], TraceChannel):

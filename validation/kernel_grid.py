@@ -6,6 +6,7 @@ two one-way delays; against ``simulate_link(variant, profile="linux")`` with the
     python3 validation/kernel_grid.py                    # the kernel's runs (root; about 50 minutes on a calm host)
     python3 validation/kernel_grid.py --simulate-only    # the simulations again, beside the kernel's kept runs
     python3 validation/kernel_grid.py --only "10 Mb/s" --seeds 4
+    python3 validation/kernel_grid.py --simulate-only --ablate   # one-change ablations where the two differ
 
 Each kernel cell is ``--seeds`` runs, each with its own channel seed; each simulated cell SIM_RUNS runs of the
 same length and warm-up (like with like: a run of a few seconds at 1% loss is heavy-tailed); both as a mean with a
@@ -125,11 +126,47 @@ def simulate(cell: dict) -> np.ndarray:
                      for s in range(SIM_RUNS)])
 
 
+#: One-change ablations of the simulated sender, each a difference between the linux profile and the kernel that
+#: the model leaves out or reads differently (docs/validation/kernel.md, "The grid").
+ABLATIONS = [
+    ("Linux's RTO floor: SRTT + 200 ms", "min_rto_plus_rtt"),
+    ("no delayed ACKs", {"delayed_ack": None}),
+    ("growth per ACK (no byte counting)", {"byte_counting": False}),
+    ("IW 1 instead of 10", {"initial_window": 1}),
+    ("no PRR (RFC 5681's inflation / RFC 6675's cwnd = ssthresh)", {"prr": False}),
+    ("RFC 5681's ssthresh (FlightSize/2)", {"ssthresh_rule": "half_flight"}),
+    ("HyStart++ on", {"hystart": True}),
+]
+
+
+def ablate(cell: dict) -> list[dict]:
+    """The cell's simulation with each one-change ablation (SIM_RUNS runs each), for the cells that differ."""
+    _, _, _, _, variant, parts = cell["sender"]
+    out = []
+    for label, change in ABLATIONS:
+        if change == "min_rto_plus_rtt":
+            change = {"min_rto": 0.2 + cell["tau"] + 1 / cell["rate"]}
+        takes = simulated_parts(change)
+        if len(takes) < len(change):
+            continue
+        g = np.array([tcpfade.simulate_link(variant, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"],
+                                            packet_bytes=PACKET, channel=cell["channel"], duration=cell["length"],
+                                            warmup=WARMUP, seed=1000 + s, profile="linux",
+                                            **{**simulated_parts(parts), **takes}).goodput
+                      for s in range(SIM_RUNS)])
+        m, lo, hi = interval(g)
+        out.append({"cell": cell["name"], "ablation": label, "simulated": m, "simulated_low": lo, "simulated_high": hi})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="run only the cells whose name contains this text")
     parser.add_argument("--seeds", type=int, default=2, help="kernel runs per cell (default 2)")
     parser.add_argument("--simulate-only", action="store_true", help="keep the kernel's runs, simulate again")
+    parser.add_argument("--ablate", action="store_true",
+                        help="for the cells whose intervals do not overlap, simulate each one-change ablation "
+                             "(writes validation/kernel_grid_ablations.csv)")
     args = parser.parse_args()
     grid = cells(args.only)
     runs = pd.read_csv(RUNS) if args.simulate_only else kernel_runs(grid, args.seeds)
@@ -154,6 +191,17 @@ def main() -> int:
               f"{'yes' if r['overlap'] else 'no'} |")
     if rows:
         print(f"{sum(bool(r['overlap']) for r in rows)} of {len(rows)} cells overlap", file=sys.stderr)
+    if args.ablate:
+        differing = {r["cell"] for r in rows if r["overlap"] is False}
+        found = [a for cell in grid if cell["name"] in differing for a in ablate(cell)]
+        pd.DataFrame(found).to_csv(HERE / "kernel_grid_ablations.csv", index=False)
+        kernel = {r["cell"]: r for r in rows}
+        print("\n| cell | ablation | simulated | kernel |")
+        print("| --- | --- | --- | --- |")
+        for a in found:
+            k = kernel[a["cell"]]
+            print(f"| {a['cell']} | {a['ablation']} | {a['simulated']:.3f} [{a['simulated_low']:.3f}, "
+                  f"{a['simulated_high']:.3f}] | {k['kernel']:.3f} [{k['kernel_low']:.3f}, {k['kernel_high']:.3f}] |")
     return 0
 
 

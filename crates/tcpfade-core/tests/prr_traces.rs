@@ -5,6 +5,9 @@
 //! recovery's hole, RecoverFS = 20, and sndcnt = ⌈prr_delivered · 10/20⌉ − prr_out while pipe > 10, else
 //! min(10 − pipe, max(prr_delivered − prr_out, DeliveredData) + 1) (PRR-SSRB).
 
+mod common;
+
+use common::drain;
 use tcpfade_core::tcp::{PrrBound, Sender, SenderConfig, Variant};
 
 fn sender(prr: Option<PrrBound>) -> Sender {
@@ -12,10 +15,6 @@ fn sender(prr: Option<PrrBound>) -> Sender {
     let mut s = Sender::new(cfg.with_prr_bound(prr).unwrap());
     assert_eq!(drain(&mut s, 0.0), (0..20).collect::<Vec<_>>());
     s
-}
-
-fn drain(s: &mut Sender, now: f64) -> Vec<u64> {
-    std::iter::from_fn(|| s.poll_transmit(now).map(|seg| seg.seq)).collect()
 }
 
 /// Duplicate ACKs 1..=n of segment 0 (its own loss), returning what each one sent.

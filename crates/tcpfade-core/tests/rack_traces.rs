@@ -15,6 +15,9 @@
 //! - PTO = 2·SRTT (+ 0.2 s with one segment in flight), never after the RTO (§7.2);
 //! - pipe = outstanding − SACKed − marked lost + retransmissions in flight.
 
+mod common;
+
+use common::{drain, sack_ack as ack};
 use tcpfade_core::tcp::{Rfc6298, Sender, SenderConfig, Variant};
 
 const RTT: f64 = 0.125;
@@ -32,16 +35,6 @@ fn sender(iw: u64, segments: u64) -> (Sender, Vec<u64>) {
     let mut s = Sender::new(cfg);
     let first = drain(&mut s, 0.0);
     (s, first)
-}
-
-fn drain(s: &mut Sender, now: f64) -> Vec<u64> {
-    std::iter::from_fn(|| s.poll_transmit(now).map(|seg| seg.seq)).collect()
-}
-
-/// An ACK with SACK blocks at `now`; what is sent in answer.
-fn ack(s: &mut Sender, now: f64, cum: u64, blocks: &[(u64, u64)]) -> Vec<u64> {
-    s.on_sack_ack(now, cum, blocks);
-    drain(s, now)
 }
 
 /// The sender's timer fires at its deadline, which must be `at`; what is sent in answer.

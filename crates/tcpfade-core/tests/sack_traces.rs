@@ -4,6 +4,9 @@
 //! packets: pipe = outstanding − SACKed − lost + (un-SACKed at or below HighRxt), a packet lost when 3 (DupThresh)
 //! SACKed packets lie above it.
 
+mod common;
+
+use common::{drain, sack_ack as ack};
 use tcpfade_core::tcp::{NextSegRule, PrrBound, Sender, SenderConfig, Variant};
 
 /// A sender with initial window `iw` (all sent at t = 0), K = 3, Wmax = 64, a fixed RTO of 100.
@@ -23,17 +26,6 @@ fn sender_lt(variant: Variant, iw: u64, sack: bool, prr: Option<PrrBound>, segme
     let mut s = Sender::new(cfg);
     let first = drain(&mut s, 0.0);
     (s, first)
-}
-
-/// Everything the sender sends now.
-fn drain(s: &mut Sender, now: f64) -> Vec<u64> {
-    std::iter::from_fn(|| s.poll_transmit(now).map(|seg| seg.seq)).collect()
-}
-
-/// An ACK with SACK blocks at `now`; returns what is sent in answer.
-fn ack(s: &mut Sender, now: f64, cum: u64, blocks: &[(u64, u64)]) -> Vec<u64> {
-    s.on_sack_ack(now, cum, blocks);
-    drain(s, now)
 }
 
 /// One scripted step: the ACK, then what the sender sends, its cwnd and its pipe after sending.

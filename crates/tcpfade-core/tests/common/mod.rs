@@ -3,9 +3,23 @@
 //! probes), MSS 1000, every frame logged. Shared so that each trace states only its sender and its size.
 
 use tcpfade_core::driver::{Metering, TransferConfig};
-use tcpfade_core::tcp::SenderConfig;
+use tcpfade_core::tcp::{Sender, SenderConfig};
+
+/// Everything the sender sends now, by sequence number (the scripted traces' view of `poll_transmit`).
+#[allow(dead_code)] // each test binary takes what it needs
+pub fn drain(s: &mut Sender, now: f64) -> Vec<u64> {
+    std::iter::from_fn(|| s.poll_transmit(now).map(|seg| seg.seq)).collect()
+}
+
+/// An ACK of `cum` with SACK blocks at `now`; returns what is sent in answer.
+#[allow(dead_code)]
+pub fn sack_ack(s: &mut Sender, now: f64, cum: u64, blocks: &[(u64, u64)]) -> Vec<u64> {
+    s.on_sack_ack(now, cum, blocks);
+    drain(s, now)
+}
 
 /// The miniature link carrying `size` bytes from `sender`.
+#[allow(dead_code)]
 pub fn miniature_transfer(sender: SenderConfig, size: u64) -> TransferConfig {
     TransferConfig {
         sender,

@@ -15,7 +15,7 @@ fn sender(hystart: bool) -> Sender {
 /// segment it acknowledged.
 fn run(s: &mut Sender, last: u64, rtt: impl Fn(u64) -> f64, mut at: impl FnMut(u64, &Sender)) {
     let mut due: Vec<(f64, u64)> = Vec::new();
-    let mut send = |s: &mut Sender, now: f64, due: &mut Vec<(f64, u64)>| {
+    let send = |s: &mut Sender, now: f64, due: &mut Vec<(f64, u64)>| {
         while let Some(seg) = s.poll_transmit(now) {
             due.push((now + rtt(seg.seq), seg.seq));
         }

@@ -40,7 +40,9 @@ def test_docstring_examples(obj):
 
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = finder.find(obj, obj.__name__, globs={"tcpfade": tcpfade, "wcdma": wcdma, **vars(tcpfade)})
+    # The public names, those loaded on first use (the analyses) included: what `from tcpfade import *` gives.
+    public = {name: getattr(tcpfade, name) for name in tcpfade.__all__}
+    tests = finder.find(obj, obj.__name__, globs={"tcpfade": tcpfade, "wcdma": wcdma, **public})
     assert any(t.examples for t in tests)
     for t in tests:
         runner.run(t)

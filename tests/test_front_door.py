@@ -413,3 +413,17 @@ def test_a_packet_spanning_more_channel_visits_than_memory_holds_is_refused_not_
     with pytest.raises(tcpfade.ParameterError, match=r"^rate = 1e-06 is not allowed: the channel's good and bad visits"):
         tcpfade.simulate_link("reno", rate=1e-6, tau=0.01, channel=ch, duration=1e9, batches=2, seed=1)
     assert ch.packet_losses(np.array([0.0, 1.0]), 1e-3, seed=1).shape == (2,)   # an ordinary window passes
+
+
+def test_a_first_query_far_ahead_on_a_continuous_channel_keeps_no_path_behind_it():
+    """The long fuzz's seed 29 abort: packet_losses at t = 2³² s on a channel of 60-s good periods generated the
+    1.4·10⁸ sojourns before it into memory (4 GiB asked, the process aborted). Run in a process held to 3 GiB of
+    address space, which the old path exceeded."""
+    code = ("import resource, numpy as np, tcpfade\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+            "ch = tcpfade.ContinuousTwoState(60.282776140927886, 0.001, loss_good=1e-300, loss_rule='vdeldrop')\n"
+            "print(ch.packet_losses(np.array([4294967296.0]), 2.0364123315619125, seed=912).tolist())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() in ("[0]", "[1]")

@@ -130,6 +130,7 @@ class ContinuousTwoState:
         """Time spent bad in each of ``windows`` consecutive windows of length ``window`` from 0."""
         v.memory("windows", windows, 8.0 * windows, f"{windows} windows")
         self._channel_steps("window", window, window * windows)
+        self.check_packet_window("window", window, window)
         return _core.continuous_bad_time(*self._args(), window, windows, seed)
 
     def link_spec(self, rate: float, clock: str = "time") -> dict[str, Any]:

@@ -233,11 +233,11 @@ def test_what_would_not_fit_is_refused_up_front(monkeypatch):
     from tcpfade import _validate as v
 
     ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
-    monkeypatch.setattr(v, "WORK_LIMIT_SECONDS", 1.0)    # 5e7 phase-1 slots a second: Wmax = 368 is the edge
+    monkeypatch.setenv("TCPFADE_WORK_LIMIT", str(1.0))    # 5e7 phase-1 slots a second: Wmax = 368 is the edge
     with pytest.raises(tcpfade.ParameterError, match=r"wmax = 400 .*tahoe analysis at Wmax = 400 implies 6.4e\+07"):
         tcpfade.analyze("tahoe", ch, wmax=400, rto_slots=500)
     assert tcpfade.analyze("oldtahoe", ch, wmax=360, rto_slots=500).states > 0
-    monkeypatch.setattr(v, "MEMORY_LIMIT", 2**20)        # 128 bytes per Wmax²: Wmax = 90 is the edge
+    monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", str(2**20))        # 128 bytes per Wmax²: Wmax = 90 is the edge
     with pytest.raises(tcpfade.ParameterError, match=r"wmax = 100 .*oldtahoe analysis at Wmax = 100 would need"):
         tcpfade.analyze("oldtahoe", ch, wmax=100, rto_slots=500)
 

@@ -178,7 +178,7 @@ def test_the_work_estimate_counts_the_fading_simulators_cost(monkeypatch):
     # Issue 34's reproducer: with a 10-s limit, 10⁹ slots of 64 cisoids were accepted and took about 300 s.
     from tcpfade import _validate
 
-    monkeypatch.setattr(_validate, "WORK_LIMIT_SECONDS", 10.0)
+    monkeypatch.setenv("TCPFADE_WORK_LIMIT", str(10.0))
     cisoids = tcpfade.ThresholdFading(0.5, fading_margin_db=3, fading_model="cisoids")
     with pytest.raises(tcpfade.ParameterError, match="slots = 1000000000 is not allowed: a run of 1000000000 slots "
                                                       "on this channel .each costs 19.2 plain slots"):
@@ -427,3 +427,23 @@ def test_a_first_query_far_ahead_on_a_continuous_channel_keeps_no_path_behind_it
                           env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.strip() in ("[0]", "[1]")
+
+
+@pytest.mark.parametrize("variable, text", [("TCPFADE_WORK_LIMIT", ""), ("TCPFADE_WORK_LIMIT", "abc"),
+                                            ("TCPFADE_WORK_LIMIT", "-5"), ("TCPFADE_MEMORY_LIMIT", "nan")])
+def test_a_bad_limit_in_the_environment_is_one_line_and_a_good_one_takes_effect_after_import(variable, text,
+                                                                                             monkeypatch):
+    """The second review: TCPFADE_WORK_LIMIT= gave a traceback on `import tcpfade` and on every command; 1e9 was not
+    a number of bytes; -5 was taken and refused everything; the limits were read once, at import."""
+    env = {**os.environ, variable: text}
+    done = subprocess.run([sys.executable, "-m", "tcpfade", "simulate", "--variant", "reno", "--p", "0.9", "--q",
+                           "0.5", "--slots", "1000", "--seed", "1"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    if text.strip():
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"tcpfade: {variable} = {text.strip()!r} is not allowed: must be a positive")
+    else:
+        assert done.returncode == 0, done.stderr        # empty: unset, the default
+    monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", "1e6")
+    with pytest.raises(tcpfade.ParameterError, match=r"^trace_slots = 1000000 is not allowed: .* this machine allows 977 KiB per request"):
+        tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=10**6, seed=1, trace_slots=10**6)

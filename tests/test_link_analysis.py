@@ -292,7 +292,7 @@ def test_bad_input_is_named(monkeypatch):
     # What would not fit in memory is refused at once, naming the buffer and the chain's size: here with the limit
     # lowered to 100 MiB, w_p = 8000 windows (about 4e6 transitions); and on any machine a w_p of 10^6 (about 5e9
     # transitions).
-    monkeypatch.setattr(v, "MEMORY_LIMIT", 100 * 2**20)
+    monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", str(100 * 2**20))
     with pytest.raises(tcpfade.ParameterError, match=r"buffer = 4000 .*w_p = B \+ μT = 8000 windows .*transitions"):
         analyze_link(rate=40_000, tau=0.1 - 2.5e-5, beta=1, mean_good=1, mean_bad=0.05)
     monkeypatch.undo()

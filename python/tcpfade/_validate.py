@@ -445,16 +445,35 @@ def _physical_memory() -> int:
         return 8 << 30
 
 
-#: Largest allocation one request may imply: half the machine's memory (the environment variable
-#: ``TCPFADE_MEMORY_LIMIT``, in bytes, sets another). Above it, the request is refused at once
-#: with the size named, instead of aborting the process (Rust aborts on allocation failure) or swapping for hours.
-MEMORY_LIMIT: int = int(os.environ.get("TCPFADE_MEMORY_LIMIT", 0)) or _physical_memory() // 2
+def _limit(variable: str, default: float, unit: str) -> float:
+    """A resource limit from the environment variable ``variable`` (a positive number of ``unit``, such as 8e9 or
+    86400), else ``default``. Read at each request, so that setting it after ``import tcpfade`` takes effect; a
+    value that is not a positive number is refused in one line, naming the variable."""
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise fail(variable, text, f"must be a positive number of {unit} (or unset for the default)")
+    return value
 
-#: Longest a single request may be expected to run, in seconds of this machine's time (a day; the environment
-#: variable ``TCPFADE_WORK_LIMIT``, in seconds, sets another). Anything the
-#: rates below put beyond it is refused up front: it is a mistake (a timer of 1e-17 s, a default duration made
-#: from a mean of 1e300 s), and Ctrl-C is a poor way to learn that.
-WORK_LIMIT_SECONDS: float = float(os.environ.get("TCPFADE_WORK_LIMIT", 0)) or 86_400.0
+
+def memory_limit() -> float:
+    """Largest allocation one request may imply [bytes]: half the machine's memory, or the environment variable
+    ``TCPFADE_MEMORY_LIMIT``. Above it, the request is refused at once with the size named, instead of aborting the
+    process (Rust aborts on allocation failure) or swapping for hours."""
+    return _limit("TCPFADE_MEMORY_LIMIT", _physical_memory() // 2, "bytes")
+
+
+def work_limit() -> float:
+    """Longest a single request may be expected to run [s of this machine's time]: a day, or the environment
+    variable ``TCPFADE_WORK_LIMIT``. Anything the rates below put beyond it is refused up front: it is a mistake (a
+    timer of 1e-17 s, a default duration made from a mean of 1e300 s), and Ctrl-C is a poor way to learn that."""
+    return _limit("TCPFADE_WORK_LIMIT", 86_400.0, "seconds")
+
 
 #: Conservative throughputs of the engines (the benchmarks measure 2-4 times more), used to turn a request's
 #: size into an expected time: slots of the slotted simulator, events of the link simulator, steps of a channel,
@@ -472,21 +491,23 @@ def _human_bytes(n: float) -> str:
 
 
 def memory(name: str, value: object, nbytes: float, what: str, hint: str = "") -> None:
-    """Refuse a request whose ``what`` would take ``nbytes`` of memory beyond :data:`MEMORY_LIMIT` (``hint``, if
+    """Refuse a request whose ``what`` would take ``nbytes`` of memory beyond :func:`memory_limit` (``hint``, if
     given, says what to do instead, after the figures)."""
-    if not math.isfinite(nbytes) or nbytes > MEMORY_LIMIT:
+    limit = memory_limit()
+    if not math.isfinite(nbytes) or nbytes > limit:
         raise fail(name, value, f"{what} would need {_human_bytes(nbytes)} of memory; this machine allows "
-                                f"{_human_bytes(MEMORY_LIMIT)} per request{hint}")
+                                f"{_human_bytes(limit)} per request{hint}")
 
 
 def work(name: str, value: object, steps: float, unit: str, what: str, hint: str = "") -> None:
     """Refuse a request that implies ``steps`` of ``unit`` (a key of :data:`SPEED`) beyond
-    :data:`WORK_LIMIT_SECONDS` of expected run time."""
+    :func:`work_limit` of expected run time."""
     seconds = steps / SPEED[unit] if math.isfinite(steps) else math.inf
-    if not seconds <= WORK_LIMIT_SECONDS:
+    limit = work_limit()
+    if not seconds <= limit:
         cost = f"{steps:.3g} {unit}, about {seconds / 86_400:.3g} days of computing" if math.isfinite(seconds) \
             else f"more {unit} than a double counts"
-        raise fail(name, value, f"{what} implies {cost} (the limit is {WORK_LIMIT_SECONDS / 86_400:g} day of "
+        raise fail(name, value, f"{what} implies {cost} (the limit is {limit / 86_400:g} day of "
                                 f"expected run time){hint}")
 
 

@@ -447,3 +447,40 @@ def test_a_bad_limit_in_the_environment_is_one_line_and_a_good_one_takes_effect_
     monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", "1e6")
     with pytest.raises(tcpfade.ParameterError, match=r"^trace_slots = 1000000 is not allowed: .* this machine allows 977 KiB per request"):
         tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=10**6, seed=1, trace_slots=10**6)
+
+
+def test_the_second_reviews_foreign_exceptions_are_project_errors(tmp_path):
+    """A 300-character file name, an unknown keyword of reproduce, seed given to simulate_transfers, a decision
+    rule that cannot take its keywords (refused where it enters, not at the first cycle's end), numpy booleans."""
+    import numpy as np
+
+    from tcpfade.errors import ParameterTypeError
+
+    long = str(tmp_path / ("a" * 300 + ".npy"))
+    with pytest.raises(tcpfade.ParameterError, match=r"^path = .* is not allowed: cannot be used: File name too long"):
+        tcpfade.save_trace(long, np.array([0, 1], dtype=np.uint8))
+    with pytest.raises(tcpfade.ParameterError, match=r"^out_dir = .* is not allowed: cannot be created \(File name"):
+        tcpfade.reproduce.reproduce("chockalingam-table1", str(tmp_path / ("c" * 300)), quick=True)
+    with pytest.raises(ParameterTypeError, match="^bogus = 1 is not allowed: reproduce has no parameter 'bogus'"):
+        tcpfade.reproduce.reproduce("chockalingam-table1", str(tmp_path), quick=True, bogus=1)
+    with pytest.raises(ParameterTypeError, match="^seed = 3 is not allowed: is not a parameter of simulate_transfers"):
+        tcpfade.simulate_transfers(["reno"], tcpfade.ContinuousTwoState.on_off(10, 1 / 3), seeds=2,
+                                   size_bytes=100_000, seed=3)
+    with pytest.raises(ParameterTypeError, match=r"^decision = .* is not allowed: must accept the keyword arguments "
+                                                 r"trigger, rtt1"):
+        tcpfade.simulate_transfer("probing", tcpfade.Bernoulli(0.1), size_bytes=200_000, seed=1, decision=lambda: 1)
+    # numpy booleans are booleans: as keywords, and as a decision rule's answer (a comparison of numpy values).
+    assert tcpfade.simulate_link("newreno", rate=100, tau=0.01, channel=None, duration=20, seed=1,
+                                 sack=np.bool_(True)).parameters["sack"] is True
+    ruled = tcpfade.simulate_transfer("probing", tcpfade.Bernoulli(0.1), size_bytes=200_000, seed=1,
+                                      decision=lambda **m: np.float64(m["rtt1"]) < np.float64(1.0))
+    assert ruled.completed
+
+
+def test_a_links_row_names_the_parts_it_ran_with_not_only_the_profile():
+    """The second review: profile="linux", sack=False ran without RACK (its `requires`) and the row said only
+    profile='linux'. Every part and timer is now in to_dict, as the run had them."""
+    r = tcpfade.simulate_link("newreno", rate=100, tau=0.01, mean_good=0.8, mean_bad=0.2, seed=1, duration=20,
+                              profile="linux", sack=False).to_dict()
+    assert (r["profile"], r["sack"], r["prr"], r["rack"], r["min_rto"], r["initial_window"]) == \
+        ("linux", False, True, False, 0.2, 10)

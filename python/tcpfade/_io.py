@@ -34,6 +34,7 @@ def write_file(path: str | os.PathLike, write: Callable[[Path], object], *, para
     out = Path(path)
     try:
         special = out.exists() and not out.is_file()
+        directory = special or out.parent.is_dir()
     except OSError as exc:          # a name too long to look up, say
         raise _refused(parameter, out, exc) from None
     if special:
@@ -42,7 +43,7 @@ def write_file(path: str | os.PathLike, write: Callable[[Path], object], *, para
         except OSError as exc:
             raise _refused(parameter, out, exc) from None
         return out
-    if not out.parent.is_dir():
+    if not directory:
         raise v.fail(parameter, str(out), f"its directory {str(out.parent)!r} does not exist")
     tmp = out.with_name(out.name + ".part" + temporary_suffix)
     try:

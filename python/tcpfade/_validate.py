@@ -175,8 +175,9 @@ class Flag(Rule):
         return "must be True or False"
 
     def check(self, name: str, value: Any) -> bool:
-        if isinstance(value, bool) or type(value).__name__ == "bool_":
-            return bool(value)
+        kind = type(value)
+        if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
+            return bool(value)   # numpy 1's numpy.bool_ and numpy 2's numpy.bool
         raise fail(name, value, self.describe(), kind=ParameterTypeError)
 
 
@@ -304,7 +305,10 @@ class FilePath(Rule):
             raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError) from None
         if not text or "\x00" in text:
             raise fail(name, value, "must be a non-empty path without NUL characters")
-        why = unreadable(p) if self.must == "exist" else unwritable(p)
+        try:
+            why = unreadable(p) if self.must == "exist" else unwritable(p)
+        except OSError as exc:   # a name longer than the file system allows, a loop of links, ...
+            why = f"cannot be used: {exc.strerror or exc}"
         if why:
             raise fail(name, text, why)
         return p

@@ -261,6 +261,7 @@ def register(figure: Figure) -> Figure:
     return figure
 
 
+@v.checked()
 def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False, seed: int = 1,
               progress: Callable[[str], None] | None = None, workers: int | None = None) -> FigureResult:
     """Recompute one figure: write ``<id>.csv``, ``<id>.png`` (300 dpi), ``<id>.svg`` and ``<id>.pdf`` into
@@ -275,9 +276,10 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     if why is not None:
         raise FigureSkipped(name, why)
     out = v.path("out_dir", out_dir)
-    if not out.is_dir() and not out.parent.is_dir():
-        raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it first)")
     try:
+        if not out.is_dir() and not out.parent.is_dir():
+            raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it "
+                                              "first)")
         out.mkdir(exist_ok=True)
     except OSError as exc:
         raise v.fail("out_dir", str(out), f"cannot be created ({exc.strerror or exc})") from None

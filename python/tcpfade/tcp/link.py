@@ -121,6 +121,9 @@ class LinkResult(Record):
     #: gathers larger windows) and outcome (columns: no loss, triple duplicate, timeout): abouzeid §IV-F.
     outcomes_by_window: np.ndarray | None = field(default=None, repr=False, compare=False)
     channel: dict[str, Any] | None = field(default=None, repr=False)
+    #: The sender's parts and timer as the run had them (the profile's where the call set none): a row names what
+    #: ran, not only the profile it came from.
+    parameters: dict[str, Any] = field(default_factory=dict, repr=False)
 
     _headline = ("variant", "goodput", "goodput_bps", "timeouts_per_s", "mean_rtt", "duration")
 
@@ -142,9 +145,12 @@ class LinkResult(Record):
     def to_dict(self) -> dict[str, Any]:
         """Parameters, metrics and their intervals (``<metric>_low``, ``<metric>_high``) as a flat dict (a row of a
         table)."""
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("ci", "channel", "outcomes_by_window")}
+        skip = ("ci", "channel", "outcomes_by_window", "parameters")
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}
         for name, interval in self.ci.items():
             out.update(interval_columns(name, interval))
+        for key, value in self.parameters.items():
+            out.setdefault(key, value)
         out.update(channel_columns(self.channel))
         return out
 
@@ -359,7 +365,8 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
-        channel=None if channel is None else channel.describe())
+        channel=None if channel is None else channel.describe(),
+        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK)})
 
 
 class _Intervals(dict):

@@ -227,6 +227,36 @@ class TransferResult(Record):
                             columns=["kind", "segments", "bytes", "dropped"]).set_index("kind")
 
 
+#: The keyword arguments a decision rule is called with (tcp/probing.rs's measurement).
+DECISION_KEYWORDS = ("trigger", "rtt1", "rtt2", "best_rtt", "last_rtt", "dupacks", "exchanges", "duration", "cwnd",
+                     "ssthresh")
+
+
+def _check_decision(decision: Callable[..., Any]) -> None:
+    """A decision rule must take every keyword it is called with: refused where it enters, not in the middle of
+    the run at the first probe cycle's end."""
+    import inspect
+
+    try:
+        signature = inspect.signature(decision)
+    except (TypeError, ValueError):   # a builtin without a signature: its own call will say
+        return
+    try:
+        signature.bind(**{k: None for k in DECISION_KEYWORDS})
+    except TypeError as exc:
+        raise v.fail("decision", decision, f"must accept the keyword arguments {', '.join(DECISION_KEYWORDS)} (or "
+                                           f"**kwargs): {exc}", kind=v.ParameterTypeError) from None
+
+
+def _decision(user: Callable[..., Any]) -> Callable[..., Any]:
+    """The user's rule, its numpy booleans (what a comparison of numpy values gives) taken as True or False."""
+    def rule(**measurement: Any) -> Any:
+        answer = user(**measurement)
+        return bool(answer) if isinstance(answer, np.bool_) else answer
+
+    return rule
+
+
 @TRANSFER.entry()
 def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: Any) -> dict[str, Any]:
     """Check and normalize the arguments of :func:`simulate_transfer` without running it (a sweep checks every
@@ -236,6 +266,8 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     mss, header_bytes, mtu, rwnd_bytes, size_bytes = (a[k] for k in ("mss", "header_bytes", "mtu", "rwnd_bytes",
                                                                      "size_bytes"))
     min_rto, max_rto, decision, record_frames = a["min_rto"], a["max_rto"], a["decision"], a["record_frames"]
+    if decision is not None:
+        _check_decision(decision)
     if mss + header_bytes > mtu:
         raise v.fail("mss", mss, f"a segment of mss + header_bytes = {mss + header_bytes} bytes exceeds the link's "
                                  f"mtu = {mtu} bytes")
@@ -291,7 +323,7 @@ def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
     """
     a = transfer_arguments.unchecked(variant, channel, **given)   # the entry has checked them
     spec = link_channel_spec(a["channel"], segment_rate(a), "time")
-    rule = a["decision"] if a["decision"] is not None else (a["probe_low"], a["probe_high"])
+    rule = _decision(a["decision"]) if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
         raw = _core.simulate_transfer({k: x for k, x in a.items() if k not in ("channel", "decision", "device")},
                                       spec, rule, report)
@@ -381,6 +413,9 @@ def simulate_transfers(variants: str | list[str], channel: Any = v.UNSET, *,
                                               and all(isinstance(x, str) for x in variants)):
         raise v.fail("variants", variants, "must be a variant name or a list of them", kind=v.ParameterTypeError)
     names = [variants] if isinstance(variants, str) else list(variants)
+    if "seed" in kwargs:
+        raise v.fail("seed", kwargs["seed"], "is not a parameter of simulate_transfers: give seeds (a count of "
+                                             "replications, seeds 1..n, or a list of seeds)", kind=v.ParameterTypeError)
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list, tuple, range)):
         raise v.fail("seeds", seeds, "must be a count or a list of seeds", kind=v.ParameterTypeError)
     seed_list = list(range(1, v.integer("seeds", seeds, 1, 1 << 20) + 1)) if isinstance(seeds, int) else list(seeds)

@@ -484,3 +484,14 @@ def test_a_links_row_names_the_parts_it_ran_with_not_only_the_profile():
                               profile="linux", sack=False).to_dict()
     assert (r["profile"], r["sack"], r["prr"], r["rack"], r["min_rto"], r["initial_window"]) == \
         ("linux", False, True, False, 0.2, 10)
+
+
+def test_a_wcdma_duration_the_declaration_allows_runs_and_one_it_does_not_is_refused_at_entry():
+    """The second review: duration = 1 was declared allowed, computed for 1.5 s, then refused naming block_errors."""
+    from tcpfade import wcdma
+
+    with pytest.raises(tcpfade.ParameterError, match=r"^duration = 1 is not allowed: must be a finite number in "
+                                                     r"\[2, 1e\+06\]"):
+        wcdma.simulate(users=2, duration=1, seed=1)
+    for tti in (1, 8):   # the shortest allowed run holds the interval's batches at every TTI
+        assert len(wcdma.simulate(users=2, duration=2, seed=1, tti_frames=tti).to_frame()) == 2

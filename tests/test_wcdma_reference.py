@@ -60,7 +60,7 @@ def test_the_mapping_gets_the_per_symbol_sir():
 
 def test_a_bad_reference_is_refused_with_its_name(capsys):
     for call in (lambda: wcdma.simulate_system(users=2, duration=1.0, seed=1, sir_reference="chip"),
-                 lambda: wcdma.simulate(users=2, duration=1.0, seed=1, sir_reference="Bit"),
+                 lambda: wcdma.simulate(users=2, duration=2.0, seed=1, sir_reference="Bit"),
                  lambda: wcdma.sir_reference_offset_db("eb")):
         with pytest.raises(ParameterError, match="sir_reference"):
             call()

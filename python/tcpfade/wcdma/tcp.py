@@ -278,7 +278,11 @@ WCDMA = Model("wcdma.simulate", (
     TTI,
     Param("target_sir_db", v.Real(-50.0, 50.0), 5.5, "The power control's target t.", "dB"),
     Param("step_db", v.Real(0.0, 20.0), 0.5, "The power control's step Δ.", "dB"),
-    Param("duration", v.Real(1.0, 1e6), 60.0, "Simulated time.", "s"),
+    # The bearer carries CBR / (8 MTU) = 25.2 packets/s; the interval's 20 batches need 2 packets each after the
+    # first two: (2 + 40) / 25.2 = 1.66 s at least, so 2 s.
+    Param("duration", v.Real(2.0, 1e6, words="must be a finite number in [2, 1e+06] (seconds: the bearer's 25 "
+                                              "packets/s need 2 s for the interval's 20 batches)"), 60.0,
+          "Simulated time.", "s"),
     SEED.but(doc="Seed of the system and of the block error sequence."),
     BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO, PROFILE, *BEARER_PARTS,
     Param("rays", v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"), "vehicular-a-5",

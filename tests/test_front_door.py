@@ -495,3 +495,25 @@ def test_a_wcdma_duration_the_declaration_allows_runs_and_one_it_does_not_is_ref
         wcdma.simulate(users=2, duration=1, seed=1)
     for tti in (1, 8):   # the shortest allowed run holds the interval's batches at every TTI
         assert len(wcdma.simulate(users=2, duration=2, seed=1, tti_frames=tti).to_frame()) == 2
+
+
+def test_the_second_reviews_command_line_traps():
+    """Standard output closed (>&-) lost the result without a word; --phase alone ran a lossless channel; a seed of
+    2**64 - 1 was read through a float (and reported + 1); --replications took no 1e0; runs took seed beside seeds
+    and ignored it, and refused any function that is not a model."""
+    closed = subprocess.run(f"{sys.executable} -m tcpfade simulate --variant reno --p 0.9 --q 0.5 --seed 1 "
+                            "--slots 1e4 >&-", shell=True, capture_output=True, text=True, timeout=120)
+    assert closed.returncode == 2
+    assert closed.stderr == ("tcpfade: output = 'standard output' is not allowed: it is closed (nothing could be "
+                             "shown)\n")
+    assert main(["transfer", "--variant", "reno", "--phase", "10", "--seed", "1"]) == 2
+    top = str(2**64 - 1)
+    assert main(["transfer", "--variant", "reno", "--phase", "10", "--drop-rate", "0.3", "--seed", top,
+                 "--replications", "2"]) == 2
+    assert main(["transfer", "--variant", "reno", "--phase", "10", "--drop-rate", "0.3", "--seed", top,
+                 "--size-bytes", "10000", "--replications", "1e0", "--json"]) == 0
+    with pytest.raises(tcpfade.errors.ParameterTypeError, match=r"^seed = \[3\] is not allowed: is drawn by runs"):
+        tcpfade.runs(tcpfade.simulate, variant=["tahoe"], channel=tcpfade.Bernoulli(0.1), slots=1000, seeds=[7],
+                     seed=[3])
+    rows = tcpfade.runs(lambda x, seed: {"y": x + seed % 2}, x=[1, 2], seeds=2)
+    assert len(rows) == 4 and list(rows.columns) == ["x", "seed", "y"]

@@ -165,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     bad input (click's usage errors included); ``tcpfade: aborted`` with 130 for Ctrl-C; an internal error (a
     bug) with 1. ``--help`` still prints the usage."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None or getattr(sys.stdout, "closed", False):
+        # Started with standard output closed (>&-): every result would vanish without a word.
+        click.echo("tcpfade: output = 'standard output' is not allowed: it is closed (nothing could be shown)",
+                   err=True)
+        return 2
     # A warning (a former name in an experiment file, say) is one line too.
     warnings.formatwarning = lambda message, *_args, **_kw: f"tcpfade: note: {message}\n"
     try:

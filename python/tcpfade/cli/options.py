@@ -40,8 +40,13 @@ class Count(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, int):
             return value
+        text = str(value).replace("_", "").strip()
         try:
-            number = float(str(value).replace("_", ""))
+            return int(text)   # exactly, however large (a seed of 2**64 - 1 is not a float's)
+        except ValueError:
+            pass
+        try:
+            number = float(text)
         except ValueError:
             _refuse(value, "must be a whole number (1000000 or 1e6)", param, ctx)
         if not math.isfinite(number) or not number.is_integer():

@@ -9,7 +9,7 @@ from .._record import channel_text
 from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
-from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
+from .options import (COUNT, LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
                       progress_bar, require_channel)
 
 
@@ -18,10 +18,10 @@ from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option,
                                        "§4.2.3.2); 0: an ACK per segment."})
 @click.option("--phase", type=float, help="Mean On and Off phase of VDELDROP [s] (a channel is needed: this, "
                                           "another channel's options, or --lossless).")
-@click.option("--drop-rate", type=float, default=0.0, show_default=True,
-              help="Share of segments dropped in the On phase (0 to 1).")
+@click.option("--drop-rate", type=float, default=None,
+              help="Share of segments dropped in the On phase (0 to 1); needed with --phase.")
 @channel_options(packet_bytes=False)
-@click.option("--replications", type=int, default=1, show_default=True,
+@click.option("--replications", type=COUNT, default=1, show_default=True,
               help="Transfers with seeds seed, seed + 1, ...: means and 95% intervals.")
 @click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @output_options("one row per transfer")
@@ -45,13 +45,19 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
     if phase is not None:
         if channel is not None:
             raise v.fail("--phase", phase, "give VDELDROP's --phase or another channel's options, not both")
+        if drop_rate is None:
+            # No silent default: --phase alone would have been a lossless channel.
+            raise v.fail("--drop-rate", "(none)", "must be given with --phase (the share dropped in the On phase)")
         channel = ContinuousTwoState.on_off(phase, drop_rate)
-    elif drop_rate != 0.0:
+    elif drop_rate is not None:
         raise v.fail("--drop-rate", drop_rate, "needs --phase (the mean On/Off phase)")
     channel = require_channel(channel, lossless, "--phase and --drop-rate for VDELDROP, or --error-rate, --p/--q, "
                                                  "--fdt, --trace-file")
     if given.get("delayed_ack") == 0:     # left out, the profile's
         given["delayed_ack"] = None
+    if seed is not None and seed + replications - 1 > v.SEED.high:
+        raise v.fail("--replications", replications, f"runs seeds {seed} to {seed + replications - 1}, past the "
+                                                     f"largest seed {v.SEED.high}: give a smaller --seed")
     if seed is None:
         from ..channels.trace import TraceChannel
         if channel is not None and not isinstance(channel, TraceChannel):

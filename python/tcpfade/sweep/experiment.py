@@ -241,7 +241,13 @@ def _renamed(loc: _Locator, section: str, table: dict[str, Any], former: dict[st
 def point_seed(master: int, model: str, params: dict[str, Any], replication: int) -> int:
     """A point's seed: from the master seed and the point's identity only, so it is the same whatever the
     number of workers, their order or the backend."""
-    payload = {"master": master, "model": model, "params": params, "replication": replication}
+    return seed_from(master, model, params, replication)
+
+
+def seed_from(master: int, name: str, params: dict[str, Any], replication: int) -> int:
+    """:func:`point_seed` for any callable's ``name`` (``tcpfade.runs`` of a user's function), unchecked: the
+    callers have checked the master seed and built ``params``."""
+    payload = {"master": master, "model": name, "params": params, "replication": replication}
     try:
         digest = _digest(payload)
     except (TypeError, ValueError):   # a value JSON cannot hold (bytes, an array, NaN is held), or a key not a string

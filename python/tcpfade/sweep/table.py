@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from .. import _validate as v
-from .experiment import point_seed
+from .experiment import seed_from
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,6 +91,10 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     workers = v.integer("workers", workers, 1, 1024)
     if dask is not None:
         v.Instance(str, "must be a Dask scheduler's address, such as \"tcp://host:8786\"").check("dask", dask)
+    if "seed" in parameters and seeds is not None:
+        raise v.fail("seed", parameters["seed"], "is drawn by runs: give seeds (a number of replications or a list "
+                                                 "of seeds), or seeds=None to pass seed as it is",
+                     kind=v.ParameterTypeError)
     axes = {k: list(val) for k, val in parameters.items() if _is_axis(val)}
     fixed = {k: val for k, val in parameters.items() if not _is_axis(val)}
     for name, values in axes.items():
@@ -133,7 +137,7 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
             elif explicit:
                 seed = r
             else:
-                seed = point_seed(v.SEED.check("master_seed", master_seed), name, _identity({**fixed, **point}), r)
+                seed = seed_from(v.SEED.check("master_seed", master_seed), name, _identity({**fixed, **point}), r)
             tasks.append((point, seed))
 
     def call(task):

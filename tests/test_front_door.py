@@ -517,3 +517,25 @@ def test_the_second_reviews_command_line_traps():
                      seed=[3])
     rows = tcpfade.runs(lambda x, seed: {"y": x + seed % 2}, x=[1, 2], seeds=2)
     assert len(rows) == 4 and list(rows.columns) == ["x", "seed", "y"]
+
+
+def test_masked_values_and_2d_arrays_are_refused_in_one_line(tmp_path):
+    """The second review: numpy.ma.masked became 0.0; a 2-d array's repr made a message of several lines, and a
+    .npy trace file's error was told as '(array)'."""
+    import numpy as np
+
+    for call in (lambda: tcpfade.Bernoulli(np.ma.masked),
+                 lambda: tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=1000, seed=1, wmax=np.ma.masked)):
+        with pytest.raises(tcpfade.errors.ParameterTypeError, match="= 'numpy.ma.masked' is not allowed: must be a "
+                                                                    "finite number .a masked value has none."):
+            call()
+    with pytest.raises(tcpfade.errors.TraceFormatError) as e:
+        tcpfade.TraceChannel(np.zeros((3, 3)))
+    assert "\n" not in str(e.value)
+    path = tmp_path / "2d.npy"
+    np.save(path, np.zeros((3, 3), dtype=np.uint8))
+    done = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "fit", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == (f"tcpfade: trace file = {str(path)!r} is not allowed: must be a one-dimensional array of 0 "
+                           "(received) and 1 (lost), one per slot; this has shape (3, 3)\n")

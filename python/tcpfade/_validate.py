@@ -30,7 +30,7 @@ from .errors import ParameterError, ParameterTypeError
 def _show(value: object) -> str:
     """The value as a message shows it: repr, cut short (a 10^6-element list must not flood the terminal)."""
     try:
-        text = repr(value)
+        text = " ".join(repr(value).split())   # one line: a 2-d array's repr has several
     except Exception:  # noqa: BLE001 - a user object whose repr fails still gets a message
         text = f"<{type(value).__name__}>"
     return text if len(text) <= 80 else text[:60] + " ... " + text[-12:]
@@ -63,6 +63,9 @@ class Rule:
 
 
 def _as_float(name: str, value: Any) -> float:
+    if type(value).__name__ == "MaskedConstant":   # numpy.ma.masked: no value at all (float() would give 0.0)
+        raise fail(name, "numpy.ma.masked", "must be a finite number (a masked value has none)",
+                   kind=ParameterTypeError)
     if isinstance(value, (bool, str, bytes)) or not isinstance(value, numbers.Real):
         # numpy's 0-d arrays are numbers too
         if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
@@ -128,6 +131,8 @@ class Integer(Rule):
         return f"must be an integer in [{self.low}, {high}]"
 
     def check(self, name: str, value: Any) -> int:
+        if type(value).__name__ == "MaskedConstant":
+            _as_float(name, value)   # refused there, in the same words
         if isinstance(value, bool) or isinstance(value, (str, bytes)):
             raise fail(name, value, self.describe(), kind=ParameterTypeError)
         if isinstance(value, numbers.Integral):

@@ -111,16 +111,24 @@ def load_trace(path: str | Path, fmt: str | None = None) -> np.ndarray:
     p = path
     kind = _format_for(p, fmt)
     v.memory("path", str(p), 2.0 * p.stat().st_size, f"reading a file of {p.stat().st_size} bytes")
-    if kind == "npy":
-        return as_loss_array(_read_npy(p), str(p))
     try:
+        if kind == "npy":
+            try:
+                return as_loss_array(_read_npy(p), "array")
+            except TraceFormatError as exc:
+                if str(exc).startswith(f"{p}: "):
+                    raise
+                # The array's own fault, told as the file's: what it must be, without repeating its contents.
+                raise TraceFormatError(f"{p}: {str(exc).split(' is not allowed: ', 1)[-1]}") from None
         if kind == "binary":
             return _core.parse_trace_binary(p.read_bytes())
         return _core.parse_trace_text(p.read_text(encoding="utf-8", errors="strict"))
     except UnicodeDecodeError as exc:
-        raise TraceFormatError(f"{p}: not UTF-8 text at byte {exc.start} (use format='binary'?)") from None
+        error = TraceFormatError(f"{p}: not UTF-8 text at byte {exc.start} (use format='binary'?)")
+        error.path = str(p)
+        raise error from None
     except TraceFormatError as exc:
-        error = TraceFormatError(f"{p}: {exc}")
+        error = exc if str(exc).startswith(f"{p}: ") else TraceFormatError(f"{p}: {exc}")
         error.path = str(p)
         raise error from None
 

@@ -539,3 +539,31 @@ def test_masked_values_and_2d_arrays_are_refused_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr == (f"tcpfade: trace file = {str(path)!r} is not allowed: must be a one-dimensional array of 0 "
                            "(received) and 1 (lost), one per slot; this has shape (3, 3)\n")
+
+
+def test_the_second_reviews_sweep_reproduce_and_trace_traps(tmp_path, capsys):
+    """An experiment of 2·10⁶ runs walked them for minutes before anything; an unknown experiment exported an empty
+    file; a figure named beside --all ran every figure; a trace too short for the run advised a `wrap` the command
+    line does not have."""
+    from tcpfade.sweep import Store
+
+    big = tmp_path / "big.toml"
+    big.write_text('[sweep]\nmodel = "simulate"\nreplications = 2000000\n[fixed]\nvariant = "reno"\nfdt = 0.01\n'
+                   'error_rate = 0.1\nslots = 1000\n')
+    assert main(["sweep", "status", str(big)]) == 2
+    assert "2,000,000 runs is more than one experiment holds (1,000,000)" in capsys.readouterr().err
+    small = tmp_path / "small.toml"
+    small.write_text(f'[sweep]\nmodel = "simulate"\nname = "x"\n[fixed]\nvariant = "reno"\nfdt = 0.01\n'
+                     f'error_rate = 0.1\nslots = 1000\n[output]\nstore = "{tmp_path / "s.sqlite"}"\n')
+    assert main(["sweep", "run", str(small)]) == 0
+    with pytest.raises(tcpfade.ParameterError, match=r"^experiment = 'nosuch' is not allowed: must be one of the "
+                                                     r"store's experiments \(x\)"):
+        Store(tmp_path / "s.sqlite").dataframe(experiment="nosuch")
+    assert main(["reproduce", "chockalingam-table1", "--all", "--quick", "--out", str(tmp_path / "r")]) == 2
+    assert "--all = True is not allowed: runs every figure" in capsys.readouterr().err
+    tcpfade.save_trace(tmp_path / "t.bin", [0] * 999 + [1])
+    assert main(["simulate-link", "--rate", "100", "--tau", "0.01", "--beta", "8", "--seed", "1", "--duration", "20",
+                 "--trace-file", str(tmp_path / "t.bin")]) == 2
+    assert capsys.readouterr().err == ("tcpfade: --trace-file = (1000 slots) is not allowed: the run needs more slots "
+                                       "than the trace holds (give a longer trace, or a shorter --duration or "
+                                       "--slots)\n")

@@ -7,6 +7,7 @@ its value and what is allowed, and exits with status 2 (no traceback).
 from __future__ import annotations
 
 import errno
+import re
 import sys
 import warnings
 
@@ -14,7 +15,7 @@ import click
 
 from .. import _validate as v
 
-from ..errors import InternalError, TcpfadeError, TraceFormatError
+from ..errors import InternalError, TcpfadeError, TraceExhaustedError, TraceFormatError
 from ..sweep.experiment import ExperimentError
 from .analyze import analyze
 from .channel import channel
@@ -196,6 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     except InternalError as exc:
         click.echo(f"tcpfade: {exc}", err=True)
         return 1
+    except TraceExhaustedError as exc:   # the run outlasted the trace; the command line has no wrap to offer
+        held = re.search(r"holds (\d+) slots", str(exc))
+        click.echo(f"tcpfade: --trace-file = ({held.group(1) if held else 'its'} slots) is not allowed: the run needs "
+                   "more slots than the trace holds (give a longer trace, or a shorter --duration or --slots)",
+                   err=True)
+        return 2
     except TraceFormatError as exc:   # a file's content: say which file, then the line and field
         path = getattr(exc, "path", None)
         text = str(exc)[len(path) + 2:] if path and str(exc).startswith(path + ": ") else str(exc)

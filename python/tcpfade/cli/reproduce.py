@@ -45,6 +45,9 @@ def reproduce(figure_ids, list_only, run_all, out_dir, quick, seed, workers, str
             click.echo(f"{fid:<24} {fig.caption}")
         return
     if run_all:
+        if figure_ids:
+            raise v.fail("--all", True, f"runs every figure: give it or figure names ({', '.join(figure_ids)}), "
+                                        "not both")
         figure_ids = tuple(paper_order(FIGURES))
     if not figure_ids:
         raise v.fail("figure", "none given", "name one or more figures, or --all (tcpfade reproduce --list)")

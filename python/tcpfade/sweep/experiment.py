@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import json
 import re
 import sys
@@ -170,6 +171,14 @@ class Experiment:
         if combine == "zip" and len({len(vals) for vals in axes.values()}) > 1:
             raise loc.error("sweep", "combine", "zip needs axes of equal length; got "
                             + ", ".join(f"{k}: {len(vals)}" for k, vals in axes.items()))
+        sizes = [len(vals) for vals in axes.values()]
+        points = math.prod(sizes) if combine == "grid" else (sizes[0] if sizes else 1)
+        if points * replications > MAX_RUNS:
+            # Refused before any point is built or checked: status, run and export would each walk every run.
+            raise loc.error("sweep", "replications" if points == 1 else "axes",
+                            f"{points:,} point{'s' if points != 1 else ''} × {replications:,} replications = "
+                            f"{points * replications:,} runs "
+                            f"is more than one experiment holds ({MAX_RUNS:,}): split it into several experiments")
         name = sweep.get("name") or (Path(source).stem if source != "<experiment>" else "experiment")
         store = Path(output.get("store", f"{name}.sqlite"))
         if base is not None and not store.is_absolute():
@@ -255,6 +264,10 @@ def seed_from(master: int, name: str, params: dict[str, Any], replication: int) 
                                        "keys (what an experiment file can say)") from None
     return int(digest[:16], 16) >> 1
 
+
+#: The most runs (points × replications) one experiment holds: its status, run and export each walk them all (about
+#: 15 000 a second), so a million is about a minute of bookkeeping before any simulation.
+MAX_RUNS = 1_000_000
 
 #: The largest experiment file read (a file of axes and values: a megabyte is thousands of them).
 MAX_EXPERIMENT_BYTES = 16 << 20

@@ -150,6 +150,12 @@ class Store:
             query, args = "SELECT * FROM results", ()
             if experiment is not None:
                 query, args = query + " WHERE experiment = ?", (experiment,)
+            if experiment is not None and con.execute("SELECT 1 FROM results WHERE experiment = ? LIMIT 1",
+                                                      (experiment,)).fetchone() is None:
+                # A misspelt name would read as an empty result, and export an empty file.
+                names = [r[0] for r in con.execute("SELECT DISTINCT experiment FROM results ORDER BY experiment")]
+                raise v.fail("experiment", experiment, f"must be one of the store's experiments "
+                                                       f"({', '.join(names) or 'none yet'})")
             out = []
             # Experiments by name, then each in its grid's order (rows of older stores, without it, last).
             have = {r[1] for r in con.execute("PRAGMA table_info(results)")}

@@ -567,3 +567,15 @@ def test_the_second_reviews_sweep_reproduce_and_trace_traps(tmp_path, capsys):
     assert capsys.readouterr().err == ("tcpfade: --trace-file = (1000 slots) is not allowed: the run needs more slots "
                                        "than the trace holds (give a longer trace, or a shorter --duration or "
                                        "--slots)\n")
+
+
+def test_rays_take_the_list_the_help_promises_in_python_and_on_the_command_line(capsys):
+    import numpy as np
+
+    from tcpfade import wcdma
+
+    for rays in ("0,-3", "0 -3", [0, -3], np.array([0.0, -3.0])):
+        assert wcdma.simulate(users=2, duration=2, seed=1, rays=rays).parameters["rays"] == [0.0, -3.0]
+    assert main(["wcdma", "simulate", "--users", "2", "--duration", "2", "--seed", "1", "--rays", "0,-3"]) == 0
+    with pytest.raises(tcpfade.ParameterError, match=r"^rays = \[\] is not allowed: must be one of vehicular-a-5"):
+        wcdma.simulate(users=2, duration=2, seed=1, rays=[])

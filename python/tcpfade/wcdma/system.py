@@ -39,6 +39,36 @@ CHIP_RATE = 3.84e6
 BIT_RATE = 105_000.0
 
 
+class Rays(v.Rule):
+    """A multipath profile: a name of :data:`RAY_PROFILES`, or 1 to 32 ray powers in dB (a list, a tuple, a 1-d
+    array, or on the command line a string of numbers separated by commas, such as "0,-3")."""
+
+    def describe(self) -> str:
+        return (f"must be one of {', '.join(RAY_PROFILES)} or 1 to 32 powers in dB (a list, or numbers separated "
+                "by commas such as \"0,-3\")")
+
+    def check(self, name: str, value: Any) -> str | list[float]:
+        if isinstance(value, str):
+            if value in RAY_PROFILES:
+                return value
+            parts = [p for p in value.replace(",", " ").split()]
+            try:
+                powers: Any = [float(p) for p in parts]
+            except ValueError:
+                raise v.fail(name, value, self.describe()) from None
+        elif isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1):
+            powers = list(value)
+        else:
+            raise v.fail(name, value, self.describe(), kind=v.ParameterTypeError)
+        out = [float(v.Real(-100.0, 100.0).check(name, x)) for x in powers]
+        if not 1 <= len(out) <= 32:
+            raise v.fail(name, value, self.describe())
+        return out
+
+
+#: The rule of ``rays`` (simulate_system, wcdma.simulate).
+RAYS = Rays()
+
 @v.checked()
 def sir_reference_offset_db(sir_reference: str = DEFAULT_SIR_REFERENCE, spreading_factor: float = 16.0) -> float:
     """dB to add to the SIR per coded symbol to get the SIR in ``sir_reference``: 0 for "symbol",
@@ -156,7 +186,7 @@ class SystemResult(Record):
 @v.checked(users=v.Integer(1, 100_000), doppler_hz=v.Real(1e-6, 1e4, words="must be a finite number in [1e-6, "
                                                                          "1e4] (Hz)"),
            target_sir_db=v.Real(-50.0, 50.0), step_db=v.Real(0.0, 20.0), duration=v.POSITIVE, seed=v.SEED,
-           rays=v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"),
+           rays=RAYS,
            cells_per_side=v.Integer(1, 50), cell_side=v.Real(1.0, 1e6), path_loss_db=v.Real(-300.0, 300.0),
            path_loss_exponent=v.Real(0.1, 10.0), shadowing_db=v.Real(0.0, 30.0), spreading_factor=v.Real(1.0, 1e6),
            noise_dbw=v.Real(-300.0, 100.0), max_power_dbw=v.Real(-300.0, 100.0), power_range_db=v.Real(0.0, 300.0),
@@ -208,12 +238,6 @@ def simulate_system(*, users: int = 90, doppler_hz: float = 6.0, target_sir_db: 
     >>> s.sir_db.shape
     (10, 1500)
     """
-    if isinstance(rays, str) and rays not in RAY_PROFILES:
-        raise v.fail("rays", rays, f"must be one of {', '.join(RAY_PROFILES)} or a list of powers in dB")
-    if not isinstance(rays, str):
-        rays = [float(v.Real(-100.0, 100.0).check("rays", x)) for x in rays]
-        if not 1 <= len(rays) <= 32:
-            raise v.fail("rays", rays, "must hold 1 to 32 powers in dB")
     count = float(np.rint(duration / SLOT))     # inf for 1e308 s: checked before it becomes an integer
     if count < 1:
         raise v.fail("duration", duration, f"must last one slot at least ({SLOT * 1e3:.3f} ms)")

@@ -29,7 +29,7 @@ from .._params import Model, Param
 from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, no_probes,
                               PROGRESS, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
-from .system import DEFAULT_SIR_REFERENCE, SIR_REFERENCES, SLOT, simulate_system
+from .system import DEFAULT_SIR_REFERENCE, RAYS, SIR_REFERENCES, SLOT, simulate_system
 
 #: The bearer (§2.3): IP-level bits per 10-ms frame, its bit rate, the MTU and the TCP/IP header.
 BITS_PER_FRAME = 1034
@@ -285,8 +285,9 @@ WCDMA = Model("wcdma.simulate", (
           "Simulated time.", "s"),
     SEED.but(doc="Seed of the system and of the block error sequence."),
     BEARER_VARIANT, ACK_DELAY_S, WCDMA_MIN_RTO, PROFILE, *BEARER_PARTS,
-    Param("rays", v.Instance((str, list, tuple), "must be a profile name or a list of powers in dB"), "vehicular-a-5",
-          "The multipath profile: a name of tcpfade.wcdma.RAY_PROFILES or a list of ray powers in dB."),
+    Param("rays", RAYS, "vehicular-a-5",
+          "The multipath profile: a name of tcpfade.wcdma.RAY_PROFILES or ray powers in dB (a list, or on the "
+          "command line numbers separated by commas, such as 0,-3)."),
     Param("sir_reference", v.Choice(SIR_REFERENCES), DEFAULT_SIR_REFERENCE,
           "The SIR the power control's target is in: bit (per information bit) or symbol (per coded symbol); the "
           "mapping always gets the per-symbol SIR (simulate_system, BRIEF D13)."),
@@ -305,12 +306,10 @@ def wcdma_arguments(*, users: int, doppler_hz: float, tti_frames: int, target_si
     from .coding import TTI_FRAMES
 
     check_recovery_parts({"variant": variant, **parts})
-    from .system import RAY_PROFILES, TRACE_BYTES
+    from .system import TRACE_BYTES
 
     if tti_frames not in TTI_FRAMES:
         raise v.fail("tti_frames", tti_frames, "must be 1, 2, 4 or 8 (a TTI of 10, 20, 40 or 80 ms)")
-    if isinstance(rays, str) and rays not in RAY_PROFILES:
-        raise v.fail("rays", rays, f"must be one of {', '.join(RAY_PROFILES)} or a list of powers in dB")
     slots = duration / SLOT
     v.memory("duration", duration, users * slots * TRACE_BYTES, f"traces of {users} users over {slots:.0f} slots")
     v.work("duration", duration, users * slots, "events", f"{slots:.0f} slots of {users} users")

@@ -579,3 +579,18 @@ def test_rays_take_the_list_the_help_promises_in_python_and_on_the_command_line(
     assert main(["wcdma", "simulate", "--users", "2", "--duration", "2", "--seed", "1", "--rays", "0,-3"]) == 0
     with pytest.raises(tcpfade.ParameterError, match=r"^rays = \[\] is not allowed: must be one of vehicular-a-5"):
         wcdma.simulate(users=2, duration=2, seed=1, rays=[])
+
+
+def test_the_second_reviews_last_traps(capsys):
+    """--compare-slots 0 was blamed on --slots; a progress callable's last report was 0.75 at the end; the
+    documented producer and plotter of Fig. 7 did not fit together."""
+    assert main(["analyze", "--variant", "tahoe", "--error-rate", "0.1", "--fdt", "0.016", "--compare-slots", "0"]) == 2
+    assert capsys.readouterr().err.startswith("tcpfade: --compare-slots = 0 is not allowed")
+    seen: list[float] = []
+    tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=10**6, seed=1, progress=seen.append)
+    assert seen and seen[-1] == 1.0
+    import matplotlib
+    matplotlib.use("Agg")
+    table = tcpfade.bit_level_error_rate(0.016, [10, 20], packets=1000, seed=1)
+    assert list(table.columns)[:2] == ["fdt", "snr_db"] and (table.fdt == 0.016).all()
+    assert tcpfade.plots.plot_error_vs_snr(table) is not None

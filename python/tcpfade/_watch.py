@@ -51,6 +51,7 @@ def reporting(progress: bool | Callable[[float], object] | None, description: st
         with tqdm(total=100, desc=description, unit="%", delay=1.0, leave=False, dynamic_ncols=True,
                   bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}") as bar:
             yield _checked(lambda done: bar.update(int(done * 100) - bar.n))
+            bar.update(100 - bar.n)
         return
     if progress is False or progress is None:
         yield _checked(None)
@@ -59,6 +60,9 @@ def reporting(progress: bool | Callable[[float], object] | None, description: st
         raise v.fail("progress", type(progress).__name__, "must be True (a progress bar), a callable taking the "
                      "fraction done (0 to 1), or None")
     yield _checked(progress)
+    # The core reports as it goes (every so many events), so its last report may fall well short of the end: the
+    # caller learns that the work is done from a last report of 1.0, made only when it ended without an error.
+    progress(1.0)
 
 
 def _checked(progress: Callable[[float], object] | None) -> Callable[[float], None] | None:

@@ -347,7 +347,9 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
 
     Returns
     -------
-    pandas.DataFrame, one row per SNR: ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``.
+    pandas.DataFrame, one row per SNR: ``fdt`` (the same in every row, so that tables of several fD·T concatenate
+    into what :func:`tcpfade.plots.plot_error_vs_snr` draws), ``snr_db``, ``error_rate``, ``error_rate_low``,
+    ``error_rate_high``.
 
     Raises
     ------
@@ -378,7 +380,8 @@ def bit_level_error_rate(fdt: float, snr_db, *, packet_bits: int = 8192, modulat
     mean = rows.mean(axis=1)
     # the simulators' batch-means interval, truncated to [0, 1] where an error rate lies
     low, high = zip(*(batch_interval(float(m), row, confidence, (0.0, 1.0)) for m, row in zip(mean, rows)))
-    return pd.DataFrame({"snr_db": snr_db, "error_rate": mean, "error_rate_low": low, "error_rate_high": high})
+    return pd.DataFrame({"fdt": fdt, "snr_db": snr_db, "error_rate": mean, "error_rate_low": low,
+                         "error_rate_high": high})
 
 
 @v.checked(error_rate=ERROR_RATE, fdt=SIM_FDT)

@@ -35,6 +35,9 @@ def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
     ch = build_channel(**{k: x for k, x in kw.items() if k not in given})
     result = run_analysis(channel=ch, **given, progress=progress_bar())
     if compare_slots is not None:
+        from .. import _validate as v
+
+        v.integer("--compare-slots", compare_slots, 1, 2**62)   # named as given, before the simulation checks slots
         sim = run_simulation(channel=ch, **given, slots=compare_slots, seed=seed, progress=progress_bar())
         table = compare(result, sim)
 

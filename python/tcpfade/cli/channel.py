@@ -136,7 +136,7 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
     for fdt in tqdm(fdt_values, desc="fD·T values", unit="curve", disable=None):
         n = packets if packets is not None else max(200_000, math.ceil(2000 / v.positive("--fdt", fdt)))
         t = bit_level_error_rate(fdt, grid, packet_bits=bits, modulation=modulation, packets=n, seed=seed)
-        tables.append(t.assign(fdt=fdt))
+        tables.append(t)
     table = pd.concat(tables, ignore_index=True)
     emit(table, as_json=as_json, csv_path=csv_path, human=lambda: None)
     plot_error_vs_snr(table, out, packet_bytes=packet_bytes, modulation=modulation)

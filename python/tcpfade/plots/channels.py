@@ -22,7 +22,7 @@ def plot_error_vs_snr(table: pd.DataFrame, path: str | Path | None = None, *, ax
     Parameters
     ----------
     table : columns ``fdt``, ``snr_db``, ``error_rate``, ``error_rate_low``, ``error_rate_high``
-        (:func:`tcpfade.bit_level_error_rate` with an ``fdt`` column).
+        (:func:`tcpfade.bit_level_error_rate`'s table, or several concatenated).
     path : where to write the figure (PNG, SVG or PDF by suffix); None writes nothing.
     ax : matplotlib axes to draw into (default: a new figure).
 

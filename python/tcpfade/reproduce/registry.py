@@ -265,7 +265,7 @@ def register(figure: Figure) -> Figure:
 def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False, seed: int = 1,
               progress: Callable[[str], None] | None = None, workers: int | None = None) -> FigureResult:
     """Recompute one figure: write ``<id>.csv``, ``<id>.png`` (300 dpi), ``<id>.svg`` and ``<id>.pdf`` into
-    ``out_dir`` and check the paper's claims on the data. The images carry no title or caption (a paper or the
+    ``out_dir`` (the current directory unless given; created if its parent exists) and check the paper's claims on the data. The images carry no title or caption (a paper or the
     report sets them: :attr:`Figure.caption`). ``quick`` runs shorter simulations (wider confidence intervals);
     ``workers`` threads (default: all cores) run its independent points at once, with the same data. A figure
     this machine cannot run (:attr:`Figure.requires`) raises :class:`FigureSkipped` before anything is written."""

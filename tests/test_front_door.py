@@ -594,3 +594,14 @@ def test_the_second_reviews_last_traps(capsys):
     table = tcpfade.bit_level_error_rate(0.016, [10, 20], packets=1000, seed=1)
     assert list(table.columns)[:2] == ["fdt", "snr_db"] and (table.fdt == 0.016).all()
     assert tcpfade.plots.plot_error_vs_snr(table) is not None
+
+
+def test_probings_own_parameters_are_refused_for_other_variants_not_ignored():
+    """The second review: best_rtt, probe_low/high and decision were silently ignored by reno."""
+    channel = tcpfade.Bernoulli(0.1)
+    for given in (dict(best_rtt="data"), dict(probe_low=0.5), dict(decision=lambda **m: True)):
+        name = next(iter(given))
+        with pytest.raises(tcpfade.ParameterError, match=rf"^{name} = .* is not allowed: is TCP-Probing's "
+                                                         r"\(variant='probing'\); reno has no probe cycle"):
+            tcpfade.simulate_transfer("reno", channel, seed=1, size_bytes=10_000, **given)
+    assert tcpfade.simulate_transfer("probing", channel, seed=1, size_bytes=10_000, best_rtt="data").completed

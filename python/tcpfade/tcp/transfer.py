@@ -266,6 +266,12 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     mss, header_bytes, mtu, rwnd_bytes, size_bytes = (a[k] for k in ("mss", "header_bytes", "mtu", "rwnd_bytes",
                                                                      "size_bytes"))
     min_rto, max_rto, decision, record_frames = a["min_rto"], a["max_rto"], a["decision"], a["record_frames"]
+    if a["variant"] != "probing":
+        # TCP-Probing's own parameters would be ignored by any other variant: said, not silently dropped.
+        for name in ("decision", "best_rtt", "probe_low", "probe_high"):
+            if a[name] != TRANSFER[name].default:
+                raise v.fail(name, a[name], f"is TCP-Probing's (variant='probing'); {a['variant']} has no probe cycle "
+                                            "to use it")
     if decision is not None:
         _check_decision(decision)
     if mss + header_bytes > mtu:

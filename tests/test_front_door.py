@@ -605,3 +605,19 @@ def test_probings_own_parameters_are_refused_for_other_variants_not_ignored():
                                                          r"\(variant='probing'\); reno has no probe cycle"):
             tcpfade.simulate_transfer("reno", channel, seed=1, size_bytes=10_000, **given)
     assert tcpfade.simulate_transfer("probing", channel, seed=1, size_bytes=10_000, best_rtt="data").completed
+
+
+def test_compare_refuses_an_analysis_and_a_run_of_different_set_ups():
+    """The second review: a tahoe analysis at Wmax 6 beside a reno run at 12 over another channel was compared,
+    every row disagreeing."""
+    from tcpfade.analysis import compare
+
+    channel = tcpfade.GilbertElliott.from_burst(0.01, 2)
+    analysis = tcpfade.analyze("tahoe", channel, wmax=6)
+    for other in (tcpfade.simulate("reno", channel, wmax=6, slots=10_000, seed=1),
+                  tcpfade.simulate("tahoe", channel, wmax=12, slots=10_000, seed=1),
+                  tcpfade.simulate("tahoe", tcpfade.Bernoulli(0.5), wmax=6, slots=10_000, seed=1)):
+        with pytest.raises(tcpfade.ParameterError, match=r"^simulation = 'a run with (variant|wmax|channel) = .* is "
+                                                         r"not allowed: must be of the analysis' own set-up"):
+            compare(analysis, other)
+    assert len(compare(analysis, tcpfade.simulate("tahoe", channel, wmax=6, slots=10_000, seed=1))) > 5

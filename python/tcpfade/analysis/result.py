@@ -211,6 +211,13 @@ def compare(analysis: AnalysisResult, simulation: Any) -> Any:
     if not isinstance(simulation, SimulationResult):
         raise v.fail("simulation", simulation, "must be a SimulationResult (tcpfade.simulate)",
                      kind=v.ParameterTypeError)
+    # Side by side only what describes the same TCP over the same channel: a mismatch would read as disagreement.
+    for name in ("variant", "wmax", "dupthresh", "rto_slots", "transmit_energy", "w_active", "w_idle", "channel"):
+        ours, theirs = getattr(analysis, name, None), getattr(simulation, name, None)
+        if ours != theirs:
+            raise v.fail("simulation", f"a run with {name} = {theirs!r}",
+                         f"must be of the analysis' own set-up ({name} = {ours!r}): compare the same TCP over the same "
+                         "channel")
     rows = []
     for name in METRICS:
         bounds = getattr(analysis, name)

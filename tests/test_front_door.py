@@ -621,3 +621,20 @@ def test_compare_refuses_an_analysis_and_a_run_of_different_set_ups():
                                                          r"not allowed: must be of the analysis' own set-up"):
             compare(analysis, other)
     assert len(compare(analysis, tcpfade.simulate("tahoe", channel, wmax=6, slots=10_000, seed=1))) > 5
+
+
+def test_plot_checks_the_columns_it_is_given(tmp_path, capsys):
+    """The second review: --pool nosuch and a repeated --group were taken; --x nosuch was reported as another
+    column varying within a point."""
+    study = tmp_path / "p.toml"
+    study.write_text(f'[sweep]\nmodel = "simulate"\nname = "p"\n[fixed]\nfdt = 0.01\nerror_rate = 0.1\n'
+                     f'slots = 1000\n[axes]\nvariant = ["reno", "tahoe"]\n[output]\nstore = "{tmp_path / "p.sqlite"}"\n')
+    assert main(["sweep", "run", str(study)]) == 0
+    capsys.readouterr()
+    for args, start in ((["--x", "nosuch", "--y", "throughput", "--group", "variant"], "--x = 'nosuch' is not allowed"),
+                        (["--x", "variant", "--y", "throughput", "--pool", "nosuch"], "--pool = 'nosuch' is not"),
+                        (["--x", "slots", "--y", "throughput", "--group", "variant,variant"],
+                         "--group = 'variant,variant' is not allowed: names a column twice")):
+        assert main(["plot", str(study), *args, "--out", str(tmp_path / "p.png")]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"tcpfade: {start}") and err.count("\n") == 1

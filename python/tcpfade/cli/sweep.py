@@ -158,6 +158,15 @@ def plot(source, x, y, group, experiment, out_path, logx, logy, pool) -> None:
         raise v.fail("experiment", experiment or name, f"has no results in {where}")
     groups = [g.strip() for g in group.split(",") if g.strip()]
     pooled = [g.strip() for g in pool.split(",") if g.strip()]
+    # Named columns first: a misspelt one would otherwise surface as a complaint about another, or not at all.
+    for option, names in (("--x", [x]), ("--y", [y]), ("--group", groups), ("--pool", pooled)):
+        for column in names:
+            if column not in frame.columns:
+                shown = [str(c) for c in frame.columns if not str(c).endswith(("_low", "_high"))]
+                listed = ", ".join(shown[:24]) + (", ..." if len(shown) > 24 else "")
+                raise v.fail(option, column, f"is not a column of {where} (its columns: {listed})")
+        if len(set(names)) < len(names):
+            raise v.fail(option, ",".join(names), "names a column twice")
     title = experiment or name
     varying = _varying_parameters(frame, [x, *groups])
     unasked = [c for c in varying if c not in pooled]

@@ -454,7 +454,7 @@ def test_export_status_and_plot_commands(tmp_path, capsys):
                      "--out", str(tmp_path / f"{table}.png")]) == 0
     capsys.readouterr()
     assert main(["plot", e.source, "--x", "colour", "--out", str(tmp_path / "q.png")]) == 2
-    assert "column = 'colour' is not allowed" in capsys.readouterr().err
+    assert "--x = 'colour' is not allowed" in capsys.readouterr().err
     assert main(["sweep", "export", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "x.csv")]) == 2
     assert "must be an existing file" in capsys.readouterr().err
 

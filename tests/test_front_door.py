@@ -638,3 +638,17 @@ def test_plot_checks_the_columns_it_is_given(tmp_path, capsys):
         assert main(["plot", str(study), *args, "--out", str(tmp_path / "p.png")]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"tcpfade: {start}") and err.count("\n") == 1
+
+
+def test_an_infinite_estimate_has_a_degenerate_interval_and_an_undefined_one_says_why(capsys):
+    """The second review: at loss 1, transmissions per delivered packet was inf with a (nan, nan) interval; at loss
+    0, the window at loss instants printed nan on the command line."""
+    lost = tcpfade.simulate("reno", tcpfade.Bernoulli(1.0), slots=1000, seed=1)
+    assert lost.transmissions_per_delivered == float("inf")
+    assert tuple(lost.ci["transmissions_per_delivered"]) == (float("inf"), float("inf"))
+    assert lost.ci["transmissions_per_delivered"].note == "infinite: nothing was delivered in this run"
+    clean = tcpfade.simulate("reno", tcpfade.Bernoulli(0.0), slots=1000, seed=1)
+    assert clean.ci["mean_cwnd_at_loss"].note == "undefined: nothing it is conditioned on happened in this run"
+    assert main(["simulate", "--variant", "reno", "--p", "1", "--q", "0.5", "--slots", "1000", "--seed", "1"]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("mean_cwnd_at_loss"))
+    assert line.split(None, 1)[1] == "undefined: nothing it is conditioned on happened in this run"

@@ -66,14 +66,19 @@ def batch_interval(point: float, values: np.ndarray, confidence: float,
     A finite estimate always gets an interval: when fewer than two batches saw what the metric is conditioned on
     (the success probability of a run whose batches mostly sent nothing), there is no spread to estimate, and the
     interval is the metric's whole range ``bounds`` (which covers the true value whatever the level), with a
-    ``note`` saying so. An undefined metric (NaN: the window at loss instants of a run without a loss) has the
-    interval (nan, nan), with a note."""
+    ``note`` saying so. An infinite estimate (every transmission lost) has the degenerate interval (inf, inf); an
+    undefined metric (NaN: the window at loss instants of a run without a loss) has the interval (nan, nan), with a
+    note, and the command line prints "undefined (why)" for it."""
     # scipy.special's inverse Student t, not scipy.stats.t.ppf (the same function): scipy.stats takes half a
     # second to import, which every command would pay.
     from scipy import special
     low, high = bounds
+    if math.isinf(point):
+        # Infinite, not undefined (every transmission lost: transmissions per delivered packet): the interval is the
+        # point itself.
+        return Interval(point, point, "infinite: nothing was delivered in this run")
     if not math.isfinite(point):
-        return Interval(math.nan, math.nan, "the metric is undefined in this run (nothing it is conditioned on happened)")
+        return Interval(math.nan, math.nan, "undefined: nothing it is conditioned on happened in this run")
     finite = values[np.isfinite(values)]
     if finite.size < 2:
         return Interval(low, high, f"{finite.size} batch{'' if finite.size == 1 else 'es'} saw what the metric is "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from .._record import channel_text
@@ -50,8 +52,12 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     def human() -> None:
         rows = {"variant": result.variant, "channel": channel_text(result.channel), "slots": result.slots}
         for name in METRICS:
-            lo, hi = result.ci[name]
-            rows[name] = f"{getattr(result, name):.6g}  [{lo:.6g}, {hi:.6g}]"
+            interval = result.ci[name]
+            value = getattr(result, name)
+            if math.isnan(value):    # undefined in this run: say why rather than print nan
+                rows[name] = interval.note or "undefined: nothing it is conditioned on happened in this run"
+                continue
+            rows[name] = f"{value:.6g}  [{interval[0]:.6g}, {interval[1]:.6g}]"
         rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
                     energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
         print_table(rows)

@@ -652,3 +652,14 @@ def test_an_infinite_estimate_has_a_degenerate_interval_and_an_undefined_one_say
     assert main(["simulate", "--variant", "reno", "--p", "1", "--q", "0.5", "--slots", "1000", "--seed", "1"]) == 0
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("mean_cwnd_at_loss"))
     assert line.split(None, 1)[1] == "undefined: nothing it is conditioned on happened in this run"
+
+
+def test_a_too_long_name_on_the_command_line_names_the_option(tmp_path, capsys):
+    """The second review: with a 300-character name the errors said file = or path = instead of the option."""
+    long = str(tmp_path / ("a" * 300 + ".csv"))
+    for args, option in ((["channel", "table1", "--csv", long], "--csv"),
+                         (["channel", "trace", "--p", "0.9", "--q", "0.5", "--slots", "100", "--seed", "1", "--out",
+                           long[:-4] + ".txt"], "--out")):
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"tcpfade: {option} = ") and err.rstrip().endswith("cannot be used: File name too long")

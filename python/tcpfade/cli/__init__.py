@@ -7,6 +7,7 @@ its value and what is allowed, and exits with status 2 (no traceback).
 from __future__ import annotations
 
 import errno
+import os
 import re
 import sys
 import warnings
@@ -61,13 +62,21 @@ def _options() -> set[str]:
     return names
 
 
-def _as_option(message: str, parameter: str | None) -> str:
-    """An API error names Python parameters (``batches``); on the command line they are options (``--batches``)."""
+def _as_option(message: str, parameter: str | None, value: object = None, args: list[str] | None = None) -> str:
+    """An API error names Python parameters (``batches``); on the command line they are options (``--batches``).
+    A parameter no option is named after (a writer's ``path``) is named by the option the user gave its value to
+    (``--out``)."""
     if not parameter:
         return message
     options = _options()
     parts = parameter.split("/")
     spelled = ["--" + p.replace("_", "-") if "--" + p.replace("_", "-") in options else p for p in parts]
+    if len(parts) == 1 and not spelled[0].startswith("--") and isinstance(value, (str, os.PathLike)) and args:
+        given = str(value)
+        for i, arg in enumerate(args[:-1]):
+            if arg.startswith("--") and args[i + 1] == given:
+                spelled = [arg]
+                break
     renamed = "/".join(spelled)
     if message.startswith(parameter + " "):
         message = renamed + message[len(parameter):]
@@ -214,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
                    err=True)
         return 2
     except TcpfadeError as exc:
-        click.echo(f"tcpfade: {_as_option(str(exc), getattr(exc, 'parameter', None))}", err=True)
+        click.echo(f"tcpfade: {_as_option(str(exc), getattr(exc, 'parameter', None), getattr(exc, 'value', None), args)}",
+                   err=True)
         return 2
     except KeyboardInterrupt:
         click.echo("tcpfade: aborted", err=True)

@@ -65,12 +65,21 @@ class OutputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        why = v.unwritable(path)
+        why = _why(v.unwritable, path)
         if not why and self.suffixes and path.suffix.lower() not in self.suffixes:
             why = f"the suffix must be one of {', '.join(self.suffixes)}"
         if why:
             _refuse(value, why, param, ctx)
         return path
+
+
+def _why(check, path: Path) -> str | None:
+    """``check(path)``, or what the operating system said when looking the path up failed (a name longer than the
+    file system allows, a loop of links)."""
+    try:
+        return check(path)
+    except OSError as exc:
+        return f"cannot be used: {exc.strerror or exc}"
 
 
 class OutputDir(click.ParamType):
@@ -81,9 +90,9 @@ class OutputDir(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        why = ("exists and is not a directory" if path.exists() and not path.is_dir() else
-               f"its parent directory {str(path.parent)!r} does not exist (create it first)"
-               if not path.exists() and not path.parent.is_dir() else v.uncreatable(path))
+        why = _why(lambda p: ("exists and is not a directory" if p.exists() and not p.is_dir() else
+                              f"its parent directory {str(p.parent)!r} does not exist (create it first)"
+                              if not p.exists() and not p.parent.is_dir() else v.uncreatable(p)), path)
         if why:
             _refuse(value, why, param, ctx)
         return path
@@ -96,7 +105,7 @@ class InputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
-        why = v.unreadable(path)
+        why = _why(v.unreadable, path)
         if why:
             _refuse(value, why, param, ctx)
         return path

@@ -230,7 +230,6 @@ def test_bad_input_names_the_parameter(bad, match):
 def test_what_would_not_fit_is_refused_up_front(monkeypatch):
     """Tahoe's phase 1 is walked slot by slot (about Wmax³ slots) and its chain is dense (about 2 Wmax states):
     with the limits lowered, a Wmax past them is refused before any work, naming wmax and the figure."""
-    from tcpfade import _validate as v
 
     ch = tcpfade.GilbertElliott.from_fading(error_rate=0.1, fdt=0.016)
     monkeypatch.setenv("TCPFADE_WORK_LIMIT", str(1.0))    # 5e7 phase-1 slots a second: Wmax = 368 is the edge

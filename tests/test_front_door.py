@@ -176,7 +176,6 @@ def test_a_grid_too_large_or_a_bad_fdt_is_refused_before_anything_runs(tmp_path,
 
 def test_the_work_estimate_counts_the_fading_simulators_cost(monkeypatch):
     # Issue 34's reproducer: with a 10-s limit, 10⁹ slots of 64 cisoids were accepted and took about 300 s.
-    from tcpfade import _validate
 
     monkeypatch.setenv("TCPFADE_WORK_LIMIT", str(10.0))
     cisoids = tcpfade.ThresholdFading(0.5, fading_margin_db=3, fading_model="cisoids")

@@ -11,7 +11,6 @@ import pytest
 import scipy.stats
 
 import tcpfade
-from tcpfade import _validate as v
 from tcpfade.analysis.link import analyze_link, link_analysis_arguments
 from tcpfade.analysis.link.climb import Trajectory, good_state_terms, packets_by_window
 from tcpfade.analysis.link.recovery import idle_timeout_law, loss_count_law, recovery_rounds, rounds_time

@@ -129,6 +129,7 @@ def simulate(cell: dict) -> np.ndarray:
 #: One-change ablations of the simulated sender, each a difference between the linux profile and the kernel that
 #: the model leaves out or reads differently (docs/validation/kernel.md, "The grid").
 ABLATIONS = [
+    ("the kernel's measured loss rate (i.i.d. cells)", "kernel_loss_rate"),
     ("Linux's RTO floor: SRTT + 200 ms", "min_rto_plus_rtt"),
     ("no delayed ACKs", {"delayed_ack": None}),
     ("growth per ACK (no byte counting)", {"byte_counting": False}),
@@ -139,18 +140,24 @@ ABLATIONS = [
 ]
 
 
-def ablate(cell: dict) -> list[dict]:
+def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
     """The cell's simulation with each one-change ablation (SIM_RUNS runs each), for the cells that differ."""
     _, _, _, _, variant, parts = cell["sender"]
     out = []
     for label, change in ABLATIONS:
-        if change == "min_rto_plus_rtt":
+        channel = cell["channel"]
+        if change == "kernel_loss_rate":
+            if cell["channel_name"] != "i.i.d.":
+                continue
+            # The kernel's runs reuse two per-packet loss sequences (seeds 1, 2): their rate, not the nominal 1%.
+            channel, change = tcpfade.Bernoulli(float(kernel_loss_rate)), {}
+        elif change == "min_rto_plus_rtt":
             change = {"min_rto": 0.2 + cell["tau"] + 1 / cell["rate"]}
         takes = simulated_parts(change)
         if len(takes) < len(change):
             continue
         g = np.array([tcpfade.simulate_link(variant, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"],
-                                            packet_bytes=PACKET, channel=cell["channel"], duration=cell["length"],
+                                            packet_bytes=PACKET, channel=channel, duration=cell["length"],
                                             warmup=WARMUP, seed=1000 + s, profile="linux",
                                             **{**simulated_parts(parts), **takes}).goodput
                       for s in range(SIM_RUNS)])
@@ -193,7 +200,8 @@ def main() -> int:
         print(f"{sum(bool(r['overlap']) for r in rows)} of {len(rows)} cells overlap", file=sys.stderr)
     if args.ablate:
         differing = {r["cell"] for r in rows if r["overlap"] is False}
-        found = [a for cell in grid if cell["name"] in differing for a in ablate(cell)]
+        found = [a for cell in grid if cell["name"] in differing
+                 for a in ablate(cell, runs[runs["cell"] == cell["name"]]["loss_rate"].mean())]
         pd.DataFrame(found).to_csv(HERE / "kernel_grid_ablations.csv", index=False)
         kernel = {r["cell"]: r for r in rows}
         print("\n| cell | ablation | simulated | kernel |")

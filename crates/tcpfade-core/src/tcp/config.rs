@@ -199,9 +199,8 @@ impl SenderConfig {
     /// [`SenderConfig::with_prr`] with the reduction bound named: SSRB, CRB, or None for no PRR.
     pub fn with_prr_bound(mut self, bound: Option<PrrBound>) -> Result<Self> {
         if bound.is_some() {
-            if let Some(reason) = sack_refusal(self.variant) {
-                return Err(Error::invalid("prr", "True", &reason.replace("SACK's loss recovery (RFC 6675)",
-                                                                        "PRR (RFC 6937)")));
+            if let Some(reason) = fast_recovery_refusal(self.variant, "PRR (RFC 6937)") {
+                return Err(Error::invalid("prr", "True", &reason));
             }
         }
         self.prr = bound;
@@ -230,11 +229,17 @@ impl SenderConfig {
 
 /// Why `variant` cannot run SACK's loss recovery, if it cannot.
 pub fn sack_refusal(variant: Variant) -> Option<String> {
+    fast_recovery_refusal(variant, "SACK's loss recovery (RFC 6675)")
+}
+
+/// Why `variant` cannot take `part`, a rule of the fast recovery (SACK's recovery, PRR), if it cannot: it has
+/// none (go-back-N) or reacts to a loss by a probe cycle. tcpfade.tcp.parameters.check_recovery_parts words it alike.
+pub fn fast_recovery_refusal(variant: Variant, part: &str) -> Option<String> {
     match variant.recovery() {
-        Recovery::GoBackN => Some(format!("{} has no fast recovery for SACK's loss recovery (RFC 6675) to replace: \
-            its reaction to a loss is go-back-N from W = 1; use reno, newreno or cubic", variant.name())),
-        Recovery::ProbeCycle => Some(format!("{} reacts to a loss with a probe cycle, not retransmissions, so SACK's \
-            loss recovery (RFC 6675) has no place in it; use reno, newreno or cubic", variant.name())),
+        Recovery::GoBackN => Some(format!("{} has no fast recovery for {part} to replace: its reaction to a loss is \
+            go-back-N from W = 1; use reno, newreno or cubic", variant.name())),
+        Recovery::ProbeCycle => Some(format!("{} reacts to a loss with a probe cycle, not retransmissions, so {part} \
+            has no place in it; use reno, newreno or cubic", variant.name())),
         Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno => None,
     }
 }

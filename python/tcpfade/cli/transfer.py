@@ -58,13 +58,9 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
     if seed is not None and seed + replications - 1 > v.SEED.high:
         raise v.fail("--replications", replications, f"runs seeds {seed} to {seed + replications - 1}, past the "
                                                      f"largest seed {v.SEED.high}: give a smaller --seed")
-    if seed is None:
-        from ..channels.trace import TraceChannel
-        if channel is not None and not isinstance(channel, TraceChannel):
-            raise v.fail("--seed", "a missing value", "must be given with a random channel (a run without losses or a "
-                                             "trace file takes none)")
-        seed = 0
-    rows = simulate_transfers(variant, channel, seeds=list(range(seed, seed + replications)),
+    # Without --seed the API says whether the channel needs one (a lossless or trace run draws nothing).
+    seeds = [None] * replications if seed is None else list(range(seed, seed + replications))
+    rows = simulate_transfers(variant, channel, seeds=seeds,
                               progress=progress_bar() or None, **given)
     def human() -> None:
         items = {"variant": variant, "profile": rows["profile"].iloc[0], "channel": channel_text(None if channel is None else channel.describe()),

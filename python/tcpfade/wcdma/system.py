@@ -51,7 +51,7 @@ class Rays(v.Rule):
         if isinstance(value, str):
             if value in RAY_PROFILES:
                 return value
-            parts = [p for p in value.replace(",", " ").split()]
+            parts = value.replace(",", " ").split()
             try:
                 powers: Any = [float(p) for p in parts]
             except ValueError:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tcpfade
@@ -662,3 +663,14 @@ def test_a_too_long_name_on_the_command_line_names_the_option(tmp_path, capsys):
         assert main(args) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"tcpfade: {option} = ") and err.rstrip().endswith("cannot be used: File name too long")
+
+
+def test_runs_says_an_array_is_one_value_when_the_function_refuses_it():
+    """Issue 34, review item 13b: ``runs(..., slots=np.array([...]))`` is one value, not an axis; the function's
+    refusal alone would not say why, so runs adds how to give an axis."""
+    with pytest.raises(tcpfade.ParameterError, match=r"slots = array.*for an axis give a list: slots=array.tolist\(\)"):
+        tcpfade.runs(tcpfade.simulate, variant="reno", channel=tcpfade.Bernoulli(0.1), slots=np.array([1000, 2000]),
+                     seeds=1)
+    # An array the function takes as one value (a loss trace) is still passed as it is.
+    t = tcpfade.runs(tcpfade.fit_markov, trace=np.array([0, 1, 1, 0, 0]), seeds=None)
+    assert len(t) == 1 and t.loc[0, "losses"] == 2

@@ -99,3 +99,70 @@ def test_a_reproduced_figure_and_a_sweep_report_are_records(tmp_path):
     report = run_sweep(e, workers=1, progress=False)
     assert report.to_dict() == {"total": 2, "skipped": 0, "computed": 2, "failures": 0}
     assert report.to_frame().empty and "<table>" in report._repr_html_()
+
+
+def _undefined_cases():
+    """Runs in which a metric has nothing to be computed from (issue 34, review item 9): each NaN or infinite value
+    of the row must be named in ``notes`` with the reason the record declares, not the generic fallback."""
+    link = dict(rate=100, tau=0.01, buffer=10, duration=10, seed=1)
+    return {
+        "slotted, no loss": (tcpfade.simulate("reno", tcpfade.Bernoulli(0.0), slots=10_000, seed=1),
+                             {"mean_cwnd_at_loss": "no packet was lost"}),
+        "slotted, every packet lost": (tcpfade.simulate("reno", tcpfade.Bernoulli(1.0), slots=10_000, seed=1),
+                                       {"transmissions_per_delivered": "nothing was delivered",
+                                        "channel_mean_burst": "never leaves"}),
+        "link, no channel": (tcpfade.simulate_link("reno", channel=None, **link),
+                             {"p_timeout": "sample is empty", "mean_backoff_at_bad": "sample is empty"}),
+        "link, every packet lost": (tcpfade.simulate_link("reno", channel=tcpfade.Bernoulli(1.0), **link),
+                                    {"mean_rtt": "no RTT sample", "p_no_loss": "sample is empty"}),
+        "transfer, every packet lost": (tcpfade.simulate_transfer("reno", tcpfade.Bernoulli(1.0), seed=1),
+                                        {"joules_per_bit": "nothing was delivered"}),
+        "fit, loss only at the end": (tcpfade.fit_markov([0, 1]), {"q_counted": "losses are all at its end"}),
+        "fit, success only at the end": (tcpfade.fit_markov([1, 0]), {"p_counted": "successes are all at its end"}),
+        "bearer, no power trace": (wcdma.tcp_over_blocks(np.ones(600, int)),
+                                   {"atp": "no power trace", "ace": "no power trace"}),
+        "bearer, nothing delivered": (wcdma.tcp_over_blocks(np.ones(600, int), power_dbw=np.zeros(600 * 15)),
+                                      {"ace": "nothing was delivered"}),
+        "analysis, every packet lost": (tcpfade.analyze("reno", tcpfade.GilbertElliott(0.0, 1.0), wmax=4),
+                                        {"transmissions_per_delivered": "delivers nothing"}),
+    }
+
+
+@pytest.mark.parametrize("name, case", list(_undefined_cases().items()))
+def test_every_undefined_or_infinite_value_of_a_row_says_why(name, case):
+    record, expected = case
+    row = record.to_dict()
+    odd = [k for k, x in row.items() if isinstance(x, float) and not np.isfinite(x)]
+    assert odd, f"{name}: the case must have a value that is not finite"
+    parts = {}
+    for part in row["notes"].split("; "):
+        metrics, why = part.split(": ", 1)
+        for metric in metrics.split(", "):
+            parts[metric] = why
+    for key in odd:
+        assert key in parts or key.rsplit("_", 1)[0] in parts, f"{name}: {key} is not finite and not in notes"
+    for metric, words in expected.items():
+        assert words in parts[metric], f"{name}: {metric}: {parts.get(metric)!r}"
+    assert "nothing it is conditioned on" not in row["notes"], "a declared reason, not the fallback"
+    frame = record.to_frame()
+    assert "notes" in frame.columns
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+def test_a_row_whose_values_are_all_finite_has_empty_notes(name):
+    row = RECORDS[name].to_dict()
+    assert all(not isinstance(x, float) or np.isfinite(x) for x in row.values()), f"{name}: an ordinary run"
+    assert row["notes"] == ""
+
+
+def test_the_command_line_prints_an_undefined_metric_as_its_reason(tmp_path, capsys):
+    from tcpfade.cli import main
+
+    assert main(["simulate-link", "--variant", "reno", "--rate", "100", "--tau", "0.01", "--buffer", "10",
+                 "--duration", "10", "--seed", "1", "--error-rate", "0.9999999"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("mean_rtt"))
+    assert "no RTT sample" in line and "nan" not in line
+    np.save(tmp_path / "t.npy", np.array([0, 1]))
+    assert main(["channel", "fit", str(tmp_path / "t.npy")]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "losses are all at its end" in out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,20 +56,67 @@ def channel_text(described: dict[str, Any] | None) -> str:
 class Record:
     """Mixin of the result dataclasses (declared with ``repr=False``, so that this ``repr`` is theirs).
 
-    A subclass names in ``_headline`` the fields its short repr shows (its key parameters and metrics), and
-    may override :meth:`to_dict` (the default: every scalar field, and a ``channel`` field, the channel's
-    ``describe()`` or None, as :func:`channel_columns`) and :meth:`to_frame`."""
+    A subclass names in ``_headline`` the fields its short repr shows (its key parameters and metrics), in
+    ``_undefined`` why each of its metrics can be NaN or infinite in a run, and may override :meth:`_row` (the
+    default: every scalar field, and a ``channel`` field, the channel's ``describe()`` or None, as
+    :func:`channel_columns`) and :meth:`to_frame`."""
 
     _headline: tuple[str, ...] = ()
+    #: Why a metric can be NaN (undefined) or infinite in a run: metric -> reason, or -> (reason when NaN, reason
+    #: when infinite). An interval's own ``note`` (in a ``ci`` dict) serves where the record has one. A record of
+    #: measured metrics declares it (empty if none can be) and its rows always have ``notes``; one without (a
+    #: sweep's report, a figure's summary) has the column only when a value is not finite.
+    _undefined: ClassVar[dict[str, str | tuple[str, str]] | None] = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """Every scalar field as a flat dict (one row of a table), and the channel's columns."""
+    def _row(self) -> dict[str, Any]:
         names = {f.name for f in dataclasses.fields(self)}
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                if f.name != "channel" and isinstance(getattr(self, f.name), (int, float, str, bool, type(None)))}
         if "channel" in names:
             out.update(channel_columns(self.channel))   # type: ignore[attr-defined]
         return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a flat dict (one row of a table): its parameters, metrics with their intervals
+        (``<metric>_low``, ``<metric>_high``) and the channel's columns, then ``notes``: why each metric that is
+        NaN or infinite in this run is so (empty when none is; a record without metrics, such as a sweep's report,
+        has it only when one is), so that a table never holds an unexplained NaN.
+        NaN stays the value of an undefined metric (pandas' missing value: a mean over runs skips it); ``--json``
+        prints it as null and a CSV as an empty cell."""
+        row = self._row()
+        notes = self._notes(row)
+        if notes or self._undefined is not None:
+            row["notes"] = notes
+        return row
+
+    def why(self, metric: str, value: float) -> str:
+        """Why ``metric`` is ``value`` (NaN or infinite) in this record: the reason its class declares, else its
+        interval's note, else a general one."""
+        why = (self._undefined or {}).get(metric)
+        if isinstance(why, tuple):
+            why = why[math.isinf(value)]
+        intervals = getattr(self, "ci", None)
+        note = getattr(intervals.get(metric), "note", None) if isinstance(intervals, dict) else None
+        if why is None and note:
+            why = note
+        if why is None and metric.startswith("channel_"):
+            why = "infinite in the channel's description (a state the channel never leaves)"
+        return why or ("infinite in this run" if math.isinf(value)
+                       else "undefined: nothing it is conditioned on happened in this run")
+
+    def _notes(self, row: dict[str, Any]) -> str:
+        said: dict[str, str] = {}
+        for key, value in row.items():
+            if not isinstance(value, float) or math.isfinite(value):
+                continue
+            base = key.rsplit("_", 1)[0]
+            metric = base if f"{base}_low" in row and f"{base}_high" in row else key   # an interval's end: its metric
+            if metric not in said:
+                said[metric] = self.why(metric, value)
+        grouped: dict[str, list[str]] = {}
+        for metric, why in said.items():
+            grouped.setdefault(why, []).append(metric)
+        return "; ".join(f"{', '.join(metrics)}: {why}" for why, metrics in grouped.items())
 
     def to_frame(self) -> pd.DataFrame:
         """:meth:`to_dict` as a one-row DataFrame."""

@@ -182,6 +182,7 @@ class EmulationResult(Record):
         return self.congestion_control
 
     _headline = ("congestion_control", "goodput", "retransmissions", "timeouts", "rtt", "channel_loss_rate")
+    _undefined = {**dict.fromkeys(("channel_loss_rate", "buffer_loss_rate", "lateness_mean", "lateness_max"), "the data path's link carried no packet")}
 
 
 @dataclass(frozen=True, repr=False)
@@ -215,6 +216,7 @@ class CommandResult(Record):
     log: pd.DataFrame = field(repr=False)
 
     _headline = ("returncode", "seconds", "link_packets", "channel_loss_rate")
+    _undefined = {**dict.fromkeys(("channel_loss_rate", "buffer_loss_rate"), "the data path's link carried no packet")}
 
 
 @v.checked()

@@ -4,7 +4,8 @@ that an abort (a Rust abort, a segfault, an allocation the kernel refuses) or a 
 Every outcome is put in one class:
 
 - ``success``: a result, and it passes the properties theory gives (a proportion in [0, 1], goodput <= 1, an
-  interval inside its metric's range that contains its estimate, finite main metrics);
+  interval inside its metric's range that contains its estimate, finite main metrics, and every NaN or infinity
+  of a record's row named in its ``notes``);
 - ``rejected``: a project error (:class:`tcpfade.errors.TcpfadeError`) whose message names a parameter, its value
   and what is allowed (CLI: one line ``tcpfade: <parameter> = <value> is not allowed: <why>``, status 2);
 - a defect: ``abort`` (the child died), ``hang`` (no answer within the case timeout although the request was
@@ -102,6 +103,23 @@ def _interval(name: str, point: float, ci: tuple[float, float], low: float = -ma
     return None
 
 
+def _notes_explain(result: Any) -> str | None:
+    """A record's row never holds an unexplained NaN or infinity: each such value's metric is named in ``notes``."""
+    from tcpfade._record import Record
+
+    if not isinstance(result, Record):
+        return None
+    row = result.to_dict()
+    named = set()
+    for part in filter(None, str(row.get("notes", "")).split("; ")):
+        named.update(part.split(": ", 1)[0].split(", "))
+    for key, value in row.items():
+        if isinstance(value, float) and not math.isfinite(value) and key not in named \
+                and key.rsplit("_", 1)[0] not in named:
+            return f"to_dict()[{key!r}] = {value!r} and notes does not say why ({row.get('notes')!r})"
+    return None
+
+
 def check_result(target: str, result: Any) -> str | None:
     """The property a successful call of ``target`` must hold, or None; a string says what failed."""
     import numpy as np
@@ -109,7 +127,7 @@ def check_result(target: str, result: Any) -> str | None:
 
     import tcpfade
 
-    problems: list[str | None] = []
+    problems: list[str | None] = [_notes_explain(result)]
     if isinstance(result, tcpfade.SimulationResult):
         for m in ("throughput", "load", "success_probability", "successes_per_slot"):
             problems.append(_unit(m, getattr(result, m)))

@@ -164,6 +164,9 @@ class AnalysisResult(Record):
     channel: dict[str, Any] = field(repr=False)
 
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "states")
+    _undefined = {**dict.fromkeys(("transmissions_per_delivered", "energy_efficiency_lower_bound"),
+                                  "infinite: the chain delivers nothing (every transmission lost)"),
+                  "success_probability": "undefined: the chain transmits nothing"}
 
     @property
     def rto(self) -> int:
@@ -179,7 +182,7 @@ class AnalysisResult(Record):
         """Every metric by name."""
         return {name: getattr(self, name) for name in METRICS}
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Parameters and metrics as a flat dict: each metric's bounds as ``<metric>_low`` and ``<metric>_high``
         (ordered by value: for throughput the pessimistic bound is the low one, for transmissions per delivered
         packet the high one; :class:`Bounds` keeps which is which)."""

@@ -66,6 +66,8 @@ class MarkovFit(Record):
     burst_lengths: dict[int, int] = field(repr=False)
 
     _headline = ("error_rate", "mean_burst", "p", "q", "slots")
+    _undefined = {"p_counted": "no successful slot has a next slot (the trace's successes are all at its end)",
+                  "q_counted": "no lost slot has a next slot (the trace's losses are all at its end)"}
 
     def channel(self) -> GilbertElliott:
         """The fitted :class:`GilbertElliott` channel (hybrid parameters)."""
@@ -80,7 +82,7 @@ class MarkovFit(Record):
         expected = self.bursts * (1 - q) * q ** (lengths - 1) if self.bursts else np.zeros_like(observed)
         return pd.DataFrame({"length": lengths, "observed": observed.astype(int), "geometric": expected})
 
-    def to_dict(self) -> dict:
+    def _row(self) -> dict:
         """The scalar figures as a dict."""
         return {k: getattr(self, k) for k in ("slots", "losses", "bursts", "error_rate", "mean_burst", "p", "q",
                                                "p_counted", "q_counted")}

@@ -11,8 +11,8 @@ from ..analysis.link import LINK_ANALYSIS, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
-from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
-                      progress_bar, require_channel)
+from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, metric_text, output_options,
+                      print_table, progress_bar, require_channel)
 
 
 @click.command("simulate-link")
@@ -56,8 +56,7 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
         items = {"variant": r.variant, "profile": r.profile, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
                  "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}
         for m in LINK_METRICS:
-            lo, hi = r.ci[m]
-            items[m] = f"{getattr(r, m):.6g}  [{lo:.6g}, {hi:.6g}]"
+            items[m] = metric_text(r, m, getattr(r, m), r.ci[m])
         items.update({"goodput [bit/s]": r.goodput_bps, "timeouts": r.timeouts,
                       "fast retransmits": r.fast_retransmits, "channel losses": r.channel_losses,
                       "buffer losses": r.buffer_losses})

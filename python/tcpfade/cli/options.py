@@ -308,11 +308,22 @@ def require_channel(channel, lossless: bool, options: str, *, continuous: bool =
     return channel
 
 
+def metric_text(record, name: str, value: float, interval) -> str:
+    """A metric and its interval for a human table, ``value  [low, high]``; a NaN metric (undefined in this run)
+    as the reason the record gives (:meth:`Record.why <tcpfade._record.Record.why>`), not as ``nan``."""
+    if value != value:
+        return record.why(name, value)
+    return f"{value:.6g}  [{interval[0]:.6g}, {interval[1]:.6g}]"
+
+
 def print_table(items: dict) -> None:
-    """Print key/value pairs as two aligned columns."""
+    """Print key/value pairs as two aligned columns; an undefined (NaN) value prints as such, its reason in the
+    record's ``notes`` (printed last, and not at all when empty)."""
+    items = {k: val for k, val in items.items() if not (k == "notes" and not val)}
     width = max(len(k) for k in items)
     for key, val in items.items():
-        text = f"{val:.6g}" if isinstance(val, float) else str(val)
+        text = ("undefined (see notes)" if isinstance(val, float) and val != val
+                else f"{val:.6g}" if isinstance(val, float) else str(val))
         click.echo(f"{key:<{width}}  {text}")
 
 

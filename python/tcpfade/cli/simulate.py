@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import click
 
@@ -11,7 +10,7 @@ from .. import _validate as v
 from ..tcp import simulate as run_simulation
 from ..tcp.slotted import METRICS, SLOTTED
 from .options import (FIGURE_FILE, OUTPUT_FILE, build_channel, channel_options, emit, output_options,
-                      note_iid, print_table, progress_bar, wrote)
+                      metric_text, note_iid, print_table, progress_bar, wrote)
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation/chockalingam.md,
@@ -52,12 +51,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     def human() -> None:
         rows = {"variant": result.variant, "channel": channel_text(result.channel), "slots": result.slots}
         for name in METRICS:
-            interval = result.ci[name]
-            value = getattr(result, name)
-            if math.isnan(value):    # undefined in this run: say why rather than print nan
-                rows[name] = interval.note or "undefined: nothing it is conditioned on happened in this run"
-                continue
-            rows[name] = f"{value:.6g}  [{interval[0]:.6g}, {interval[1]:.6g}]"
+            rows[name] = metric_text(result, name, getattr(result, name), result.ci[name])
         rows.update(timeouts=result.timeouts, fast_retransmits=result.fast_retransmits,
                     energy_efficiency_lower_bound=result.energy_efficiency_lower_bound)
         print_table(rows)

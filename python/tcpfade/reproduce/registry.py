@@ -217,7 +217,7 @@ class FigureResult(Record):
 
     _headline = ("figure", "claims", "agree", "differ_explained", "differ_not_explained", "seconds")
 
-    def to_dict(self) -> dict:
+    def _row(self) -> dict:
         """The figure's id, its claims counted by verdict, the seconds taken and the files written."""
         status = [vd.status for _, vd in self.verdicts]
         return {"figure": self.figure.id, "paper": self.figure.paper, "label": self.figure.label,

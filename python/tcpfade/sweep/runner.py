@@ -42,7 +42,7 @@ class SweepReport(Record):
 
     _headline = ("total", "skipped", "computed", "failures")
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """The counts: total, skipped (already stored), computed, failures."""
         return {"total": self.total, "skipped": self.skipped, "computed": self.computed,
                 "failures": len(self.failed)}

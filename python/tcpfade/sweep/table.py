@@ -63,7 +63,8 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     dask : address of a running Dask scheduler ("tcp://host:8786"; needs ``pip install 'tcpfade[dask]'``): the
         calls run on its workers instead (``workers`` is then ignored); the rows are the same as a local run's.
     progress : a progress bar (default: on a terminal).
-    **parameters : the function's keyword arguments; a list, tuple or range is an axis.
+    **parameters : the function's keyword arguments; a list, tuple or range is an axis. A numpy array is one
+        value (a trace is an array); where the function refuses it, the error says to give a list for an axis.
 
     Returns
     -------
@@ -143,7 +144,17 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     def call(task):
         point, seed = task
         kwargs = {**fixed, **point, **({"seed": seed} if seed is not None else {})}
-        result = function(**kwargs)
+        try:
+            result = function(**kwargs)
+        except v.ParameterError as error:
+            # An array is one value (a trace, a power trace), not an axis: when the function refuses one, the user
+            # most likely meant an axis, and the function's own words would not say so.
+            arrays = [k for k, x in fixed.items() if getattr(x, "ndim", 0) >= 1 and str(error).startswith(f"{k} = ")]
+            if not arrays:
+                raise
+            raise v.fail(arrays[0], fixed[arrays[0]], f"{str(error).split(' is not allowed: ', 1)[-1]} (runs passes an "
+                                                      "array as one value; for an axis give a list: "
+                                                      f"{arrays[0]}=array.tolist())", kind=type(error)) from None
         if hasattr(result, "to_dict"):
             row = result.to_dict()
         elif isinstance(result, Mapping):

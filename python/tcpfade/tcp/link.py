@@ -126,6 +126,12 @@ class LinkResult(Record):
     parameters: dict[str, Any] = field(default_factory=dict, repr=False)
 
     _headline = ("variant", "goodput", "goodput_bps", "timeouts_per_s", "mean_rtt", "duration")
+    _undefined = {"mean_rtt": "no RTT sample after the warm-up (no segment was acknowledged that Karn's rule times)",
+                  "channel_loss_rate": "the link transmitted nothing after the warm-up",
+                  "buffer_loss_rate": "nothing was sent after the warm-up",
+                  **dict.fromkeys(("p_no_loss", "p_triple_duplicate", "p_timeout", "mean_effective_bad",
+                                   "mean_rto_at_bad", "mean_backoff_at_bad"),
+                                  "no bad visit ended a good state in which TCP got a packet through: abouzeid §IV-F's sample is empty")}
 
     @property
     def throughput(self) -> float:
@@ -142,7 +148,7 @@ class LinkResult(Record):
         """w_p = B + μT, the most packets the pipe and the buffer hold (abouzeid §II-A)."""
         return self.buffer + self.pipe
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Parameters, metrics and their intervals (``<metric>_low``, ``<metric>_high``) as a flat dict (a row of a
         table)."""
         skip = ("ci", "channel", "outcomes_by_window", "parameters")

@@ -124,6 +124,7 @@ class SimulationResult(Record):
     trace: pd.DataFrame | None = field(default=None, repr=False)
 
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "timeouts", "slots")
+    _undefined = {"mean_cwnd_at_loss": "no packet was lost in this run (it is the mean window at loss instants)"}
 
     @property
     def rto(self) -> int:
@@ -134,7 +135,7 @@ class SimulationResult(Record):
                       stacklevel=2)
         return self.rto_slots
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Parameters, metrics and their confidence intervals (``<metric>_low``, ``<metric>_high``) as a flat dict
         (one row of a table)."""
         out: dict[str, Any] = {k: getattr(self, k) for k in (

@@ -205,8 +205,9 @@ class TransferResult(Record):
     channel: dict[str, Any] | None = field(default=None, repr=False)
 
     _headline = ("variant", "completed", "connection_time", "goodput_bps", "overhead_percent", "energy_joules")
+    _undefined = {"joules_per_bit": "nothing was delivered: the energy spent bought no bit"}
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""
         skip = ("by_kind", "radios", "parameters", "cycles", "frames", "channel")
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}

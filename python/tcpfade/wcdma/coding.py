@@ -64,13 +64,14 @@ class BlockErrorRate(Record):
     confidence: float
 
     _headline = ("rate", "errors", "blocks")
+    _undefined = {}   # every metric is finite (the entry refuses what would not be)
 
     @property
     def interval(self) -> Interval:
         """The Wilson interval as a :class:`tcpfade.Interval`."""
         return Interval(self.low, self.high)
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Errors, blocks, the rate and its Wilson interval (``rate_low``, ``rate_high``), the confidence."""
         return {"errors": self.errors, "blocks": self.blocks, "rate": self.rate, "rate_low": self.low,
                 "rate_high": self.high, "confidence": self.confidence}

@@ -112,8 +112,9 @@ class CurveFit(Record):
     held: tuple[str, ...] = ()
 
     _headline = ("A", "B", "k", "alpha", "rms_residual", "points")
+    _undefined = {}   # every metric is finite (the entry refuses what would not be)
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """A, B, k, α, each with its standard error (``<name>_error``), the RMS residual, the number of points and
         the parameters held at the paper's values."""
         out: dict[str, Any] = {}

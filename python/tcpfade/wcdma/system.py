@@ -144,8 +144,9 @@ class SystemResult(Record):
     position: np.ndarray = field(repr=False)
 
     _headline = ("users", "doppler_hz", "target_sir_db", "duration", "mean_sir_db", "share_at_max_power")
+    _undefined = {}   # every metric is finite (the entry refuses what would not be)
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """The run's parameters and its users summarized: mean SIR [dB], mean share of time at maximum power,
         users at maximum power more than half the time."""
         share = self.max_power_seconds / self.duration

@@ -79,8 +79,10 @@ class BearerResult(Record):
     duration: float
 
     _headline = ("throughput", "block_error_rate", "atp", "ace", "timeouts")
+    _undefined = {"atp": "no power trace was given (power_dbw)",
+                  "ace": ("no power trace was given (power_dbw)", "nothing was delivered: the energy spent bought no bit")}
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """The fields as a flat dict (the interval as ``throughput_low``/``_high``)."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "throughput_ci"}
         d.update(interval_columns("throughput", self.throughput_ci))
@@ -243,6 +245,7 @@ class WcdmaResult(Record):
 
     _headline = ("users", "doppler_hz", "target_sir_db", "mean_throughput", "mean_block_error_rate",
                  "share_at_max_power")
+    _undefined = {"median_ace": "no user delivered anything: every user's ACE is infinite"}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per user: the run's TCP variant, Doppler frequency and TTI, throughput (S) and its interval, block
@@ -255,7 +258,7 @@ class WcdmaResult(Record):
                 frame.insert(i, key, self.parameters[key])
         return frame
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """The run's parameters and its users summarized: mean and median S, the share of users below S = 0.5,
         mean and median P_e, mean ATP [W], median ACE [J/bit] over users who delivered, mean share of time at
         maximum power (a sweep's row)."""

@@ -114,6 +114,7 @@ class LinkAnalysis(Record):
     rto_by_window: np.ndarray = field(repr=False)
 
     _headline = ("variant", "reading", "goodput", "goodput_bps", "p_timeout", "max_window")
+    _undefined = {}   # every metric is finite (the entry refuses what would not be)
 
     @property
     def good_chain(self) -> np.ndarray:
@@ -124,10 +125,10 @@ class LinkAnalysis(Record):
                  f"the dense embedded chain of {n} states")
         return self.chain.embedded()
 
-    def to_dict(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:
         """Every scalar field, and the channel's columns (``channel_kind``, ``channel_<parameter>``), as every result
         names the channel it ran on: abouzeid §III's, built from ``mean_good`` and ``mean_bad``."""
-        out = super().to_dict()
+        out = super()._row()
         out.update(channel_columns(self.channel))
         return out
 

@@ -170,6 +170,43 @@ fn a_lost_retransmission_is_found_by_rack_without_a_timeout() {
 }
 
 #[test]
+fn a_delivered_retransmission_exposes_a_later_numbered_segment_sent_before_it() {
+    // §6.2 step 5 judges every segment by its transmission time, not its number: once RACK.segment is a delivered
+    // retransmission, an undelivered segment numbered above it but sent before it is lost after RACK.rtt (+ reo_wnd).
+    // A transfer of 6, IW 6: 0-5 at 0; 0 and 5 lost, 1-4 arrive (ACK 0 with SACK 1..k+1 at 1/8 + k/64).
+    let (mut s, first) = sender(6, 6);
+    assert_eq!(first, (0..6).collect::<Vec<_>>());
+    // min_RTT = 1/8 at the first SACK; reo_wnd = 1/32 until 3 are SACKed, then 0: 0 + 0.15625 + 0 <= 0.15625, 0 is
+    // lost. 5 is not: RACK.segment (3, sent at 0) does not come after it (same time, lower number).
+    assert_eq!(ack(&mut s, RTT, 0, &[(1, 2)]), Vec::<u64>::new());
+    assert_eq!(ack(&mut s, RTT + GAP, 0, &[(1, 3)]), Vec::<u64>::new());
+    let rxt = RTT + 2.0 * GAP; // 0.15625
+    // Recovery: W = 6, ssthresh = 3 = cwnd; pipe = 6 − 3 SACKed − 1 lost + 1 retransmitted = 3: nothing more.
+    assert_eq!(ack(&mut s, rxt, 0, &[(1, 4)]), vec![0]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.pipe()), (3.0, 3.0, Some(3)));
+    // 4 SACKed: pipe 2 < 3, but nothing is marked lost and not retransmitted, and there is no new data.
+    assert_eq!(ack(&mut s, RTT + 3.0 * GAP, 0, &[(1, 5)]), Vec::<u64>::new());
+    assert!(!s.is_marked_lost(5));
+    // 0's retransmission is ACKed (cumulative ACK 5) at 0.28125: RACK.segment = it (sent at 0.15625, RTT 1/8, not
+    // below min_RTT: valid), RACK.end_seq = 1. 5 was sent at 0, before it: 0 + 1/8 + 0 (in recovery) <= 0.28125,
+    // lost, although 5 > RACK.end_seq and no retransmission is in flight. Still in recovery (RecoveryPoint 6):
+    // pipe = 1 − 1 lost = 0, so 5 goes at once (rule 1) instead of after an RTO.
+    let r = s.rack().unwrap();
+    assert_eq!((r.xmit_ts, r.end_seq), (0.0, 5));
+    assert_eq!(ack(&mut s, rxt + RTT, 5, &[]), vec![5]);
+    let r = s.rack().unwrap();
+    assert_eq!((r.xmit_ts, r.end_seq, r.rtt), (rxt, 1, RTT));
+    assert!(s.is_marked_lost(5) && s.in_recovery());
+    assert_eq!(s.pipe(), Some(1));
+    // 5's retransmission arrives: recovery ends with cwnd = ssthresh, and the transfer is done without a timeout.
+    assert_eq!(ack(&mut s, rxt + 2.0 * RTT, 6, &[]), Vec::<u64>::new());
+    assert!(s.is_done() && !s.in_recovery());
+    assert_eq!(s.cwnd(), 3.0);
+    let c = s.counters();
+    assert_eq!((c.timeouts, c.fast_retransmits, c.retransmissions), (0, 1, 2));
+}
+
+#[test]
 fn reordering_seen_keeps_the_reordering_window_when_three_are_sacked() {
     // A transfer of 10 at 0. 2 arrives after 3: ACK 2 with SACK 3, then ACK 4.
     let (mut s, _) = sender(10, 10);

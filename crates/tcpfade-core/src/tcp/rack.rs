@@ -7,7 +7,8 @@
 //!
 //! - **Per segment** (§5.2, §6.1): its latest transmission time `Segment.xmit_ts`, whether it was ever
 //!   retransmitted, whether it is marked lost, and whether a retransmission of it is in flight; kept in a ring
-//!   keyed by sequence number beside the SACK scoreboard, grown with the flight.
+//!   keyed by sequence number beside the SACK scoreboard, grown with the flight, and the undelivered ones also in a
+//!   list by transmission time (Linux's `tsorted_sent_queue`), which step 5 walks from the oldest.
 //! - **On each ACK** (§6.2), over the segments it newly acknowledges, cumulatively or selectively:
 //!   - step 1: RACK.min_RTT, the smallest RTT of a segment never retransmitted (Karn-valid, as RFC 7323's
 //!     per-segment samples; a global minimum: the paths simulated here do not migrate, so the windowed filter the
@@ -22,7 +23,9 @@
 //!     DSACK-based adaptation is not implemented (the simulated receivers send no DSACK, RFC 2883);
 //!   - step 5: a segment not yet delivered and not already lost is lost when it was sent before RACK.segment
 //!     (RACK_sent_after) and `xmit_ts + RACK.rtt + RACK.reo_wnd <= now`; for the others sent before, the
-//!     reordering timer is armed for the largest remaining wait (RACK_detect_loss_and_arm_timer).
+//!     reordering timer is armed for the largest remaining wait (RACK_detect_loss_and_arm_timer). "Sent before" is
+//!     by time: when RACK.segment is a retransmission, segments numbered above it but sent earlier are judged too
+//!     (`tests/rack_traces.rs`, `a_delivered_retransmission_exposes_…`).
 //! - **The reordering timer** repeats step 5 when it fires; a loss it marks starts recovery as one an ACK marks.
 //! - **On an RTO** (§6.3): the first unacknowledged segment, and every other one sent at least RACK.rtt +
 //!   RACK.reo_wnd ago, is marked lost (RACK_mark_losses_on_RTO); RFC 6675 §5.1's "every hole is lost" gives way.
@@ -57,6 +60,10 @@ const LOST: u8 = 1;
 const RXT: u8 = 2;
 /// Retransmitted at least once.
 const EVER_RXT: u8 = 4;
+/// In the list of segments not yet delivered, by transmission time.
+const LISTED: u8 = 8;
+/// No segment (the list's ends).
+const NONE: u64 = u64::MAX;
 
 /// RACK-TLP's state, for inspection ([`super::Sender::rack`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,10 +96,19 @@ pub struct RackView {
     pub probe_repairs: u64,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Slot {
     xmit: f64,
     flags: u8,
+    /// The neighbours in the list by transmission time (sequence numbers; [`NONE`] at the ends).
+    prev: u64,
+    next: u64,
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot { xmit: 0.0, flags: 0, prev: NONE, next: NONE }
+    }
 }
 
 /// What the sender's other parts tell RACK about now: the recovery state and the timer.
@@ -114,6 +130,10 @@ pub(crate) struct Context {
 pub(crate) struct Rack {
     ring: Vec<Slot>,
     mask: u64,
+    /// The segments not yet delivered, oldest transmission first (Linux's tsorted_sent_queue): loss detection
+    /// walks it from the oldest and stops at the first sent after RACK.segment, instead of the whole flight.
+    head: u64,
+    tail: u64,
     dupthresh: u64,
     /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
     pub lost: u64,
@@ -142,6 +162,8 @@ impl Rack {
         Rack {
             ring: vec![Slot::default(); 64],
             mask: 63,
+            head: NONE,
+            tail: NONE,
             dupthresh,
             lost: 0,
             rxt: 0,
@@ -209,15 +231,53 @@ impl Rack {
         if high - una > self.mask + 1 {
             self.grow(una, high);
         }
-        let slot = self.slot_mut(seq);
         if !retransmission {
-            *slot = Slot { xmit: now, flags: 0 };
+            debug_assert!(self.slot(seq).flags & LISTED == 0, "a new segment's slot still holds an undelivered one");
+            *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() };
+            self.link_last(seq);
             return;
         }
+        self.unlink(seq);
+        let slot = self.slot_mut(seq);
         slot.xmit = now;
         let had_rxt = slot.flags & RXT != 0;
         slot.flags |= RXT | EVER_RXT;
         self.rxt += u64::from(!had_rxt);
+        self.link_last(seq);
+    }
+
+    /// Put `seq` at the end of the list (sent now, the latest).
+    #[inline]
+    fn link_last(&mut self, seq: u64) {
+        let tail = self.tail;
+        let slot = self.slot_mut(seq);
+        (slot.prev, slot.next) = (tail, NONE);
+        slot.flags |= LISTED;
+        match tail {
+            NONE => self.head = seq,
+            t => self.slot_mut(t).next = seq,
+        }
+        self.tail = seq;
+    }
+
+    /// Take `seq` out of the list, if it is in it.
+    #[inline]
+    fn unlink(&mut self, seq: u64) {
+        let Slot { prev, next, flags, .. } = self.slot(seq);
+        if flags & LISTED == 0 {
+            return;
+        }
+        match prev {
+            NONE => self.head = next,
+            p => self.slot_mut(p).next = next,
+        }
+        match next {
+            NONE => self.tail = prev,
+            n => self.slot_mut(n).prev = prev,
+        }
+        let slot = self.slot_mut(seq);
+        (slot.prev, slot.next) = (NONE, NONE);
+        slot.flags &= !LISTED;
     }
 
     /// Double the ring until `[una, high)` fits, keeping every outstanding segment's record.
@@ -234,6 +294,7 @@ impl Rack {
     /// The segment `seq` is delivered (cumulatively or selectively): it leaves the lost and retransmitted counts.
     #[inline]
     fn forget(&mut self, seq: u64) -> Slot {
+        self.unlink(seq);
         let slot = self.slot(seq);
         self.lost -= u64::from(slot.flags & LOST != 0);
         self.rxt -= u64::from(slot.flags & RXT != 0);
@@ -304,12 +365,17 @@ impl Rack {
     /// returns how many segments it newly marked lost.
     pub(crate) fn detect_loss(&mut self, board: &Scoreboard, cx: &Context, now: f64) -> u64 {
         self.update_reo_wnd(cx);
-        // Segments never retransmitted were sent in sequence order, so without a retransmission in flight only those
-        // below RACK.end_seq can have been sent before RACK.segment.
-        let to = if self.rxt == 0 { cx.high.min(self.end_seq) } else { cx.high };
+        // The undelivered segments by transmission time, oldest first: past the first one sent later than
+        // RACK.segment (a later time; at the same time the sequence decides) none was sent before it.
         let (mut marked, mut timeout) = (0, 0.0_f64);
-        for seq in cx.una..to {
+        let mut next = self.head;
+        while next != NONE {
+            let seq = next;
             let slot = self.slot(seq);
+            next = slot.next;
+            if slot.xmit > self.xmit_ts {
+                break;
+            }
             if slot.flags & (LOST | RXT) == LOST || board.is_sacked(seq)
                 || !sent_after(self.xmit_ts, self.end_seq, slot.xmit, seq + 1)
             {

@@ -208,3 +208,30 @@ def test_channels_the_link_models_cannot_take_are_refused():
         tcpfade.analyze_link(rate=100, tau=0.01, channel=tcpfade.Bernoulli(0.01))
     with pytest.raises(tcpfade.ParameterError, match="channel = .* must be a tcpfade channel"):
         tcpfade.simulate_link("reno", rate=100, tau=0.01, channel="bernoulli", seed=1)
+
+
+def test_newreno_without_sack_repairs_one_hole_a_round_trip_and_the_link_carries_what_the_receiver_holds():
+    """After slow start overshoots a buffer of one μT (10 Mb/s, 100 ms), NewReno without SACK repairs one hole per
+    partial ACK, one partial ACK per round trip T = τ + 1/μ (RFC 6582 §3.2): about 11 s / T retransmissions in the
+    measured 11 s and no timeout. Goodput (in order) waits for the holes; new_received_rate counts what crosses the
+    link for the first time, as a measurement at the link (the emulator's goodput) does, and sees the new data the
+    receiver holds behind them. With SACK every hole is repaired within the first round trips and the two agree."""
+    link = dict(rate=833, tau=0.1, buffer=84, packet_bytes=1500, channel=None, duration=14, warmup=3, seed=1,
+                profile="linux")
+    r = tcpfade.simulate_link("newreno", sack=False, **link)
+    assert r.timeouts == 0 and r.buffer_losses == 0          # the overshoot's drops came before the warm-up's end
+    assert abs(r.retransmissions - 11.0 / (0.1 + 1 / 833)) <= 2
+    assert r.goodput < 0.05 and r.new_received_rate > 0.3
+    assert r.goodput <= r.new_received_rate <= r.received_rate <= r.utilization
+    s = tcpfade.simulate_link("newreno", sack=True, **link)
+    assert s.goodput == pytest.approx(s.new_received_rate, abs=1e-3) and s.goodput > 0.99
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_new_received_lies_between_goodput_and_received(seed):
+    """By definition: a packet delivered in order crossed the link new once; a new crossing is a crossing."""
+    r = tcpfade.simulate_link("reno", rate=100, tau=0.01, beta=2, mean_good=0.8, mean_bad=0.2, duration=300, seed=seed)
+    assert r.goodput <= r.new_received_rate <= r.received_rate
+    assert r.received_rate - r.new_received_rate > 0          # Reno's go-back after a timeout resends received packets
+    lo, hi = r.ci["new_received_rate"]
+    assert lo <= r.new_received_rate <= hi

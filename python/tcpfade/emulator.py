@@ -110,8 +110,9 @@ class EmulationResult(Record):
         The call's parameters (``congestion_control``: the kernel's module; ``buffer`` B [packets]).
     goodput : float
         TCP payload the link delivered for the first time while the run was measured, in full segments per packet
-        time 1/μ (as :func:`simulate_link`'s: 1 = every packet of the link a new full segment). Counted at the
-        link as each packet's transmission ends, so at most 1 + 1/(μ × the measured time).
+        time 1/μ (1 = every packet of the link a new full segment). Counted at the link as each packet's
+        transmission ends, so at most 1 + 1/(μ × the measured time): :func:`simulate_link`'s ``new_received_rate``,
+        which equals its ``goodput`` unless packets wait behind holes at the receiver (docs/glossary.md).
     goodput_bps : float
         The same payload in bit/s.
     mss : int

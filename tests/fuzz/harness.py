@@ -135,7 +135,7 @@ def check_result(target: str, result: Any) -> str | None:
         if not math.isfinite(result.energy_efficiency):
             problems.append(f"energy_efficiency = {result.energy_efficiency!r}")
     elif isinstance(result, tcpfade.LinkResult):
-        for m in ("goodput", "received_rate", "utilization"):
+        for m in ("goodput", "received_rate", "new_received_rate", "utilization"):
             problems.append(_unit(m, getattr(result, m)))
             problems.append(_interval(m, getattr(result, m), result.ci[m], 0.0, 1.0))
         for m in ("channel_loss_rate", "buffer_loss_rate"):

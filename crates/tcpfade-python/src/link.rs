@@ -10,7 +10,7 @@ use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChan
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
-pub(crate) const LINK_FIELDS: [&str; 12] = [
+pub(crate) const LINK_FIELDS: [&str; 13] = [
     "time",
     "delivered",
     "sent",
@@ -23,6 +23,7 @@ pub(crate) const LINK_FIELDS: [&str; 12] = [
     "rtt_sum",
     "busy",
     "retransmissions",
+    "new_received",
 ];
 
 pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
@@ -39,6 +40,7 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
         c.rtt_sum,
         c.busy,
         c.retransmissions as f64,
+        c.new_received as f64,
     ]
 }
 

@@ -61,7 +61,7 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
                       "fast retransmits": r.fast_retransmits, "channel losses": r.channel_losses,
                       "buffer losses": r.buffer_losses})
         print_table(items)
-        click.echo(f"[a, b]: {confidence:.0%} confidence interval (batch means). Units: goodput and received_rate as a "
+        click.echo(f"[a, b]: {confidence:.0%} confidence interval (batch means). Units: goodput, received_rate and new_received_rate as a "
                    "fraction of μ; loss rates per packet; timeouts and fast retransmits per second; mean_rtt in s.")
 
     emit(r, as_json=as_json, csv_path=csv_path, human=human)

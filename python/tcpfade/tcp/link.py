@@ -27,7 +27,8 @@ from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, 
 from .profiles import PROFILE, PROFILES
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
-LINK_METRICS = ("goodput", "received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate", "timeouts_per_s",
+LINK_METRICS = ("goodput", "received_rate", "new_received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate",
+                "timeouts_per_s",
                 "fast_retransmits_per_s", "mean_rtt")
 
 
@@ -54,6 +55,11 @@ class LinkResult(Record):
     received_rate, utilization : float
         Packets received per 1/μ, duplicates included (goodput counts each packet once), and the share of time the
         link was busy.
+    new_received_rate : float
+        Packets that crossed the link for the first time per 1/μ, in order or not: what a measurement at the link
+        counts, as :func:`tcpfade.emulate`'s goodput does. Goodput counts a packet held behind a hole only once the
+        hole is filled (and only if it is by the end of the run); the two part where many packets wait behind holes,
+        as in NewReno's one-hole-per-round-trip recovery.
     channel_loss_rate, buffer_loss_rate : float
         The share of the packets the link transmitted that were lost on the air, and of the packets sent that
         the full buffer dropped.
@@ -96,6 +102,7 @@ class LinkResult(Record):
     goodput: float
     goodput_bps: float
     received_rate: float
+    new_received_rate: float
     utilization: float
     channel_loss_rate: float
     buffer_loss_rate: float
@@ -164,11 +171,12 @@ class LinkResult(Record):
 def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
     """Metric values from count rows (the totals or one row per batch), columns as the core's fields."""
     (time, delivered, sent, received, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples,
-     rtt_sum, busy, _retransmissions) = rows.T
+     rtt_sum, busy, _retransmissions, new_received) = rows.T
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "goodput": delivered / (rate * time),
             "received_rate": received / (rate * time),
+            "new_received_rate": new_received / (rate * time),
             "utilization": np.minimum(busy / time, 1.0),   # a sum of busy periods can round past the time
             "channel_loss_rate": channel_losses / (received + channel_losses),
             "buffer_loss_rate": buffer_losses / sent,
@@ -348,7 +356,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
     unit, rate_range = (0.0, 1.0), (0.0, math.inf)
-    ranges = {"goodput": unit, "received_rate": unit, "utilization": unit, "channel_loss_rate": unit,
+    ranges = {"goodput": unit, "received_rate": unit, "new_received_rate": unit, "utilization": unit, "channel_loss_rate": unit,
               "buffer_loss_rate": unit, "timeouts_per_s": rate_range, "fast_retransmits_per_s": rate_range,
               "mean_rtt": (t, math.inf)}
     ci = _Intervals({m: batch_interval(point[m], per_batch[m], level, ranges[m]) for m in LINK_METRICS})

@@ -101,6 +101,11 @@ counters! {
         /// the batch where their transmission started (as `delivered`), so that it never exceeds what the link could
         /// send in the measured time.
         pub received: u64,
+        /// Packets that crossed the link correctly for the first time (a sequence number the receiver neither held
+        /// nor had passed): `received` without duplicates, counted the same way. Delivered in order or not, so a
+        /// packet held behind a hole counts when it crosses: what a measurement at the link sees (the emulator's
+        /// goodput), where `delivered` waits for the hole.
+        pub new_received: u64,
         /// Packets the channel lost.
         pub channel_losses: u64,
         /// Packets the full buffer dropped.
@@ -188,6 +193,8 @@ struct Link<'o, C, O, const SACK: bool> {
     credited: Vec<u64>,
     /// Packets received correctly, by the batch in which their transmission started.
     received_by_start: Vec<u64>,
+    /// Of them, those the receiver did not have (see [`LinkCounts::new_received`]).
+    new_received_by_start: Vec<u64>,
     /// Length of a batch of the measured time [s].
     batch_length: f64,
     counts: LinkCounts,
@@ -217,8 +224,11 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             self.observer.on_channel_loss(now);
         } else {
             self.counts.received += 1;
+            let new = self.receiver.is_new(seq);
+            self.counts.new_received += u64::from(new);
             if let Some(i) = self.batch_of(start) {
                 self.received_by_start[i] += 1;
+                self.new_received_by_start[i] += u64::from(new);
             }
             self.observer.on_survived(start, &mut self.channel, &self.sender)?;
             self.receive(now, seq, start);
@@ -344,12 +354,14 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
     fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
         let mut batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
         let mut totals = snapshots.last().expect("marks").minus(&snapshots[0]);
-        for ((batch, &credited), &received) in batches.iter_mut().zip(&self.credited).zip(&self.received_by_start) {
-            batch.delivered = credited;
-            batch.received = received;
+        for (i, batch) in batches.iter_mut().enumerate() {
+            batch.delivered = self.credited[i];
+            batch.received = self.received_by_start[i];
+            batch.new_received = self.new_received_by_start[i];
         }
         totals.delivered = self.credited.iter().sum();
         totals.received = self.received_by_start.iter().sum();
+        totals.new_received = self.new_received_by_start.iter().sum();
         LinkOutcome {
             totals,
             batches,
@@ -404,6 +416,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             held_starts: HashMap::new(),
             credited: vec![0; cfg.batches as usize],
             received_by_start: vec![0; cfg.batches as usize],
+            new_received_by_start: vec![0; cfg.batches as usize],
             batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
             counts: LinkCounts::default(),
             busy_since: 0.0,

@@ -113,6 +113,12 @@ impl Receiver {
         }
     }
 
+    /// Whether `seq` would be new to this receiver: not below the next expected and not held.
+    #[inline]
+    pub fn is_new(&self, seq: u64) -> bool {
+        seq >= self.expected && !self.held[(seq & self.mask) as usize]
+    }
+
     /// A correct packet `seq` arrived; returns the cumulative ACK (next expected sequence number).
     #[inline]
     pub fn on_segment(&mut self, seq: u64) -> u64 {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -675,3 +676,87 @@ def test_runs_says_an_array_is_one_value_when_the_function_refuses_it():
     # An array the function takes as one value (a loss trace) is still passed as it is.
     t = tcpfade.runs(tcpfade.fit_markov, trace=np.array([0, 1, 1, 0, 0]), seeds=None)
     assert len(t) == 1 and t.loc[0, "losses"] == 2
+
+
+@pytest.mark.parametrize("args, metric, words", [
+    (["analyze", "--variant", "reno", "--p", "1", "--q", "0.5"], "mean_cwnd_at_loss", "never loses a packet"),
+    (["analyze", "--variant", "reno", "--p", "0.5", "--q", "1"], "transmissions_per_delivered", "delivers nothing"),
+    (["simulate", "--variant", "reno", "--p", "0.5", "--q", "1", "--slots", "1000", "--seed", "1"],
+     "transmissions_per_delivered", "nothing was delivered"),
+    (["transfer", "--size-bytes", "10000", "--error-rate", "0.999", "--time-limit", "20", "--seed", "1"],
+     "joules_per_bit", "bought no bit"),
+])
+def test_human_tables_print_the_reason_for_an_infinite_or_undefined_metric(capsys, args, metric, words):
+    """The third review (fifth session): tables printed nan and inf where the row's notes say why."""
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith(metric))
+    assert words in line and not re.search(r"\b(nan|inf)\b", line), line
+    if args[0] == "transfer":   # 8·size over the time is no goodput when the size was not delivered
+        line = next(x for x in out.splitlines() if x.startswith("goodput_bps, 8·size"))
+        assert "undefined: 1 transfer(s) did not complete" in line
+
+
+def test_the_comparison_table_says_why_a_side_is_not_finite(capsys):
+    assert main(["analyze", "--variant", "reno", "--p", "0.5", "--q", "1", "--compare-slots", "1000", "--seed",
+                 "1"]) == 0
+    out = capsys.readouterr().out
+    assert "note: transmissions_per_delivered: analysis: infinite: the chain delivers nothing" in out
+    table = tcpfade.analysis.compare(tcpfade.analyze("reno", tcpfade.GilbertElliott(1.0, 0.5), wmax=6),
+                                     tcpfade.simulate("reno", tcpfade.GilbertElliott(1.0, 0.5), wmax=6, slots=1000, seed=1))
+    assert "no packet was lost" in table.loc["mean_cwnd_at_loss", "note"] and table.loc["throughput", "note"] == ""
+
+
+def test_a_sweep_keeps_each_rows_notes_and_plot_says_what_it_leaves_out(tmp_path, capsys):
+    (tmp_path / "s.toml").write_text('[sweep]\nmodel = "simulate"\n[fixed]\nvariant = "reno"\nchannel = "bernoulli"\n'
+                                     'slots = 2000\n[axes]\nerror_rate = [0.0, 1.0]\n[output]\nstore = "s.sqlite"\n')
+    study = str(tmp_path / "s.toml")
+    assert main(["sweep", "run", study]) == 0
+    assert main(["sweep", "export", study, "--out", str(tmp_path / "s.csv")]) == 0
+    import pandas as pd
+
+    rows = pd.read_csv(tmp_path / "s.csv").set_index("error_rate")
+    assert "no packet was lost" in rows.loc[0.0, "notes"] and "nothing was delivered" in rows.loc[1.0, "notes"]
+    capsys.readouterr()
+    assert main(["plot", study, "--x", "error_rate", "--y", "transmissions_per_delivered", "--out",
+                 str(tmp_path / "p.png")]) == 0
+    assert "1 of 2 rows have no finite transmissions_per_delivered" in capsys.readouterr().err
+    (tmp_path / "z.toml").write_text((tmp_path / "s.toml").read_text().replace("[0.0, 1.0]", "[0.0]")
+                                     .replace("s.sqlite", "z.sqlite"))
+    assert main(["sweep", "run", str(tmp_path / "z.toml")]) == 0
+    capsys.readouterr()
+    assert main(["plot", str(tmp_path / "z.toml"), "--x", "error_rate", "--y", "mean_cwnd_at_loss", "--out",
+                 str(tmp_path / "q.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpfade: --y = 'mean_cwnd_at_loss' is not allowed: has no finite value") and \
+        "no packet was lost" in err and not (tmp_path / "q.png").exists()
+
+
+def test_the_third_reviews_inputs_are_refused_where_they_enter():
+    from tcpfade import wcdma
+
+    with pytest.raises(tcpfade.ParameterError, match=r"pe = '6 points all at 0.1' is not allowed: must vary"):
+        wcdma.fit_universal_curve(np.full(6, 0.1), np.array([.9, .85, .7, .55, .35, .2]), 6.0)
+    r = wcdma.tcp_over_blocks(np.zeros(300, int))
+    for metric, value, kind in (("ace", "x", tcpfade.errors.ParameterTypeError), (None, 1.0, tcpfade.errors.ParameterTypeError),
+                                (5, float("inf"), tcpfade.errors.ParameterTypeError),
+                                ("throughput", 0.5, tcpfade.ParameterError), ("nosuch", float("nan"),
+                                                                              tcpfade.ParameterError)):
+        with pytest.raises(kind):
+            r.why(metric, value)
+    assert r.why("ace", float("nan")) == "no power trace was given (power_dbw)"
+    for variant in ("tahoe", "reno"):
+        with pytest.raises(tcpfade.ParameterError, match=f"recover_guard = True is not allowed: .*{variant} has none"):
+            tcpfade.simulate(variant, tcpfade.Bernoulli(0.05), slots=2000, seed=1, recover_guard=True)
+    row = tcpfade.simulate("newreno", tcpfade.Bernoulli(0.05), slots=2000, seed=1, recover_guard=True).to_dict()
+    assert (row["recover_guard"], row["sack"], row["limited_transmit"], row["initial_window"]) == (True, False,
+                                                                                                    False, 1)
+
+
+def test_an_error_from_the_core_names_the_option_on_the_command_line(capsys):
+    assert main(["simulate", "--variant", "reno", "--error-rate", "0.05", "--slots", "1000", "--seed", "1",
+                 "--recover-guard"]) == 2
+    assert capsys.readouterr().err.startswith("tcpfade: --recover-guard = True is not allowed: is RFC 6582's guard")
+    assert main(["simulate", "--variant", "oldtahoe", "--error-rate", "0.05", "--slots", "1000", "--seed", "1",
+                 "--limited-transmit"]) == 2
+    assert capsys.readouterr().err.startswith("tcpfade: --limited-transmit = True is not allowed: needs a variant")

@@ -79,7 +79,7 @@ def test_an_unknown_profile_is_refused_in_one_line(bad):
 
 
 def test_limited_transmit_needs_fast_retransmit():
-    with pytest.raises(tcpfade.ParameterError, match="limited_transmit = true is not allowed: .*oldtahoe has no fast"):
+    with pytest.raises(tcpfade.ParameterError, match="limited_transmit = True is not allowed: .*oldtahoe has no fast"):
         tcpfade.simulate_link("oldtahoe", limited_transmit=True, **LINK)
 
 

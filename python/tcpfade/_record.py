@@ -91,7 +91,20 @@ class Record:
 
     def why(self, metric: str, value: float) -> str:
         """Why ``metric`` is ``value`` (NaN or infinite) in this record: the reason its class declares, else its
-        interval's note, else a general one."""
+        interval's note, else a general one. ``metric`` must name a column of :meth:`to_dict` (or a metric whose
+        interval is one) and ``value`` be NaN or infinite."""
+        from . import _validate as v
+
+        row = self._row()
+        if not isinstance(metric, str) or not (metric in row or f"{metric}_low" in row):
+            raise v.fail("metric", metric, f"must name a column of this {type(self).__name__}'s to_dict()",
+                         kind=v.ParameterTypeError if not isinstance(metric, str) else v.ParameterError)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isfinite(value):
+            raise v.fail("value", value, "must be NaN or infinite: a finite value needs no reason",
+                         kind=v.ParameterTypeError if not isinstance(value, (int, float)) else v.ParameterError)
+        return self._reason(metric, float(value))
+
+    def _reason(self, metric: str, value: float) -> str:
         why = (self._undefined or {}).get(metric)
         if isinstance(why, tuple):
             why = why[math.isinf(value)]
@@ -112,7 +125,7 @@ class Record:
             base = key.rsplit("_", 1)[0]
             metric = base if f"{base}_low" in row and f"{base}_high" in row else key   # an interval's end: its metric
             if metric not in said:
-                said[metric] = self.why(metric, value)
+                said[metric] = self._reason(metric, value)
         grouped: dict[str, list[str]] = {}
         for metric, why in said.items():
             grouped.setdefault(why, []).append(metric)

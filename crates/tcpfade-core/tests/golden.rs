@@ -40,6 +40,7 @@ fn slotted_cases(out: &mut Vec<(String, u64)>) {
                         let sender = SenderConfig::new(variant, 24, 3, 30.0, 24.0)
                             .unwrap()
                             .with_recover_guard(guard)
+                            .unwrap()
                             .with_byte_counting(bc);
                         let cfg = SlottedConfig { sender, slots: 60_000, ack_loss, ack_delay, batches: 7, trace_slots: trace };
                         let mut ch = GilbertElliott::new(p, q, 0.0, 1.0, seed).unwrap();
@@ -65,7 +66,7 @@ fn link_cases(out: &mut Vec<(String, u64)>) {
                         for seed in [1u64, 2] {
                             let base = SenderConfig::new(variant, 64, 3, 1.5, 1e9).unwrap();
                             let base = if timer == "rfc6298" { base.with_rfc6298(Rfc6298::ns2()).unwrap() } else { base };
-                            let sender = base.with_recover_guard(guard).with_byte_counting(bc);
+                            let sender = base.with_recover_guard(guard).unwrap().with_byte_counting(bc);
                             let cfg = LinkConfig {
                                 sender,
                                 rate: 100.0,
@@ -126,7 +127,7 @@ fn transfer_cases(out: &mut Vec<(String, u64)>) {
     for variant in TCP {
         for (guard, bc) in options(variant) {
             let s = SenderConfig::new(variant, 20, 3, 1.0, 20.0).unwrap().with_rfc6298(rfc).unwrap();
-            senders.push((format!("{}/guard={guard}/bc={bc}", variant.name()), s.with_recover_guard(guard).with_byte_counting(bc)));
+            senders.push((format!("{}/guard={guard}/bc={bc}", variant.name()), s.with_recover_guard(guard).unwrap().with_byte_counting(bc)));
         }
     }
     for reading in [BestRtt::Earlier, BestRtt::Data, BestRtt::Probes] {

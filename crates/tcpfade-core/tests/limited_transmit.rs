@@ -95,7 +95,7 @@ fn oldtahoe_has_no_duplicate_acks_to_count_and_refuses_it() {
     let err = SenderConfig::new(Variant::OldTahoe, 8, 3, 1.0, 8.0).unwrap().with_limited_transmit(true).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "limited_transmit = true is not allowed: needs a variant that counts duplicate ACKs (oldtahoe has no fast \
+        "limited_transmit = True is not allowed: needs a variant that counts duplicate ACKs (oldtahoe has no fast \
          retransmit, zorzi-rao §2)"
     );
 }

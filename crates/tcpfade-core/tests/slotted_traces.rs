@@ -245,7 +245,7 @@ fn newreno_with_rfc6582_guard_waits_for_the_timeout_instead() {
     // RFC 6582 §3.2 step 2: the duplicate ACK at slot 7 does not cover more than recover = 5, so no
     // fast retransmit and Wth stays; the window (5, 6 outstanding, W = 2) is full until the timer
     // started at slot 6 expires at 11: Wth = ⌈2/2⌉ = 1, W = 1 (step 4: recover = 7).
-    let cfg = SenderConfig::new(Variant::NewReno, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true);
+    let cfg = SenderConfig::new(Variant::NewReno, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true).unwrap();
     let t = run_config(cfg, &[3, 6], 13);
     check(&t[..8], &FIRST_AFTER_RECOVERY);
     check(&t[8..], &[
@@ -259,13 +259,15 @@ fn newreno_with_rfc6582_guard_waits_for_the_timeout_instead() {
 }
 
 #[test]
-fn the_guard_changes_nothing_for_reno_and_tahoe() {
-    for variant in [Variant::Reno, Variant::Tahoe, Variant::OldTahoe] {
-        let plain = run(variant, 6, 1, 5.0, 3.0, &[3, 6], 13);
-        let cfg = SenderConfig::new(variant, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true);
-        let guarded = run_config(cfg, &[3, 6], 13);
-        for (a, b) in plain.iter().zip(&guarded) {
-            assert_eq!((a.seq, a.cwnd, a.ssthresh), (b.seq, b.cwnd, b.ssthresh), "{variant:?} slot {}", a.slot);
-        }
+fn the_guard_is_refused_where_there_is_no_newreno_recovery_to_guard() {
+    // It would change nothing there: a flag that runs as if off is refused, as SACK and limited transmit are.
+    for variant in [Variant::Reno, Variant::Tahoe, Variant::OldTahoe, Variant::Probing] {
+        let cfg = SenderConfig::new(variant, 6, 1, 5.0, 3.0).unwrap();
+        let err = cfg.clone().with_recover_guard(true).unwrap_err().to_string();
+        assert!(err.contains("recover_guard") && err.contains(variant.name()), "{err}");
+        assert!(cfg.with_recover_guard(false).is_ok());
+    }
+    for variant in [Variant::NewReno, Variant::Cubic] {
+        assert!(SenderConfig::new(variant, 6, 1, 5.0, 3.0).unwrap().with_recover_guard(true).is_ok());
     }
 }

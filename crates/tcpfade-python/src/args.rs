@@ -58,7 +58,7 @@ impl SenderArgs {
         let variant = Variant::from_name(&self.variant)?;
         Ok(SenderConfig::new(variant, self.wmax, self.dupthresh, rto, self.initial_ssthresh)?
             .with_initial_window(self.initial_window)?
-            .with_recover_guard(self.recover_guard)
+            .with_recover_guard(self.recover_guard)?
             .with_byte_counting(self.byte_counting)
             .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?)
             .with_limited_transmit(self.limited_transmit)?

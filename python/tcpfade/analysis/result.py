@@ -166,7 +166,8 @@ class AnalysisResult(Record):
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "states")
     _undefined = {**dict.fromkeys(("transmissions_per_delivered", "energy_efficiency_lower_bound"),
                                   "infinite: the chain delivers nothing (every transmission lost)"),
-                  "success_probability": "undefined: the chain transmits nothing"}
+                  "success_probability": "undefined: the chain transmits nothing",
+                  "mean_cwnd_at_loss": "undefined: the chain never loses a packet (the mean window at loss instants)"}
 
     @property
     def rto(self) -> int:
@@ -199,8 +200,8 @@ def compare(analysis: AnalysisResult, simulation: Any) -> Any:
     """Analysis and simulation side by side: one row per metric, as a pandas DataFrame.
 
     Columns: analysis_low, analysis_high (the analysis's bounds, ordered by value), simulated,
-    simulated_low, simulated_high (the simulation's confidence interval) and ``agrees``: whether the interval
-    overlaps the bounds.
+    simulated_low, simulated_high (the simulation's confidence interval), ``agrees``: whether the interval
+    overlaps the bounds (None where a side is not finite), and ``note``: why a value is NaN or infinite, if one is.
     The simulator counts every correct transmission in ``success_probability``, which is the
     analysis's optimistic count.
     """
@@ -227,6 +228,11 @@ def compare(analysis: AnalysisResult, simulation: Any) -> Any:
         value = getattr(simulation, name)
         lo, hi = simulation.ci.get(name, (value, value))
         agrees = bool(lo <= bounds.high and hi >= bounds.low) if math.isfinite(lo) and math.isfinite(hi) else None
+        # A value that is NaN or infinite on either side carries its reason (each record's own), as a row's notes do.
+        odd = [(who, x) for who, x in (("analysis", bounds.low), ("analysis", bounds.high), ("simulation", value))
+               if not math.isfinite(x)]
+        note = "; ".join(dict.fromkeys(f"{who}: {(analysis if who == 'analysis' else simulation).why(name, x)}"
+                                       for who, x in odd))
         rows.append({"metric": name, "analysis_low": bounds.low, "analysis_high": bounds.high,
-                     "simulated": value, "simulated_low": lo, "simulated_high": hi, "agrees": agrees})
+                     "simulated": value, "simulated_low": lo, "simulated_high": hi, "agrees": agrees, "note": note})
     return pd.DataFrame(rows).set_index("metric")

@@ -9,8 +9,8 @@ from .._record import channel_text
 from ..analysis import METRICS, analyze as run_analysis, compare
 from ..analysis.analyze import ANALYSIS
 from ..tcp import simulate as run_simulation
-from .options import (COUNT, SEED_HELP, build_channel, channel_options, emit, note_iid, output_options, print_table,
-                      progress_bar)
+from .options import (COUNT, SEED_HELP, build_channel, channel_options, emit, metric_text, note_iid, output_options,
+                      print_table, progress_bar)
 
 
 @click.command()
@@ -42,7 +42,10 @@ def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
         table = compare(result, sim)
 
         def side_by_side() -> None:
-            click.echo(table.to_string(float_format=lambda x: f"{x:.6g}"))
+            click.echo(table.drop(columns="note").to_string(float_format=lambda x: f"{x:.6g}", na_rep="undefined"))
+            odd = [f"{name}: {why}" for name, why in table["note"].items() if why] if "note" in table else []
+            for line in odd:
+                click.echo(f"note: {line}")
             click.echo("analysis_low/_high: the analysis's bounds (not a confidence interval); simulated_low/_high: "
                        "the simulation's 95% confidence interval.")
 
@@ -54,7 +57,7 @@ def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
         rows = {"variant": result.variant, "channel": channel_text(ch.describe()), "states": result.states, "mean cycle [slots]": f"{result.mean_cycle:.6g}"}
         for name in METRICS:
             b = getattr(result, name)
-            rows[name] = f"[{b.low:.6g}, {b.high:.6g}]"
+            rows[name] = metric_text(result, name, None, (b.low, b.high))
         print_table(rows)
         click.echo("[a, b]: the analysis's bounds, from the pessimistic and the optimistic count of successes "
                    "(zorzi-rao §4.2), smaller first; not a confidence interval. Units as for tcpfade simulate: per "

@@ -308,12 +308,18 @@ def require_channel(channel, lossless: bool, options: str, *, continuous: bool =
     return channel
 
 
-def metric_text(record, name: str, value: float, interval) -> str:
-    """A metric and its interval for a human table, ``value  [low, high]``; a NaN metric (undefined in this run)
-    as the reason the record gives (:meth:`Record.why <tcpfade._record.Record.why>`), not as ``nan``."""
-    if value != value:
-        return record.why(name, value)
-    return f"{value:.6g}  [{interval[0]:.6g}, {interval[1]:.6g}]"
+def metric_text(record, name: str, value: float | None, interval) -> str:
+    """A metric and its interval for a human table, ``value  [low, high]`` (``value`` None: the interval alone, as an
+    analysis's bounds); a metric that is NaN (undefined in this run) or infinite as the reason the record gives
+    (:meth:`Record.why <tcpfade._record.Record.why>`), not as ``nan`` or ``inf``."""
+    import math
+
+    ends = [float(interval[0]), float(interval[1])]
+    odd = next((x for x in ([value] if value is not None else []) + ends if not math.isfinite(x)), None)
+    if odd is not None:
+        return record.why(name, odd)
+    bracket = f"[{ends[0]:.6g}, {ends[1]:.6g}]"
+    return bracket if value is None else f"{value:.6g}  {bracket}"
 
 
 def print_table(items: dict) -> None:
@@ -323,6 +329,7 @@ def print_table(items: dict) -> None:
     width = max(len(k) for k in items)
     for key, val in items.items():
         text = ("undefined (see notes)" if isinstance(val, float) and val != val
+                else "infinite (see notes)" if isinstance(val, float) and abs(val) == float("inf")
                 else f"{val:.6g}" if isinstance(val, float) else str(val))
         click.echo(f"{key:<{width}}  {text}")
 

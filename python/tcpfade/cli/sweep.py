@@ -176,8 +176,29 @@ def plot(source, x, y, group, experiment, out_path, logx, logy, pool) -> None:
                      "to average over them with the replications")
     if varying:
         title = f"{title or ''} (pooled over {', '.join(varying)})".strip()
+    import numpy as np
+
+    values = np.asarray(frame[y], dtype=float) if np.issubdtype(frame[y].dtype, np.number) else None
+    if values is not None:
+        finite = np.isfinite(values)
+        if not finite.any():   # nothing to draw: an empty figure would say nothing about why
+            why = _why_not_finite(frame, y)
+            raise v.fail("--y", y, f"has no finite value to plot in {where}" + (f" ({why})" if why else ""))
+        if not finite.all():
+            why = _why_not_finite(frame, y)
+            click.echo(f"note: {int((~finite).sum())} of {values.size} rows have no finite {y} and are left out"
+                       + (f" ({why})" if why else ""), err=True)
     plot_results(frame, out_path, x=x, y=y, group=groups, logx=logx, logy=logy, title=title)
     wrote(out_path)
+
+
+def _why_not_finite(frame, column: str) -> str:
+    """The rows' own reasons for ``column`` not being finite (their ``notes``), if the rows carry them."""
+    if "notes" not in frame:
+        return ""
+    reasons = {part.split(": ", 1)[1] for text in frame["notes"].dropna() if text
+               for part in str(text).split("; ") if ": " in part and column in part.split(": ", 1)[0].split(", ")}
+    return "; ".join(sorted(reasons))
 
 
 def _varying_parameters(frame, keys: list[str]) -> list[str]:

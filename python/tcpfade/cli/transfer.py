@@ -70,6 +70,12 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
                            ("timeouts", ""), ("probe_cycles", ""), ("immediate_recoveries", ""), ("slow_starts", "")):
             values = rows[name].to_numpy(dtype=float)
             mean = float(values.mean())
+            if not np.isfinite(mean):   # say why (each row's notes), not inf or nan
+                reasons = sorted({part.split(": ", 1)[1] for text in rows.get("notes", []) if text
+                                  for part in text.split("; ") if part.split(": ", 1)[0].split(", ").count(name)})
+                label = name + (f" [{unit}]" if unit else "")
+                items[label] = "; ".join(reasons) or ("infinite" if np.isinf(mean) else "undefined")
+                continue
             low, high = batch_interval(mean, values, 0.95)
             shown = f"{mean:.6g}" + (f" ± {(high - low) / 2:.3g}" if np.isfinite(high - low) else "")
             label = "goodput_bps (mean of the transfers')" if name == "goodput_bps" else name
@@ -81,6 +87,9 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
         paper = 8.0 * size_bytes / times.mean()
         shown = f"{paper:.6g}" + (f" [{8.0 * size_bytes / high:.6g}, {8.0 * size_bytes / low:.6g}]"
                                   if np.isfinite(high) and low > 0 else "")
+        if not rows.completed.all():   # the size was not delivered: 8·size / time would be a goodput never reached
+            shown = (f"undefined: {int((~rows.completed).sum())} transfer(s) did not complete, and the paper's goodput "
+                     "is whole transfers over their time")
         items["goodput_bps, 8·size / mean time"] = shown
         print_table(items)
         if len(rows) > 1:

@@ -180,18 +180,24 @@ def split(model: str, params: dict[str, Any]) -> dict[str, Any]:
     return {k: val for k, val in params.items() if k in MODEL_PARAMETERS[model]}
 
 
+def _notes(record) -> str:
+    """The record's ``notes``: why a metric of the row is NaN or infinite (empty when none is), kept in the store so
+    that an export says what a direct call's row says."""
+    return str(record.to_dict().get("notes", ""))
+
+
 def _run_simulate(variant, channel, seed, kwargs):
     r = simulate(variant, channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in SIMULATION_METRICS}
     metrics.update(energy_efficiency_lower_bound=float(r.energy_efficiency_lower_bound),
-                   timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits))
+                   timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits), notes=_notes(r))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 
 def _run_analyze(variant, channel, seed, kwargs):
     r = analyze(variant, channel, **kwargs)
     metrics = {m: float(getattr(r, m).optimistic) for m in ANALYSIS_METRICS}
-    metrics.update(states=int(r.states), mean_cycle=float(r.mean_cycle))
+    metrics.update(states=int(r.states), mean_cycle=float(r.mean_cycle), notes=_notes(r))
     return metrics, {m: [float(getattr(r, m).low), float(getattr(r, m).high)] for m in ANALYSIS_METRICS}
 
 
@@ -204,21 +210,22 @@ def _run_simulate_link(variant, channel, seed, kwargs):
     r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
     metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits),
-                   retransmissions=int(r.retransmissions))
+                   retransmissions=int(r.retransmissions), notes=_notes(r))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 
 def _run_analyze_link(variant, channel, seed, kwargs):
     r = analyze_link(variant, channel=channel, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in ("goodput", "reward", "ideal_goodput", *_VISIT_TERMS)}
-    return metrics, {}
+    return {**metrics, "notes": _notes(r)}, {}
 
 
 def _run_simulate_transfer(variant, channel, seed, kwargs):
     r = simulate_transfer(variant, channel, seed=seed, **kwargs)
     metrics = {m: _number(getattr(r, m)) for m in TRANSFER_METRICS}
     metrics.update(completed=int(r.completed), immediate_recoveries=int(r.immediate_recoveries),
-                   slow_starts=int(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules))
+                   slow_starts=int(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules),
+                   notes=_notes(r))
     return metrics, {}
 
 
@@ -232,7 +239,7 @@ def _run_wcdma(variant, channel, seed, kwargs):
     from ..wcdma import simulate as simulate_wcdma
 
     row = simulate_wcdma(seed=seed, variant=variant, **kwargs).to_dict()
-    return {k: row[k] for k in WCDMA_METRICS}, {}
+    return {**{k: row[k] for k in WCDMA_METRICS}, "notes": str(row.get("notes", ""))}, {}
 
 
 def _check_wcdma(variant, channel, kwargs):
@@ -256,7 +263,7 @@ def _run_emulate(variant, channel, seed, kwargs):
                "timeouts_per_s": None if r.timeouts is None else r.timeouts / measured,
                "channel_loss_rate": float(r.channel_loss_rate), "buffer_loss_rate": float(r.buffer_loss_rate),
                "rtt": float(r.rtt), "min_rtt": float(r.min_rtt), "retransmissions": int(r.retransmissions),
-               "link_packets": int(r.link_packets), "lateness_mean": float(r.lateness_mean)}
+               "link_packets": int(r.link_packets), "lateness_mean": float(r.lateness_mean), "notes": _notes(r)}
     return metrics, {}
 
 

@@ -122,6 +122,8 @@ class SimulationResult(Record):
     ci: dict[str, tuple[float, float]] = field(repr=False)
     channel: dict[str, Any] = field(repr=False)
     trace: pd.DataFrame | None = field(default=None, repr=False)
+    #: The sender's other parts as the run had them (the profile's where the call set none): a row names what ran.
+    parameters: dict[str, Any] = field(default_factory=dict, repr=False)
 
     _headline = ("variant", "throughput", "energy_efficiency", "transmissions_per_delivered", "timeouts", "slots")
     _undefined = {"mean_cwnd_at_loss": "no packet was lost in this run (it is the mean window at loss instants)"}
@@ -144,6 +146,8 @@ class SimulationResult(Record):
         for name, interval in self.ci.items():
             out.update(interval_columns(name, interval))
         out.update({f"channel_{k}": val for k, val in self.channel.items()})
+        for key, value in self.parameters.items():
+            out.setdefault(key, value)
         return out
 
     def plot_trace(self, path: str | Path | None = None, *, ax=None):
@@ -282,4 +286,5 @@ def simulate(variant: str, channel: SlotChannel, *, progress: bool | Callable[[f
         energy_efficiency_lower_bound=lambda_lower_bound(point["energy_efficiency"], point["throughput"], energy,
                                                          w_a, w_i),
         timeouts=int(totals["timeouts"]), fast_retransmits=int(totals["fast_retransmits"]), counts=totals, ci=ci,
-        channel=channel.describe(), trace=trace)
+        channel=channel.describe(), trace=trace,
+        parameters={p.name: a[p.name] for p in SENDER if p.name not in ("wmax", "dupthresh") and p.name in a})

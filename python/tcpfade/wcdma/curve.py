@@ -112,7 +112,8 @@ class CurveFit(Record):
     held: tuple[str, ...] = ()
 
     _headline = ("A", "B", "k", "alpha", "rms_residual", "points")
-    _undefined = {}   # every metric is finite (the entry refuses what would not be)
+    _undefined = {f"{n}_error": "infinite: the points do not determine this parameter (the fit's covariance is "
+                                "singular)" for n in ("A", "B", "k", "alpha")}
 
     def _row(self) -> dict[str, Any]:
         """A, B, k, α, each with its standard error (``<name>_error``), the RMS residual, the number of points and
@@ -175,6 +176,9 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
     if np.ptp(s) == 0:
         # Every point at one throughput: no curve is determined, and the fit would return its starting values.
         raise v.fail("throughput", f"{x.size} points all at {s[0]:g}", "must vary across the points for a fit")
+    if np.ptp(x) == 0:
+        # Every point at one P_e: the curve's shape along P_e is not seen, whatever the throughputs.
+        raise v.fail("pe", f"{x.size} points all at {x[0]:g}", "must vary across the points for a fit")
 
     # Points where eq. (3) is flat at S(0) (x̃ ≤ x_s at the starting values) move no parameter: the optimizer would
     # hand back its starting values, which would read as a fit that found the paper's curve.

@@ -119,10 +119,19 @@ impl SenderConfig {
     }
 
     /// The same configuration with RFC 6582's `recover` guard on or off (see
-    /// [`SenderConfig::recover_guard`]); only NewReno uses it.
-    pub fn with_recover_guard(mut self, on: bool) -> Self {
+    /// [`SenderConfig::recover_guard`]); only NewReno's recovery (NewReno, CUBIC) has it, so another variant refuses
+    /// it rather than run as if it were off.
+    pub fn with_recover_guard(mut self, on: bool) -> Result<Self> {
+        if on && self.variant.recovery() != Recovery::FastRecoveryNewReno {
+            return Err(Error::invalid(
+                "recover_guard",
+                "True",
+                &format!("is RFC 6582's guard of NewReno's recovery (newreno, cubic); {} has none to guard",
+                         self.variant.name()),
+            ));
+        }
         self.recover_guard = on;
-        self
+        Ok(self)
     }
 
     /// The same configuration with appropriate byte counting on or off (see [`SenderConfig::byte_counting`]).
@@ -156,7 +165,7 @@ impl SenderConfig {
         if on && self.variant.loss_detection() == LossDetection::TimeoutOnly {
             return Err(Error::invalid(
                 "limited_transmit",
-                "true",
+                "True",
                 &format!("needs a variant that counts duplicate ACKs ({} has no fast retransmit, zorzi-rao §2)",
                          self.variant.name()),
             ));

@@ -760,3 +760,9 @@ def test_an_error_from_the_core_names_the_option_on_the_command_line(capsys):
     assert main(["simulate", "--variant", "oldtahoe", "--error-rate", "0.05", "--slots", "1000", "--seed", "1",
                  "--limited-transmit"]) == 2
     assert capsys.readouterr().err.startswith("tcpfade: --limited-transmit = True is not allowed: needs a variant")
+
+
+def test_fit_vs_analysis_blames_the_slots_when_a_trace_has_no_loss(capsys):
+    """The third review: it named a `trace` parameter the command does not have."""
+    assert main(["channel", "fit-vs-analysis", "--slots", "1000", "--fdt", "0.001", "--error-rate", "0.001"]) == 2
+    assert capsys.readouterr().err.startswith("tcpfade: --slots = 1000 is not allowed: too few for error_rate 0.001")

@@ -77,8 +77,14 @@ def fit_versus_analysis(fdts: Iterable[float] = ZORZI_RAO_FIT_FDT, error_rates: 
         for target in error_rates:
             snr_db = snr_for_error_rate(target, fdt, packet_bits=packet_bits, packets=max(20_000, int(200 / fdt)),
                                         batches=10, seed=seed)
-            bit = fit_markov(BitLevelFading(fdt, snr_db, packet_bits=packet_bits).trace(n, seed=seed))
-            thr = fit_markov(ThresholdFading(fdt, error_rate=target, fading_model="cisoids").trace(n, seed=seed))
+            traces = (BitLevelFading(fdt, snr_db, packet_bits=packet_bits).trace(n, seed=seed),
+                      ThresholdFading(fdt, error_rate=target, fading_model="cisoids").trace(n, seed=seed))
+            for trace in traces:
+                if trace.all() or not trace.any():
+                    # A trace without a loss (or a success) fits nothing: too few slots for this error rate.
+                    raise v.fail("slots", n, f"too few for error_rate {target:g} at fdt {fdt:g}: a trace of {n} slots "
+                                             f"had {int(trace.sum())} losses, and a fit needs losses and successes")
+            bit, thr = (fit_markov(trace) for trace in traces)
             analytic = GilbertElliott.from_fading(error_rate=bit.error_rate, fdt=fdt)
             analytic_thr = GilbertElliott.from_fading(error_rate=thr.error_rate, fdt=fdt)
             rows.append({

@@ -766,3 +766,13 @@ def test_fit_vs_analysis_blames_the_slots_when_a_trace_has_no_loss(capsys):
     """The third review: it named a `trace` parameter the command does not have."""
     assert main(["channel", "fit-vs-analysis", "--slots", "1000", "--fdt", "0.001", "--error-rate", "0.001"]) == 2
     assert capsys.readouterr().err.startswith("tcpfade: --slots = 1000 is not allowed: too few for error_rate 0.001")
+
+
+def test_a_good_state_far_longer_than_a_cycle_gives_the_ideal_goodput_not_nan():
+    """The long fuzz, seed 32: 1 − e^{−λ0·cycle} rounded to 0 and analyze_link returned goodput NaN. As E[X] grows
+    against the cycle (and E[Y] stays fixed) the goodput tends to the loss-free cycle's (abouzeid §IV), which the
+    result also reports as ideal_goodput."""
+    r = tcpfade.analyze_link("reno", rate=81325910384, tau=2.009594044176492e-165, mean_good=81325910384,
+                             mean_bad=7.045602278030724, recovery="paper", packet_bytes=10000, max_backoff=64,
+                             max_rto=100, clock_granularity=5.552309654024191e-201, beta=5)
+    assert r.goodput == pytest.approx(r.ideal_goodput, rel=1e-9) and r.to_dict()["notes"] == ""

@@ -305,7 +305,9 @@ def good_state_terms(traj: Trajectory, lam0: float, report: Callable[[float], No
     w = np.arange(1, wp + 1)
     climb_reward = np.exp(lam0 * tau + np.logaddexp(after, suffix[w, w % 2]))
     low = int(traj.low)
-    cycle_decay = math.exp(-lam0 * (tau[-1] - tau[low - 1]))
-    repeat = np.exp(-lam0 * (tau[-1] - tau)) / (1.0 - cycle_decay)   # P(V reaches w_p), then the cycles repeat
+    # 1 − e^{−λ0·cycle} by expm1: a good state long against a cycle (λ0·cycle near 1e-16 and below) made it round
+    # to 0, and the reward NaN (the long fuzz, seed 32).
+    cycle_escape = -math.expm1(-lam0 * (tau[-1] - tau[low - 1]))
+    repeat = np.exp(-lam0 * (tau[-1] - tau)) / cycle_escape   # P(V reaches w_p), then the cycles repeat
     return Climb(survive=np.exp(-step), ends=np.r_[-np.expm1(-step), 1.0], low=low,
                  reward=climb_reward + repeat * climb_reward[low - 1])

@@ -130,13 +130,17 @@ def test_link_goodput_never_exceeds_capacity():
 
 def test_analysed_link_goodput_never_exceeds_capacity():
     """Found by the long fuzz profile: the paper model's eq. (19) gave 1 + 4.8e-9 on a link whose good states
-    (4.3e9 s) outlast its fades (2 s, 4 packets) by 10⁹: E[N] passes μE[X] by 46 packets a good state, more than the
-    fades take away. The analysis caps the goodput at the link's capacity."""
+    (4.3e9 s) outlast its fades (2 s, 4 packets) by 10⁹. The excess was rounding: 1 − e^{−λ0·cycle} lost its digits
+    (the long fuzz of seed 32 found the same term give NaN), and computed by expm1 eq. (19) falls below capacity by
+    about the fades' share of time, as it must: no more than the good time's share of the loss-free goodput, and
+    within a few fades' worth of it. The analysis still caps the goodput at the link's capacity."""
     link = dict(rate=2.00001, tau=0.23622712383449365, mean_good=4294967296, mean_bad=2.00001, max_rto=2.00001,
                 max_backoff=128, beta=5, reading="paper")
     a = tcpfade.analyze_link("newreno", **link)
     raw = a.reward / (a.mean_good + a.mean_effective_bad) / a.rate
-    assert a.goodput == 1.0 and 0 < raw - 1 < 1e-8
+    bad_share = link["mean_bad"] / (link["mean_good"] + link["mean_bad"])
+    assert a.goodput == raw <= (1 - bad_share) * a.ideal_goodput <= 1.0
+    assert 1 - a.goodput < 5 * bad_share
 
 
 def test_proportion_intervals_stay_in_unit_interval():

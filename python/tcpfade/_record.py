@@ -53,6 +53,14 @@ def channel_text(described: dict[str, Any] | None) -> str:
     return f"{described.get('kind', '?')}({rest})"
 
 
+def reasons_in_notes(notes: Any, column: str) -> list[str]:
+    """The reasons that rows' ``notes`` (one text or an iterable of them, as :meth:`Record.to_dict` writes them:
+    ``"a, b: why; c: why"``) give for ``column``, each once, sorted."""
+    texts = [notes] if isinstance(notes, str) else list(notes)
+    return sorted({part.split(": ", 1)[1] for text in texts if isinstance(text, str) and text
+                   for part in text.split("; ") if ": " in part and column in part.split(": ", 1)[0].split(", ")})
+
+
 class Record:
     """Mixin of the result dataclasses (declared with ``repr=False``, so that this ``repr`` is theirs).
 

@@ -8,6 +8,8 @@ maps its one error type onto these classes; a panic in the core arrives as :clas
 
 from __future__ import annotations
 
+import re
+
 
 class TcpfadeError(Exception):
     """Base class of every tcpfade error.
@@ -32,6 +34,14 @@ class ParameterError(TcpfadeError, ValueError):
     ...
     tcpfade.errors.ParameterError: error_rate = 1.5 is not allowed: must be a probability in [0, 1]
     """
+
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        # The parameter the message names ("name = value is not allowed: ..."), also for an error raised by the core,
+        # whose message is all it carries; tcpfade's own checks set it again where they raise.
+        match = re.match(r"([A-Za-z_][A-Za-z0-9_]*) = ", str(args[0])) if args else None
+        self.parameter: str | None = match[1] if match else None
 
 
 class ParameterTypeError(ParameterError, TypeError):

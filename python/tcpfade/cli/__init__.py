@@ -223,9 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                    err=True)
         return 2
     except TcpfadeError as exc:
-        # An error from the core names its parameter only in its text ("limited_transmit = True is not allowed: ...").
-        named = getattr(exc, "parameter", None) or (re.match(r"([a-z_][a-z0-9_]*) = ", str(exc)) or [None, None])[1]
-        click.echo(f"tcpfade: {_as_option(str(exc), named, getattr(exc, 'value', None), args)}",
+        click.echo(f"tcpfade: {_as_option(str(exc), getattr(exc, 'parameter', None), getattr(exc, 'value', None), args)}",
                    err=True)
         return 2
     except KeyboardInterrupt:

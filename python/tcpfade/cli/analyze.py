@@ -43,9 +43,9 @@ def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
 
         def side_by_side() -> None:
             click.echo(table.drop(columns="note").to_string(float_format=lambda x: f"{x:.6g}", na_rep="undefined"))
-            odd = [f"{name}: {why}" for name, why in table["note"].items() if why] if "note" in table else []
-            for line in odd:
-                click.echo(f"note: {line}")
+            for name, why in table["note"].items():
+                if why:
+                    click.echo(f"note: {name}: {why}")
             click.echo("analysis_low/_high: the analysis's bounds (not a confidence interval); simulated_low/_high: "
                        "the simulation's 95% confidence interval.")
 

@@ -194,11 +194,9 @@ def plot(source, x, y, group, experiment, out_path, logx, logy, pool) -> None:
 
 def _why_not_finite(frame, column: str) -> str:
     """The rows' own reasons for ``column`` not being finite (their ``notes``), if the rows carry them."""
-    if "notes" not in frame:
-        return ""
-    reasons = {part.split(": ", 1)[1] for text in frame["notes"].dropna() if text
-               for part in str(text).split("; ") if ": " in part and column in part.split(": ", 1)[0].split(", ")}
-    return "; ".join(sorted(reasons))
+    from .._record import reasons_in_notes
+
+    return "; ".join(reasons_in_notes(frame["notes"], column)) if "notes" in frame else ""
 
 
 def _varying_parameters(frame, keys: list[str]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from .._record import channel_text
+from .._record import channel_text, reasons_in_notes
 from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
@@ -71,8 +71,7 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
             values = rows[name].to_numpy(dtype=float)
             mean = float(values.mean())
             if not np.isfinite(mean):   # say why (each row's notes), not inf or nan
-                reasons = sorted({part.split(": ", 1)[1] for text in rows.get("notes", []) if text
-                                  for part in text.split("; ") if part.split(": ", 1)[0].split(", ").count(name)})
+                reasons = reasons_in_notes(rows["notes"], name) if "notes" in rows else []
                 label = name + (f" [{unit}]" if unit else "")
                 items[label] = "; ".join(reasons) or ("infinite" if np.isinf(mean) else "undefined")
                 continue

@@ -252,6 +252,36 @@ fn an_rto_marks_the_first_unacknowledged_and_the_old_enough_as_lost() {
 }
 
 #[test]
+fn an_rto_sends_the_first_unacknowledged_even_when_pipe_still_counts_recent_retransmissions() {
+    // RFC 6298 §5.4 against RFC 8985 §6.3: at an RTO, RACK leaves segments sent less than RACK.rtt + reo_wnd ago in
+    // pipe, which can exceed the loss window of 1. The head must go out all the same, or the sender waits for ACKs
+    // a lost flight never brings, with no timer running.
+    // IW 4 at 0: 0-3; 0's ACK at 1/8 sends 4, 5 (W = 5); the PTO at 1/8 + 2 SRTT = 0.375 probes with new data, 6,
+    // and re-arms the RTO for 0.375 + 1 = 1.375.
+    let (mut s, _) = sender(4, 20);
+    assert_eq!(ack(&mut s, RTT, 1, &[]), vec![4, 5]);
+    assert_eq!(fire(&mut s, RTT + 0.25), vec![6]);
+    // A late ACK at 1.3125 SACKs the probe: RACK.rtt = 1.3125 − 0.375 = 0.9375, reo_wnd = min_RTT/4 = 1/32 (one
+    // SACKed). Sent before the probe: 1-3 at 0 (0 + 0.9375 + 1/32 <= 1.3125) and 4, 5 at 1/8 (1.09375 <=
+    // 1.3125): all five lost. Recovery: ssthresh = cwnd = ⌈5/2⌉ = 3; pipe = (7 − 1) − 1 SACKed − 5 lost = 0, so
+    // the entry retransmission 1 and rule (1)'s 2 and 3 go out (pipe 3).
+    let late = 1.3125;
+    assert_eq!(ack(&mut s, late, 1, &[(6, 7)]), vec![1, 2, 3]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.pipe()), (3.0, 3.0, Some(3)));
+    // The RTO at 1.375 (no ACK of new data restarted it). §6.3 marks 1 (SND.UNA) lost again, its retransmission
+    // with it; 4, 5 stay lost (sent at 1/8: 1/8 + 0.9375 + 0 <= 1.375; reo_wnd = 0 in RTO recovery); but the
+    // retransmissions of 2 and 3, sent 1/16 s ago, are still in flight: pipe = 6 − 1 SACKed − 5 lost + 2
+    // retransmissions in flight = 2 >= cwnd = 1. 1 goes out regardless (§5.4), the RTO backed off to 2 s re-armed
+    // from now; ssthresh = ⌈3/2⌉ = 2; pipe = 3.
+    assert_eq!(fire(&mut s, 1.375), vec![1]);
+    assert!((1..6).all(|seq| s.is_marked_lost(seq)) && !s.is_marked_lost(6)); // 6 is SACKed
+    assert_eq!(s.rack().unwrap().lost, 5);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.pipe()), (1.0, 2.0, Some(3)));
+    assert_eq!(s.timer_deadline(), Some(1.375 + 2.0));
+    assert_eq!(s.counters().timeouts, 1);
+}
+
+#[test]
 fn rack_needs_sack_and_the_slotted_model_refuses_it() {
     let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 64.0).unwrap();
     let err = cfg.with_rack(true).unwrap_err().to_string();

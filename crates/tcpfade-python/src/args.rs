@@ -35,21 +35,24 @@ pub(crate) struct TimerArgs {
     pub max_rto: f64,
     pub clock_granularity: f64,
     pub max_backoff: u32,
+    pub rto_rule: String,
 }
 
 impl SenderArgs {
     /// The core's sender configuration with `timer`.
     pub(crate) fn config(&self, timer: &TimerArgs) -> Result<SenderConfig> {
         let sender = self.window(timer.rto.unwrap_or(1.0))?;
-        match timer.rto {
-            Some(_) => Ok(sender),
-            None => sender.with_rfc6298(Rfc6298 {
-                initial: timer.initial_rto,
-                min: timer.min_rto,
-                max: timer.max_rto,
-                granularity: timer.clock_granularity,
-                max_backoff: timer.max_backoff,
-            }),
+        let params = Rfc6298 {
+            initial: timer.initial_rto,
+            min: timer.min_rto,
+            max: timer.max_rto,
+            granularity: timer.clock_granularity,
+            max_backoff: timer.max_backoff,
+        };
+        match (timer.rto, timer.rto_rule.as_str()) {
+            (Some(_), _) => Ok(sender),
+            (None, "linux") => sender.with_linux_rto(params),
+            (None, _) => sender.with_rfc6298(params),
         }
     }
 

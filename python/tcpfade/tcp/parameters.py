@@ -128,9 +128,15 @@ CLOCK_GRANULARITY = Param("clock_granularity", v.Real(0.0, 1e3), 0.01,
 MAX_BACKOFF = Param("max_backoff", v.Integer(1, 1 << 20), 64,
                     "Largest multiplier of the RTO's binary backoff (RFC 6298 §5.5; a power of two).")
 
+RTO_RULE = Param("rto_rule", v.Choice(("rfc6298", "linux")), "rfc6298",
+                 "How the estimated RTO follows the RTT samples: rfc6298 (RTO = SRTT + max(G, 4 RTTVAR), then at "
+                 "least min_rto) or linux (tcp_rtt_estimator(): the variance term is the round's largest deviation, "
+                 "at least min_rto, decaying by a quarter per round, so RTO >= SRTT + min_rto). Ignored with a fixed "
+                 "rto.", default_words="RFC 6298")
+
 #: RFC 6298's timer. The defaults are ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s
 #: maximum, tcpTick 0.01 s); the transfer model takes the RFC's own 1 s.
-TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF)
+TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF, RTO_RULE)
 
 DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
                     "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2); None: an "

@@ -49,7 +49,8 @@ RFC = Profile(
 LINUX = Profile(
     "linux",
     {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
-     "initial_window": 10, "rto": None, "initial_rto": 1.0, "min_rto": 0.2, "max_rto": 120.0,
+     "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
+     "max_rto": 120.0,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
@@ -62,9 +63,12 @@ LINUX = Profile(
         "byte_counting": "tcp_slow_start() and tcp_cong_avoid_ai() count the segments acknowledged (the kernel has no "
                          "L = 2 limit; here L = 2 applies)",
         "initial_window": "TCP_INIT_CWND = 10 (include/net/tcp.h; RFC 6928)",
-        "rto": "tcp_rtt_estimator(), tcp_set_rto(): SRTT and RTTVAR (mdev) as RFC 6298",
+        "rto": "tcp_rtt_estimator(), tcp_set_rto(): an RTO estimated from SRTT and the deviation (mdev)",
+        "rto_rule": "tcp_rtt_estimator(): rttvar_us is the round's largest mdev, at least tcp_rto_min, decaying by a "
+                    "quarter per round (a falling RTT moves mdev with gain 1/32); __tcp_set_rto(): RTO = SRTT + "
+                    "rttvar_us, so at least SRTT + 200 ms",
         "initial_rto": "TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h)",
-        "min_rto": "TCP_RTO_MIN = 200 ms (include/net/tcp.h); the kernel floors RTTVAR at it, here the RTO is floored",
+        "min_rto": "TCP_RTO_MIN = 200 ms (include/net/tcp.h), the floor of the variance term (rto_rule)",
         "max_rto": "TCP_RTO_MAX = 120 s (include/net/tcp.h)",
         "clock_granularity": "jiffies at HZ = 1000 (1 ms); tcp_rtt_estimator() works in microseconds",
         "delayed_ack": "TCP_DELACK_MIN = 40 ms (include/net/tcp.h): an ACK per two segments or after the timer",

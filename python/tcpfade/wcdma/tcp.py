@@ -27,7 +27,7 @@ from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param
 from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, no_probes,
-                              PROGRESS, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
+                              PROGRESS, RTO_RULE, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
 from .system import DEFAULT_SIR_REFERENCE, RAYS, SIR_REFERENCES, SLOT, simulate_system
 
@@ -106,7 +106,7 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
 #: value). tcp_over_blocks and tcp_over_system take them by name; wcdma.simulate also through a profile.
 BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "initial_ssthresh")), FIXED_RTO,
                 INITIAL_RTO.but(rule=v.Real(1e-3, 1e3)), MAX_RTO.but(rule=v.Real(1e-3, 1e4)),
-                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), DELAYED_ACK)
+                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, DELAYED_ACK)
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
 
 
@@ -394,7 +394,8 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     min_rto : floor of TCP's retransmission timer [s].
     **parts
         The sender's other parts and timer by name (``BEARER_PARTS``: ``initial_window``, ``limited_transmit``, ...,
-        ``initial_rto``, ``max_rto``, ``clock_granularity``, ``delayed_ack``); the papers' when left out.
+        ``initial_rto``, ``max_rto``, ``clock_granularity``, ``rto_rule``, ``delayed_ack``); the papers' when left
+        out.
 
     Returns
     -------

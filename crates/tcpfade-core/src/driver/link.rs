@@ -314,6 +314,13 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 self.sender.timer_deadline(),
             ]);
             let next = event.time;
+            // A bulk sender always has a next event (a packet on the link, an ACK, a timer): none is a wedged sender,
+            // which must be an error, not a run that ends quietly at the next marks with nothing sent since.
+            if !next.is_finite() {
+                return Err(Error::invalid("rate", cfg.rate, &format!(
+                    "the simulation stalled at t = {now} s: the sender has nothing in flight, no timer and sends \
+                     nothing (internal error; please report it with the call)")));
+            }
             // Measurement marks fall between events: take the counts as they stand.
             while next_mark <= next {
                 snapshots.push(self.snapshot(next_mark));
@@ -321,9 +328,6 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                     Some(m) => next_mark = m,
                     None => return Ok(self.outcome(snapshots)),
                 }
-            }
-            if !next.is_finite() {
-                return Err(Error::invalid("rate", cfg.rate, "the simulation stalled (internal error)"));
             }
             now = next;
             self.observer.before_event(now, &self.sender);

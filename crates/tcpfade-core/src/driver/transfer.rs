@@ -40,7 +40,7 @@ use super::common::{AckPolicy, NextEvent};
 use super::link::LinkChannel;
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, RtoPolicy, SackBlocks, Sender, SenderConfig};
+use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
@@ -185,10 +185,9 @@ impl TransferConfig {
 
     /// The RFC 6298 parameters of the sender's timer; a fixed RTO is an error.
     fn rfc6298(&self) -> Result<Rfc6298> {
-        match self.sender.rto {
-            RtoPolicy::Rfc6298(p) => Ok(p),
-            RtoPolicy::Fixed(_) => Err(Error::invalid("rto", "fixed", "a transfer's timer follows RFC 6298")),
-        }
+        self.sender.rto.estimated().ok_or_else(|| {
+            Error::invalid("rto", "fixed", "a transfer's timer is estimated (RFC 6298's or Linux's rule)")
+        })
     }
 
     /// Data segments n = ⌈size / MSS⌉.
@@ -449,13 +448,16 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 if self.phase == Phase::Established { self.sender.timer_deadline() } else { None },
             ]);
             let next = event.time;
+            if !next.is_finite() {
+                // Until it ends a transfer always has a frame in flight or a timer running; checked before the time
+                // limit, which an infinite time would otherwise pass for a transfer that merely did not finish.
+                return Err(Error::invalid("time_limit", self.cfg.time_limit, &format!(
+                    "the transfer stalled at t = {} s: nothing in flight and no timer (internal error; please report \
+                     it with the call)", self.now)));
+            }
             if next > self.cfg.time_limit {
                 self.now = self.cfg.time_limit;
                 return Ok(());
-            }
-            if !next.is_finite() {
-                // Until it ends a transfer always has a frame in flight or a timer running.
-                return Err(Error::invalid("time_limit", self.cfg.time_limit, "the transfer stalled (internal error)"));
             }
             self.now = next;
             if event.is(ARRIVAL) {

@@ -118,6 +118,14 @@ impl SenderConfig {
         Ok(self)
     }
 
+    /// The same configuration with Linux's RTO estimator ([`RtoPolicy::Linux`]) and these parameters (`min` is
+    /// `tcp_rto_min`, a floor on the variance term).
+    pub fn with_linux_rto(mut self, params: Rfc6298) -> Result<Self> {
+        params.validate()?;
+        self.rto = RtoPolicy::Linux(params);
+        Ok(self)
+    }
+
     /// The same configuration with RFC 6582's `recover` guard on or off (see
     /// [`SenderConfig::recover_guard`]); only NewReno's recovery (NewReno, CUBIC) has it, so another variant refuses
     /// it rather than run as if it were off.

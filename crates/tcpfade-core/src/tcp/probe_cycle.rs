@@ -140,9 +140,9 @@ impl ProbeRecovery {
         // The probe timer is the RTT estimate current when the cycle starts (§3.1); before any sample
         // there is none, and the RTO stands in for it.
         let last_rtt = st.rto.srtt().unwrap_or_else(|| st.rto.rto());
-        let timeout = match st.rto.policy() {
-            RtoPolicy::Rfc6298(p) => last_rtt.max(p.granularity),
-            RtoPolicy::Fixed(_) => last_rtt,
+        let timeout = match st.rto.policy().estimated() {
+            Some(p) => last_rtt.max(p.granularity),
+            None => last_rtt,
         };
         let dupacks = if trigger == ProbeTrigger::DuplicateAcks { st.dupacks } else { 0 };
         st.timer = None;
@@ -178,8 +178,8 @@ impl ProbeRecovery {
     /// A probe answer arrived; the cycle's measurements once PR2_ACK of the current exchange is in.
     pub(crate) fn on_probe_ack(&mut self, st: &TcpState, now: f64, answer: ProbeSegment) -> Option<ProbeMeasurement> {
         let ceiling = match st.rto.policy() {
-            RtoPolicy::Rfc6298(p) => p.max,
             RtoPolicy::Fixed(rto) => rto,
+            estimated => estimated.estimated().expect("an estimated RTO").max,
         };
         let cycle = self.cycle.as_mut()?;
         if answer.id != cycle.id {

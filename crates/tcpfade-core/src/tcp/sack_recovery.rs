@@ -56,7 +56,7 @@ use super::state::TcpState;
 /// Which NextSeg rule chose a packet (RFC 6675 §4), or the retransmission at entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NextSegRule {
-    /// The first retransmission, at entry (§5 step 4.3).
+    /// The first retransmission, at entry (§5 step 4.3), or after a timeout (RFC 6298 §5.4).
     Entry,
     /// (1): a lost packet above HighRxt.
     Lost,
@@ -341,7 +341,11 @@ impl SackRecovery {
         st.retransmit = None;
         self.after_rto = Some(st.high);
         self.rxt_next = st.una;
-        self.entry = None;
+        // RFC 6298 §5.4: the earliest unacknowledged segment goes out at once, whatever pipe says. With RACK, pipe
+        // still counts the segments sent less than RACK.rtt + reo_wnd ago (§6.3 does not mark them lost), and may
+        // be >= the loss window of 1: waiting for pipe to fall would wait for ACKs that a lost flight never brings,
+        // with no timer left to end the wait (Linux's tcp_retransmit_timer() sends the head regardless of cwnd).
+        self.entry = (st.una < st.high).then_some(st.una);
         self.prr = None;
         self.set_lost_below(st);
         if self.rack.is_some() {

@@ -183,7 +183,7 @@ impl Sender {
     fn take_rtt_sample(st: &mut TcpState, ack: u64, now: f64) {
         if let Some((seq, sent)) = st.timed.filter(|&(seq, _)| ack > seq) {
             debug_assert!(seq >= st.una);
-            st.rto.on_sample(now - sent);
+            st.rto.on_sample_at(now - sent, ack, st.high);
             st.rtts.note_data(now - sent);
             st.timed = None;
         }

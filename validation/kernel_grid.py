@@ -136,7 +136,7 @@ def simulate(cell: dict) -> tuple[np.ndarray, np.ndarray]:
 #: the model leaves out or reads differently (docs/validation/kernel.md, "The grid").
 ABLATIONS = [
     ("the kernel's measured loss rate (i.i.d. cells)", "kernel_loss_rate"),
-    ("Linux's RTO floor: SRTT + 200 ms", "min_rto_plus_rtt"),
+    ("RFC 6298's RTO rule (RTO >= 200 ms) for Linux's (>= SRTT + 200 ms)", {"rto_rule": "rfc6298"}),
     ("a receive window of μT + B (Linux's autotuned buffer, not Wmax = 65536)", "wmax_pipe"),
     ("no delayed ACKs", {"delayed_ack": None}),
     ("growth per ACK (no byte counting)", {"byte_counting": False}),
@@ -158,8 +158,6 @@ def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
                 continue
             # The kernel's runs reuse two per-packet loss sequences (seeds 1, 2): their rate, not the nominal 1%.
             channel, change = tcpfade.Bernoulli(float(kernel_loss_rate)), {}
-        elif change == "min_rto_plus_rtt":
-            change = {"min_rto": 0.2 + cell["tau"] + 1 / cell["rate"]}
         elif change == "wmax_pipe":
             change = {"wmax": round(cell["rate"] * (cell["tau"] + 1 / cell["rate"])) + cell["buffer"]}
         takes = simulated_parts(change)

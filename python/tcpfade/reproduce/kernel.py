@@ -44,8 +44,8 @@ CHANNELS = (IID_1, IID_3, BURSTS_3)
 
 #: Linux's timers (RTO_MIN 200 ms, initial 1 s, 120 s maximum, 1 ms clock), its 40-ms delayed ACK and its window
 #: growth by the segments an ACK covers (RFC 3465), as the "linux" profile states them; the profile's other parts
-#: (IW10, limited transmit, NewReno's guard) are left out, as they were when these claims were measured, and its
-#: refusal of "reno" would not let Reno run here.
+#: (IW10, limited transmit, NewReno's guard, the kernel's RTO estimator ``rto_rule``) are left out, as they were when
+#: these claims were measured, and its refusal of "reno" would not let Reno run here.
 LINUX = {k: LINUX_PROFILE.values[k] for k in ("min_rto", "initial_rto", "max_rto", "clock_granularity", "delayed_ack",
                                               "byte_counting")}
 #: abouzeid's ns-2 defaults (simulate_link's): no minimum but two 10-ms ticks, an ACK per segment.

@@ -229,7 +229,8 @@ impl Rack {
     /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight).
     pub(crate) fn on_send(&mut self, seq: u64, now: f64, retransmission: bool, una: u64, high: u64) {
         if high - una > self.mask + 1 {
-            self.grow(una, high);
+            // A new segment is not recorded yet, and its old slot is another segment's: copy only those before it.
+            self.grow(una, high, if retransmission { high } else { seq });
         }
         if !retransmission {
             debug_assert!(self.slot(seq).flags & LISTED == 0, "a new segment's slot still holds an undelivered one");
@@ -280,11 +281,11 @@ impl Rack {
         slot.flags &= !LISTED;
     }
 
-    /// Double the ring until `[una, high)` fits, keeping every outstanding segment's record.
-    fn grow(&mut self, una: u64, high: u64) {
+    /// Double the ring until `[una, high)` fits, keeping the record of every segment in `[una, recorded)`.
+    fn grow(&mut self, una: u64, high: u64, recorded: u64) {
         let size = (high - una).next_power_of_two().max(2 * (self.mask + 1));
         let mut ring = vec![Slot::default(); size as usize];
-        for s in una..high {
+        for s in una..recorded {
             ring[(s & (size - 1)) as usize] = self.slot(s);
         }
         self.ring = ring;
@@ -306,6 +307,9 @@ impl Rack {
     /// delivered, in ascending order (cumulatively acknowledged ones first, then the SACKed block by block).
     pub(crate) fn on_delivery(&mut self, board: &Scoreboard, una: u64, high: u64, ack: u64, blocks: &[(u64, u64)],
                               now: f64) {
+        if blocks.is_empty() && self.lost == 0 && self.rxt == 0 && board.count() == 0 && self.fack <= una + 1 {
+            return self.deliver_in_order(una, ack.min(high), now);
+        }
         let mut newest: Option<(f64, u64, f64)> = None; // (xmit_ts, end_seq, rtt) of the valid segment sent last
         let mut sorted = [(0u64, 0u64); super::MAX_SACK_BLOCKS];
         let n = blocks.len().min(sorted.len());
@@ -345,6 +349,35 @@ impl Rack {
                 (self.xmit_ts, self.end_seq) = (xmit, end);
             }
         }
+    }
+
+    /// [`Rack::on_delivery`] of a bulk transfer's common ACK, which moves the cumulative ACK over `[una, ack)` with
+    /// nothing SACKed, lost or retransmitted outstanding: then every outstanding segment is an original, sent in
+    /// sequence order, so the list by transmission time starts at `una`, the last segment delivered is the most
+    /// recently sent and has the smallest RTT (steps 1-2), and none was delivered below RACK.fack (step 3: fack <=
+    /// una + 1). The same result as the general loop, without its per-segment search.
+    fn deliver_in_order(&mut self, una: u64, ack: u64, now: f64) {
+        if ack <= una {
+            return;
+        }
+        debug_assert_eq!(self.head, una, "the oldest undelivered segment is the cumulative ACK");
+        for seq in una..ack {
+            self.slot_mut(seq).flags = 0; // out of the list; never retransmitted
+        }
+        let last = self.slot(ack - 1);
+        self.head = last.next;
+        match self.head {
+            NONE => self.tail = NONE,
+            h => self.slot_mut(h).prev = NONE,
+        }
+        let rtt = now - last.xmit;
+        self.min_rtt = self.min_rtt.min(rtt);
+        self.rtt = rtt;
+        self.sampled_since_probe = true;
+        if sent_after(last.xmit, ack, self.xmit_ts, self.end_seq) {
+            (self.xmit_ts, self.end_seq) = (last.xmit, ack);
+        }
+        self.fack = self.fack.max(ack);
     }
 
     /// §6.2 step 4: RACK.reo_wnd.

@@ -29,7 +29,7 @@ use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 pub use super::visits::{VisitObserver, VisitStats, OUTCOMES, VISIT_WINDOWS};
 pub use crate::channel::clocked::{LinkChannel, PacketClocked, PerfectChannel};
@@ -165,6 +165,47 @@ pub struct NoObserver;
 
 impl LinkObserver for NoObserver {}
 
+/// The start of the delivering transmission of each packet the receiver holds out of order, by sequence number: a
+/// ring over the receiver's window (every held packet lies within Wmax above the cumulative ACK), allocated at the
+/// first packet out of order, where a hash map cost a hash per packet held.
+struct HeldStarts {
+    starts: Vec<f64>,
+    wmax: u64,
+}
+
+impl HeldStarts {
+    fn new(wmax: u64) -> Self {
+        HeldStarts { starts: Vec::new(), wmax }
+    }
+
+    #[inline]
+    fn index(&self, seq: u64) -> usize {
+        (seq & (self.starts.len() as u64 - 1)) as usize
+    }
+
+    /// Record `start` for `seq`, unless a start is recorded already (the first delivering transmission counts).
+    fn keep_first(&mut self, seq: u64, start: f64) {
+        if self.starts.is_empty() {
+            self.starts = vec![f64::NAN; (self.wmax + 1).next_power_of_two() as usize];
+        }
+        let i = self.index(seq);
+        if self.starts[i].is_nan() {
+            self.starts[i] = start;
+        }
+    }
+
+    /// The start recorded for `seq`, forgotten.
+    #[inline]
+    fn take(&mut self, seq: u64) -> Option<f64> {
+        if self.starts.is_empty() {
+            return None;
+        }
+        let i = self.index(seq);
+        let t = std::mem::replace(&mut self.starts[i], f64::NAN);
+        (!t.is_nan()).then_some(t)
+    }
+}
+
 /// The driver's events, in the order they are handled at equal times.
 const LINK_DONE: usize = 0;
 const ACK_ARRIVES: usize = 1;
@@ -187,7 +228,7 @@ struct Link<'o, C, O, const SACK: bool> {
     sacks: VecDeque<SackBlocks>,
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
-    held_starts: HashMap<u64, f64>,
+    held_starts: HeldStarts,
     /// Packets delivered, by the batch in which their delivering transmission started (see
     /// [`LinkCounts::delivered`]).
     credited: Vec<u64>,
@@ -260,12 +301,12 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         if after > before {
             self.credit(start);
             for held in before + 1..after {
-                if let Some(t) = self.held_starts.remove(&held) {
+                if let Some(t) = self.held_starts.take(held) {
                     self.credit(t);
                 }
             }
         } else if seq > before {
-            self.held_starts.entry(seq).or_insert(start);
+            self.held_starts.keep_first(seq, start);
         }
         if self.ack_policy.ack_now(now, seq, before, ack) {
             self.acks.push_back((now + self.cfg.tau, ack));
@@ -331,8 +372,12 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             }
             now = next;
             self.observer.before_event(now, &self.sender);
+            // Only an ACK or a timer changes what the sender may send: after a link completion or a delayed ACK its
+            // state is as the last poll left it, which sent all it could, so it is not asked again.
+            let mut sender_moved = true;
             if event.is(LINK_DONE) {
                 self.finish_transmission(now)?;
+                sender_moved = false;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
                 if SACK {
@@ -347,11 +392,14 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 if SACK {
                     self.sacks.push_back(self.receiver.sack_blocks());
                 }
+                sender_moved = false;
             } else {
                 self.sender.on_timeout(now);
             }
             self.observer.after_event(&self.sender);
-            self.send_what_the_window_allows(now);
+            if sender_moved {
+                self.send_what_the_window_allows(now);
+            }
         }
     }
 
@@ -417,7 +465,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             acks: VecDeque::new(),
             sacks: VecDeque::new(),
             ack_policy: AckPolicy::new(cfg.delayed_ack),
-            held_starts: HashMap::new(),
+            held_starts: HeldStarts::new(cfg.sender.wmax),
             credited: vec![0; cfg.batches as usize],
             received_by_start: vec![0; cfg.batches as usize],
             new_received_by_start: vec![0; cfg.batches as usize],

@@ -380,6 +380,32 @@ impl Rack {
         self.fack = self.fack.max(ack);
     }
 
+    /// The whole of §6.2 for a bulk transfer's common ACK, if it is one: the cumulative ACK moves to `ack` with no SACK
+    /// block, nothing SACKed, lost or retransmitted outstanding, no probe outstanding, and the oldest segment left sent
+    /// after RACK.segment. Then steps 1-3 are [`Rack::deliver_in_order`], step 4 gives min(min_RTT/4, SRTT) (not in
+    /// recovery, nothing SACKed), and step 5 finds nothing sent before RACK.segment: no loss, no reordering timer.
+    /// Returns false, having changed nothing, when the ACK is not of this kind (the caller runs the general steps).
+    pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, srtt: Option<f64>, now: f64) -> bool {
+        if !(self.lost == 0 && self.rxt == 0 && self.tlp_end.is_none() && self.fack <= una + 1 && una < ack && ack <= high)
+        {
+            return false;
+        }
+        let last = self.slot(ack - 1);
+        let (xmit_ts, end_seq) = if sent_after(last.xmit, ack, self.xmit_ts, self.end_seq) {
+            (last.xmit, ack)
+        } else {
+            (self.xmit_ts, self.end_seq)
+        };
+        if last.next != NONE && !sent_after(self.slot(last.next).xmit, last.next + 1, xmit_ts, end_seq) {
+            return false;
+        }
+        self.deliver_in_order(una, ack, now);
+        let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
+        self.update_reo_wnd(&cx);
+        self.reo_deadline = None;
+        true
+    }
+
     /// §6.2 step 4: RACK.reo_wnd.
     fn update_reo_wnd(&mut self, cx: &Context) {
         self.reo_wnd = if !self.reordering_seen && (cx.recovering || cx.sacked >= self.dupthresh) {

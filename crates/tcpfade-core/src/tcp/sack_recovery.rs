@@ -150,18 +150,23 @@ impl SackRecovery {
 
     /// An ACK: cumulative `ack`, SACK `blocks`, at `now`.
     pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64) {
-        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
-            && self.rack.is_none()
-        {
+        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
             // Nothing SACKed, before or now, outside recovery: the general path below reduces to this (no
-            // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer.
-            if ack > st.una {
-                let acked = ack - st.una;
-                (st.una, st.dupacks, st.limited_sent, self.lost_below) = (ack, 0, 0, ack);
-                st.send_next = st.send_next.max(ack);
-                cc.on_ack(st, acked, now);
+            // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer. With RACK, when its
+            // own steps reduce likewise (Rack::on_quiet_ack).
+            let quiet = match self.rack.as_deref_mut() {
+                None => true,
+                Some(rack) => rack.on_quiet_ack(st.una, ack, st.high, st.rto.srtt(), now),
+            };
+            if quiet {
+                if ack > st.una {
+                    let acked = ack - st.una;
+                    (st.una, st.dupacks, st.limited_sent, self.lost_below) = (ack, 0, 0, ack);
+                    st.send_next = st.send_next.max(ack);
+                    cc.on_ack(st, acked, now);
+                }
+                return;
             }
-            return;
         }
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;

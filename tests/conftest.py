@@ -23,7 +23,7 @@ def scale():
 
 #: Tiers by module (pyproject.toml registers the markers).
 TIERS = {
-    "test_reproduce.py": ("slow",), "test_fuzz.py": ("slow",), "test_watch.py": ("slow",),
+    "test_reproduce.py": ("slow",), "test_fuzz.py": ("slow",), "test_watch.py": ("slow",), "test_kernel_grid.py": ("slow",),
     "test_emulator.py": ("root",), "test_emulator_sweep.py": ("root",), "test_site.py": ("docs", "slow"), "test_docs.py": ("docs",),
 }
 

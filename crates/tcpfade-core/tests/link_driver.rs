@@ -26,6 +26,23 @@ fn hand_worked_slow_start_with_a_one_packet_buffer() {
     // RTT samples: packet 0 (sent 0, ACKed 3), then 1 (sent 3, ACKed 6): no queueing yet, T = 3 each.
     assert_eq!(t.rtt_samples, 2);
     assert!((t.rtt_sum - 6.0).abs() < 1e-12);
+    // An ACK per packet received, none by a timer.
+    assert_eq!((t.acks, t.timer_acks), (4, 0));
+}
+
+#[test]
+fn hand_worked_delayed_acks_each_sent_by_the_timer() {
+    // The same link with a 0.5-s delayed ACK: every segment arrives alone, so each ACK waits out the timer. t=0 send
+    // 0 [0,1); t=1 0 received, ACK held; t=1.5 the timer sends ACK 1, due 3.5; t=3.5 W=2: send 1 [3.5,4.5) and 2
+    // (buffered); t=4.5 1 received, held; 2 on the link [4.5,5.5); t=5 the timer sends ACK 2; t=5.5 2 received,
+    // held; t=6 the timer sends ACK 3. Stop at 6.5: 3 sent, received and delivered, 3 ACKs, all by the timer.
+    let mut cfg = config(Variant::Reno, 1.0, 2.0, 1, 6.5, 0.0);
+    cfg.sender = SenderConfig::new(Variant::Reno, 1 << 16, 3, 100.0, 1e9).unwrap();
+    cfg.batches = 1;
+    cfg.delayed_ack = Some(0.5);
+    let t = run_link(&cfg, PerfectChannel).unwrap().totals;
+    assert_eq!((t.sent, t.received, t.delivered, t.buffer_losses), (3, 3, 3, 0));
+    assert_eq!((t.acks, t.timer_acks), (3, 3));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChan
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
-pub(crate) const LINK_FIELDS: [&str; 13] = [
+pub(crate) const LINK_FIELDS: [&str; 15] = [
     "time",
     "delivered",
     "sent",
@@ -24,6 +24,8 @@ pub(crate) const LINK_FIELDS: [&str; 13] = [
     "busy",
     "retransmissions",
     "new_received",
+    "acks",
+    "timer_acks",
 ];
 
 pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
@@ -41,6 +43,8 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
         c.busy,
         c.retransmissions as f64,
         c.new_received as f64,
+        c.acks as f64,
+        c.timer_acks as f64,
     ]
 }
 

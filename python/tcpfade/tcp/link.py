@@ -67,6 +67,9 @@ class LinkResult(Record):
         Recoveries per second, and the mean of the RTT samples [s].
     delivered, sent, retransmissions, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
         The counts after the warm-up.
+    acks, timer_acks : int
+        ACKs the receiver sent after the warm-up, and of them those its delayed-ACK timer sent (a segment left alone
+        for the whole ``delayed_ack``; none without delayed ACKs).
     p_no_loss, p_triple_duplicate, p_timeout, mean_effective_bad, mean_rto_at_bad, mean_backoff_at_bad : float
         The per-visit terms above.
     ci : dict[str, tuple[float, float]]
@@ -117,6 +120,8 @@ class LinkResult(Record):
     timeouts: int
     fast_retransmits: int
     rtt_samples: int
+    acks: int
+    timer_acks: int
     p_no_loss: float
     p_triple_duplicate: float
     p_timeout: float
@@ -171,7 +176,7 @@ class LinkResult(Record):
 def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
     """Metric values from count rows (the totals or one row per batch), columns as the core's fields."""
     (time, delivered, sent, received, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples,
-     rtt_sum, busy, _retransmissions, new_received) = rows.T
+     rtt_sum, busy, _retransmissions, new_received, _acks, _timer_acks) = rows.T
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "goodput": delivered / (rate * time),
@@ -375,7 +380,8 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         retransmissions=int(count["retransmissions"]),
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
-        rtt_samples=int(count["rtt_samples"]), p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),
+        rtt_samples=int(count["rtt_samples"]), acks=int(count["acks"]), timer_acks=int(count["timer_acks"]),
+        p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),
         p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,

@@ -122,6 +122,11 @@ counters! {
         pub busy: f64,
         /// Segments sent again (after a timeout or a fast retransmit, and NewReno's partial ACKs).
         pub retransmissions: u64,
+        /// ACKs the receiver sent.
+        pub acks: u64,
+        /// Of them, those the delayed-ACK timer sent: an in-order segment left alone for the whole delay (RFC 1122
+        /// §4.2.3.2), the wait a kernel receiver's log shows or not.
+        pub timer_acks: u64,
     }
 }
 
@@ -309,6 +314,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             self.held_starts.keep_first(seq, start);
         }
         if self.ack_policy.ack_now(now, seq, before, ack) {
+            self.counts.acks += 1;
             self.acks.push_back((now + self.cfg.tau, ack));
             if SACK {
                 self.sacks.push_back(self.receiver.sack_blocks());
@@ -388,6 +394,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
+                self.counts.acks += 1;
+                self.counts.timer_acks += 1;
                 self.acks.push_back((now + cfg.tau, self.receiver.expected()));
                 if SACK {
                     self.sacks.push_back(self.receiver.sack_blocks());

@@ -1,7 +1,7 @@
 //! Phase 2 of Reno and NewReno (the analysis kernel): every window class of one (channel, Wmax, K,
 //! T0) point, from loss patterns (`Phase2`, what `tcpfade.analyze` uses) and by the reference
 //! explorer; and the whole embedded chain of a point (`cycle_model`: phase 1, phase 2, the chain's
-//! rows), what a Python `analyze` call spends in the core. Run `cargo bench -p tcpfade-core --bench
+//! rows), what a Python `analyze` call spends in the core. Run `cargo bench -p tcpfade-core --features bench --bench
 //! analysis`; figures are in the README.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

@@ -1,5 +1,5 @@
 //! Channel throughput: Gilbert-Elliott slots per second (stepping and skipping, the path a
-//! simulator uses) and fading samples per second (Jakes, cisoids). Run `cargo bench -p tcpfade-core`;
+//! simulator uses) and fading samples per second (Jakes, cisoids). Run `cargo bench -p tcpfade-core --features bench`;
 //! figures and the machine are in the README.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -1,6 +1,6 @@
 //! The event-driven driver: delivered packets per second of wall-clock time, on an ideal link and on
 //! abouzeid's continuous-time channel. BRIEF §6: at least 15 M packets/s (100× ns-3). Run
-//! `cargo bench -p tcpfade-core --bench link`; figures in the README.
+//! `cargo bench -p tcpfade-core --features bench --bench link`; figures in the README.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};

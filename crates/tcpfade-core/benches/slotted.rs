@@ -1,6 +1,6 @@
 //! Slotted TCP simulator: slots per second per core for each variant on Gilbert-Elliott channels
 //! (chockalingam Table 1: P_E = 0.01 and 0.1, fD·T = 0.01 and 0.64), Wmax = 24, K = 3, T0 = 100.
-//! Target (BRIEF §6): 10^8 slots/s. Run `cargo bench -p tcpfade-core --bench slotted`.
+//! Target (BRIEF §6): 10^8 slots/s. Run `cargo bench -p tcpfade-core --features bench --bench slotted`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::channel::GilbertElliott;

@@ -1,5 +1,5 @@
 //! Finite transfers (tsaoussidis-badr Table 1's workload): 5,242,880-byte transfers per second of wall-clock
-//! time, without losses and over VDELDROP on/off phases. Run `cargo bench -p tcpfade-core --bench transfer`;
+//! time, without losses and over VDELDROP on/off phases. Run `cargo bench -p tcpfade-core --features bench --bench transfer`;
 //! figures in the README.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

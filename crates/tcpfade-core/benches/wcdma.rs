@@ -1,6 +1,6 @@
 //! The WCDMA uplink of zorzi-rossi-mazzini (Table 1: 25 cells, 90 users, f_d = 6 Hz, five rays, power control
 //! every slot): simulated seconds per wall-clock second on one core. Run
-//! `cargo bench -p tcpfade-core --bench wcdma`; the README gives the figures and the real-time factor.
+//! `cargo bench -p tcpfade-core --features bench --bench wcdma`; the README gives the figures and the real-time factor.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tcpfade_core::watch::Watch;

@@ -25,8 +25,7 @@ OPEN = {
     "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off",
     "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off",
     "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off",
-    "10 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK, RACK off",
-    "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK, RACK off",
+    "1.5 Mb/s, 50 ms, i.i.d., cubic, SACK, RACK off",
 }
 
 

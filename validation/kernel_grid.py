@@ -137,6 +137,7 @@ def simulate(cell: dict) -> tuple[np.ndarray, np.ndarray]:
 ABLATIONS = [
     ("the kernel's measured loss rate (i.i.d. cells)", "kernel_loss_rate"),
     ("RFC 6298's RTO rule (RTO >= 200 ms) for Linux's (>= SRTT + 200 ms)", {"rto_rule": "rfc6298"}),
+    ("ssthresh recomputed at every timeout (not held on a repeated one)", {"hold_ssthresh_on_rto": False}),
     ("a receive window of μT + B (Linux's autotuned buffer, not Wmax = 65536)", "wmax_pipe"),
     ("no delayed ACKs", {"delayed_ack": None}),
     ("growth per ACK (no byte counting)", {"byte_counting": False}),

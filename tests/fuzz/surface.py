@@ -223,6 +223,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "sack": st.sampled_from([False, True, 2, "yes"]), "prr": st.sampled_from([False, True, 1]),
     "rack": st.sampled_from([False, True, 1, "yes"]),
     "hystart": st.sampled_from([False, True, 1, "yes", None]),
+    "hold_ssthresh_on_rto": st.sampled_from([False, True, 1, "yes", None]),
     "profile": st.sampled_from(["papers", "rfc", "linux", "bsd", "", 1, None, True]), "ssthresh_rule": st.sampled_from(["half_window", "half_flight", "x"]), "rto_rule": st.sampled_from(["rfc6298", "linux", "Linux", "", None, True]), "rto": mixed(pos(1e-3, 10)), "initial_rto": mixed(pos(1e-3, 5)),
     "min_rto": mixed(pos(1e-3, 2)), "max_rto": mixed(pos(1, 100)), "clock_granularity": mixed(pos(0, 0.5)),
     "max_backoff": mixed(st.sampled_from([1, 2, 4, 64, 3, 128])), "delayed_ack": mixed(pos(1e-3, 1)),

@@ -23,6 +23,7 @@ pub(crate) struct SenderArgs {
     pub prr: bool,
     pub rack: bool,
     pub hystart: bool,
+    pub hold_ssthresh_on_rto: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -68,7 +69,8 @@ impl SenderArgs {
             .with_sack(self.sack)?
             .with_prr(self.prr)?
             .with_rack(self.rack)?
-            .with_hystart(self.hystart))
+            .with_hystart(self.hystart)
+            .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto))
     }
 }
 

@@ -93,9 +93,14 @@ HYSTART = Param("hystart", v.Flag(), False,
                  "congestion avoidance after 5 such rounds; a falling RTT resumes slow start, a loss ends it. Needs "
                  "a clock in seconds (not the slotted model).")
 
+HOLD_SSTHRESH_ON_RTO = Param("hold_ssthresh_on_rto", v.Flag(), False,
+                             "A retransmission timeout that repeats one (the cumulative ACK unchanged since the last "
+                             "timeout) leaves ssthresh as it is, as RFC 5681 §3.1 and Linux do; the papers' TCP "
+                             "recomputes it at every timeout.")
+
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART)
+          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

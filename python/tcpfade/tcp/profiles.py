@@ -25,6 +25,7 @@ PAPERS = Profile(
 RFC = Profile(
     "rfc",
     {"ssthresh_rule": "half_flight", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
+     "hold_ssthresh_on_rto": True,
      "initial_window": 3, "rto": None, "initial_rto": 1.0, "min_rto": 1.0, "max_rto": 64.0},
     "A standards-track sender: RFC 5681 with RFC 3042, RFC 6582, RFC 6298 and RFC 3465.",
     sources={
@@ -38,6 +39,7 @@ RFC = Profile(
         "initial_rto": "RFC 6298 §2.1: 1 s before the first sample",
         "min_rto": "RFC 6298 §2.4: RTO rounded up to 1 s",
         "max_rto": "RFC 6298 §2.5: a maximum of at least 60 s",
+        "hold_ssthresh_on_rto": "RFC 5681 §3.1: a segment retransmitted by the timer once already holds ssthresh",
     },
     refused={
         "oldtahoe": "RFC 5681 §3.2 requires fast retransmit on the third duplicate ACK",
@@ -49,6 +51,7 @@ RFC = Profile(
 LINUX = Profile(
     "linux",
     {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
+     "hold_ssthresh_on_rto": True,
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
      "max_rto": 120.0,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True},
@@ -70,6 +73,8 @@ LINUX = Profile(
         "initial_rto": "TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h)",
         "min_rto": "TCP_RTO_MIN = 200 ms (include/net/tcp.h), the floor of the variance term (rto_rule)",
         "max_rto": "TCP_RTO_MAX = 120 s (include/net/tcp.h)",
+        "hold_ssthresh_on_rto": "tcp_enter_loss(): ssthresh (and the module's state) set only at the first timeout "
+                                "of a loss episode, not while icsk_retransmits > 0",
         "clock_granularity": "jiffies at HZ = 1000 (1 ms); tcp_rtt_estimator() works in microseconds",
         "delayed_ack": "TCP_DELACK_MIN = 40 ms (include/net/tcp.h): an ACK per two segments or after the timer",
         "sack": "net.ipv4.tcp_sack = 1 by default (Documentation/networking/ip-sysctl.rst); the scoreboard is "

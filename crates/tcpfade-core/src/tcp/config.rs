@@ -80,6 +80,10 @@ pub struct SenderConfig {
     /// retransmit. Off by default (the papers' TCP has none); a variant without fast retransmit (OldTahoe)
     /// refuses it.
     pub limited_transmit: bool,
+    /// A retransmission timeout that repeats one (the cumulative ACK unchanged since the last) leaves ssthresh, and the
+    /// congestion part's state, as they are: RFC 5681 §3.1 and Linux's tcp_enter_loss(). Off by default: the papers'
+    /// TCP recomputes ssthresh at every timeout (zorzi-rao §2 rule 3, ns-2).
+    pub hold_ssthresh_on_rto: bool,
 }
 
 impl SenderConfig {
@@ -108,6 +112,7 @@ impl SenderConfig {
             rack: false,
             hystart: false,
             limited_transmit: false,
+            hold_ssthresh_on_rto: false,
         })
     }
 
@@ -240,6 +245,12 @@ impl SenderConfig {
     /// The same configuration with HyStart++ (RFC 9406) on or off.
     pub fn with_hystart(mut self, on: bool) -> Self {
         self.hystart = on;
+        self
+    }
+
+    /// The same configuration with ssthresh held on a repeated timeout, or not ([`SenderConfig::hold_ssthresh_on_rto`]).
+    pub fn with_hold_ssthresh_on_rto(mut self, on: bool) -> Self {
+        self.hold_ssthresh_on_rto = on;
         self
     }
 }

@@ -74,10 +74,25 @@ pub(crate) fn go_back_n(st: &mut TcpState, cc: &mut Congestion) {
     st.retransmit = None;
 }
 
+/// The ssthresh a retransmission timeout sets: the congestion part's, unless the sender holds it on a timeout that
+/// repeats one (the cumulative ACK unchanged since the last timeout): RFC 5681 §3.1, "if the segment has already been
+/// retransmitted by way of the retransmission timer at least once, the value of ssthresh is held constant"; Linux's
+/// tcp_enter_loss() likewise leaves ssthresh, and the congestion module's state, alone while icsk_retransmits > 0.
+pub(crate) fn timeout_ssthresh(st: &mut TcpState, cc: &mut Congestion) {
+    let repeated = st.hold_ssthresh_on_rto && st.last_rto_una == Some(st.una);
+    st.last_rto_una = Some(st.una);
+    if !repeated {
+        st.ssthresh = cc.ssthresh(st);
+    }
+}
+
 /// A timeout outside TCP-Probing: go back N and forget any recovery (zorzi-rao §2 rule 3; RFC 6582 §3.2
 /// step 4 for what NewReno's guard adds).
 fn restart_after_timeout(st: &mut TcpState, cc: &mut Congestion) {
-    go_back_n(st, cc);
+    timeout_ssthresh(st, cc);
+    st.cwnd = cc.loss_window();
+    st.send_next = st.una;
+    st.retransmit = None;
     st.recover = None;
     st.dupacks = 0;
     st.limited_sent = 0;

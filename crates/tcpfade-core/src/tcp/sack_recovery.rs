@@ -337,7 +337,7 @@ impl SackRecovery {
 
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
     pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
-        st.ssthresh = cc.ssthresh(st);
+        super::recovery::timeout_ssthresh(st, cc);
         st.cwnd = cc.loss_window();
         st.recover = None;
         st.dupacks = 0;

@@ -77,6 +77,7 @@ impl Sender {
         };
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
+        st.hold_ssthresh_on_rto = cfg.hold_ssthresh_on_rto;
         if cfg.hystart {
             st.hystart = Some(Box::new(HyStart::new(cfg.initial_window.min(cfg.wmax))));
         }

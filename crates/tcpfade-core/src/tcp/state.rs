@@ -62,6 +62,10 @@ pub(crate) struct TcpState {
     pub counters: SenderCounters,
     /// HyStart++ (RFC 9406) while the initial slow start runs it ([`super::SenderConfig::hystart`]).
     pub hystart: Option<Box<HyStart>>,
+    /// Whether a timeout that repeats one leaves ssthresh as it is ([`super::SenderConfig::hold_ssthresh_on_rto`]).
+    pub hold_ssthresh_on_rto: bool,
+    /// The cumulative ACK at the last timeout: a timeout with it unchanged repeats that one.
+    pub last_rto_una: Option<u64>,
 }
 
 impl TcpState {
@@ -83,6 +87,8 @@ impl TcpState {
             rtts: RttMinima::default(),
             counters: SenderCounters::default(),
             hystart: None,
+            hold_ssthresh_on_rto: false,
+            last_rto_una: None,
         }
     }
 }

@@ -1,0 +1,43 @@
+//! Hand-worked traces of the retransmission timeout's window rules: RFC 5681 §3.1's held ssthresh on a timeout that
+//! repeats one (`SenderConfig::hold_ssthresh_on_rto`, Linux's tcp_enter_loss()), against the papers' TCP, which
+//! recomputes it at every timeout (zorzi-rao §2 rule 3).
+
+mod common;
+
+use common::drain;
+use tcpfade_core::tcp::{Sender, SenderConfig, Variant};
+
+/// NewReno, ssthresh = ⌈W/2⌉, IW 4, a fixed 1-s timer; what it sends at t = 0.
+fn sender(hold: bool) -> (Sender, Vec<u64>) {
+    let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 1000.0).unwrap()
+        .with_initial_window(4).unwrap()
+        .with_hold_ssthresh_on_rto(hold);
+    let mut s = Sender::new(cfg);
+    let first = drain(&mut s, 0.0);
+    (s, first)
+}
+
+#[test]
+fn a_repeated_timeout_holds_ssthresh_and_a_timeout_after_progress_recomputes_it() {
+    for hold in [false, true] {
+        let (mut s, first) = sender(hold);
+        assert_eq!(first, vec![0, 1, 2, 3]);
+        // t = 1: the timer fires, nothing acknowledged: ssthresh = ⌈4/2⌉ = 2, W = 1, 0 goes again.
+        s.on_timeout(1.0);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 2.0));
+        assert_eq!(drain(&mut s, 1.0), vec![0]);
+        // t = 2: it fires again for the same segment (the cumulative ACK still 0). The papers' TCP recomputes:
+        // ⌈1/2⌉ = 1. RFC 5681 §3.1 holds ssthresh at 2.
+        s.on_timeout(2.0);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1.0, if hold { 2.0 } else { 1.0 }), "hold = {hold}");
+        assert_eq!(drain(&mut s, 2.0), vec![0]);
+        // t = 2.5: 0's ACK (the cumulative ACK moves to 1): slow start if W < ssthresh, W = 2 with the hold, and
+        // congestion avoidance W = 1 + 1/1 = 2 without; then 1 and 2 go out.
+        s.on_ack(2.5, 1);
+        assert_eq!(s.cwnd(), 2.0);
+        assert_eq!(drain(&mut s, 2.5), vec![1, 2]);
+        // t = 3.5: a timeout after progress is a new one: ssthresh = ⌈2/2⌉ = 1 with or without the hold.
+        s.on_timeout(3.5);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 1.0), "hold = {hold}");
+    }
+}

@@ -181,6 +181,10 @@ def test_wcdma_sweeps_store_the_chains_summary(tmp_path):
      'max_backoff = 48\n', 8, "fixed.max_backoff"),                                      # a link model's rule
     ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\nfdt = 0.01\n', 6, "fixed.fdt"),
     ('[sweep]\nmodel = "simulate"\n[fixed]\nchannel = "continuous"\n', 4, "fixed.channel"),  # not slotted
+    # A switch given as anything but true or false (a fresh-eyes review found a KeyError here, issue 34).
+    ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\nsack = "yes"\n', 6, "fixed.sack"),
+    ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\n[axes]\nhold_ssthresh_on_rto = [1]\n', 7,
+     "axes.hold_ssthresh_on_rto[0]"),
 ])
 def test_malformed_files_are_rejected_with_their_location_and_nothing_written(tmp_path, capsys, text, line, field):
     path = write(tmp_path, text)

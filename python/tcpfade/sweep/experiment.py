@@ -307,7 +307,8 @@ def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, n
     ok = (isinstance(value, int) and not isinstance(value, bool)) if kind is int else \
         (isinstance(value, (int, float)) and not isinstance(value, bool)) if kind is float else isinstance(value, kind)
     if not ok:
-        want = {int: "an integer", float: "a number", str: "a string"}[kind]
+        want = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
+            kind, f"a {kind.__name__}")
         raise loc.error(section, key, f"{value!r} is not allowed: must be {want}", name=name)
     return float(value) if kind is float else value
 

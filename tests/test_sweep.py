@@ -181,6 +181,8 @@ def test_wcdma_sweeps_store_the_chains_summary(tmp_path):
      'max_backoff = 48\n', 8, "fixed.max_backoff"),                                      # a link model's rule
     ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\nfdt = 0.01\n', 6, "fixed.fdt"),
     ('[sweep]\nmodel = "simulate"\n[fixed]\nchannel = "continuous"\n', 4, "fixed.channel"),  # not slotted
+    # An integer beyond any float (tomllib keeps every digit; it was an OverflowError).
+    ('[sweep]\nmodel = "simulate"\n[fixed]\nfdt = 0.01\nerror_rate = 1' + '0' * 400 + '\n', 5, "fixed.error_rate"),
     # A switch given as anything but true or false (a fresh-eyes review found a KeyError here, issue 34).
     ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\nsack = "yes"\n', 6, "fixed.sack"),
     ('[sweep]\nmodel = "simulate_link"\n[fixed]\nrate = 100\ntau = 0.01\n[axes]\nhold_ssthresh_on_rto = [1]\n', 7,

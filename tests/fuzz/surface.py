@@ -270,7 +270,22 @@ SIMULATION = _build("tcpfade.simulate", "reno", _build("Bernoulli", error_rate=0
 ANALYSIS = _build("tcpfade.analyze", "reno", _build("GilbertElliott.from_fading", fdt=0.1, error_rate=0.05), wmax=6)
 LAGS = st.one_of(st.lists(st.floats(0, 100), max_size=20), mixed(pos(0, 100)), array_recipe())
 SIR = st.one_of(mixed(st.floats(-20, 20)), st.lists(st.floats(-20, 20), max_size=20), array_recipe())
+#: Keys of every kind a model declares (numbers, switches, names), and values of every TOML type for them: an
+#: experiment file may give any parameter a value of the wrong type (a switch as "yes" was a KeyError once).
+EXPERIMENT_KEYS = st.sampled_from(["fdt", "error_rate", "wmax", "slots", "rate", "tau", "buffer", "duration", "variant",
+                                   "profile", "sack", "prr", "rack", "hystart", "hold_ssthresh_on_rto",
+                                   "recover_guard", "limited_transmit", "byte_counting", "rto_rule", "ssthresh_rule",
+                                   "channel", "delayed_ack", "x"])
+EXPERIMENT_VALUE = st.one_of(mixed(pos(1e-3, 1)), st.booleans(), st.integers(-3, 300),
+                             st.sampled_from(["yes", "", "reno", "cubic", "linux", "rfc6298", "bernoulli", "none"]),
+                             st.lists(st.one_of(st.booleans(), st.integers(0, 3), st.text(max_size=3)), max_size=2))
 EXPERIMENT_DICT = st.one_of(
+    st.fixed_dictionaries({"sweep": st.fixed_dictionaries({"model": st.sampled_from(["simulate_link", "x"])},
+                                                          optional={"seed": mixed(SEED)}),
+                           "output": st.fixed_dictionaries({"store": file_recipe("new-sqlite", "missing-dir")})},
+                          optional={"fixed": st.dictionaries(EXPERIMENT_KEYS, EXPERIMENT_VALUE, max_size=5),
+                                    "axes": st.dictionaries(EXPERIMENT_KEYS, st.lists(EXPERIMENT_VALUE, max_size=3),
+                                                            max_size=2)}),
     st.fixed_dictionaries({"sweep": st.fixed_dictionaries({"model": st.sampled_from(["simulate", "analyze", "x"])},
                                                           optional={"seed": mixed(SEED),
                                                                     "replications": mixed(count(0, 3)),
@@ -374,8 +389,9 @@ SPECS: dict[str, dict[str, st.SearchStrategy]] = {
                                  "store": st.one_of(file_recipe("new-sqlite", "missing-dir", "directory",
                                                                 "readonly-dir", "foreign-sqlite"), ANYTHING),
                                  "source": st.one_of(st.text(max_size=5), ANYTHING)},
-    "tcpfade.sweep.Experiment.from_dict": {"data": EXPERIMENT_DICT, "source": st.one_of(st.text(max_size=5), ANYTHING),
-                                           "text": st.one_of(st.text(max_size=5), ANYTHING),
+    "tcpfade.sweep.Experiment.from_dict": {"data": EXPERIMENT_DICT,
+                                           "source": st.one_of(st.just("<experiment>"), st.text(max_size=5), ANYTHING),
+                                           "text": st.one_of(st.just(""), st.text(max_size=5), ANYTHING),
                                            "base": st.one_of(st.none(), file_recipe("directory", "missing-dir"),
                                                              ANYTHING)},
     "tcpfade.sweep.load_experiment": {"path": READ_PATH},

@@ -310,7 +310,13 @@ def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, n
         want = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
             kind, f"a {kind.__name__}")
         raise loc.error(section, key, f"{value!r} is not allowed: must be {want}", name=name)
-    return float(value) if kind is float else value
+    if kind is float:
+        try:
+            return float(value)
+        except OverflowError:   # an integer beyond any float (Python's TOML reader keeps its digits)
+            raise loc.error(section, key, f"{value} is not allowed: must be a number within a float's range",
+                            name=name) from None
+    return value
 
 
 def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[str, type],

@@ -233,6 +233,10 @@ def _build(value: Any, targets: dict[str, Any]) -> Any:
         return materialize(*value)
     if isinstance(value, list) and any(isinstance(x, tuple) for x in value):
         return [_build(x, targets) for x in value]
+    if isinstance(value, dict):
+        # Recipes nested in a dictionary too (an experiment's store path): left as tuples they made every
+        # experiment dictionary fail at [output], before its parameters were ever checked.
+        return {k: _build(x, targets) for k, x in value.items()}
     return value
 
 

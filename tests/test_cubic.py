@@ -3,9 +3,7 @@ refuses it. The hand-worked traces of the window rules are Rust unit tests (crat
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,15 +13,10 @@ from tcpfade import wcdma
 from tcpfade.cli import main
 from tcpfade.errors import ParameterError
 from tcpfade.sweep import Experiment, Store, run_sweep
-
-ROOT = Path(__file__).resolve().parent.parent
-
+from validation_scripts import load
 
 def _response():
-    spec = importlib.util.spec_from_file_location("cubic_response", ROOT / "validation" / "cubic_response.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("cubic_response")
 
 
 # -- the response function (RFC 9438 §5.1) ---------------------------------------------------------------------

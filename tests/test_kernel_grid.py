@@ -10,12 +10,8 @@ why."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
-
-ROOT = Path(__file__).resolve().parent.parent
+from validation_scripts import load
 
 #: The open differences of docs/validation/kernel.md, "The grid".
 OPEN = {
@@ -30,10 +26,7 @@ OPEN = {
 
 
 def _grid():
-    spec = importlib.util.spec_from_file_location("kernel_grid", ROOT / "validation" / "kernel_grid.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("kernel_grid")
 
 
 def test_the_simulator_meets_the_kernel_in_every_cell_but_the_open_ones():

@@ -69,6 +69,11 @@ pub(crate) fn open_ack(st: &mut TcpState, cc: &mut Congestion, acked: u64, now: 
 /// packet: zorzi-rao §2 rule 3 (timeout), Tahoe's fast retransmit, TCP-Probing's Slow Start (§3).
 pub(crate) fn go_back_n(st: &mut TcpState, cc: &mut Congestion) {
     st.ssthresh = cc.ssthresh(st);
+    resend_from_una(st, cc);
+}
+
+/// W = the loss window, and resend from the first unacknowledged packet (go-back-N without its ssthresh).
+fn resend_from_una(st: &mut TcpState, cc: &mut Congestion) {
     st.cwnd = cc.loss_window();
     st.send_next = st.una;
     st.retransmit = None;
@@ -90,9 +95,7 @@ pub(crate) fn timeout_ssthresh(st: &mut TcpState, cc: &mut Congestion) {
 /// step 4 for what NewReno's guard adds).
 fn restart_after_timeout(st: &mut TcpState, cc: &mut Congestion) {
     timeout_ssthresh(st, cc);
-    st.cwnd = cc.loss_window();
-    st.send_next = st.una;
-    st.retransmit = None;
+    resend_from_una(st, cc);
     st.recover = None;
     st.dupacks = 0;
     st.limited_sent = 0;

@@ -314,11 +314,16 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             self.held_starts.keep_first(seq, start);
         }
         if self.ack_policy.ack_now(now, seq, before, ack) {
-            self.counts.acks += 1;
-            self.acks.push_back((now + self.cfg.tau, ack));
-            if SACK {
-                self.sacks.push_back(self.receiver.sack_blocks());
-            }
+            self.send_ack(now, ack);
+        }
+    }
+
+    /// The receiver's ACK of `ack` leaves at `now`, with its SACK blocks when SACK is on, and is counted.
+    fn send_ack(&mut self, now: f64, ack: u64) {
+        self.counts.acks += 1;
+        self.acks.push_back((now + self.cfg.tau, ack));
+        if SACK {
+            self.sacks.push_back(self.receiver.sack_blocks());
         }
     }
 
@@ -394,12 +399,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
-                self.counts.acks += 1;
                 self.counts.timer_acks += 1;
-                self.acks.push_back((now + cfg.tau, self.receiver.expected()));
-                if SACK {
-                    self.sacks.push_back(self.receiver.sack_blocks());
-                }
+                self.send_ack(now, self.receiver.expected());
                 sender_moved = false;
             } else {
                 self.sender.on_timeout(now);

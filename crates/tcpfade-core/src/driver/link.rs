@@ -243,6 +243,8 @@ struct Link<'o, C, O, const SACK: bool> {
     new_received_by_start: Vec<u64>,
     /// Length of a batch of the measured time [s].
     batch_length: f64,
+    /// The start times [lo, hi) counted in batch i, as (lo, hi, i) (empty at first).
+    batch_bounds: (f64, f64, usize),
     counts: LinkCounts,
     busy_since: f64,
 }
@@ -286,10 +288,46 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         Ok(())
     }
 
-    /// The batch in which a transmission started at `start` is counted (None in the warm-up).
-    fn batch_of(&self, start: f64) -> Option<usize> {
-        (start >= self.cfg.warmup)
-            .then(|| (((start - self.cfg.warmup) / self.batch_length) as usize).min(self.credited.len() - 1))
+    /// The batch in which a transmission started at `start` is counted (None in the warm-up): the index
+    /// ⌊(start − warm-up) / batch length⌋, from the bounds of the last batch asked about when `start` lies in them.
+    #[inline]
+    fn batch_of(&mut self, start: f64) -> Option<usize> {
+        let (lo, hi, i) = self.batch_bounds;
+        if lo <= start && start < hi {
+            return Some(i);
+        }
+        if !(start >= self.cfg.warmup) {
+            return None;
+        }
+        let last = self.credited.len() - 1;
+        let i = self.raw_batch(start).min(last);
+        let hi = if i == last { f64::INFINITY } else { self.first_start_of(i + 1) };
+        self.batch_bounds = (self.first_start_of(i), hi, i);
+        Some(i)
+    }
+
+    /// ⌊(start − warm-up) / batch length⌋, unclamped.
+    fn raw_batch(&self, start: f64) -> usize {
+        ((start - self.cfg.warmup) / self.batch_length) as usize
+    }
+
+    /// The smallest start time (≥ the warm-up) whose [`Link::raw_batch`] is at least `i`: the rounded division is
+    /// monotone in the start, so the bound is found by stepping one float at a time from warm-up + i·length.
+    fn first_start_of(&self, i: usize) -> f64 {
+        let warmup = self.cfg.warmup;
+        if i == 0 {
+            return warmup;
+        }
+        // Non-negative floats are ordered as their bit patterns.
+        let down = |s: f64| if s > warmup { f64::from_bits(s.to_bits() - 1) } else { s };
+        let mut s = (warmup + self.batch_length * i as f64).max(warmup);
+        while s > warmup && self.raw_batch(s) >= i {
+            s = down(s);
+        }
+        while self.raw_batch(s) < i {
+            s = f64::from_bits(s.to_bits() + 1);
+        }
+        s
     }
 
     /// Credit a packet delivered in order to the batch in which its delivering transmission started.
@@ -479,6 +517,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             received_by_start: vec![0; cfg.batches as usize],
             new_received_by_start: vec![0; cfg.batches as usize],
             batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
+            batch_bounds: (0.0, 0.0, 0),
             counts: LinkCounts::default(),
             busy_since: 0.0,
         }

@@ -67,6 +67,9 @@ pub struct VisitObserver {
     sampled: Option<(f64, f64)>,
     ended: VecDeque<EndedGood>,
     visits: VisitStats,
+    /// The sender's (timeouts, fast retransmits) at the last classification: an ended state that waited then waits
+    /// until one of them moves.
+    classified_at: (u64, u64),
 }
 
 impl VisitObserver {
@@ -84,6 +87,7 @@ impl VisitObserver {
     /// timeout since it ended; else a fast retransmit since. The others wait (losses not yet detected).
     fn classify_ended(&mut self, sender: &Sender) {
         let sc = sender.counters();
+        self.classified_at = (sc.timeouts, sc.fast_retransmits);
         let visits = &mut self.visits;
         self.ended.retain(|e| {
             let Some(u) = e.effective_bad else { return true };
@@ -162,7 +166,10 @@ impl LinkObserver for VisitObserver {
     #[inline]
     fn after_event(&mut self, sender: &Sender) {
         if self.ended.front().is_some_and(|e| e.effective_bad.is_some()) {
-            self.classify_ended(sender);
+            let sc = sender.counters();
+            if (sc.timeouts, sc.fast_retransmits) != self.classified_at {
+                self.classify_ended(sender);
+            }
         }
     }
 }

@@ -145,7 +145,14 @@ ABLATIONS = [
     ("no PRR (RFC 5681's inflation / RFC 6675's cwnd = ssthresh)", {"prr": False}),
     ("RFC 5681's ssthresh (FlightSize/2)", {"ssthresh_rule": "half_flight"}),
     ("HyStart++ on", {"hystart": True}),
+    ("RFC 9438's α_cubic = 1 once W_est reaches cwnd_prior (Linux keeps α)", {"cubic_alpha": "rfc9438"}),
+    ("a real-valued window (ssthresh not rounded down from ⌊cwnd⌋)", {"integer_window": False}),
+    ("both window rules back (the profile before they were traced)", {"cubic_alpha": "rfc9438", "integer_window": False}),
 ]
+
+#: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The
+#: kernel's window, traced"), so that what each rule moves stays measured.
+ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off"}
 
 
 def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
@@ -162,7 +169,7 @@ def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
         elif change == "wmax_pipe":
             change = {"wmax": round(cell["rate"] * (cell["tau"] + 1 / cell["rate"])) + cell["buffer"]}
         takes = simulated_parts(change)
-        if len(takes) < len(change):
+        if len(takes) < len(change) or ("cubic_alpha" in change and variant != "cubic"):
             continue
         runs = [tcpfade.simulate_link(variant, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"],
                                       packet_bytes=PACKET, channel=channel, duration=cell["length"], warmup=WARMUP,
@@ -209,7 +216,7 @@ def main() -> int:
     if rows:
         print(f"{sum(bool(r['overlap']) for r in rows)} of {len(rows)} cells overlap", file=sys.stderr)
     if args.ablate:
-        differing = {r["cell"] for r in rows if r["overlap"] is False}
+        differing = {r["cell"] for r in rows if r["overlap"] is False} | ALSO_ABLATE
         found = [a for cell in grid if cell["name"] in differing
                  for a in ablate(cell, runs[runs["cell"] == cell["name"]]["loss_rate"].mean())]
         pd.DataFrame(found).to_csv(HERE / "kernel_grid_ablations.csv", index=False)

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{CubicAlpha, Rfc6298, SenderConfig, SsthreshRule, Variant};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -24,6 +24,8 @@ pub(crate) struct SenderArgs {
     pub rack: bool,
     pub hystart: bool,
     pub hold_ssthresh_on_rto: bool,
+    pub cubic_alpha: String,
+    pub integer_window: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -70,7 +72,9 @@ impl SenderArgs {
             .with_prr(self.prr)?
             .with_rack(self.rack)?
             .with_hystart(self.hystart)
-            .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto))
+            .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto)
+            .with_cubic_alpha(CubicAlpha::from_name(&self.cubic_alpha)?)
+            .with_integer_window(self.integer_window))
     }
 }
 

@@ -98,9 +98,23 @@ HOLD_SSTHRESH_ON_RTO = Param("hold_ssthresh_on_rto", v.Flag(), False,
                              "timeout) leaves ssthresh as it is, as RFC 5681 §3.1 and Linux do; the papers' TCP "
                              "recomputes it at every timeout.")
 
+CUBIC_ALPHA = Param("cubic_alpha", v.Choice(("rfc9438", "linux")), "rfc9438",
+                    "CUBIC's Reno-friendly growth once W_est has reached cwnd_prior (the window before the last "
+                    "reduction): rfc9438, α_cubic = 1 from there on (RFC 9438 §4.3); linux, α_cubic = 3(1 − β)/(1 + β) "
+                    "throughout, as tcp_cubic.c's bictcp_update() does. Other variants have no W_est and ignore it.",
+                    default_words="RFC 9438")
+
+INTEGER_WINDOW = Param("integer_window", v.Flag(), False,
+                       "Linux's whole-segment window: congestion avoidance adds whole segments (tcp_cong_avoid_ai(): "
+                       "one per W segments acknowledged; CUBIC one per bictcp_update()'s cnt, toward the larger of its "
+                       "whole target and ⌊W_est⌋), and a reduction starts from ⌊cwnd⌋ and rounds the new ssthresh "
+                       "down, at least 2 (tcp_reno_ssthresh(): max(cwnd >> 1, 2); bictcp_recalc_ssthresh(): "
+                       "max(cwnd · 717 >> 10, 2), W_max = cwnd · 1741 >> 11 under fast convergence), where the "
+                       "papers' window is real-valued (W += 1/W, ⌈W/2⌉) and RFC 9438 takes β_cubic · cwnd.")
+
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO)
+          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO, CUBIC_ALPHA, INTEGER_WINDOW)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

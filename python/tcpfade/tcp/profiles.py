@@ -54,11 +54,12 @@ LINUX = Profile(
      "hold_ssthresh_on_rto": True,
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
      "max_rto": 120.0,
-     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True},
+     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True,
+     "cubic_alpha": "linux", "integer_window": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
-        "ssthresh_rule": "tcp_reno_ssthresh(): max(cwnd >> 1, 2), half the window (CUBIC: its own β = 0.7, "
-                         "bictcp_recalc_ssthresh())",
+        "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
+                         "CUBIC: its own β = 0.7, bictcp_recalc_ssthresh())",
         "limited_transmit": "tcp_input.c counts each duplicate ACK as a segment out of the network (sacked_out, "
                             "tcp_add_reno_sack()), so new data goes out on the first duplicate ACKs: RFC 3042's "
                             "effect",
@@ -82,6 +83,13 @@ LINUX = Profile(
         "rack": "net.ipv4.tcp_recovery = 1 by default (RACK loss detection, Documentation/networking/ip-sysctl.rst; "
                 "net/ipv4/tcp_recovery.c) with TLP on (tcp_early_retrans = 3, tcp_schedule_loss_probe() in "
                 "tcp_output.c): RFC 8985; the kernel's RACK replaces the duplicate-ACK count, as here",
+        "cubic_alpha": "tcp_cubic.c, bictcp_update(): the Reno-friendly estimate tcp_cwnd grows by one per "
+                       "cwnd · beta_scale / 8 segments acknowledged (α = 3(1 − β)/(1 + β)) whatever cwnd_prior; RFC "
+                       "9438 §4.3's switch to 1 is not in it (the kernel's growth, traced, docs/validation/kernel.md)",
+        "integer_window": "tcp_snd_cwnd() and snd_ssthresh are whole segments (include/linux/tcp.h), the growth's "
+                          "fraction kept apart in snd_cwnd_cnt and cleared at a reduction (tcp_init_cwnd_reduction()); "
+                          "tcp_reno_ssthresh() = max(cwnd >> 1, 2), bictcp_recalc_ssthresh() = max(cwnd · 717 >> "
+                          "10, 2), each rounding down (measured against the kernel, docs/validation/kernel.md)",
         "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2, with SACK or without "
                "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack()); the kernel bounds by CRB "
                "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "

@@ -28,6 +28,28 @@ impl SsthreshRule {
     }
 }
 
+/// How CUBIC's Reno-friendly window W_est grows once it has reached cwnd_prior, the window before the last
+/// reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CubicAlpha {
+    /// RFC 9438 §4.3: α_cubic = 3(1 − β_cubic)/(1 + β_cubic) until W_est reaches cwnd_prior, then 1 (Reno's
+    /// growth). The default.
+    Rfc9438,
+    /// Linux's `tcp_cubic.c` (`bictcp_update()`'s `beta_scale`): α_cubic = 3(1 − β_cubic)/(1 + β_cubic) throughout.
+    Linux,
+}
+
+impl CubicAlpha {
+    /// The rule by name: "rfc9438" or "linux".
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "rfc9438" => Ok(CubicAlpha::Rfc9438),
+            "linux" => Ok(CubicAlpha::Linux),
+            _ => Err(Error::invalid("cubic_alpha", format!("'{name}'"), "must be rfc9438 or linux")),
+        }
+    }
+}
+
 /// Parameters of a sender.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SenderConfig {
@@ -84,6 +106,16 @@ pub struct SenderConfig {
     /// congestion part's state, as they are: RFC 5681 §3.1 and Linux's tcp_enter_loss(). Off by default: the papers'
     /// TCP recomputes ssthresh at every timeout (zorzi-rao §2 rule 3, ns-2).
     pub hold_ssthresh_on_rto: bool,
+    /// CUBIC only: how W_est grows past cwnd_prior ([`CubicAlpha`]). RFC 9438's switch to 1 by default.
+    pub cubic_alpha: CubicAlpha,
+    /// Linux's whole-segment window (`tcp_snd_cwnd()` is an integer): congestion avoidance adds whole segments, one
+    /// for every W segments acknowledged (`tcp_cong_avoid_ai()`; CUBIC one per `bictcp_update()`'s cnt, toward the
+    /// larger of its whole target and ⌊W_est⌋), the count cleared at a reduction; a reduction starts from ⌊cwnd⌋
+    /// and rounds the new ssthresh down, at least 2 (`tcp_reno_ssthresh()` = max(cwnd >> 1, 2), CUBIC's
+    /// `bictcp_recalc_ssthresh()` = max(cwnd · 717 >> 10, 2) and its W_max (cwnd · 1741 >> 11) under fast
+    /// convergence). Off by default: the papers' window is real-valued (W += 1/W, ⌈W/2⌉, zorzi-rao §2), as RFC
+    /// 9438's β_cubic · cwnd is.
+    pub integer_window: bool,
 }
 
 impl SenderConfig {
@@ -113,6 +145,8 @@ impl SenderConfig {
             hystart: false,
             limited_transmit: false,
             hold_ssthresh_on_rto: false,
+            cubic_alpha: CubicAlpha::Rfc9438,
+            integer_window: false,
         })
     }
 
@@ -251,6 +285,19 @@ impl SenderConfig {
     /// The same configuration with ssthresh held on a repeated timeout, or not ([`SenderConfig::hold_ssthresh_on_rto`]).
     pub fn with_hold_ssthresh_on_rto(mut self, on: bool) -> Self {
         self.hold_ssthresh_on_rto = on;
+        self
+    }
+
+    /// The same configuration with CUBIC's Reno-friendly growth past cwnd_prior by `rule` ([`CubicAlpha`]; other
+    /// variants have no W_est and run as before).
+    pub fn with_cubic_alpha(mut self, rule: CubicAlpha) -> Self {
+        self.cubic_alpha = rule;
+        self
+    }
+
+    /// The same configuration with Linux's whole-segment reductions, or not ([`SenderConfig::integer_window`]).
+    pub fn with_integer_window(mut self, on: bool) -> Self {
+        self.integer_window = on;
         self
     }
 }

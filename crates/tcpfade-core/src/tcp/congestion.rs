@@ -33,23 +33,52 @@ pub(crate) struct Aimd {
     byte_counting: bool,
     /// Wth at a loss (see [`SsthreshRule`]).
     rule: SsthreshRule,
+    /// Linux's whole-segment window (see [`super::SenderConfig::integer_window`]).
+    integer: bool,
+    /// With it, the segments acknowledged toward the next whole segment (Linux's snd_cwnd_cnt).
+    count: u64,
+}
+
+/// Linux's `tcp_cong_avoid_ai()`: `acked` more segments acknowledged toward the next increase (`count`, snd_cwnd_cnt),
+/// and cwnd grows by one whole segment for every `w` of them (a count gathered at a larger `w` is applied first).
+#[inline]
+pub(crate) fn cong_avoid_ai(st: &mut TcpState, w: u64, acked: u64, count: &mut u64) {
+    if *count >= w {
+        *count = 0;
+        st.cwnd += 1.0;
+    }
+    *count += acked;
+    if *count >= w {
+        let delta = *count / w;
+        *count -= delta * w;
+        st.cwnd += delta as f64;
+    }
 }
 
 impl Aimd {
     pub(crate) fn new(wmax: u64, byte_counting: bool, rule: SsthreshRule) -> Self {
-        Aimd { wmax: wmax as f64, byte_counting, rule }
+        Aimd { wmax: wmax as f64, byte_counting, rule, integer: false, count: 0 }
+    }
+
+    /// The same part with Linux's whole-segment reduction, or not.
+    pub(crate) fn with_integer_window(mut self, on: bool) -> Self {
+        self.integer = on;
+        self
     }
 }
 
 impl CongestionOps for Aimd {
     /// Slow start W += 1 while W < Wth, congestion avoidance W += 1/W, capped at Wmax (D3). Per ACK, however
     /// many segments it covers (D9); with RFC 3465 byte counting by the segments acknowledged, at most L = 2
-    /// in slow start (RFC 3465 §2.2).
+    /// in slow start (RFC 3465 §2.2). With Linux's whole-segment window, congestion avoidance adds a segment once
+    /// W segments are acknowledged (`tcp_cong_avoid_ai()`), W whole.
     #[inline]
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, _now: f64) {
         let segments = if self.byte_counting { acked } else { 1 };
         if st.cwnd < st.ssthresh {
             st.cwnd += segments.min(2) as f64;
+        } else if self.integer {
+            cong_avoid_ai(st, st.cwnd as u64, segments, &mut self.count);
         } else {
             st.cwnd += segments as f64 / st.cwnd;
         }
@@ -63,13 +92,17 @@ impl CongestionOps for Aimd {
     /// acknowledged: W with a full window, less in a window the
     /// receiver limits, and after a timeout's go-back-N only what has been sent again (SND.NXT went back to
     /// SND.UNA; the segments sent before the timeout beyond it are not counted, as RFC 793's SND.NXT does not).
+    /// With Linux's whole-segment window the half is of ⌊W⌋ (or of FlightSize), rounded down, at least 2
+    /// (`tcp_reno_ssthresh()`: max(cwnd >> 1, 2)).
     #[inline]
     fn ssthresh(&mut self, st: &TcpState) -> f64 {
-        match self.rule {
-            SsthreshRule::HalfWindow => (st.cwnd / 2.0).ceil(),
-            SsthreshRule::HalfFlight => {
+        self.count = 0; // tcp_init_cwnd_reduction(), tcp_enter_loss(): snd_cwnd_cnt = 0
+        match (self.rule, self.integer) {
+            (SsthreshRule::HalfWindow, false) => (st.cwnd / 2.0).ceil(),
+            (SsthreshRule::HalfWindow, true) => ((st.cwnd as u64 / 2) as f64).max(2.0),
+            (SsthreshRule::HalfFlight, integer) => {
                 let flight = st.send_next.saturating_sub(st.una).saturating_sub(st.limited_sent);
-                (flight as f64 / 2.0).max(2.0)
+                if integer { ((flight / 2) as f64).max(2.0) } else { (flight as f64 / 2.0).max(2.0) }
             }
         }
     }
@@ -158,5 +191,48 @@ mod tests {
         restarted.send_next = 16;
         assert_eq!(rfc.ssthresh(&restarted), 2.0);
         assert_eq!(papers.ssthresh(&restarted), 1.0);
+    }
+
+    #[test]
+    fn linux_halves_the_whole_window_and_rounds_down() {
+        // tcp_reno_ssthresh(): max(cwnd >> 1, 2) of the integer cwnd, where the papers take ⌈W/2⌉ of the real W.
+        let mut linux = Aimd::new(64, false, SsthreshRule::HalfWindow).with_integer_window(true);
+        let mut papers = Aimd::new(64, false, SsthreshRule::HalfWindow);
+        assert_eq!(linux.ssthresh(&state(11.9, 0, 11)), 5.0); // ⌊11.9⌋ = 11, 11 >> 1 = 5
+        assert_eq!(papers.ssthresh(&state(11.9, 0, 11)), 6.0); // ⌈5.95⌉
+        assert_eq!(linux.ssthresh(&state(10.0, 0, 10)), 5.0);
+        assert_eq!(linux.ssthresh(&state(3.7, 0, 3)), 2.0); // 3 >> 1 = 1, at least 2
+        assert_eq!(papers.ssthresh(&state(3.7, 0, 3)), 2.0);
+        let mut flight = Aimd::new(64, false, SsthreshRule::HalfFlight).with_integer_window(true);
+        assert_eq!(flight.ssthresh(&state(10.0, 14, 21)), 3.0); // 7 outstanding: ⌊7/2⌋, where the real rule has 3.5
+    }
+
+    #[test]
+    fn linux_grows_by_whole_segments_once_a_window_is_acknowledged() {
+        // tcp_cong_avoid_ai() at cwnd = 3 (ssthresh 3): the third ACK of a segment makes cwnd 4, then four more
+        // make 5. The real-valued window needs a fourth ACK for 4 (3 + 1/3 + 1/3.33 + 1/3.63 = 3.94 after three).
+        let mut linux = Aimd::new(64, false, SsthreshRule::HalfWindow).with_integer_window(true);
+        let mut papers = Aimd::new(64, false, SsthreshRule::HalfWindow);
+        let (mut a, mut b) = (state(3.0, 0, 3), state(3.0, 0, 3));
+        (a.ssthresh, b.ssthresh) = (3.0, 3.0);
+        let mut seen = Vec::new();
+        for _ in 0..7 {
+            linux.on_ack(&mut a, 1, 0.0);
+            papers.on_ack(&mut b, 1, 0.0);
+            seen.push(a.cwnd);
+        }
+        assert_eq!(seen, [3.0, 3.0, 4.0, 4.0, 4.0, 4.0, 5.0]);
+        assert!(b.cwnd < 5.0 && b.cwnd > 4.5, "{}", b.cwnd);
+        // A reduction clears the fraction gathered (snd_cwnd_cnt = 0): two ACKs, a loss, then three more ACKs at
+        // cwnd = 3 reach 4 only at the third.
+        linux.on_ack(&mut a, 1, 0.0);
+        linux.on_ack(&mut a, 1, 0.0);
+        a.ssthresh = linux.ssthresh(&a);
+        a.cwnd = 3.0;
+        a.ssthresh = 3.0;
+        for expected in [3.0, 3.0, 4.0] {
+            linux.on_ack(&mut a, 1, 0.0);
+            assert_eq!(a.cwnd, expected);
+        }
     }
 }

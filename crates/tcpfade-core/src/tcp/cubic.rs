@@ -14,7 +14,8 @@
 //! - §4.3, the Reno-friendly region: W_est starts at cwnd_epoch and grows by α_cubic per window of ACKed
 //!   segments, α_cubic = 3(1 − β_cubic)/(1 + β_cubic), and by 1 once W_est ≥ cwnd_prior (the window before
 //!   the last reduction). When W_cubic(t) < W_est, cwnd = W_est. (cwnd never goes down on an ACK here: if it
-//!   is already above W_est it stays.)
+//!   is already above W_est it stays.) Linux keeps α_cubic throughout (`tcp_cubic.c`, `bictcp_update()`'s
+//!   `beta_scale`): [`super::CubicAlpha::Linux`], measured against the kernel in docs/validation/kernel.md.
 //! - §4.4-4.5, concave and convex regions: the target is W_cubic(t + RTT) clamped to [cwnd, 1.5 cwnd], and each
 //!   ACK adds (target − cwnd)/cwnd. RTT is RFC 6298's SRTT; with a fixed RTO (no SRTT) the mean of the RTT
 //!   samples; before any sample the RTO's configured initial value (RFC 6298 §2.1's 1 s: conservative only in
@@ -71,6 +72,15 @@ pub(crate) struct Cubic {
     w_max_cubic: f64,
     /// cwnd_prior: cwnd before the last reduction (§4.3's switch of α_cubic to 1).
     cwnd_prior: f64,
+    /// Whether α_cubic switches to 1 once W_est reaches cwnd_prior (RFC 9438) or stays (Linux).
+    alpha_to_one: bool,
+    /// Linux's whole-segment window ([`super::SenderConfig::integer_window`]).
+    integer: bool,
+    /// With it, the segments acknowledged toward the next whole segment (Linux's snd_cwnd_cnt).
+    count: u64,
+    /// A reduction since the start or the last timeout (Linux's last_max_cwnd ≠ 0: bictcp_reset() clears it at
+    /// both).
+    loss_seen: bool,
     /// The current congestion-avoidance stage, once its first ACK arrived.
     epoch: Option<Epoch>,
     /// One past the last segment of a finite transfer (u64::MAX for a bulk one): §5.8's application limit.
@@ -81,8 +91,21 @@ pub(crate) struct Cubic {
 
 impl Cubic {
     pub(crate) fn new(rwnd: u64, byte_counting: bool) -> Self {
-        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, epoch: None, data_end: u64::MAX,
-                last_ack: 0.0 }
+        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, alpha_to_one: true, integer: false, count: 0, loss_seen: false,
+                epoch: None,
+                data_end: u64::MAX, last_ack: 0.0 }
+    }
+
+    /// The same part with W_est's growth past cwnd_prior by `rule`.
+    pub(crate) fn with_alpha(mut self, rule: super::CubicAlpha) -> Self {
+        self.alpha_to_one = rule == super::CubicAlpha::Rfc9438;
+        self
+    }
+
+    /// The same part with Linux's whole-segment reduction, or not.
+    pub(crate) fn with_integer_window(mut self, on: bool) -> Self {
+        self.integer = on;
+        self
     }
 
     /// The same part for a transfer of `segments` segments (None: bulk), whose end is §5.8's application limit.
@@ -122,6 +145,33 @@ impl Cubic {
         }
     }
 
+    /// §4.4-4.5's target, W_cubic(t + RTT) clamped to [cwnd, 1.5 cwnd], with `d` = t − K.
+    #[inline]
+    fn cubic_target(st: &TcpState, d: f64, w_max: f64) -> f64 {
+        let d = d + Self::rtt(st);
+        (C * d * d * d + w_max).clamp(st.cwnd, 1.5 * st.cwnd)
+    }
+
+    /// Linux's segments acknowledged per whole segment of growth (`bictcp_update()`'s cnt) at whole cwnd: toward the
+    /// cubic's whole target, cwnd / (target − cwnd), or 100 cwnd when it is not above cwnd; at most 20 while no
+    /// W_max is known (5% a round trip); at most cwnd / (tcp_cwnd − cwnd) when the whole Reno-friendly window
+    /// tcp_cwnd = ⌊W_est⌋ is above cwnd; at least 2 (1.5 cwnd a round trip). `d` = t − K.
+    #[inline(never)]
+    fn linux_cnt(&self, st: &TcpState, e: Epoch, d: f64) -> u64 {
+        let cwnd = st.cwnd as u64;
+        let d = d + Self::rtt(st);
+        let target = (C * d * d * d + e.w_max).max(0.0) as u64;
+        let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
+        if !self.loss_seen {
+            cnt = cnt.min(20);
+        }
+        let reno = e.w_est as u64;
+        if reno > cwnd {
+            cnt = cnt.min(cwnd / (reno - cwnd));
+        }
+        cnt.max(2)
+    }
+
     /// The state of the part, for tests: (W_max, K, W_est) of the running epoch.
     #[cfg(test)]
     pub(crate) fn epoch(&self) -> Option<(f64, f64, f64)> {
@@ -155,16 +205,18 @@ impl super::congestion::CongestionOps for Cubic {
                 Some(e) => e,
                 None => self.begin_epoch(now, st.cwnd),
             };
-            let alpha = if e.w_est >= self.cwnd_prior { 1.0 } else { ALPHA };
+            let alpha = if self.alpha_to_one && e.w_est >= self.cwnd_prior { 1.0 } else { ALPHA };
             e.w_est += alpha * segments / st.cwnd; // §4.3
             let t = now - e.start;
             let d = t - e.k;
             let w_t = C * d * d * d + e.w_max; // §4.2 at t
-            if w_t < e.w_est {
+            if self.integer {
+                let cnt = self.linux_cnt(st, e, d);
+                super::congestion::cong_avoid_ai(st, cnt, segments as u64, &mut self.count);
+            } else if w_t < e.w_est {
                 st.cwnd = st.cwnd.max(e.w_est); // §4.3: Reno-friendly region
             } else {
-                let d = d + Self::rtt(st);
-                let target = (C * d * d * d + e.w_max).clamp(st.cwnd, 1.5 * st.cwnd); // §4.4-4.5
+                let target = Self::cubic_target(st, d, e.w_max);
                 st.cwnd += segments * (target - st.cwnd) / st.cwnd;
             }
             self.epoch = Some(e);
@@ -174,9 +226,21 @@ impl super::congestion::CongestionOps for Cubic {
         }
     }
 
-    /// §4.6-4.7: W_max with fast convergence, the epoch ends, ssthresh = max(cwnd β_cubic, 2).
+    /// §4.6-4.7: W_max with fast convergence, the epoch ends, ssthresh = max(cwnd β_cubic, 2). With Linux's
+    /// whole-segment window, `bictcp_recalc_ssthresh()`'s integer arithmetic on ⌊cwnd⌋: β_cubic = 717/1024 and
+    /// (1 + β_cubic)/2 = 1741/2048, each product rounded down.
     #[inline]
     fn ssthresh(&mut self, st: &TcpState) -> f64 {
+        self.count = 0; // tcp_init_cwnd_reduction(), tcp_enter_loss(): snd_cwnd_cnt = 0
+        self.loss_seen = true;
+        if self.integer {
+            let cwnd = st.cwnd as u64;
+            let w_max = if (cwnd as f64) < self.w_max_cubic { cwnd * 1741 >> 11 } else { cwnd };
+            self.w_max_cubic = w_max as f64;
+            self.cwnd_prior = cwnd as f64;
+            self.epoch = None;
+            return ((cwnd * 717 >> 10) as f64).max(2.0);
+        }
         let cwnd = st.cwnd;
         self.w_max_cubic = if cwnd < self.w_max_cubic { cwnd * (1.0 + BETA) / 2.0 } else { cwnd };
         self.cwnd_prior = cwnd;
@@ -188,6 +252,7 @@ impl super::congestion::CongestionOps for Cubic {
     #[inline]
     fn loss_window(&mut self) -> f64 {
         self.w_max_cubic = 0.0;
+        self.loss_seen = false;
         self.epoch = None;
         1.0
     }
@@ -287,6 +352,97 @@ mod tests {
         }
         // 400 ACKs at about 7-16 per RTT: W_est passed cwnd_prior = 10 and grew on at one per window.
         assert!(w_est > 10.0 && st.cwnd > 10.0);
+    }
+
+    #[test]
+    fn linux_keeps_alpha_cubic_past_cwnd_prior() {
+        // The same loss at cwnd = 10 under Linux's rule (tcp_cubic.c: bictcp_update()'s beta_scale has no switch):
+        // W_est grows by α_cubic = 0.9/1.7 per window of ACKs on both sides of cwnd_prior = 10.
+        let mut cc = Cubic::new(1 << 16, false).with_alpha(super::super::CubicAlpha::Linux);
+        let mut st = state(10.0, 0.01);
+        lose(&mut cc, &mut st);
+        let alpha = 3.0 * (1.0 - 0.7) / (1.0 + 0.7);
+        let mut w_est: f64 = 7.0;
+        let mut passed = 0;
+        for i in 0..400 {
+            cc.on_ack(&mut st, 1, 100.0 + 0.001 * f64::from(i));
+            passed += i32::from(w_est >= 10.0);
+            w_est += alpha / w_est;
+            assert!((st.cwnd - w_est).abs() < 1e-9, "ACK {i}: cwnd {} vs W_est {w_est}", st.cwnd);
+        }
+        assert!(passed > 50, "the trace must spend ACKs past cwnd_prior: {passed}");
+        // 400 ACKs from 7 at α/W each: W² grows by 2α per ACK, so W ≈ √(49 + 800 α) ≈ 21.8.
+        assert!((st.cwnd - (49.0 + 800.0 * alpha).sqrt()).abs() < 0.05, "{}", st.cwnd);
+    }
+
+    #[test]
+    fn linux_reduces_the_whole_window_and_rounds_down() {
+        // bictcp_recalc_ssthresh() on the integer cwnd: 11.9 → 11, ssthresh = 11 · 717 >> 10 = 7887 >> 10 = 7 (RFC
+        // 9438's 0.7 · 11.9 = 8.33), W_max = 11.
+        let mut cc = Cubic::new(1 << 16, false).with_integer_window(true);
+        let mut st = state(11.9, 0.1);
+        lose(&mut cc, &mut st);
+        assert_eq!((st.ssthresh, cc.w_max_cubic()), (7.0, 11.0));
+        // A second loss below W_max, at 9.6 → 9: fast convergence W_max = 9 · 1741 >> 11 = 15669 >> 11 = 7, and
+        // ssthresh = 9 · 717 >> 10 = 6453 >> 10 = 6 (RFC 9438: 8.16 and 6.72).
+        st.cwnd = 9.6;
+        lose(&mut cc, &mut st);
+        assert_eq!((st.ssthresh, cc.w_max_cubic()), (6.0, 7.0));
+        // Never below 2: 2 · 717 >> 10 = 1.
+        st.cwnd = 2.5;
+        lose(&mut cc, &mut st);
+        assert_eq!(st.ssthresh, 2.0);
+    }
+
+    #[test]
+    fn linux_grows_in_whole_segments_toward_the_whole_reno_friendly_window() {
+        // bictcp_update() and tcp_cong_avoid_ai() after a loss at cwnd = 10: ssthresh = 10 · 717 >> 10 = 7, W_max =
+        // 10, K = ∛(3/0.4) = 1.957 s, so for these 30 ms the cubic's whole target ⌊W_cubic(t + RTT)⌋ = 7 is not
+        // above cwnd (cnt = 100 cwnd). W_est grows by α/cwnd an ACK (α = 0.9/1.7): 7 + 14 α/7 = 8.059 at the 14th,
+        // when tcp_cwnd = 8 > 7 makes cnt = 7/(8 − 7) = 7, and the 13 segments counted meanwhile give the segment at
+        // once; then 8.059 + 15 α/8 = 9.051 at the 29th, cnt = 8, and the 15 counted give the next.
+        let mut cc = Cubic::new(1 << 16, false).with_alpha(super::super::CubicAlpha::Linux).with_integer_window(true);
+        let mut st = state(10.0, 0.01);
+        lose(&mut cc, &mut st);
+        assert_eq!((st.cwnd, cc.w_max_cubic()), (7.0, 10.0));
+        let seen: Vec<f64> = (0..30)
+            .map(|i| {
+                cc.on_ack(&mut st, 1, 100.0 + 0.001 * f64::from(i));
+                st.cwnd
+            })
+            .collect();
+        let expected: Vec<f64> = (1..=30).map(|k| if k < 14 { 7.0 } else if k < 29 { 8.0 } else { 9.0 }).collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn the_kernels_traced_reductions_are_the_whole_segment_rule() {
+        // Linux's own reductions, traced by its tcp_probe and tcp_cong_state_set tracepoints over the emulator
+        // (validation/kernel_cwnd_trace.py): the cwnd before each entry into recovery and the ssthresh the kernel
+        // set. An independent stack's numbers, not this code's.
+        let trace = include_str!("../../../../validation/kernel_cwnd_trace.csv");
+        let rows: Vec<(f64, f64)> = trace
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let f: Vec<&str> = line.rsplitn(3, ',').collect();
+                (f[1].parse().unwrap(), f[0].parse().unwrap())
+            })
+            .collect();
+        assert!(rows.len() >= 100, "{} reductions", rows.len());
+        let (mut whole, mut real) = (0, 0);
+        for &(cwnd, kernel) in &rows {
+            let mut linux = Cubic::new(1 << 16, false).with_integer_window(true);
+            let mut rfc = Cubic::new(1 << 16, false);
+            // The kernel's cwnd is whole; this part's may carry a fraction, which the whole-segment rule drops.
+            let st = state(cwnd + 0.5, 0.02);
+            whole += usize::from(linux.ssthresh(&st) == kernel);
+            real += usize::from(rfc.ssthresh(&state(cwnd, 0.02)) == kernel);
+        }
+        // A few rows pair a reduction with a cwnd the trace saw before it changed (an ACK between the last probe and
+        // the reduction); the rule must explain at least 95% of them, where RFC 9438's real-valued one explains few.
+        assert!(whole * 100 >= 95 * rows.len(), "{whole} of {}", rows.len());
+        assert!(real * 100 <= 20 * rows.len(), "{real} of {}", rows.len());
     }
 
     #[test]

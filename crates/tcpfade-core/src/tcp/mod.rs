@@ -39,7 +39,7 @@ pub mod sack_recovery;
 pub mod sender;
 pub mod state;
 
-pub use config::{sack_refusal, SenderConfig, SsthreshRule};
+pub use config::{sack_refusal, CubicAlpha, SenderConfig, SsthreshRule};
 pub use probing::{
     BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
     ProbeTrigger, RttMinima, RttRange,

@@ -84,9 +84,12 @@ impl Sender {
         Sender {
             st,
             cc: match cfg.variant.congestion() {
-                CongestionControl::Aimd => Congestion::Aimd(Aimd::new(cfg.wmax, cfg.byte_counting, cfg.ssthresh_rule)),
+                CongestionControl::Aimd => Congestion::Aimd(
+                    Aimd::new(cfg.wmax, cfg.byte_counting, cfg.ssthresh_rule).with_integer_window(cfg.integer_window),
+                ),
                 CongestionControl::Cubic => {
-                    Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting).with_data_end(cfg.segments))
+                    Congestion::Cubic(Cubic::new(cfg.wmax, cfg.byte_counting).with_data_end(cfg.segments)
+                        .with_alpha(cfg.cubic_alpha).with_integer_window(cfg.integer_window))
                 }
             },
             detection: cfg.variant.loss_detection(),

@@ -776,3 +776,27 @@ def test_a_good_state_far_longer_than_a_cycle_gives_the_ideal_goodput_not_nan():
                              mean_bad=7.045602278030724, recovery="paper", packet_bytes=10000, max_backoff=64,
                              max_rto=100, clock_granularity=5.552309654024191e-201, beta=5)
     assert r.goodput == pytest.approx(r.ideal_goodput, rel=1e-9) and r.to_dict()["notes"] == ""
+
+
+def test_a_value_after_a_switch_and_a_bare_variant_name_the_option_meant(capsys):
+    # Found by a review: `--hold-ssthresh-on-rto yes` and `simulate-link cubic` got click's "unexpected extra
+    # arguments", which named neither the switch nor --variant.
+    link = ["simulate-link", "--rate", "100", "--tau", "0.01", "--seed", "1", "--duration", "5"]
+    assert main([*link, "--variant", "cubic", "--hold-ssthresh-on-rto", "yes"]) == 2
+    line = _one_line(capsys).removeprefix("tcpfade: ")
+    assert line.startswith("--hold-ssthresh-on-rto = 'yes' is not allowed: --hold-ssthresh-on-rto is a switch")
+    assert "--no-hold-ssthresh-on-rto" in line
+    assert main([link[0], "cubic", *link[1:]]) == 2
+    assert "write --variant cubic" in _one_line(capsys)
+    assert main([*link, "surplus"]) == 2
+    assert _one_line(capsys) == "tcpfade: arguments = 'surplus' is not allowed: unexpected extra arguments"
+
+
+def test_a_profiled_options_help_gives_one_default():
+    from click.testing import CliRunner
+
+    from tcpfade.cli import cli
+
+    text = " ".join(CliRunner().invoke(cli, ["simulate-link", "--help"]).output.split())
+    rule = text[text.index("--rto-rule"):text.index("--delayed-ack")]
+    assert rule.count("default") == 1 and "(default: the --profile's; papers: 'rfc6298'" in rule, rule

@@ -145,6 +145,10 @@ def test_wcdma_takes_the_parts_and_the_profiles_as_the_link_does():
     assert (plain.timeouts, plain.fast_retransmits) == (1, 0)        # two duplicate ACKs only: the timer
     assert (limited.timeouts, limited.fast_retransmits) == (0, 1)    # segments 3 and 4 bring the third
     assert plain.retransmissions == limited.retransmissions == 1
+    # Each bearer's row names the sender it ran (a review found BearerResult.to_dict without its parts).
+    row = limited.to_dict()
+    assert (row["variant"], row["initial_window"], row["limited_transmit"], row["sack"]) == ("newreno", 3, True, False)
+    assert wcdma.simulate(profile="linux", **kw).users[0].to_dict()["integer_window"] is True
     with pytest.raises(tcpfade.ParameterError, match="limited_transmit = 'yes' is not allowed"):
         tcp_over_blocks(blocks, limited_transmit="yes")
     with pytest.raises(tcpfade.ParameterError, match="sack_blocks = 1 is not allowed: is not a parameter here"):

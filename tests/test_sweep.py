@@ -110,6 +110,9 @@ def test_link_models_store_the_direct_calls(tmp_path):
                               mean_bad=0.2, seed=row["seed"])
     assert row["metrics"]["goodput"] == r.goodput and row["metrics"]["p_timeout"] == r.p_timeout
     assert row["intervals"]["goodput"] == list(r.ci["goodput"])
+    # The counts as well (a review found the store without the ACK counts).
+    assert [row["metrics"][k] for k in ("delivered", "sent", "acks", "timer_acks")] == [r.delivered, r.sent, r.acks,
+                                                                                         r.timer_acks]
     a = Experiment.from_dict({"sweep": {"model": "analyze_link"},
                               "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2},
                               "axes": {"mean_good": [0.8], "reading": ["refined", "paper"]},

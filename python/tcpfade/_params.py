@@ -80,10 +80,11 @@ class Param:
         """This parameter with some fields changed (another default in one model, say)."""
         return replace(self, **changes)
 
-    def help(self) -> str:
-        """The CLI help: the doc, its unit, and the default when it is computed."""
+    def help(self, default: bool = True) -> str:
+        """The CLI help: the doc, its unit, and (unless `default` is False: a profile's option says its own) the default
+        when it is computed."""
         text = self.doc + (f" [{self.unit}]" if self.unit and f"[{self.unit}]" not in self.doc else "")
-        if self.default_words:
+        if self.default_words and default:
             text += f" (default {self.default_words})"
         return text
 
@@ -320,7 +321,7 @@ class Model:
         def option(p: Param):
             decls = [p.option, *("--" + o.replace("_", "-") for o in p.old_names), *([p.short] if p.short else []),
                      p.name]
-            text = extra_help.get(p.name, p.help())
+            text = extra_help.get(p.name, p.help(default=p.name not in profiled))
             rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
             default = None if p.required else p.default
             if isinstance(rule, v.Choice):

@@ -122,8 +122,36 @@ def _usage_line(exc: click.UsageError, argv: list[str]) -> str:
         return f"command = {text.split(chr(39))[1]!r} is not allowed: no such command (tcpfade --help lists them)"
     if "unexpected extra argument" in text:
         extra = text.split("(", 1)[-1].rstrip(")") if "(" in text else ""
-        return f"arguments = {extra!r} is not allowed: unexpected extra arguments"
+        return _extra_arguments(extra, argv)
     return f"arguments = {' '.join(argv)!r} is not allowed: {text}"
+
+
+def _command_for(args: list[str]) -> click.Command:
+    """The command ``args`` name, found by walking them down the groups (the group itself if they name none)."""
+    command: click.Command = cli
+    for token in args:
+        if token.startswith("-") or not isinstance(command, click.Group) or token not in command.commands:
+            break
+        command = command.commands[token]
+    return command
+
+
+def _extra_arguments(extra: str, argv: list[str]) -> str:
+    """Words click found no place for, said as what the user most likely meant: a value after a switch (switches take
+    none), or an option's value given without the option (``simulate-link cubic`` for ``--variant cubic``)."""
+    options = [p for p in _command_for(argv).params if isinstance(p, click.Option)]
+    for token in extra.split():
+        at = argv.index(token) if token in argv else 0
+        before = argv[at - 1] if at > 0 else ""
+        switch = next((p for p in options if p.is_flag and before in p.opts + p.secondary_opts), None)
+        if switch is not None:
+            forms = " or ".join(switch.opts[:1] + switch.secondary_opts[:1])
+            return f"{before} = {token!r} is not allowed: {before} is a switch and takes no value; write {forms}"
+        named = next((p for p in options if isinstance(p.type, click.Choice) and token in p.type.choices), None)
+        if named is not None:
+            return (f"arguments = {token!r} is not allowed: it is not an argument of this command but an option's "
+                    f"value; write {named.opts[0]} {token}")
+    return f"arguments = {extra!r} is not allowed: unexpected extra arguments"
 
 
 #: Option spellings kept for one release after a rename (docs/glossary.md): a declared parameter's former names and
@@ -139,11 +167,7 @@ def _renamed_options(args: list[str]) -> None:
     """Say when a former option name is used (a note on stderr, as the API's FutureWarning), and refuse it beside
     its new name: the command is found by walking ``args`` down the groups, and its options' spellings tell which
     new name a former one stands for in it."""
-    command: click.Command = cli
-    for token in args:
-        if token.startswith("-") or not isinstance(command, click.Group) or token not in command.commands:
-            break
-        command = command.commands[token]
+    command = _command_for(args)
     if isinstance(command, click.Group):
         return
     former = _former_options()

@@ -210,7 +210,8 @@ def _run_simulate_link(variant, channel, seed, kwargs):
     r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
     metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits),
-                   retransmissions=int(r.retransmissions), notes=_notes(r))
+                   retransmissions=int(r.retransmissions), delivered=int(r.delivered), sent=int(r.sent),
+                   acks=int(r.acks), timer_acks=int(r.timer_acks), notes=_notes(r))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 

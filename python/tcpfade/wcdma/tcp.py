@@ -58,6 +58,8 @@ class BearerResult(Record):
         TCP's counts.
     duration : float
         The time simulated [s].
+    parameters : dict
+        The sender it ran: the variant, its parts and timer (``to_dict`` has them as columns).
 
     Examples
     --------
@@ -77,6 +79,7 @@ class BearerResult(Record):
     fast_retransmits: int
     retransmissions: int
     duration: float
+    parameters: dict[str, Any] = field(default_factory=dict, repr=False)
 
     _headline = ("throughput", "block_error_rate", "atp", "ace", "timeouts")
     _undefined = {"atp": "no power trace was given (power_dbw)",
@@ -84,8 +87,10 @@ class BearerResult(Record):
 
     def _row(self) -> dict[str, Any]:
         """The fields as a flat dict (the interval as ``throughput_low``/``_high``)."""
-        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "throughput_ci"}
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("throughput_ci", "parameters")}
         d.update(interval_columns("throughput", self.throughput_ci))
+        for key, value in self.parameters.items():
+            d.setdefault(key, value)
         return d
 
 
@@ -212,7 +217,10 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     return BearerResult(throughput=s, throughput_ci=ci, block_error_rate=pe, atp=atp, ace=ace,
                         delivered=int(totals["delivered"]), sent=int(totals["sent"]), timeouts=int(totals["timeouts"]),
                         fast_retransmits=int(totals["fast_retransmits"]),
-                        retransmissions=int(totals["retransmissions"]), duration=totals["time"])
+                        retransmissions=int(totals["retransmissions"]), duration=totals["time"],
+                        parameters={k: args[k] for k in ("variant", "wmax", "dupthresh", "min_rto",
+                                                         *(p.name for p in BEARER_PARTS)) if k in args}
+                        | {"ack_delay": ack_delay, "tti_frames": tti_frames})
 
 
 @dataclass(frozen=True, repr=False)

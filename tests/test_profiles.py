@@ -186,3 +186,24 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_th
     assert sorted(zip(frame["sack"], frame["rack"])) == [(False, False), (True, True)]
     with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed: RACK-TLP is the loss detection"):
         tcpfade.simulate_link("newreno", profile="linux", sack=False, rack=True, **LINK)
+
+
+def test_the_send_buffer_caps_the_window_as_the_receivers_does():
+    # Linux's tcp_wmem maximum (the linux profile's send_buffer): at most send_buffer // packet size packets
+    # outstanding, so a buffer of 12 packets runs as a receiver window of 12, and the smaller of the two holds.
+    link = dict(rate=200, tau=0.05, buffer=10, packet_bytes=1500, channel=tcpfade.Bernoulli(0.01), duration=200,
+                seed=3)
+    capped = tcpfade.simulate_link("newreno", send_buffer=12 * 1500 + 1499, **link)
+    assert capped.goodput == tcpfade.simulate_link("newreno", wmax=12, **link).goodput
+    assert capped.goodput == tcpfade.simulate_link("newreno", wmax=12, send_buffer=10**9, **link).goodput
+    assert capped.goodput != tcpfade.simulate_link("newreno", **link).goodput
+    assert (capped.parameters["wmax"], capped.parameters["send_buffer"]) == (65536, 12 * 1500 + 1499)
+    assert tcpfade.simulate_link("cubic", profile="linux", **link).parameters["send_buffer"] == 4 * 2**20
+    # A transfer's buffer holds segments with their headers (mss + header_bytes).
+    kw = dict(size_bytes=200_000, channel=None, seed=1, mss=1000, header_bytes=40, rwnd_bytes=65_535)
+    small = tcpfade.simulate_transfer("reno", send_buffer=5 * 1040, **kw)
+    limited = tcpfade.simulate_transfer("reno", **{**kw, "rwnd_bytes": 5 * 1000})
+    assert (small.connection_time, small.transmissions) == (limited.connection_time, limited.transmissions)
+    assert small.connection_time != tcpfade.simulate_transfer("reno", **kw).connection_time
+    with pytest.raises(tcpfade.ParameterError, match="send_buffer = 0 is not allowed"):
+        tcpfade.simulate_link("newreno", send_buffer=0, **link)

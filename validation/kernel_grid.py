@@ -148,11 +148,13 @@ ABLATIONS = [
     ("RFC 9438's α_cubic = 1 once W_est reaches cwnd_prior (Linux keeps α)", {"cubic_alpha": "rfc9438"}),
     ("a real-valued window (ssthresh not rounded down from ⌊cwnd⌋)", {"integer_window": False}),
     ("both window rules back (the profile before they were traced)", {"cubic_alpha": "rfc9438", "integer_window": False}),
+    ("no send buffer (Linux's tcp_wmem maximum, 4 MiB, lifted)", {"send_buffer": None}),
 ]
 
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The
 #: kernel's window, traced"), so that what each rule moves stays measured.
-ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off"}
+ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off",
+               "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off"}
 
 
 def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:

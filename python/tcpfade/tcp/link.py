@@ -22,7 +22,8 @@ from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SENDER, TIMER,
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER,
+                         window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
 from .profiles import PROFILE, PROFILES
 
@@ -233,7 +234,7 @@ LINK = Model("simulate_link", (
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
     Param("warmup", v.Optional(v.NON_NEGATIVE), None, "Time simulated but not measured.", "s",
           default_words="duration / 10"),
-    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK,
+    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK, SEND_BUFFER,
     Param("channel_clock", v.Choice(("time", "packets")), "time",
           "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
@@ -356,7 +357,9 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     duration, warmup, level = args["duration"], args["warmup"], args["confidence"]
     spec = link_channel_spec(channel, mu, args["channel_clock"])
     with reporting(progress, "simulated time") as report:
-        raw = _core.simulate_link(args, spec, report)
+        # The core's window is the receiver's, or the sender's buffer where that holds fewer packets.
+        core = {**args, "wmax": window_cap(args["wmax"], args["send_buffer"], size)}
+        raw = _core.simulate_link(core, spec, report)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
@@ -386,7 +389,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else channel.describe(),
-        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK)})
+        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, SEND_BUFFER)})
 
 
 class _Intervals(dict):

@@ -160,6 +160,19 @@ TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOF
 DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
                     "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2); None: an "
                     "ACK per segment.", "s")
+SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
+                    "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
+                    "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "
+                    "window (the smaller holds) and, like it, bounds cwnd. Linux's is tcp_wmem's maximum, 4 MiB; None: "
+                    "no limit.", "bytes", default_words="no limit")
+
+
+def window_cap(wmax: int, send_buffer: int | None, packet_bytes: int) -> int:
+    """The window the core runs with: the receiver's ``wmax`` [packets], or fewer when the sender's buffer of
+    ``send_buffer`` bytes holds fewer packets of ``packet_bytes`` (at least one)."""
+    return wmax if send_buffer is None else max(1, min(wmax, send_buffer // packet_bytes))
+
+
 BATCHES = Param("batches", v.Integer(2, 1 << 20), 20, "Batches of the measured time for the confidence intervals.")
 CONFIDENCE = Param("confidence", v.CONFIDENCE, 0.95, "Level of the confidence intervals.")
 PROGRESS = Param("progress", v.PROGRESS, None,

@@ -55,7 +55,7 @@ LINUX = Profile(
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
      "max_rto": 120.0,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True,
-     "cubic_alpha": "linux", "integer_window": True},
+     "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -90,6 +90,9 @@ LINUX = Profile(
                           "fraction kept apart in snd_cwnd_cnt and cleared at a reduction (tcp_init_cwnd_reduction()); "
                           "tcp_reno_ssthresh() = max(cwnd >> 1, 2), bictcp_recalc_ssthresh() = max(cwnd · 717 >> "
                           "10, 2), each rounding down (measured against the kernel, docs/validation/kernel.md)",
+        "send_buffer": "net.ipv4.tcp_wmem's maximum, 4 MiB (Documentation/networking/ip-sysctl.rst): the send buffer "
+                       "that tcp_sndbuf_expand() grows toward, and sk_stream_memory_free() stops new data at; traced, "
+                       "the kernel's flight stopped at 2,817 segments in a crawl (docs/validation/kernel.md)",
         "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2, with SACK or without "
                "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack()); the kernel bounds by CRB "
                "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "

@@ -30,7 +30,8 @@ from ..channels.continuous import ContinuousTwoState
 from .link import CHANNEL_WORDS, link_channel_spec
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
-from .parameters import check_recovery_parts, DELAYED_ACK, PROGRESS, SEED, SENDER, TIMER, variant
+from .parameters import check_recovery_parts, DELAYED_ACK, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
+from .parameters import window_cap
 from .profiles import PROFILE, PROFILES
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ TRANSFER = Model("simulate_transfer", (
           "Link rate; the link is one half-duplex medium shared by both directions.", "bit/s"),
     Param("delay", SECONDS_4, 0.0, "One-way propagation delay.", "s"),
     DELAYED_ACK.but(default=0.2),
+    SEND_BUFFER,
     Param("drop_acks", v.Flag(), True, "The channel drops the receiver's segments too (VDELDROP on both hosts); "
           "else only the sender's."),
     Param("loss_on_air", v.Flag(), False, "A dropped segment still occupies the link and both radios (a wireless "
@@ -281,6 +283,8 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     wmax = rwnd_bytes // mss
     if wmax < 1:
         raise v.fail("rwnd_bytes", rwnd_bytes, f"must hold one segment at least (mss = {mss})")
+    # The sender's buffer holds whole segments with their headers; it caps the window as the receiver's does.
+    wmax = window_cap(wmax, a["send_buffer"], mss + header_bytes)
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     segments = -(-size_bytes // mss)

@@ -26,7 +26,8 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param
-from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, no_probes,
+from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, SEND_BUFFER,
+                              window_cap, no_probes,
                               PROGRESS, RTO_RULE, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
 from .system import DEFAULT_SIR_REFERENCE, RAYS, SIR_REFERENCES, SLOT, simulate_system
@@ -111,7 +112,7 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
 #: value). tcp_over_blocks and tcp_over_system take them by name; wcdma.simulate also through a profile.
 BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "initial_ssthresh")), FIXED_RTO,
                 INITIAL_RTO.but(rule=v.Real(1e-3, 1e3)), MAX_RTO.but(rule=v.Real(1e-3, 1e4)),
-                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, DELAYED_ACK)
+                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, DELAYED_ACK, SEND_BUFFER)
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
 
 
@@ -195,11 +196,12 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         # The bearer's link: the buffer holds the receiver's window (no buffer loss), no warm-up, the channel the
         # block sequence itself (no seed); the sender and timer read by the binding's SenderArgs and TimerArgs.
         # The parts not given are the papers' (their declared defaults: zorzi-rossi-mazzini ran ns's NewReno).
-        args = {**{p.name: p.default for p in BEARER_PARTS}, **given, "variant": variant, "wmax": wmax,
-                "dupthresh": dupthresh, "initial_ssthresh": float(wmax),
+        args = {**{p.name: p.default for p in BEARER_PARTS}, **given, "variant": variant, "dupthresh": dupthresh,
+                "initial_ssthresh": float(wmax),
                 "initial_rto": initial_rto, "min_rto": min_rto, "max_rto": max_rto,
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
+        args["wmax"] = window_cap(wmax, args["send_buffer"], MTU_BYTES)
         raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
@@ -218,9 +220,9 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                         delivered=int(totals["delivered"]), sent=int(totals["sent"]), timeouts=int(totals["timeouts"]),
                         fast_retransmits=int(totals["fast_retransmits"]),
                         retransmissions=int(totals["retransmissions"]), duration=totals["time"],
-                        parameters={k: args[k] for k in ("variant", "wmax", "dupthresh", "min_rto",
+                        parameters={k: args[k] for k in ("variant", "dupthresh", "min_rto",
                                                          *(p.name for p in BEARER_PARTS)) if k in args}
-                        | {"ack_delay": ack_delay, "tti_frames": tti_frames})
+                        | {"wmax": wmax, "ack_delay": ack_delay, "tti_frames": tti_frames})
 
 
 @dataclass(frozen=True, repr=False)

@@ -295,7 +295,7 @@ impl SenderConfig {
         self
     }
 
-    /// The same configuration with Linux's whole-segment reductions, or not ([`SenderConfig::integer_window`]).
+    /// The same configuration with Linux's whole-segment window, or not ([`SenderConfig::integer_window`]).
     pub fn with_integer_window(mut self, on: bool) -> Self {
         self.integer_window = on;
         self

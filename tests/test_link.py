@@ -222,7 +222,10 @@ def test_newreno_without_sack_repairs_one_hole_a_round_trip_and_the_link_carries
     r = tcpfade.simulate_link("newreno", sack=False, **link)
     assert r.timeouts == 0 and r.buffer_losses == 0          # the overshoot's drops came before the warm-up's end
     assert abs(r.retransmissions - 11.0 / (0.1 + 1 / 833)) <= 2
-    assert r.goodput < 0.05 and r.new_received_rate > 0.3
+    # The new data is bounded by what may be outstanding: the profile's 4-MiB send buffer (2,796 packets) stops it
+    # earlier than the receiver's window of 65,536 would (docs/validation/kernel.md, the send buffer).
+    unbounded = tcpfade.simulate_link("newreno", sack=False, send_buffer=None, **link)
+    assert r.goodput < 0.05 and 0.25 < r.new_received_rate < unbounded.new_received_rate - 0.1
     assert r.goodput <= r.new_received_rate <= r.received_rate <= r.utilization
     s = tcpfade.simulate_link("newreno", sack=True, **link)
     assert s.goodput == pytest.approx(s.new_received_rate, abs=1e-3) and s.goodput > 0.99

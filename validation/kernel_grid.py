@@ -149,6 +149,8 @@ ABLATIONS = [
     ("a real-valued window (ssthresh not rounded down from ⌊cwnd⌋)", {"integer_window": False}),
     ("both window rules back (the profile before they were traced)", {"cubic_alpha": "rfc9438", "integer_window": False}),
     ("no send buffer (Linux's tcp_wmem maximum, 4 MiB, lifted)", {"send_buffer": None}),
+    ("PRR-SSRB on every ACK (RFC 6937) for RFC 9937's SafeACK", {"prr_bound": "ssrb"}),
+    ("ssthresh set again at a timeout inside a fast recovery", {"ssthresh_once_per_window": False}),
 ]
 
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The

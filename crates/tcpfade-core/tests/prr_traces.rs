@@ -121,3 +121,21 @@ fn the_same_packets_as_sacks_prr_on_the_same_arrivals() {
         assert_eq!(drain(&mut sack, now), drain(&mut plain, now), "duplicate ACK {k}");
     }
 }
+
+#[test]
+fn without_sack_no_ack_is_a_safe_ack_so_rfc_9937_conserves_packets() {
+    // RFC 9937 (Linux's tcp_cwnd_reduction()): SSRB's extra segment only on an ACK that advances SND.UNA and shows no
+    // further loss. Without SACK a duplicate ACK does not advance it and a partial ACK marks the next hole lost, so
+    // the bound is max(prr_delivered − prr_out, DeliveredData) throughout. On the two-loss trace of
+    // `a_second_loss_the_partial_ack_counts_the_dupacks_it_covers_once`, the first 18 ACKs are the same (pipe stays
+    // above 10 until the 15th, and from there prr_delivered − prr_out is at least 1); at the partial ACK of 5,
+    // pipe 8: min(10 − 8, max(17 − 9, 1)) = 2 as with SSRB's (17 − 9) + 1.
+    let mut s = sender(Some(PrrBound::SafeAck));
+    let sent: Vec<u64> = dupacks(&mut s, 18).concat();
+    assert_eq!(sent, [0, 20, 21, 22, 23, 24, 25, 26, 27]);
+    s.on_ack(2.0, 5);
+    assert_eq!(drain(&mut s, 2.0), [5, 28]);
+    // The duplicate ACK: pipe 9, prr_out 11, delivered 18: min(10 − 9, max(18 − 11, 1)) = 1: 29, as SSRB.
+    s.on_ack(2.01, 5);
+    assert_eq!(drain(&mut s, 2.01), [29]);
+}

@@ -297,6 +297,9 @@ fn prr_ssrb_grows_like_slow_start_after_a_burst_and_crb_conserves_packets() {
         (PrrBound::Ssrb, [(&[0u64, 1][..], 4.0, 4u64), (&[2, 3][..], 5.0, 5), (&[4, 5][..], 6.0, 6)]),
         // CRB: limit = prr_delivered − prr_out = 1: one packet per packet delivered.
         (PrrBound::Crb, [(&[0][..], 3.0, 3), (&[1][..], 3.0, 3), (&[2][..], 3.0, 3)]),
+        // RFC 9937 (Linux): these ACKs only SACK, SND.UNA stays, so none is a SafeACK: max(prr_delivered − prr_out,
+        // DeliveredData) = max(1, 1) = 1, as CRB.
+        (PrrBound::SafeAck, [(&[0][..], 3.0, 3), (&[1][..], 3.0, 3), (&[2][..], 3.0, 3)]),
     ] {
         let (mut s, _) = sender(Variant::NewReno, 20, true, Some(bound), None);
         let mut steps = vec![step(0, &[(15, 16)], &[], 20.0, 19), step(0, &[(15, 17)], &[], 20.0, 18)];
@@ -306,6 +309,17 @@ fn prr_ssrb_grows_like_slow_start_after_a_burst_and_crb_conserves_packets() {
         }
         run(&mut s, &steps);
         assert!(s.counters().retransmissions == expect.iter().map(|e| e.0.len() as u64).sum::<u64>(), "{bound:?}");
+        // The retransmitted 0 arrives: ACK 1 with 15-19 SACKed. SND.UNA advances and nothing more is lost (1-14 were
+        // already), a SafeACK. After CRB's or RFC 9937's three ACKs (0, 1, 2 resent): DeliveredData 1 (prr_delivered
+        // 4, prr_out 3); pipe = 19 outstanding − 5 SACKed − 14 lost + 2 retransmitted in flight (1, 2) = 2. RFC 9937:
+        // min(10 − 2, max(4 − 3, 1) + 1) = 2, cwnd 4, the retransmissions of 3 and 4; CRB: min(8, 4 − 3) = 1, cwnd 3,
+        // 3 alone.
+        let sent = ack(&mut s, 2.0, 1, &[(15, 20)]);
+        match bound {
+            PrrBound::SafeAck => assert_eq!((sent, s.cwnd(), s.pipe()), (vec![3, 4], 4.0, Some(4))),
+            PrrBound::Crb => assert_eq!((sent, s.cwnd(), s.pipe()), (vec![3], 3.0, Some(3))),
+            _ => {}
+        }
     }
 }
 

@@ -41,3 +41,35 @@ fn a_repeated_timeout_holds_ssthresh_and_a_timeout_after_progress_recomputes_it(
         assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 1.0), "hold = {hold}");
     }
 }
+
+#[test]
+fn a_timeout_inside_a_fast_recovery_keeps_its_ssthresh_once_per_window() {
+    // NewReno with IW 8, a fixed 1-s timer: 0-7 sent, 0 lost. Duplicate ACKs for 1, 2, 3: the third enters fast
+    // recovery with ssthresh = ⌈8/2⌉ = 4, W = 4 + 3 = 7 (RFC 5681's inflation), recover = 8, 0 retransmitted. Two more
+    // duplicate ACKs (4, 5) inflate W to 9: 8 goes out. The retransmission of 0 is lost too, so the timer fires at
+    // t = 1 with W = 9 and SND.UNA = 0 < recover.
+    for once in [false, true] {
+        let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 1000.0).unwrap()
+            .with_initial_window(8).unwrap()
+            .with_ssthresh_once_per_window(once);
+        let mut s = Sender::new(cfg);
+        assert_eq!(drain(&mut s, 0.0), (0..8).collect::<Vec<_>>());
+        for (i, t) in [0.1, 0.11, 0.12].into_iter().enumerate() {
+            s.on_ack(t, 0);
+            let sent = drain(&mut s, t);
+            if i == 2 {
+                assert_eq!(sent, vec![0]);
+            }
+        }
+        assert!(s.in_recovery() && s.ssthresh() == 4.0 && s.cwnd() == 7.0);
+        s.on_ack(0.13, 0);
+        s.on_ack(0.14, 0);
+        assert_eq!((s.cwnd(), drain(&mut s, 0.14)), (9.0, vec![8]));
+        // The papers' rule (and RFC 5681 §3.1's first timeout): ssthresh = ⌈9/2⌉ = 5 from the inflated W. Linux's
+        // tcp_enter_loss() makes no second reduction inside the window: ssthresh stays 4.
+        s.on_timeout(1.0);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1.0, if once { 4.0 } else { 5.0 }), "once = {once}");
+        assert!(!s.in_recovery());
+        assert_eq!(drain(&mut s, 1.0), vec![0]);
+    }
+}

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{CubicAlpha, Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{CubicAlpha, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -21,11 +21,13 @@ pub(crate) struct SenderArgs {
     pub limited_transmit: bool,
     pub sack: bool,
     pub prr: bool,
+    pub prr_bound: String,
     pub rack: bool,
     pub hystart: bool,
     pub hold_ssthresh_on_rto: bool,
     pub cubic_alpha: String,
     pub integer_window: bool,
+    pub ssthresh_once_per_window: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -69,12 +71,13 @@ impl SenderArgs {
             .with_ssthresh_rule(SsthreshRule::from_name(&self.ssthresh_rule)?)
             .with_limited_transmit(self.limited_transmit)?
             .with_sack(self.sack)?
-            .with_prr(self.prr)?
+            .with_prr_bound(if self.prr { Some(PrrBound::from_name(&self.prr_bound)?) } else { None })?
             .with_rack(self.rack)?
             .with_hystart(self.hystart)
             .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto)
             .with_cubic_alpha(CubicAlpha::from_name(&self.cubic_alpha)?)
-            .with_integer_window(self.integer_window))
+            .with_integer_window(self.integer_window)
+            .with_ssthresh_once_per_window(self.ssthresh_once_per_window))
     }
 }
 

@@ -82,6 +82,12 @@ PRR = Param("prr", v.Flag(), False,
             "the data delivered instead of at once (or, without SACK, instead of RFC 5681's inflation), with pipe "
             "and the data delivered from SACK's scoreboard or, without SACK, from duplicate ACKs as Linux does; "
             "reno, newreno and cubic only.")
+PRR_BOUND = Param("prr_bound", v.Choice(("ssrb", "crb", "safe_ack")), "ssrb",
+                  "PRR's reduction bound once pipe is at or below ssthresh (with prr=True): ssrb, one segment more "
+                  "than delivered on every ACK (RFC 6937's recommendation); crb, never more than delivered (strict "
+                  "packet conservation); safe_ack, RFC 9937's and Linux's (tcp_cwnd_reduction()): packet "
+                  "conservation, and SSRB's extra segment only on an ACK that advances SND.UNA and shows no further "
+                  "loss.")
 RACK = Param("rack", v.Flag(), False,
              "RACK-TLP (RFC 8985) as SACK's loss detection: a segment is lost once one sent after it is delivered "
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
@@ -112,9 +118,15 @@ INTEGER_WINDOW = Param("integer_window", v.Flag(), False,
                        "max(cwnd · 717 >> 10, 2), W_max = cwnd · 1741 >> 11 under fast convergence), where the "
                        "papers' window is real-valued (W += 1/W, ⌈W/2⌉) and RFC 9438 takes β_cubic · cwnd.")
 
+SSTHRESH_ONCE_PER_WINDOW = Param("ssthresh_once_per_window", v.Flag(), False,
+                                 "A retransmission timeout during a fast recovery not yet past its recovery point leaves "
+                                 "ssthresh as that recovery set it (the window's reduction is made already), as Linux's "
+                                 "tcp_enter_loss() does; the papers' TCP and RFC 5681 §3.1 set it again from cwnd.")
+
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO, CUBIC_ALPHA, INTEGER_WINDOW)
+          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO, SSTHRESH_ONCE_PER_WINDOW,
+          CUBIC_ALPHA, INTEGER_WINDOW)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

@@ -51,11 +51,11 @@ RFC = Profile(
 LINUX = Profile(
     "linux",
     {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
-     "hold_ssthresh_on_rto": True,
+     "hold_ssthresh_on_rto": True, "ssthresh_once_per_window": True,
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
      "max_rto": 120.0,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True,
-     "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304},
+     "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack"},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -86,6 +86,8 @@ LINUX = Profile(
         "cubic_alpha": "tcp_cubic.c, bictcp_update(): the Reno-friendly estimate tcp_cwnd grows by one per "
                        "cwnd · beta_scale / 8 segments acknowledged (α = 3(1 − β)/(1 + β)) whatever cwnd_prior; RFC "
                        "9438 §4.3's switch to 1 is not in it (the kernel's growth, traced, docs/validation/kernel.md)",
+        "ssthresh_once_per_window": "tcp_enter_loss(): \"reduce ssthresh if it has not yet been made inside this "
+                                    "window\": not in Recovery or CWR before SND.UNA passes high_seq",
         "integer_window": "tcp_snd_cwnd() and snd_ssthresh are whole segments (include/linux/tcp.h), the growth's "
                           "fraction kept apart in snd_cwnd_cnt and cleared at a reduction (tcp_init_cwnd_reduction()); "
                           "tcp_reno_ssthresh() = max(cwnd >> 1, 2), bictcp_recalc_ssthresh() = max(cwnd · 717 >> "
@@ -94,9 +96,9 @@ LINUX = Profile(
                        "that tcp_sndbuf_expand() grows toward, and sk_stream_memory_free() stops new data at; traced, "
                        "the kernel's flight stopped at 2,817 segments in a crawl (docs/validation/kernel.md)",
         "prr": "tcp_cwnd_reduction() in tcp_input.c: PRR in every recovery since Linux 3.2, with SACK or without "
-               "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack()); the kernel bounds by CRB "
-               "and by SSRB only when an ACK advances SND.UNA without further loss (RFC 9937's SafeACK), here SSRB "
-               "throughout",
+               "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack())",
+        "prr_bound": "tcp_cwnd_reduction(): max(prr_delivered − prr_out, newly delivered), one more only when the "
+                     "ACK advances SND.UNA and marks nothing newly lost (Linux since 2015; RFC 9937's SafeACK)",
     },
     requires={"rack": "sack"},
     refused={

@@ -116,6 +116,10 @@ pub struct SenderConfig {
     /// convergence). Off by default: the papers' window is real-valued (W += 1/W, ⌈W/2⌉, zorzi-rao §2), as RFC
     /// 9438's β_cubic · cwnd is.
     pub integer_window: bool,
+    /// A retransmission timeout during a fast recovery whose recovery point SND.UNA has not yet passed leaves
+    /// ssthresh, and the congestion part's state, as they are: that window's reduction is made already (Linux's
+    /// `tcp_enter_loss()`). Off by default: the papers' TCP, and RFC 5681 §3.1, set ssthresh at every first timeout.
+    pub ssthresh_once_per_window: bool,
 }
 
 impl SenderConfig {
@@ -147,6 +151,7 @@ impl SenderConfig {
             hold_ssthresh_on_rto: false,
             cubic_alpha: CubicAlpha::Rfc9438,
             integer_window: false,
+            ssthresh_once_per_window: false,
         })
     }
 
@@ -298,6 +303,13 @@ impl SenderConfig {
     /// The same configuration with Linux's whole-segment window, or not ([`SenderConfig::integer_window`]).
     pub fn with_integer_window(mut self, on: bool) -> Self {
         self.integer_window = on;
+        self
+    }
+
+    /// The same configuration with ssthresh reduced once per window of data, or not
+    /// ([`SenderConfig::ssthresh_once_per_window`]).
+    pub fn with_ssthresh_once_per_window(mut self, on: bool) -> Self {
+        self.ssthresh_once_per_window = on;
         self
     }
 }

@@ -29,6 +29,22 @@ pub enum PrrBound {
     Ssrb,
     /// Conservative reduction bound: never more than delivered (strict packet conservation).
     Crb,
+    /// RFC 9937's (and Linux's `tcp_cwnd_reduction()` since 2015): packet conservation by default, max(prr_delivered −
+    /// prr_out, DeliveredData), and SSRB's one segment more only on a SafeACK, one that advances SND.UNA and
+    /// indicates no further loss.
+    SafeAck,
+}
+
+impl PrrBound {
+    /// The bound by name: "ssrb", "crb" or "safe_ack".
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "ssrb" => Ok(PrrBound::Ssrb),
+            "crb" => Ok(PrrBound::Crb),
+            "safe_ack" => Ok(PrrBound::SafeAck),
+            _ => Err(crate::error::Error::invalid("prr_bound", format!("'{name}'"), "must be ssrb, crb or safe_ack")),
+        }
+    }
 }
 
 /// PRR's state through one recovery (RFC 6937 §3's variables, in packets).
@@ -46,8 +62,10 @@ pub struct PrrState {
 
 
 /// RFC 6937 §3's sndcnt for an ACK that delivered `delivered` packets, with `pipe` after it; updates
-/// prr_delivered and the state's last sndcnt. prr_out is the caller's (`state.out`, up to date).
-pub(crate) fn sndcnt(state: &mut PrrState, bound: PrrBound, delivered: u64, pipe: f64, ssthresh: f64) -> f64 {
+/// prr_delivered and the state's last sndcnt. prr_out is the caller's (`state.out`, up to date). `safe`: the ACK
+/// advanced SND.UNA and indicated no further loss (RFC 9937's SafeACK, read by [`PrrBound::SafeAck`] only).
+pub(crate) fn sndcnt(state: &mut PrrState, bound: PrrBound, delivered: u64, pipe: f64, ssthresh: f64,
+                     safe: bool) -> f64 {
     state.delivered += delivered;
     let count = if pipe > ssthresh {
         // The proportional part: sending tracks delivery at the ratio ssthresh / RecoverFS.
@@ -57,6 +75,7 @@ pub(crate) fn sndcnt(state: &mut PrrState, bound: PrrBound, delivered: u64, pipe
         let limit = match bound {
             PrrBound::Ssrb => owed.max(delivered as f64) + 1.0,
             PrrBound::Crb => owed,
+            PrrBound::SafeAck => owed.max(delivered as f64) + f64::from(u8::from(safe)),
         };
         (ssthresh - pipe).min(limit)
     };
@@ -113,12 +132,38 @@ impl CumulativePrr {
         let waiting = u64::from(st.retransmit.is_some());
         let pipe = flight.saturating_sub(self.sacked + waiting) as f64;
         self.state.out = st.counters.transmissions - self.sent_at_entry;
-        let count = sndcnt(&mut self.state, self.bound, delivered, pipe, st.ssthresh);
+        // Never a SafeACK without SACK: a duplicate ACK does not advance SND.UNA, and a partial ACK marks the next
+        // hole lost (Linux's tcp_newreno_mark_lost()).
+        let count = sndcnt(&mut self.state, self.bound, delivered, pipe, st.ssthresh, false);
         st.cwnd = (flight as f64 + count - waiting as f64).max(1.0);
     }
 
     /// PRR's variables as the last ACK left them.
     pub(crate) fn state(&self) -> PrrState {
         self.state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounds_at_pipe_below_ssthresh() {
+        // RFC 6937 §3 and RFC 9937 by hand, pipe = 2 ≤ ssthresh = 10 (room 8), an ACK delivering 1 packet after 3
+        // delivered and 3 sent: prr_delivered − prr_out = 4 − 3 = 1.
+        let at = |bound, safe| {
+            let mut state = PrrState { delivered: 3, out: 3, recover_fs: 20, sndcnt: 0.0 };
+            sndcnt(&mut state, bound, 1, 2.0, 10.0, safe)
+        };
+        assert_eq!(at(PrrBound::Ssrb, false), 2.0); // max(1, 1) + 1
+        assert_eq!(at(PrrBound::Crb, false), 1.0); // 1
+        assert_eq!(at(PrrBound::SafeAck, false), 1.0); // max(1, 1): packet conservation
+        assert_eq!(at(PrrBound::SafeAck, true), 2.0); // a SafeACK: SSRB's segment more
+        // Nothing owed (prr_out ahead): CRB sends nothing, RFC 9937 still one per packet delivered.
+        let mut state = PrrState { delivered: 3, out: 5, recover_fs: 20, sndcnt: 0.0 };
+        assert_eq!(sndcnt(&mut state, PrrBound::Crb, 1, 2.0, 10.0, false), 0.0);
+        let mut state = PrrState { delivered: 3, out: 5, recover_fs: 20, sndcnt: 0.0 };
+        assert_eq!(sndcnt(&mut state, PrrBound::SafeAck, 1, 2.0, 10.0, false), 1.0);
     }
 }

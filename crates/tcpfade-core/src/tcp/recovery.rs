@@ -83,10 +83,15 @@ fn resend_from_una(st: &mut TcpState, cc: &mut Congestion) {
 /// repeats one (the cumulative ACK unchanged since the last timeout): RFC 5681 §3.1, "if the segment has already been
 /// retransmitted by way of the retransmission timer at least once, the value of ssthresh is held constant"; Linux's
 /// tcp_enter_loss() likewise leaves ssthresh, and the congestion module's state, alone while icsk_retransmits > 0.
+///
+/// With [`super::SenderConfig::ssthresh_once_per_window`], neither does a timeout in a fast recovery whose recovery
+/// point SND.UNA has not passed: that window's reduction is made already (Linux's tcp_enter_loss(), "reduce ssthresh if
+/// it has not yet been made inside this window").
 pub(crate) fn timeout_ssthresh(st: &mut TcpState, cc: &mut Congestion) {
     let repeated = st.hold_ssthresh_on_rto && st.last_rto_una == Some(st.una);
+    let reduced = st.ssthresh_once_per_window && st.recover.is_some_and(|point| point > st.una);
     st.last_rto_una = Some(st.una);
-    if !repeated {
+    if !repeated && !reduced {
         st.ssthresh = cc.ssthresh(st);
     }
 }

@@ -192,10 +192,18 @@ impl SackRecovery {
         if self.after_rto.is_some_and(|point| st.una >= point) {
             self.after_rto = None;
         }
+        let lost_from = self.lost_below.max(st.una);
         self.set_lost_below(st);
-        if self.rack.is_some() {
-            self.rack_on_ack(st, cc, ack, new_data, blocks.is_empty(), now);
-        }
+        // Segments this ACK newly shows lost: by RACK's marks, else by IsLost's boundary moving up.
+        let newly_lost = if self.rack.is_some() {
+            self.rack_on_ack(st, cc, ack, new_data, blocks.is_empty(), now)
+        } else if self.lost_below > lost_from {
+            (self.lost_below - lost_from) - self.board.count_in(lost_from, self.lost_below)
+        } else {
+            0
+        };
+        // RFC 9937's SafeACK: SND.UNA advanced and no further loss indicated.
+        let safe = new_data && newly_lost == 0;
         match st.recover {
             Some(point) if ack >= point => {
                 // RFC 6675 §5 (A): the end of recovery; RFC 6937: cwnd = ssthresh.
@@ -205,7 +213,7 @@ impl SackRecovery {
                 self.prr = None;
                 self.entry = None;
             }
-            Some(_) => self.in_recovery(st, delivered),
+            Some(_) => self.in_recovery(st, delivered, safe),
             None => {
                 let lost = match &self.rack {
                     Some(rack) => rack.lost > 0,
@@ -213,7 +221,7 @@ impl SackRecovery {
                 };
                 if self.after_rto.is_none() && st.una < st.high && lost {
                     self.enter_recovery(st, cc);
-                    self.in_recovery(st, delivered);
+                    self.in_recovery(st, delivered, false);
                 } else {
                     if new_data {
                         cc.on_ack(st, ack - old_una, now);
@@ -272,12 +280,13 @@ impl SackRecovery {
         }
     }
 
-    /// An ACK in recovery (the entering one too): SetPipe, and with PRR the window for this ACK.
-    fn in_recovery(&mut self, st: &mut TcpState, delivered: u64) {
+    /// An ACK in recovery (the entering one too): SetPipe, and with PRR the window for this ACK (`safe`: a SafeACK,
+    /// RFC 9937).
+    fn in_recovery(&mut self, st: &mut TcpState, delivered: u64, safe: bool) {
         self.pipe = self.set_pipe(st);
         if let (Some(prr), Some(bound)) = (&mut self.prr, self.prr_bound) {
             let pipe = self.pipe as f64;
-            st.cwnd = pipe + sndcnt(prr, bound, delivered, pipe, st.ssthresh);
+            st.cwnd = pipe + sndcnt(prr, bound, delivered, pipe, st.ssthresh, safe);
         }
     }
 
@@ -365,15 +374,16 @@ impl SackRecovery {
 
     /// RACK's share of an ACK, once the scoreboard has it: TLP's loss check (§7.4; a repaired loss outside recovery
     /// reduces cwnd once), then loss detection (§6.2 steps 4-5).
+    /// Returns the segments it newly marked lost.
     fn rack_on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, new_data: bool, no_sack: bool,
-                   now: f64) {
+                   now: f64) -> u64 {
         let cx = self.context(st);
         let rack = self.rack.as_deref_mut().expect("rack");
         if rack.tlp_on_ack(ack, !new_data, no_sack) && !cx.recovering {
             st.ssthresh = cc.ssthresh(st);
             st.cwnd = st.ssthresh;
         }
-        rack.detect_loss(&self.board, &cx, now);
+        rack.detect_loss(&self.board, &cx, now)
     }
 
     /// After an ACK (the RTO restarted already): arm the PTO on an ACK of new data, stop it in recovery or with
@@ -422,7 +432,7 @@ impl SackRecovery {
                 if st.recover.is_none() && self.after_rto.is_none() && st.una < st.high && lost {
                     rack.stop_pto();
                     self.enter_recovery(st, cc);
-                    self.in_recovery(st, 0);
+                    self.in_recovery(st, 0, false);
                 } else if self.governs(st) {
                     self.pipe = self.set_pipe(st);
                 }

@@ -78,6 +78,7 @@ impl Sender {
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
         st.hold_ssthresh_on_rto = cfg.hold_ssthresh_on_rto;
+        st.ssthresh_once_per_window = cfg.ssthresh_once_per_window;
         if cfg.hystart {
             st.hystart = Some(Box::new(HyStart::new(cfg.initial_window.min(cfg.wmax))));
         }

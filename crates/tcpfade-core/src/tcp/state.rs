@@ -64,6 +64,9 @@ pub(crate) struct TcpState {
     pub hystart: Option<Box<HyStart>>,
     /// Whether a timeout that repeats one leaves ssthresh as it is ([`super::SenderConfig::hold_ssthresh_on_rto`]).
     pub hold_ssthresh_on_rto: bool,
+    /// Whether a timeout in a fast recovery not yet past its recovery point leaves ssthresh as it is
+    /// ([`super::SenderConfig::ssthresh_once_per_window`]).
+    pub ssthresh_once_per_window: bool,
     /// The cumulative ACK at the last timeout: a timeout with it unchanged repeats that one.
     pub last_rto_una: Option<u64>,
 }
@@ -88,6 +91,7 @@ impl TcpState {
             counters: SenderCounters::default(),
             hystart: None,
             hold_ssthresh_on_rto: false,
+            ssthresh_once_per_window: false,
             last_rto_una: None,
         }
     }

@@ -800,3 +800,21 @@ def test_a_profiled_options_help_gives_one_default():
     text = " ".join(CliRunner().invoke(cli, ["simulate-link", "--help"]).output.split())
     rule = text[text.index("--rto-rule"):text.index("--delayed-ack")]
     assert rule.count("default") == 1 and "(default: the --profile's; papers: 'rfc6298'" in rule, rule
+
+
+def test_a_required_option_missing_still_names_a_stray_word_and_none_sets_a_profiles_value_aside(capsys):
+    # From a review: `simulate reno ...` said only that --variant was missing; and under --profile linux an option the
+    # profile sets (--send-buffer, --delayed-ack) could not be given None.
+    assert main(["simulate", "reno", "--error-rate", "0.1", "--fdt", "0.01", "--seed", "1"]) == 2
+    assert _one_line(capsys).endswith("it is required; and 'reno' alone is not an argument of this command: write "
+                                      "--variant reno")
+    link = ["simulate-link", "--variant", "cubic", "--profile", "linux", "--rate", "125", "--tau", "0.04", "--buffer",
+            "6", "--error-rate", "0.03", "--seed", "1", "--duration", "100", "--json"]
+    rows = {}
+    for extra in ([], ["--send-buffer", "none"], ["--delayed-ack", "NONE"]):
+        assert main([*link, *extra]) == 0
+        rows[tuple(extra)] = json.loads(capsys.readouterr().out)
+    assert rows[()]["send_buffer"] == 4 * 2**20 and rows[()]["delayed_ack"] == 0.04
+    assert rows[("--send-buffer", "none")]["send_buffer"] is None
+    assert rows[("--delayed-ack", "NONE")]["delayed_ack"] is None
+    assert rows[("--delayed-ack", "NONE")]["goodput"] != rows[()]["goodput"]

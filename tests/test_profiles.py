@@ -207,3 +207,11 @@ def test_the_send_buffer_caps_the_window_as_the_receivers_does():
     assert small.connection_time != tcpfade.simulate_transfer("reno", **kw).connection_time
     with pytest.raises(tcpfade.ParameterError, match="send_buffer = 0 is not allowed"):
         tcpfade.simulate_link("newreno", send_buffer=0, **link)
+    # A buffer that holds no whole packet is refused where the packet size is known (a review found it let one out).
+    with pytest.raises(tcpfade.ParameterError, match=r"send_buffer = 1499 is not allowed: must hold one packet at least "
+                                                     r"\(1500 bytes here\)"):
+        tcpfade.simulate_link("newreno", send_buffer=1499, **link)
+    with pytest.raises(tcpfade.ParameterError, match=r"send_buffer = 100 is not allowed: .* \(512 bytes here\)"):
+        tcpfade.wcdma.tcp_over_blocks([0] * 3000, send_buffer=100)
+    # A transfer's record keeps the receiver's window and the buffer given (the core runs with the smaller).
+    assert (small.parameters["wmax"], small.parameters["send_buffer"]) == (65, 5 * 1040)

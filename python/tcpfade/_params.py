@@ -33,6 +33,10 @@ from typing import Any
 
 from . import _validate as v
 
+#: What an option given as the word ``none`` reaches the command as, before it becomes the parameter's None: unlike an
+#: option left out (None), it sets a profile's value aside.
+EXPLICIT_NONE = object()
+
 #: The default of a parameter that must be given.
 REQUIRED = inspect.Parameter.empty
 
@@ -322,7 +326,8 @@ class Model:
             decls = [p.option, *("--" + o.replace("_", "-") for o in p.old_names), *([p.short] if p.short else []),
                      p.name]
             text = extra_help.get(p.name, p.help(default=p.name not in profiled))
-            rule = p.rule.rule if isinstance(p.rule, v.Optional) else p.rule
+            optional = isinstance(p.rule, v.Optional)
+            rule = p.rule.rule if optional else p.rule
             default = None if p.required else p.default
             if isinstance(rule, v.Choice):
                 kind: Any = _choice(click, rule)
@@ -332,6 +337,9 @@ class Model:
                 kind = float
             else:
                 kind = str
+            if optional and not isinstance(rule, v.Flag):
+                kind = _or_none(click, kind)
+                text += " Write none for None."
             if p.name in profiled:
                 # Left out, the profile decides: the command passes nothing (see `given`), as a call would.
                 text += profile_help(p)
@@ -347,13 +355,22 @@ class Model:
             return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text)
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-            if profiled:
+            # One wrapper per command, however many declarations add options to it: a second would take the first's
+            # None (an option given as none) for one left out.
+            if hasattr(fn, "_profiled_names"):
+                fn._profiled_names |= profiled
+            else:
                 inner = fn
 
                 @functools.wraps(inner)
                 def fn(*args: Any, **kwargs: Any) -> Any:
-                    # An option left out reaches the command not at all, so the call's profile fills it in.
-                    return inner(*args, **{k: x for k, x in kwargs.items() if not (k in profiled and x is None)})
+                    # An option left out reaches the command not at all, so the call's profile fills it in; one given
+                    # as none is the parameter's None, which sets the profile's value aside.
+                    left_out = fn._profiled_names
+                    return inner(*args, **{k: (None if x is EXPLICIT_NONE else x) for k, x in kwargs.items()
+                                           if not (k in left_out and x is None)})
+
+                fn._profiled_names = set(profiled)
 
             for p in reversed(params):
                 fn = option(p)(fn)
@@ -362,6 +379,7 @@ class Model:
         return decorate
 
     # -- the docs ------------------------------------------------------------------------------------------------
+
 
     def table(self) -> str:
         """The declaration as a Markdown table (docs/parameters.md)."""
@@ -383,6 +401,27 @@ def _choice(click: Any, rule: v.Choice) -> Any:
             return key if key in rule.refused else super().convert(value, param, ctx)
 
     return Choice(rule.options, case_sensitive=not rule.loose)
+
+
+def _or_none(click: Any, kind: Any) -> Any:
+    """``kind`` (a click type, or a Python type click converts by), or the word none: :data:`EXPLICIT_NONE`."""
+    inner = click.types.convert_type(kind)
+
+    class OrNone(click.ParamType):
+        name = inner.name
+
+        def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+            if isinstance(value, str) and value.strip().lower() == "none":
+                return EXPLICIT_NONE
+            return inner.convert(value, param, ctx)
+
+        def get_metavar(self, param: Any, ctx: Any = None) -> Any:
+            try:
+                return inner.get_metavar(param, ctx)
+            except TypeError:   # click < 8.2 takes no ctx
+                return inner.get_metavar(param)
+
+    return OrNone()
 
 
 def _allowed(rule: v.Rule) -> str:

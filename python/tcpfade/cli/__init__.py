@@ -112,7 +112,7 @@ def _usage_line(exc: click.UsageError, argv: list[str]) -> str:
              (param.human_readable_name if param is not None else "argument"))
         name = name.strip("'\"")
         if isinstance(exc, click.MissingParameter):
-            return f"{name} = (none) is not allowed: it is required"
+            return f"{name} = (none) is not allowed: it is required" + _stray_hint(argv)
         given = repr(str(exc.given)) if hasattr(exc, "given") else _given(argv, param)
         if isinstance(param, click.Argument):
             name = name.upper()
@@ -134,6 +134,25 @@ def _command_for(args: list[str]) -> click.Command:
             break
         command = command.commands[token]
     return command
+
+
+def _stray_hint(argv: list[str]) -> str:
+    """A word on the command line that is no option's value but one option's choice (``simulate reno`` for
+    ``--variant reno``), said beside a missing option: click reports the missing one first."""
+    command = _command_for(argv)
+    options = [p for p in command.params if isinstance(p, click.Option)]
+    taking = {o for p in options if not p.is_flag for o in p.opts}
+    path = 0
+    while path < len(argv) and not argv[path].startswith("-") and isinstance(_command_for(argv[:path]), click.Group):
+        path += 1
+    for i in range(path, len(argv)):
+        token, before = argv[i], argv[i - 1] if i > 0 else ""
+        if token.startswith("-") or before in taking:
+            continue
+        named = next((p for p in options if isinstance(p.type, click.Choice) and token in p.type.choices), None)
+        if named is not None:
+            return f"; and {token!r} alone is not an argument of this command: write {named.opts[0]} {token}"
+    return ""
 
 
 def _extra_arguments(extra: str, argv: list[str]) -> str:

@@ -181,8 +181,13 @@ SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
 
 def window_cap(wmax: int, send_buffer: int | None, packet_bytes: int) -> int:
     """The window the core runs with: the receiver's ``wmax`` [packets], or fewer when the sender's buffer of
-    ``send_buffer`` bytes holds fewer packets of ``packet_bytes`` (at least one)."""
-    return wmax if send_buffer is None else max(1, min(wmax, send_buffer // packet_bytes))
+    ``send_buffer`` bytes holds fewer packets of ``packet_bytes``. A buffer that holds no whole packet is refused:
+    nothing could be sent."""
+    if send_buffer is None:
+        return wmax
+    if send_buffer < packet_bytes:
+        raise v.fail("send_buffer", send_buffer, f"must hold one packet at least ({packet_bytes} bytes here)")
+    return min(wmax, send_buffer // packet_bytes)
 
 
 BATCHES = Param("batches", v.Integer(2, 1 << 20), 20, "Batches of the measured time for the confidence intervals.")

@@ -283,15 +283,17 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     wmax = rwnd_bytes // mss
     if wmax < 1:
         raise v.fail("rwnd_bytes", rwnd_bytes, f"must hold one segment at least (mss = {mss})")
-    # The sender's buffer holds whole segments with their headers; it caps the window as the receiver's does.
-    wmax = window_cap(wmax, a["send_buffer"], mss + header_bytes)
+    # The sender's buffer holds whole segments with their headers; it caps the window as the receiver's does (the
+    # core runs with the cap; the record keeps the receiver's window).
+    cap = window_cap(wmax, a["send_buffer"], mss + header_bytes)
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     segments = -(-size_bytes // mss)
     v.work("size_bytes", size_bytes, 4.0 * segments, "events", f"a transfer of {segments} segments")
     v.memory("record_frames", record_frames, 4.0 * segments * FRAME_BYTES if record_frames else 0.0,
              f"a log of the frames of {segments} segments")
-    a.update(wmax=wmax, initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
+    a.update(wmax=wmax, window_cap=cap,
+             initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
              device=resolve_device(a["device"], a["rate_bps"]))
     if a["channel"] is v.UNSET:
         raise v.fail("channel", "a missing value", "give a channel (any tcpfade channel, e.g. "
@@ -336,8 +338,8 @@ def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
     spec = link_channel_spec(a["channel"], segment_rate(a), "time")
     rule = _decision(a["decision"]) if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
-        raw = _core.simulate_transfer({k: x for k, x in a.items() if k not in ("channel", "decision", "device")},
-                                      spec, rule, report)
+        core = {k: x for k, x in a.items() if k not in ("channel", "decision", "device", "window_cap")}
+        raw = _core.simulate_transfer({**core, "wmax": a["window_cap"]}, spec, rule, report)
     return _result(a, raw)
 
 
@@ -367,7 +369,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
     parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
                                     "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt", "time_limit", "profile")}
     # The sender's parts and timer as the profile and the call resolved them (wmax from rwnd_bytes).
-    parameters.update({p.name: a[p.name] for p in (*SENDER, *TIMER)})
+    parameters.update({p.name: a[p.name] for p in (*SENDER, *TIMER, SEND_BUFFER)})
     total_energy = energies[0] + energies[1]
     return TransferResult(
         variant=a["variant"], size_bytes=size, seed=a["seed"], completed=bool(raw["completed"]), connection_time=time,

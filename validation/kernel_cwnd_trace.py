@@ -9,7 +9,8 @@ at every change of its congestion state), and from them
   reduction): RFC 9438 §4.3 switches α_cubic = 0.53 to 1 there, ``tcp_cubic.c`` does not (``cubic_alpha``).
 
 Writes ``validation/kernel_cwnd_trace.csv`` (one row per reduction: run, cwnd before, the kernel's ssthresh) and
-prints the per-run growth. Needs root (the emulator, tracefs); a few minutes for the default three runs.
+``validation/kernel_cwnd_growth.csv`` (one row per run: the growth below and at or above cwnd_prior, and the round
+trips each was measured over); ``crates/tcpfade-core/src/tcp/cubic.rs`` and ``tests/kernel_growth.rs`` read them. Needs root (the emulator, tracefs); a few minutes for the default three runs.
 
     sudo python3 validation/kernel_cwnd_trace.py
     sudo python3 validation/kernel_cwnd_trace.py "10 Mb/s, 10 ms, i.i.d., cubic, SACK" 3
@@ -31,6 +32,7 @@ import tcpfade  # noqa: E402
 TRACING = Path("/sys/kernel/tracing")
 EVENTS = ("tcp/tcp_probe", "tcp/tcp_cong_state_set")
 OUT = Path(__file__).resolve().parent / "kernel_cwnd_trace.csv"
+GROWTH = Path(__file__).resolve().parent / "kernel_cwnd_growth.csv"
 #: TCP_CA_Recovery in the kernel's congestion states (include/net/tcp.h: Open 0, Disorder 1, CWR 2, Recovery 3, Loss 4).
 RECOVERY = 3
 PROBE = re.compile(r" (\d+\.\d+): tcp_probe: .*?dest=(\S+) .*?snd_cwnd=(\d+) ssthresh=(\d+) .*?srtt=(\d+)")
@@ -116,7 +118,7 @@ def main() -> int:
     seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     cell = next(c for c in kg.cells(name) if c["name"] == name)
     _, cc, sack, sysctls, _, _ = cell["sender"]
-    rows = []
+    rows, growths = [], []
     for seed in range(1, seeds + 1):
         box = {}
 
@@ -133,6 +135,7 @@ def main() -> int:
         g = growth(probes, states, start + kg.WARMUP)
         found = reductions(probes, states)
         rows += [{"cell": name, "seed": seed, "cwnd": c, "ssthresh": s} for c, s in found]
+        growths.append({"cell": name, "seed": seed, **g})
         linux = sum(s == max(c * 717 >> 10, 2) for c, s in found)
         rfc = sum(abs(s - 0.7 * c) < 0.5 for c, s in found)
         print(f"seed {seed}: goodput {box['r'].goodput:.3f}; {len(found)} reductions, ssthresh = max(cwnd·717 >> 10, 2) "
@@ -140,6 +143,7 @@ def main() -> int:
               f"cwnd_prior ({g['rounds_below']:.0f} rounds), {g['growth_above']:.3f} at or above "
               f"({g['rounds_above']:.0f} rounds)", flush=True)
     pd.DataFrame(rows).to_csv(OUT, index=False)
+    pd.DataFrame(growths).to_csv(GROWTH, index=False)
     return 0
 
 

@@ -181,6 +181,10 @@ class Model:
         """What a sweep point may set, with the type a parameter file gives it."""
         return {p.name: p.kind for p in self.params if p.sweep}
 
+    def optional_names(self) -> frozenset[str]:
+        """The parameters None is a value of (a parameter file writes it \"none\": TOML has no null)."""
+        return frozenset(p.name for p in self.params if isinstance(p.rule, v.Optional))
+
     def pick(self, values: dict[str, Any]) -> dict[str, Any]:
         """The entries of ``values`` that are this model's parameters."""
         return {k: x for k, x in values.items() if k in self._index}

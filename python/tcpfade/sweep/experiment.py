@@ -154,9 +154,10 @@ class Experiment:
         if combine not in ("grid", "zip"):
             raise loc.error("sweep", "combine", f"{combine!r} is not allowed: must be \"grid\" or \"zip\"")
         types = models.parameter_types(model)
+        nullable = models.MODEL_OPTIONAL[model]
         tables = {section: _renamed(loc, section, dict(data.get(section, {})), models.former_names(model))
                   for section in ("fixed", "axes")}
-        fixed = {k: _parameter(loc, "fixed", k, val, types) for k, val in tables["fixed"].items()}
+        fixed = {k: _parameter(loc, "fixed", k, val, types, nullable=nullable) for k, val in tables["fixed"].items()}
         axes: dict[str, list[Any]] = {}
         for key, values in tables["axes"].items():
             if key in fixed:
@@ -165,7 +166,8 @@ class Experiment:
                 raise loc.error("axes", key, f"must be a list of values, got {values!r}")
             if not values:
                 raise loc.error("axes", key, "is empty: an axis needs at least one value")
-            axes[key] = [_parameter(loc, "axes", f"{key}[{i}]", val, types, name=key) for i, val in enumerate(values)]
+            axes[key] = [_parameter(loc, "axes", f"{key}[{i}]", val, types, name=key, nullable=nullable)
+                         for i, val in enumerate(values)]
             if len(set(map(repr, axes[key]))) != len(axes[key]):
                 raise loc.error("axes", key, "repeats a value (each point would be run twice)")
         if combine == "zip" and len({len(vals) for vals in axes.values()}) > 1:
@@ -320,8 +322,10 @@ def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, n
 
 
 def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[str, type],
-               name: str | None = None) -> Any:
+               name: str | None = None, nullable: frozenset[str] = frozenset()) -> Any:
     name = name or key
+    if name in nullable and isinstance(value, str) and value.strip().lower() == "none":
+        return None   # TOML has no null: "none" is the parameter's None (a profile's value set aside)
     if name not in types and name in ROW_COLUMNS:
         # The sweep writes these columns itself; a parameter of that name would shadow them in every export.
         raise loc.error(section, name, f"{name!r} is a column every row has (" + ", ".join(ROW_COLUMNS)

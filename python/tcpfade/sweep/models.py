@@ -45,6 +45,23 @@ def _wcdma_parameters() -> dict[str, type]:
 
 #: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call): each model's
 #: declaration says which (:meth:`tcpfade._params.Model.sweep_types`).
+def _wcdma_optional() -> frozenset[str]:
+    from ..wcdma.tcp import WCDMA
+
+    return WCDMA.optional_names()
+
+
+#: Per model, the parameters whose None a parameter file may give as "none".
+MODEL_OPTIONAL: dict[str, frozenset[str]] = {
+    "simulate": SLOTTED.optional_names(),
+    "analyze": ANALYSIS.optional_names(),
+    "simulate_link": LINK.optional_names(),
+    "analyze_link": LINK_ANALYSIS.optional_names(),
+    "simulate_transfer": TRANSFER.optional_names(),
+    "wcdma": _wcdma_optional(),
+    "emulate": EMULATE.optional_names(),
+}
+
 MODEL_PARAMETERS: dict[str, dict[str, type]] = {
     "simulate": SLOTTED.sweep_types(),
     "analyze": ANALYSIS.sweep_types(),

@@ -800,6 +800,7 @@ def test_a_profiled_options_help_gives_one_default():
     text = " ".join(CliRunner().invoke(cli, ["simulate-link", "--help"]).output.split())
     rule = text[text.index("--rto-rule"):text.index("--delayed-ack")]
     assert rule.count("default") == 1 and "(default: the --profile's; papers: 'rfc6298'" in rule, rule
+    assert "--send-buffer BYTES" in text and "--packet-bytes BYTES" in text   # a size says bytes, not COUNT
 
 
 def test_a_required_option_missing_still_names_a_stray_word_and_none_sets_a_profiles_value_aside(capsys):

@@ -344,19 +344,22 @@ class Model:
             if optional and not isinstance(rule, v.Flag):
                 kind = _or_none(click, kind)
                 text += " Write none for None."
+            # A size in bytes says so in the usage line (not COUNT).
+            extra = {"metavar": "BYTES"} if p.unit == "bytes" and not isinstance(rule, v.Flag) else {}
             if p.name in profiled:
                 # Left out, the profile decides: the command passes nothing (see `given`), as a call would.
                 text += profile_help(p)
                 if isinstance(rule, v.Flag):
                     return click.option(f"{p.option}/--no-{p.option[2:]}", p.name, default=None, help=text)
-                return click.option(*decls, type=kind, default=None, help=text)
+                return click.option(*decls, type=kind, default=None, help=text, **extra)
             if isinstance(rule, v.Flag):
                 if p.default is True:
                     decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
                 return click.option(*decls, is_flag=True, default=bool(default), help=text)
             if p.required:   # click 8.4 takes an explicit default=None as a value, and stops requiring the option
-                return click.option(*decls, type=kind, required=True, help=text)
-            return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text)
+                return click.option(*decls, type=kind, required=True, help=text, **extra)
+            return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text,
+                                **extra)
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
             # One wrapper per command, however many declarations add options to it: a second would take the first's

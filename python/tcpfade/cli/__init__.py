@@ -149,10 +149,16 @@ def _stray_hint(argv: list[str]) -> str:
         token, before = argv[i], argv[i - 1] if i > 0 else ""
         if token.startswith("-") or before in taking:
             continue
-        named = next((p for p in options if isinstance(p.type, click.Choice) and token in p.type.choices), None)
-        if named is not None:
-            return f"; and {token!r} alone is not an argument of this command: write {named.opts[0]} {token}"
+        if forms := _choice_forms(options, token):
+            return f"; and {token!r} alone is not an argument of this command: write {forms}"
     return ""
+
+
+def _choice_forms(options: list[click.Option], token: str) -> str:
+    """How to give ``token`` as the value of each option that has it among its choices (``--profile linux or
+    --rto-rule linux``), or "" if none has."""
+    named = [p.opts[0] for p in options if isinstance(p.type, click.Choice) and token in p.type.choices]
+    return " or ".join(f"{opt} {token}" for opt in named)
 
 
 def _extra_arguments(extra: str, argv: list[str]) -> str:
@@ -166,10 +172,9 @@ def _extra_arguments(extra: str, argv: list[str]) -> str:
         if switch is not None:
             forms = " or ".join(switch.opts[:1] + switch.secondary_opts[:1])
             return f"{before} = {token!r} is not allowed: {before} is a switch and takes no value; write {forms}"
-        named = next((p for p in options if isinstance(p.type, click.Choice) and token in p.type.choices), None)
-        if named is not None:
+        if forms := _choice_forms(options, token):
             return (f"arguments = {token!r} is not allowed: it is not an argument of this command but an option's "
-                    f"value; write {named.opts[0]} {token}")
+                    f"value; write {forms}")
     return f"arguments = {extra!r} is not allowed: unexpected extra arguments"
 
 

@@ -136,11 +136,15 @@ def _command_for(args: list[str]) -> click.Command:
     return command
 
 
+def _options_for(argv: list[str]) -> list[click.Option]:
+    """The options of the command ``argv`` names."""
+    return [p for p in _command_for(argv).params if isinstance(p, click.Option)]
+
+
 def _stray_hint(argv: list[str]) -> str:
     """A word on the command line that is no option's value but one option's choice (``simulate reno`` for
     ``--variant reno``), said beside a missing option: click reports the missing one first."""
-    command = _command_for(argv)
-    options = [p for p in command.params if isinstance(p, click.Option)]
+    options = _options_for(argv)
     taking = {o for p in options if not p.is_flag for o in p.opts}
     path = 0
     while path < len(argv) and not argv[path].startswith("-") and isinstance(_command_for(argv[:path]), click.Group):
@@ -164,7 +168,7 @@ def _choice_forms(options: list[click.Option], token: str) -> str:
 def _extra_arguments(extra: str, argv: list[str]) -> str:
     """Words click found no place for, said as what the user most likely meant: a value after a switch (switches take
     none), or an option's value given without the option (``simulate-link cubic`` for ``--variant cubic``)."""
-    options = [p for p in _command_for(argv).params if isinstance(p, click.Option)]
+    options = _options_for(argv)
     for token in extra.split():
         at = argv.index(token) if token in argv else 0
         before = argv[at - 1] if at > 0 else ""

@@ -37,40 +37,25 @@ CHANNEL_PARAMETERS: dict[str, type] = {
     "packet_bits": int, "modulation": str, "samples_per_packet": int,
 }
 
-def _wcdma_parameters() -> dict[str, type]:
+def _declarations() -> dict[str, Any]:
+    """Each sweep model's declaration (WCDMA's imported here, where it is needed)."""
     from ..wcdma.tcp import WCDMA
 
-    return {k: (str if k == "rays" else t) for k, t in WCDMA.sweep_types().items()}
+    return {"simulate": SLOTTED, "analyze": ANALYSIS, "simulate_link": LINK, "analyze_link": LINK_ANALYSIS,
+            "simulate_transfer": TRANSFER, "wcdma": WCDMA, "emulate": EMULATE}
 
+
+_DECLARATIONS = _declarations()
 
 #: Per model, the parameters a point may set besides the channel's (the keyword arguments of the call): each model's
-#: declaration says which (:meth:`tcpfade._params.Model.sweep_types`).
-def _wcdma_optional() -> frozenset[str]:
-    from ..wcdma.tcp import WCDMA
-
-    return WCDMA.optional_names()
-
+#: declaration says which (:meth:`tcpfade._params.Model.sweep_types`). A WCDMA point gives its rays by name.
+MODEL_PARAMETERS: dict[str, dict[str, type]] = {
+    name: {k: (str if name == "wcdma" and k == "rays" else t) for k, t in model.sweep_types().items()}
+    for name, model in _DECLARATIONS.items()
+}
 
 #: Per model, the parameters whose None a parameter file may give as "none".
-MODEL_OPTIONAL: dict[str, frozenset[str]] = {
-    "simulate": SLOTTED.optional_names(),
-    "analyze": ANALYSIS.optional_names(),
-    "simulate_link": LINK.optional_names(),
-    "analyze_link": LINK_ANALYSIS.optional_names(),
-    "simulate_transfer": TRANSFER.optional_names(),
-    "wcdma": _wcdma_optional(),
-    "emulate": EMULATE.optional_names(),
-}
-
-MODEL_PARAMETERS: dict[str, dict[str, type]] = {
-    "simulate": SLOTTED.sweep_types(),
-    "analyze": ANALYSIS.sweep_types(),
-    "simulate_link": LINK.sweep_types(),
-    "analyze_link": LINK_ANALYSIS.sweep_types(),
-    "simulate_transfer": TRANSFER.sweep_types(),
-    "wcdma": _wcdma_parameters(),
-    "emulate": EMULATE.sweep_types(),
-}
+MODEL_OPTIONAL: dict[str, frozenset[str]] = {name: model.optional_names() for name, model in _DECLARATIONS.items()}
 
 #: Channel kinds: the parameters each needs, and those it may take.
 CHANNEL_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -91,9 +91,8 @@ pub(crate) struct Cubic {
 
 impl Cubic {
     pub(crate) fn new(rwnd: u64, byte_counting: bool) -> Self {
-        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, alpha_to_one: true, integer: false, count: 0, loss_seen: false,
-                epoch: None,
-                data_end: u64::MAX, last_ack: 0.0 }
+        Cubic { rwnd: rwnd as f64, byte_counting, w_max_cubic: 0.0, cwnd_prior: 0.0, alpha_to_one: true, integer: false,
+                count: 0, loss_seen: false, epoch: None, data_end: u64::MAX, last_ack: 0.0 }
     }
 
     /// The same part with W_est's growth past cwnd_prior by `rule`.
@@ -233,19 +232,17 @@ impl super::congestion::CongestionOps for Cubic {
     fn ssthresh(&mut self, st: &TcpState) -> f64 {
         self.count = 0; // tcp_init_cwnd_reduction(), tcp_enter_loss(): snd_cwnd_cnt = 0
         self.loss_seen = true;
-        if self.integer {
-            let cwnd = st.cwnd as u64;
-            let w_max = if (cwnd as f64) < self.w_max_cubic { cwnd * 1741 >> 11 } else { cwnd };
-            self.w_max_cubic = w_max as f64;
-            self.cwnd_prior = cwnd as f64;
-            self.epoch = None;
-            return ((cwnd * 717 >> 10) as f64).max(2.0);
-        }
-        let cwnd = st.cwnd;
-        self.w_max_cubic = if cwnd < self.w_max_cubic { cwnd * (1.0 + BETA) / 2.0 } else { cwnd };
+        // (cwnd, W_max under fast convergence, ssthresh before its floor of 2)
+        let (cwnd, converged, reduced) = if self.integer {
+            let w = st.cwnd as u64;
+            (w as f64, (w * 1741 >> 11) as f64, (w * 717 >> 10) as f64)
+        } else {
+            (st.cwnd, st.cwnd * (1.0 + BETA) / 2.0, st.cwnd * BETA)
+        };
+        self.w_max_cubic = if cwnd < self.w_max_cubic { converged } else { cwnd };
         self.cwnd_prior = cwnd;
         self.epoch = None;
-        (cwnd * BETA).max(2.0)
+        reduced.max(2.0)
     }
 
     /// §4.8: after a timeout the next epoch starts from its own cwnd (K = 0).

@@ -117,7 +117,7 @@ impl Cubic {
     /// below ⌊cwnd⌋.
     #[inline]
     fn application_limited(&self, st: &TcpState, acked: u64) -> bool {
-        st.high >= self.data_end && st.high - (st.una - acked.min(st.una)) < st.cwnd as u64
+        st.high >= self.data_end && st.high - (st.una - acked.min(st.una)) < st.whole_cwnd()
     }
 
     /// The epoch that begins with an ACK at `now` and window `cwnd` (§4.2, §4.8).

@@ -26,6 +26,9 @@ struct SackState {
     blocks: Vec<(u64, u64)>,
     /// A packet of each block reported first lately, most recent first: the blocks to repeat.
     recent: Vec<u64>,
+    /// The option as the two above make it, formed again whenever they change (every ACK sent until they change
+    /// carries the same blocks).
+    report: SackBlocks,
 }
 
 /// The index of the block of sorted disjoint `blocks` holding `seq`, if one does.
@@ -108,8 +111,8 @@ impl Receiver {
     /// all. None without SACK or with nothing held.
     pub fn sack_blocks(&self) -> SackBlocks {
         match &self.sack {
-            Some(s) if !s.blocks.is_empty() => s.report(),
-            _ => SackBlocks::NONE,
+            Some(s) => s.report,
+            None => SackBlocks::NONE,
         }
     }
 
@@ -155,6 +158,7 @@ impl Receiver {
             if !sack.blocks.is_empty() {
                 sack.deliver(expected); // with no block there is no report either (each lies in a block)
             }
+            sack.report = if sack.blocks.is_empty() { SackBlocks::NONE } else { sack.report() };
         }
     }
 

@@ -78,7 +78,8 @@ pub(crate) struct SackRecovery {
     rxt_next: u64,
     /// RescueRxt (a packet).
     rescue: u64,
-    /// Un-SACKed packets below it are lost (IsLost, and after a timeout every hole below RecoveryPoint).
+    /// Un-SACKed packets below it are lost (IsLost, and after a timeout every hole below RecoveryPoint); not kept
+    /// with RACK, whose marks say what is lost.
     lost_below: u64,
     /// After a timeout: RecoveryPoint + 1 = HighData + 1 at the timeout (§5.1), until the cumulative ACK reaches it.
     after_rto: Option<u64>,
@@ -192,15 +193,14 @@ impl SackRecovery {
         if self.after_rto.is_some_and(|point| st.una >= point) {
             self.after_rto = None;
         }
-        let lost_from = self.lost_below.max(st.una);
-        self.set_lost_below(st);
-        // Segments this ACK newly shows lost: by RACK's marks, else by IsLost's boundary moving up.
+        // Segments this ACK newly shows lost: by RACK's marks, else by IsLost's boundary moving up (RACK's marks
+        // replace IsLost, so with RACK the boundary is not kept).
         let newly_lost = if self.rack.is_some() {
             self.rack_on_ack(st, cc, ack, new_data, blocks.is_empty(), now)
-        } else if self.lost_below > lost_from {
-            (self.lost_below - lost_from) - self.board.count_in(lost_from, self.lost_below)
         } else {
-            0
+            let lost_from = self.lost_below.max(st.una);
+            self.set_lost_below(st);
+            (self.lost_below - lost_from.min(self.lost_below)) - self.board.count_in(lost_from, self.lost_below)
         };
         // RFC 9937's SafeACK: SND.UNA advanced and no further loss indicated.
         let safe = new_data && newly_lost == 0;
@@ -296,7 +296,7 @@ impl SackRecovery {
         if let Some(seq) = self.entry.filter(|&s| s >= st.una && s < st.high) {
             return Some((seq, NextSegRule::Entry));
         }
-        let window = (st.cwnd as u64).min(self.wmax);
+        let window = st.whole_cwnd().min(self.wmax);
         if self.pipe >= window {
             return None;
         }

@@ -485,7 +485,7 @@ impl Sender {
     /// min(⌊W⌋, Wmax).
     pub fn usable_window(&self) -> u64 {
         // W >= 1, so truncation is the floor (and compiles to one instruction, not a libm call).
-        (self.st.cwnd as u64).min(self.cfg.wmax)
+        self.st.whole_cwnd().min(self.cfg.wmax)
     }
 
     /// Whether fast recovery (or SACK's loss recovery) is in progress.

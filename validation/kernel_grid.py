@@ -150,6 +150,7 @@ ABLATIONS = [
     ("both window rules back (the profile before they were traced)", {"cubic_alpha": "rfc9438", "integer_window": False}),
     ("no send buffer (Linux's tcp_wmem maximum, 4 MiB, lifted)", {"send_buffer": None}),
     ("PRR-SSRB on every ACK (RFC 6937) for RFC 9937's SafeACK", {"prr_bound": "ssrb"}),
+    ("a partial ACK's retransmission forced, outside PRR's sndcnt (RFC 6582 read alone)", {"prr_partial_ack": "forced"}),
     ("ssthresh set again at a timeout inside a fast recovery", {"ssthresh_once_per_window": False}),
 ]
 

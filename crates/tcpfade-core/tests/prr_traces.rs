@@ -8,11 +8,15 @@
 mod common;
 
 use common::drain;
-use tcpfade_core::tcp::{PrrBound, Sender, SenderConfig, Variant};
+use tcpfade_core::tcp::{PartialAck, PrrBound, Sender, SenderConfig, Variant};
 
 fn sender(prr: Option<PrrBound>) -> Sender {
+    sender_with(prr, PartialAck::Forced)
+}
+
+fn sender_with(prr: Option<PrrBound>, partial: PartialAck) -> Sender {
     let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 100.0, 1000.0).unwrap().with_initial_window(20).unwrap();
-    let mut s = Sender::new(cfg.with_prr_bound(prr).unwrap());
+    let mut s = Sender::new(cfg.with_prr_bound(prr).unwrap().with_prr_partial_ack(partial));
     assert_eq!(drain(&mut s, 0.0), (0..20).collect::<Vec<_>>());
     s
 }
@@ -129,4 +133,52 @@ fn the_same_packets_as_sacks_prr_on_the_same_arrivals() {
         plain.on_ack(now, 0);
         assert_eq!(drain(&mut sack, now), drain(&mut plain, now), "duplicate ACK {k}");
     }
+}
+
+/// 0-16 lost and 17-19 delivered (a fade took most of the window), as the kernel's trace of 10 Mb/s, 10 ms, fading,
+/// cubic without SACK showed it (docs/validation/kernel.md): three duplicate ACKs, then the partial ACK of the fast
+/// retransmission, then (`extra`) one more duplicate ACK.
+fn most_of_the_window_lost(partial: PartialAck, extra: bool) -> (Vec<Vec<u64>>, Sender) {
+    let mut s = sender_with(Some(PrrBound::SafeAck), partial);
+    let mut sent = dupacks(&mut s, 3);
+    // Dupack 3 enters: sacked 3, pipe 20 − 3 − 1 = 16 > 10, sndcnt ⌈1 · 10/20⌉ − 0 = 1: the retransmission of 0.
+    // The ACK of it, 1, is partial: DeliveredData max(1 − 3, 1) = 1 (prr_delivered 2), sacked 3 − 0 = 3, flight 19,
+    // the hole 1 lost and waiting: pipe 19 − 3 − 1 = 15 > 10, sndcnt ⌈2 · 10/20⌉ − prr_out 1 = 0.
+    s.on_ack(2.0, 1);
+    sent.push(drain(&mut s, 2.0));
+    if extra {
+        // A duplicate ACK of 1: sacked 4, prr_delivered 3, pipe 19 − 4 − (1 while 1 waits) and sndcnt ⌈3/2⌉ − prr_out.
+        s.on_ack(2.1, 1);
+        sent.push(drain(&mut s, 2.1));
+    }
+    (sent, s)
+}
+
+#[test]
+fn the_partial_acks_retransmission_forced_or_within_sndcnt() {
+    // RFC 6582 §3.2 step 3 read alone: 1 goes out at the partial ACK although sndcnt is 0; the next dupack then finds
+    // pipe 19 − 4 = 15 and sndcnt ⌈3/2⌉ − 2 = 0: nothing.
+    let (sent, s) = most_of_the_window_lost(PartialAck::Forced, true);
+    assert_eq!(sent, vec![vec![], vec![], vec![0], vec![1], vec![]]);
+    assert_eq!(s.prr_state().map(|p| (p.delivered, p.out)), Some((3, 2)));
+    // RFC 6937 §3 and Linux (tcp_xmit_retransmit_queue() stops at cwnd = pipe + sndcnt): nothing at the partial ACK;
+    // the dupack makes pipe 19 − 4 − 1 = 14, sndcnt ⌈3/2⌉ − 1 = 1: the hole's retransmission, and no new packet
+    // (cwnd = 19 + 1 − 1 = 19 leaves none beyond 1 + 19 = 20 = SND.NXT).
+    let (sent, s) = most_of_the_window_lost(PartialAck::Sndcnt, true);
+    assert_eq!(sent, vec![vec![], vec![], vec![0], vec![], vec![1]]);
+    assert_eq!(s.prr_state().map(|p| (p.delivered, p.out)), Some((3, 1)));
+}
+
+#[test]
+fn a_partial_ack_that_allows_nothing_leaves_the_hole_to_the_timer() {
+    // With nothing else coming back (the kernel's seed 1 at 11.21 s), the hole waits for the RTO: go-back-N from 1
+    // with W = 1 (RFC 5681 §3.1; Linux's tcp_enter_loss()), where the forced rule went on repairing one hole a round.
+    let (sent, mut s) = most_of_the_window_lost(PartialAck::Sndcnt, false);
+    assert_eq!(sent.last().unwrap(), &Vec::<u64>::new());
+    assert!(s.in_recovery());
+    let rto = s.timer_deadline().expect("the timer runs: the partial ACK restarted it");
+    assert_eq!(rto, 2.0 + 100.0);
+    s.on_timeout(rto);
+    assert_eq!(drain(&mut s, rto), [1]);
+    assert!(!s.in_recovery() && s.cwnd() == 1.0 && s.counters().timeouts == 1);
 }

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{CubicAlpha, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{CubicAlpha, PartialAck, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -22,6 +22,7 @@ pub(crate) struct SenderArgs {
     pub sack: bool,
     pub prr: bool,
     pub prr_bound: String,
+    pub prr_partial_ack: String,
     pub rack: bool,
     pub hystart: bool,
     pub hold_ssthresh_on_rto: bool,
@@ -73,6 +74,7 @@ impl SenderArgs {
             .with_sack(self.sack)?
             .with_prr_bound(if self.prr { Some(PrrBound::from_name(&self.prr_bound)?) } else { None })?
             .with_rack(self.rack)?
+            .with_prr_partial_ack(PartialAck::from_name(&self.prr_partial_ack)?)
             .with_hystart(self.hystart)
             .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto)
             .with_cubic_alpha(CubicAlpha::from_name(&self.cubic_alpha)?)

@@ -88,6 +88,11 @@ PRR_BOUND = Param("prr_bound", v.Choice(("ssrb", "crb", "safe_ack")), "ssrb",
                   "packet conservation); safe_ack, RFC 9937's and Linux's (tcp_cwnd_reduction()): packet "
                   "conservation, and SSRB's extra segment only on an ACK that advances SND.UNA and shows no further "
                   "loss.")
+PRR_PARTIAL_ACK = Param("prr_partial_ack", v.Choice(("forced", "sndcnt")), "forced",
+                        "Without SACK, with prr=True: NewReno's retransmission at a partial ACK goes out at once, "
+                        "outside PRR's count (forced: RFC 6582 §3.2 step 3 read alone), or as the first of the packets "
+                        "PRR's sndcnt allows, waiting for an ACK that allows one (sndcnt: RFC 6937 §3, every packet "
+                        "sent in recovery counts; Linux's tcp_xmit_retransmit_queue() stops at cwnd).")
 RACK = Param("rack", v.Flag(), False,
              "RACK-TLP (RFC 8985) as SACK's loss detection: a segment is lost once one sent after it is delivered "
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
@@ -125,8 +130,8 @@ SSTHRESH_ONCE_PER_WINDOW = Param("ssthresh_once_per_window", v.Flag(), False,
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO, SSTHRESH_ONCE_PER_WINDOW,
-          CUBIC_ALPHA, INTEGER_WINDOW)
+          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO,
+          SSTHRESH_ONCE_PER_WINDOW, CUBIC_ALPHA, INTEGER_WINDOW)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

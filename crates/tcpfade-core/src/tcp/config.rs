@@ -3,7 +3,7 @@
 
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
-use super::prr::PrrBound;
+use super::prr::{PartialAck, PrrBound};
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
@@ -120,6 +120,10 @@ pub struct SenderConfig {
     /// ssthresh, and the congestion part's state, as they are: that window's reduction is made already (Linux's
     /// `tcp_enter_loss()`). Off by default: the papers' TCP, and RFC 5681 §3.1, set ssthresh at every first timeout.
     pub ssthresh_once_per_window: bool,
+    /// PRR without SACK: whether NewReno's retransmission at a partial ACK goes out at once or waits for PRR's sndcnt
+    /// ([`PartialAck`]). Forced by default (the rule as it stood); nothing changes without PRR, or with SACK, whose
+    /// NextSeg sends by pipe already.
+    pub prr_partial_ack: PartialAck,
 }
 
 impl SenderConfig {
@@ -152,6 +156,7 @@ impl SenderConfig {
             cubic_alpha: CubicAlpha::Rfc9438,
             integer_window: false,
             ssthresh_once_per_window: false,
+            prr_partial_ack: PartialAck::Forced,
         })
     }
 
@@ -303,6 +308,12 @@ impl SenderConfig {
     /// The same configuration with Linux's whole-segment window, or not ([`SenderConfig::integer_window`]).
     pub fn with_integer_window(mut self, on: bool) -> Self {
         self.integer_window = on;
+        self
+    }
+
+    /// The same configuration with a partial ACK's retransmission under PRR ruled by `rule` ([`PartialAck`]).
+    pub fn with_prr_partial_ack(mut self, rule: PartialAck) -> Self {
+        self.prr_partial_ack = rule;
         self
     }
 

@@ -49,7 +49,7 @@ pub use receiver::Receiver;
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
 pub use hystart::HyStartPhase;
-pub use prr::{PrrBound, PrrState};
+pub use prr::{PartialAck, PrrBound, PrrState};
 pub use sack_recovery::NextSegRule;
 pub use sender::Sender;
 pub use state::{Segment, SenderCounters};

@@ -16,9 +16,14 @@
 //!
 //! The cumulative sender sends while `send_next < una + W` (retransmissions first and regardless), so PRR's
 //! "cwnd = pipe + sndcnt" becomes W = (high − una) + sndcnt less the waiting retransmission: the same packets, with
-//! W counting what the receiver holds, as NewReno's inflated window does. The retransmission at entry and at a
-//! partial ACK goes out whatever sndcnt says (RFC 6937's first retransmission; Linux forces one when prr_out
-//! is 0) and counts in prr_out. Recovery ends as the part's own rule says, with cwnd = ssthresh (RFC 6937 §3).
+//! W counting what the receiver holds, as NewReno's inflated window does. The retransmission at entry goes out
+//! whatever sndcnt says (RFC 6937's first retransmission; Linux forces one packet while prr_out is 0) and counts in
+//! prr_out. The one at a partial ACK (RFC 6582 §3.2 step 3) is a reading ([`PartialAck`]): forced too, outside
+//! sndcnt (the default, as this part stood), or the first of what sndcnt allows, held until an ACK allows one
+//! (RFC 6937 §3 counts every packet sent in recovery; Linux's `tcp_xmit_retransmit_queue()` stops at cwnd). Held,
+//! a hole that no ACK releases is left to the RTO, which repairs a window lost whole by go-back-N in slow start
+//! where the forced rule repairs it one hole a round trip. Recovery ends as the part's own rule says, with cwnd =
+//! ssthresh (RFC 6937 §3).
 
 use super::state::TcpState;
 
@@ -43,6 +48,29 @@ impl PrrBound {
             "crb" => Ok(PrrBound::Crb),
             "safe_ack" => Ok(PrrBound::SafeAck),
             _ => Err(crate::error::Error::invalid("prr_bound", format!("'{name}'"), "must be ssrb, crb or safe_ack")),
+        }
+    }
+}
+
+/// Without SACK, whether NewReno's retransmission at a partial ACK (RFC 6582 §3.2 step 3) waits for PRR's sndcnt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartialAck {
+    /// It goes out at once, outside PRR's count (RFC 6582 §3.2 step 3 read alone; the papers' NewReno).
+    Forced,
+    /// It is the first of the packets PRR's sndcnt allows (RFC 6937 §3: every packet sent in recovery counts, the
+    /// retransmissions first), and goes out when an ACK allows one: Linux's `tcp_xmit_retransmit_queue()` stops at
+    /// `tcp_packets_in_flight() >= snd_cwnd`, with cwnd = pipe + sndcnt set by `tcp_cwnd_reduction()`, which forces one
+    /// packet only while prr_out is 0 (the fast retransmit).
+    Sndcnt,
+}
+
+impl PartialAck {
+    /// The rule by name: "forced" or "sndcnt".
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "forced" => Ok(PartialAck::Forced),
+            "sndcnt" => Ok(PartialAck::Sndcnt),
+            _ => Err(crate::error::Error::invalid("prr_partial_ack", format!("'{name}'"), "must be forced or sndcnt")),
         }
     }
 }
@@ -92,12 +120,16 @@ pub(crate) struct CumulativePrr {
     sacked: u64,
     /// The sender's transmissions when recovery began: prr_out is the count since.
     sent_at_entry: u64,
+    /// Whether the partial ACK's retransmission waits for sndcnt.
+    partial: PartialAck,
+    /// The hole at `una`, known lost and not yet sent again because sndcnt allowed nothing ([`PartialAck::Sndcnt`]).
+    held: Option<u64>,
 }
 
 impl CumulativePrr {
     /// Recovery begins with the K-th duplicate ACK (`st.dupacks` of them so far, the retransmission of `una`
     /// pending): ssthresh is set already.
-    pub(crate) fn enter(st: &mut TcpState, bound: PrrBound) -> Self {
+    pub(crate) fn enter(st: &mut TcpState, bound: PrrBound, partial: PartialAck) -> Self {
         let flight = st.high - st.una;
         let recover_fs = flight.saturating_sub(st.limited_sent).max(1);
         let mut prr = CumulativePrr {
@@ -105,6 +137,8 @@ impl CumulativePrr {
             state: PrrState { delivered: 0, out: 0, recover_fs, sndcnt: 0.0 },
             sacked: 0,
             sent_at_entry: st.counters.transmissions,
+            partial,
+            held: None,
         };
         // The duplicate ACKs before this one counted no delivery into PRR (it had not begun); this one does.
         prr.sacked = (st.dupacks - 1).min(flight.saturating_sub(1));
@@ -128,6 +162,11 @@ impl CumulativePrr {
 
     /// pipe, sndcnt and the window for this ACK.
     fn window(&mut self, st: &mut TcpState, delivered: u64) {
+        if let Some(hole) = self.held.take() {
+            if st.retransmit.is_none() && hole >= st.una {
+                st.retransmit = Some(hole); // still the hole to send first
+            }
+        }
         let flight = st.high - st.una;
         let waiting = u64::from(st.retransmit.is_some());
         let pipe = flight.saturating_sub(self.sacked + waiting) as f64;
@@ -135,6 +174,9 @@ impl CumulativePrr {
         // Never a SafeACK without SACK: a duplicate ACK does not advance SND.UNA, and a partial ACK marks the next
         // hole lost (Linux's tcp_newreno_mark_lost()).
         let count = sndcnt(&mut self.state, self.bound, delivered, pipe, st.ssthresh, false);
+        if self.partial == PartialAck::Sndcnt && count < 1.0 && self.state.out > 0 {
+            self.held = st.retransmit.take(); // nothing may be sent: the hole waits for an ACK that allows it
+        }
         st.cwnd = (flight as f64 + count - waiting as f64).max(1.0);
     }
 

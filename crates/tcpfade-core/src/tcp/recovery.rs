@@ -17,7 +17,7 @@
 use super::congestion::{Congestion, CongestionOps};
 use super::probe_cycle::ProbeRecovery;
 use super::prr::CumulativePrr;
-use super::prr::{PrrBound, PrrState};
+use super::prr::{PartialAck, PrrBound, PrrState};
 use super::sack_recovery::SackRecovery;
 use super::state::TcpState;
 
@@ -117,11 +117,13 @@ pub(crate) struct FastRecoveryWindow {
     pub bound: Option<PrrBound>,
     /// PRR's episode, in recovery.
     pub prr: Option<CumulativePrr>,
+    /// With PRR, whether a partial ACK's retransmission waits for its sndcnt.
+    pub partial: PartialAck,
 }
 
 impl FastRecoveryWindow {
-    pub(crate) fn new(dupthresh: f64, bound: Option<PrrBound>) -> Self {
-        FastRecoveryWindow { dupthresh, bound, prr: None }
+    pub(crate) fn new(dupthresh: f64, bound: Option<PrrBound>, partial: PartialAck) -> Self {
+        FastRecoveryWindow { dupthresh, bound, prr: None, partial }
     }
 
     /// Fast retransmit into fast recovery: Wth from the rule, the first unacknowledged packet sent again,
@@ -132,7 +134,7 @@ impl FastRecoveryWindow {
         st.retransmit = Some(st.una);
         st.recover = Some(st.high);
         match self.bound {
-            Some(bound) => self.prr = Some(CumulativePrr::enter(st, bound)),
+            Some(bound) => self.prr = Some(CumulativePrr::enter(st, bound, self.partial)),
             None => st.cwnd = st.ssthresh + self.dupthresh,
         }
         st.limited_sent = 0;

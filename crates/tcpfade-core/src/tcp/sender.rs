@@ -67,9 +67,9 @@ impl Sender {
                 RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
-            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr) }),
+            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack) }),
             Recovery::FastRecoveryNewReno => RecoveryPart::NewReno(NewReno {
-                window: FastRecoveryWindow::new(dupthresh, cfg.prr),
+                window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack),
                 guard_on: cfg.recover_guard,
                 guard: None,
             }),

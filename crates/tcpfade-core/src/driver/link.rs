@@ -229,8 +229,11 @@ struct Link<'o, C, O, const SACK: bool> {
     on_link: Option<(u64, f64)>,
     /// ACKs on their way back: arrival time and cumulative ACK.
     acks: VecDeque<(f64, u64)>,
-    /// Their SACK blocks, in the same order, when SACK is on (empty otherwise).
-    sacks: VecDeque<SackBlocks>,
+    /// The SACK blocks of those that carry any, by the ACK's number (1 for the first ACK sent; see `acks_taken`),
+    /// when SACK is on: most ACKs of a bulk transfer carry none, and the queue of times stays as without SACK.
+    sacks: VecDeque<(u64, SackBlocks)>,
+    /// ACKs that have arrived at the sender (the number of the last one).
+    acks_taken: u64,
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HeldStarts,
@@ -361,7 +364,10 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         self.counts.acks += 1;
         self.acks.push_back((now + self.cfg.tau, ack));
         if SACK {
-            self.sacks.push_back(self.receiver.sack_blocks());
+            let blocks = self.receiver.sack_blocks();
+            if !blocks.is_empty() {
+                self.sacks.push_back((self.counts.acks, blocks));
+            }
         }
     }
 
@@ -430,7 +436,14 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
                 if SACK {
-                    let blocks = self.sacks.pop_front().unwrap_or_default();
+                    self.acks_taken += 1;
+                    let blocks = match self.sacks.front() {
+                        Some(&(number, blocks)) if number == self.acks_taken => {
+                            self.sacks.pop_front();
+                            blocks
+                        }
+                        _ => SackBlocks::NONE,
+                    };
                     self.sender.on_sack_ack(now, value, blocks.as_slice());
                 } else {
                     self.sender.on_ack(now, value);
@@ -511,6 +524,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             on_link: None,
             acks: VecDeque::new(),
             sacks: VecDeque::new(),
+            acks_taken: 0,
             ack_policy: AckPolicy::new(cfg.delayed_ack),
             held_starts: HeldStarts::new(cfg.sender.wmax),
             credited: vec![0; cfg.batches as usize],

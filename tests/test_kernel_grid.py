@@ -41,3 +41,29 @@ def test_the_simulator_meets_the_kernel_in_every_cell_but_the_open_ones():
         if not (klo <= shi and slo <= khi):
             apart.add(cell["name"])
     assert apart == OPEN
+
+
+def test_the_partial_ack_counter_reads_a_hand_written_trace():
+    """validation/kernel_partial_acks.py's reading of a trace (state before each ACK, then what followed it): in
+    Recovery, an ACK that moves SND.UNA and leaves Recovery unchanged is a partial ACK, retransmitted when a
+    retransmission follows it before the next ACK."""
+    count = load("kernel_partial_acks").count
+    ms = 1_000_000
+    trace = [
+        f"P {0 * ms} 1000", "S 1 3",            # a fast retransmit: the sender enters Recovery
+        f"P {1 * ms} 1000", f"R {1 * ms + 5}",  # a duplicate ACK (SND.UNA unchanged): not partial
+        f"P {2 * ms} 1000", f"R {2 * ms + 9}",  # moves SND.UNA (next probe: 2448) and a retransmission follows
+        f"P {3 * ms} 2448",                     # moves SND.UNA again, nothing follows: held
+        f"P {4 * ms} 3896", "S 5 0",            # moves it and ends Recovery: a full ACK, not partial
+        f"P {5 * ms} 9000", f"P {6 * ms} 9500",  # outside Recovery
+    ]
+    assert count([line + "\n" for line in trace]) == {"partial_acks": 2, "retransmitted": 1, "held": 1}
+
+
+def test_the_kernel_held_retransmissions_at_partial_acks():
+    """The kept traced runs (validation/kernel_partial_acks.csv) refute the forced reading of RFC 6582 §3.2 step 3 for
+    the kernel: some partial ACKs in recovery sent no retransmission (docs/validation/kernel.md quotes 46 of 246)."""
+    runs = pd.read_csv(load("kernel_partial_acks").OUT)
+    assert (runs["retransmitted"] + runs["held"] == runs["partial_acks"]).all()
+    assert (runs["held"] > 0).all()
+    assert (runs["held"].sum(), runs["partial_acks"].sum()) == (46, 246)

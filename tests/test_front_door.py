@@ -819,3 +819,20 @@ def test_a_required_option_missing_still_names_a_stray_word_and_none_sets_a_prof
     assert rows[("--send-buffer", "none")]["send_buffer"] is None
     assert rows[("--delayed-ack", "NONE")]["delayed_ack"] is None
     assert rows[("--delayed-ack", "NONE")]["goodput"] != rows[()]["goodput"]
+
+
+def test_the_eighth_sessions_review_findings_are_refused_in_one_line(tmp_path, capsys):
+    # A repeated option: click takes the last, and the message quotes the value it refused (it quoted the first).
+    args = ["simulate-link", "--variant", "newreno", "--rate", "100", "--tau", "0.05", "--duration", "5", "--seed",
+            "1", "--prr", "--prr-partial-ack=sndcnt", "--prr-partial-ack=bad"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpfade: --prr-partial-ack = 'bad' is not allowed:") and err.count("\n") == 1
+    # A parameter file giving a choice a value of another type: the names it takes are said too.
+    path = tmp_path / "e.toml"
+    path.write_text('[sweep]\nmodel = "simulate_link"\n[fixed]\nvariant = "newreno"\nrate = 100.0\ntau = 0.05\n'
+                    "duration = 5.0\nprr = true\nprr_partial_ack = 3\n")
+    assert main(["sweep", "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "fixed.prr_partial_ack: 3 is not allowed: must be a string: one of forced, sndcnt" in err
+    assert err.count("\n") == 1

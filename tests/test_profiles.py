@@ -215,3 +215,21 @@ def test_the_send_buffer_caps_the_window_as_the_receivers_does():
         tcpfade.wcdma.tcp_over_blocks([0] * 3000, send_buffer=100)
     # A transfer's record keeps the receiver's window and the buffer given (the core runs with the smaller).
     assert (small.parameters["wmax"], small.parameters["send_buffer"]) == (65, 5 * 1040)
+
+
+def test_the_partial_ack_rule_is_linuxs_in_its_profile_and_inert_where_it_has_no_place():
+    """prr_partial_ack (docs/models.md, "PRR without SACK"): the linux profile takes "sndcnt", the others keep
+    "forced", a keyword wins; the rule moves a run only with PRR and without SACK (a partial ACK of NewReno's
+    recovery), and then it does on this lossy link."""
+    lossy = {**LINK, "channel": tcpfade.GilbertElliott.from_burst(0.03, 5.0)}
+    assert tcpfade.simulate_link("cubic", profile="linux", **LINK).parameters["prr_partial_ack"] == "sndcnt"
+    for profile in ("papers", "rfc"):
+        assert tcpfade.simulate_link("newreno", profile=profile, **LINK).parameters["prr_partial_ack"] == "forced"
+    assert tcpfade.simulate_link("cubic", profile="linux", prr_partial_ack="forced",
+                                 **LINK).parameters["prr_partial_ack"] == "forced"
+    runs = {rule: [tcpfade.simulate_link("newreno", prr=prr, sack=sack, prr_partial_ack=rule, **lossy)
+                   for prr, sack in ((False, False), (True, True), (True, False))] for rule in ("forced", "sndcnt")}
+    for i in (0, 1):   # no PRR, or SACK's recovery (NextSeg sends by pipe already): identical
+        assert fields(runs["forced"][i]).replace("sndcnt", "forced") == fields(runs["sndcnt"][i]).replace("sndcnt",
+                                                                                                          "forced")
+    assert runs["forced"][2].goodput != runs["sndcnt"][2].goodput

@@ -181,6 +181,11 @@ class Model:
         """What a sweep point may set, with the type a parameter file gives it."""
         return {p.name: p.kind for p in self.params if p.sweep}
 
+    def sweep_choices(self) -> dict[str, str]:
+        """What a sweep point may give each parameter that takes one of a set of names (its rule's own words), for
+        a parameter file that gives one a value of another type."""
+        return {p.name: p.rule.describe() for p in self.params if p.sweep and isinstance(p.rule, v.Choice)}
+
     def optional_names(self) -> frozenset[str]:
         """The parameters None is a value of (a parameter file writes it \"none\": TOML has no null)."""
         return frozenset(p.name for p in self.params if isinstance(p.rule, v.Optional))

@@ -87,17 +87,19 @@ def _as_option(message: str, parameter: str | None, value: object = None, args: 
 
 
 def _given(argv: list[str], param: click.Parameter | None) -> str:
-    """What the user gave for ``param`` on the command line (for the one-line message), or '(none)'."""
+    """What the user gave for ``param`` on the command line (for the one-line message), or '(none)': the last time
+    it is given, as click takes the last of a repeated option."""
     if param is None:
         return "(none)"
     opts = [o for o in getattr(param, "opts", [])]
+    given = "(none)"
     for i, arg in enumerate(argv):
         for o in opts:
             if arg == o and i + 1 < len(argv):
-                return repr(argv[i + 1])
-            if arg.startswith(o + "="):
-                return repr(arg[len(o) + 1:])
-    return "(none)"
+                given = repr(argv[i + 1])
+            elif arg.startswith(o + "="):
+                given = repr(arg[len(o) + 1:])
+    return given
 
 
 def _usage_line(exc: click.UsageError, argv: list[str]) -> str:

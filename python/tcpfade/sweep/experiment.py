@@ -155,9 +155,11 @@ class Experiment:
             raise loc.error("sweep", "combine", f"{combine!r} is not allowed: must be \"grid\" or \"zip\"")
         types = models.parameter_types(model)
         nullable = models.MODEL_OPTIONAL[model]
+        choices = models.MODEL_CHOICES[model]
         tables = {section: _renamed(loc, section, dict(data.get(section, {})), models.former_names(model))
                   for section in ("fixed", "axes")}
-        fixed = {k: _parameter(loc, "fixed", k, val, types, nullable=nullable) for k, val in tables["fixed"].items()}
+        fixed = {k: _parameter(loc, "fixed", k, val, types, nullable=nullable, choices=choices)
+                 for k, val in tables["fixed"].items()}
         axes: dict[str, list[Any]] = {}
         for key, values in tables["axes"].items():
             if key in fixed:
@@ -166,7 +168,8 @@ class Experiment:
                 raise loc.error("axes", key, f"must be a list of values, got {values!r}")
             if not values:
                 raise loc.error("axes", key, "is empty: an axis needs at least one value")
-            axes[key] = [_parameter(loc, "axes", f"{key}[{i}]", val, types, name=key, nullable=nullable)
+            axes[key] = [_parameter(loc, "axes", f"{key}[{i}]", val, types, name=key, nullable=nullable,
+                                    choices=choices)
                          for i, val in enumerate(values)]
             if len(set(map(repr, axes[key]))) != len(axes[key]):
                 raise loc.error("axes", key, "repeats a value (each point would be run twice)")
@@ -305,13 +308,15 @@ def _digest(payload: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, name: str | None = None) -> Any:
+def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, name: str | None = None,
+                choice: str | None = None) -> Any:
     ok = (isinstance(value, int) and not isinstance(value, bool)) if kind is int else \
         (isinstance(value, (int, float)) and not isinstance(value, bool)) if kind is float else isinstance(value, kind)
     if not ok:
         want = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
             kind, f"a {kind.__name__}")
-        raise loc.error(section, key, f"{value!r} is not allowed: must be {want}", name=name)
+        names = f": {choice.removeprefix('must be ')}" if choice else ""   # the names a choice takes
+        raise loc.error(section, key, f"{value!r} is not allowed: must be {want}{names}", name=name)
     if kind is float:
         try:
             return float(value)
@@ -322,7 +327,8 @@ def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, n
 
 
 def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[str, type],
-               name: str | None = None, nullable: frozenset[str] = frozenset()) -> Any:
+               name: str | None = None, nullable: frozenset[str] = frozenset(),
+               choices: dict[str, str] | None = None) -> Any:
     name = name or key
     if name in nullable and isinstance(value, str) and value.strip().lower() == "none":
         return None   # TOML has no null: "none" is the parameter's None (a profile's value set aside)
@@ -333,7 +339,7 @@ def _parameter(loc: _Locator, section: str, key: str, value: Any, types: dict[st
                         + "; allowed parameters: " + ", ".join(sorted(types)), name=name)
     if name not in types:
         raise loc.error(section, key, "unknown parameter; allowed: " + ", ".join(sorted(types)), name=name)
-    return _check_type(loc, section, key, value, types[name], name=name)
+    return _check_type(loc, section, key, value, types[name], name=name, choice=(choices or {}).get(name))
 
 
 class _Locator:

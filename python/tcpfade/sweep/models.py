@@ -54,6 +54,9 @@ MODEL_PARAMETERS: dict[str, dict[str, type]] = {
     for name, model in _DECLARATIONS.items()
 }
 
+#: Per model, the parameters that take one of a set of names, and which (the declaration's words).
+MODEL_CHOICES: dict[str, dict[str, str]] = {name: model.sweep_choices() for name, model in _DECLARATIONS.items()}
+
 #: Per model, the parameters whose None a parameter file may give as "none".
 MODEL_OPTIONAL: dict[str, frozenset[str]] = {name: model.optional_names() for name, model in _DECLARATIONS.items()}
 

@@ -171,7 +171,8 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_th
     # the linux profile with sack=False keeps PRR, by the cumulative ACKs' estimates (tcp/prr.rs); RACK-TLP reads
     # SACK's scoreboard, so the profile's rack gives way (its `requires`) instead of contradicting the call.
     off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
-    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True, "rack": False}, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True, "rack": False,
+                                                  "frto": False}, **LINK)
     assert fields(off) == fields(spelled)
     inflating = tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=False, **LINK)
     assert fields(inflating) != fields(off)           # the comparison can fail: PRR changed the run
@@ -184,8 +185,11 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_th
     frame = Store(e.store).dataframe()
     assert sorted(zip(frame["sack"], frame["prr"])) == [(False, True), (True, True)]
     assert sorted(zip(frame["sack"], frame["rack"])) == [(False, False), (True, True)]
+    assert sorted(zip(frame["sack"], frame["frto"])) == [(False, False), (True, True)]
     with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed: RACK-TLP is the loss detection"):
         tcpfade.simulate_link("newreno", profile="linux", sack=False, rack=True, **LINK)
+    with pytest.raises(tcpfade.ParameterError, match="frto = True is not allowed: F-RTO is built here as RFC 5682"):
+        tcpfade.simulate_link("newreno", profile="linux", sack=False, frto=True, **LINK)
 
 
 def test_the_send_buffer_caps_the_window_as_the_receivers_does():
@@ -233,3 +237,14 @@ def test_the_partial_ack_rule_is_linuxs_in_its_profile_and_inert_where_it_has_no
         assert fields(runs["forced"][i]).replace("sndcnt", "forced") == fields(runs["sndcnt"][i]).replace("sndcnt",
                                                                                                           "forced")
     assert runs["forced"][2].goodput != runs["sndcnt"][2].goodput
+
+
+def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
+    """docs/models.md, "F-RTO": a loss-free 100 kB transfer under the linux profile. IW10's ACKs queue behind the data
+    on the shared medium and the first timeout is spurious; F-RTO (tcp/frto.rs) undoes it. Without F-RTO the same
+    transfer resends much of its flight (the defect noted in the seventh session's note)."""
+    on = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", seed=1)
+    off = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", frto=False, seed=1)
+    assert on.parameters["frto"] is True and off.parameters["frto"] is False
+    assert on.timeouts >= 1 and on.retransmissions <= on.timeouts + 1   # timed out, undone: one resend or so each
+    assert off.retransmissions > 10 * on.retransmissions and on.goodput_bps > 1.5 * off.goodput_bps

@@ -152,6 +152,7 @@ ABLATIONS = [
     ("PRR-SSRB on every ACK (RFC 6937) for RFC 9937's SafeACK", {"prr_bound": "ssrb"}),
     ("a partial ACK's retransmission forced, outside PRR's sndcnt (RFC 6582 read alone)", {"prr_partial_ack": "forced"}),
     ("ssthresh set again at a timeout inside a fast recovery", {"ssthresh_once_per_window": False}),
+    ("no F-RTO (a spurious timeout is not undone)", {"frto": False}),
 ]
 
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The

@@ -24,6 +24,7 @@ pub(crate) struct SenderArgs {
     pub prr_bound: String,
     pub prr_partial_ack: String,
     pub rack: bool,
+    pub frto: bool,
     pub hystart: bool,
     pub hold_ssthresh_on_rto: bool,
     pub cubic_alpha: String,
@@ -74,6 +75,7 @@ impl SenderArgs {
             .with_sack(self.sack)?
             .with_prr_bound(if self.prr { Some(PrrBound::from_name(&self.prr_bound)?) } else { None })?
             .with_rack(self.rack)?
+            .with_frto(self.frto)?
             .with_prr_partial_ack(PartialAck::from_name(&self.prr_partial_ack)?)
             .with_hystart(self.hystart)
             .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto)

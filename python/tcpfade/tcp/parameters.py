@@ -98,6 +98,11 @@ RACK = Param("rack", v.Flag(), False,
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
              "2·SRTT after the last ACK instead of waiting for the RTO; needs sack=True.")
 
+FRTO = Param("frto", v.Flag(), False,
+             "F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's tcp_frto = 2): after a retransmission timeout the sender "
+             "sends new data in place of the holes once, and if the next ACK acknowledges a segment never sent again "
+             "the timeout was spurious and is undone (cwnd and ssthresh as before it, nothing lost); needs sack=True.")
+
 HYSTART = Param("hystart", v.Flag(), False,
                  "HyStart++ (RFC 9406) in the initial slow start: it leaves slow start for a conservative slow start "
                  "(growth / 4) when the round's minimum RTT rises by max(4 ms, min(RTT/8, 16 ms)), and enters "
@@ -130,7 +135,7 @@ SSTHRESH_ONCE_PER_WINDOW = Param("ssthresh_once_per_window", v.Flag(), False,
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, HYSTART, HOLD_SSTHRESH_ON_RTO,
+          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, FRTO, HYSTART, HOLD_SSTHRESH_ON_RTO,
           SSTHRESH_ONCE_PER_WINDOW, CUBIC_ALPHA, INTEGER_WINDOW)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
@@ -139,7 +144,7 @@ SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
 
 def check_recovery_parts(a: dict) -> None:
     """Refuse the sender's recovery parts that do not fit its variant or each other (the core refuses them too,
-    in the same words): SACK or PRR with a variant without a fast recovery, RACK without SACK."""
+    in the same words): SACK or PRR with a variant without a fast recovery, RACK or F-RTO without SACK."""
     for part, rule in (("sack", "SACK's loss recovery (RFC 6675)"), ("prr", "PRR (RFC 6937)")):
         if a.get(part) and a["variant"] not in SACK_VARIANTS:
             if a["variant"] == "probing":
@@ -152,6 +157,9 @@ def check_recovery_parts(a: dict) -> None:
     if a.get("rack") and not a.get("sack"):
         raise v.fail("rack", True, "RACK-TLP is the loss detection of SACK's loss recovery here (it reads which "
                                    "segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too")
+    if a.get("frto") and not a.get("sack"):
+        raise v.fail("frto", True, "F-RTO is built here as RFC 5682 §3's SACK-enhanced algorithm (it asks the SACK "
+                                   "scoreboard which segments were sent again); set sack=True too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

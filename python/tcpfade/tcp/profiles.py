@@ -56,7 +56,7 @@ LINUX = Profile(
      "max_rto": 120.0,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
-     "prr_partial_ack": "sndcnt"},
+     "prr_partial_ack": "sndcnt", "frto": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -100,12 +100,15 @@ LINUX = Profile(
                "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack())",
         "prr_bound": "tcp_cwnd_reduction(): max(prr_delivered − prr_out, newly delivered), one more only when the "
                      "ACK advances SND.UNA and marks nothing newly lost (Linux since 2015; RFC 9937's SafeACK)",
+        "frto": "net.ipv4.tcp_frto = 2 (Documentation/networking/ip-sysctl.rst): F-RTO with SACK, "
+                "tcp_enter_loss() and tcp_process_loss() in tcp_input.c; an undo restores tcp_undo_cwnd_reduction()'s "
+                "max(cwnd, prior_cwnd) and prior_ssthresh",
         "prr_partial_ack": "tcp_xmit_retransmit_queue() in tcp_output.c stops once tcp_packets_in_flight() reaches "
                            "snd_cwnd, which tcp_cwnd_reduction() sets to pipe + sndcnt, forcing a packet only while "
                            "prr_out is 0; traced, a partial ACK with sndcnt 0 sent nothing and the RTO repaired the "
                            "window (docs/validation/kernel.md)",
     },
-    requires={"rack": "sack"},
+    requires={"rack": "sack", "frto": "sack"},
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

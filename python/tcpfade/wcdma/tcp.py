@@ -157,7 +157,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
     **parts
         The sender's other parts by name, as ``simulate_link`` takes them (``initial_window``, ``recover_guard``,
         ``byte_counting``, ``ssthresh_rule``, ``limited_transmit``, ``sack``, ``prr``, ``prr_bound``,
-        ``prr_partial_ack``, ``rack``, ``hystart``, ``hold_ssthresh_on_rto``, ``ssthresh_once_per_window``,
+        ``prr_partial_ack``, ``rack``, ``frto``, ``hystart``, ``hold_ssthresh_on_rto``, ``ssthresh_once_per_window``,
         ``cubic_alpha``, ``integer_window``, ``rto`` fixed, ``rto_rule``, ``delayed_ack``, ``send_buffer``; tcpfade.tcp.parameters declares them); the
         papers' when left out.
 

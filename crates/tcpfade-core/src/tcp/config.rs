@@ -124,6 +124,9 @@ pub struct SenderConfig {
     /// ([`PartialAck`]). Forced by default (the rule as it stood); nothing changes without PRR, or with SACK, whose
     /// NextSeg sends by pipe already.
     pub prr_partial_ack: PartialAck,
+    /// F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's `tcp_frto = 2`; [`super::frto`]): a timeout that the next ACKs
+    /// show spurious is undone. Needs SACK. Off by default (the papers' TCP and RFC 6298 have none).
+    pub frto: bool,
 }
 
 impl SenderConfig {
@@ -157,6 +160,7 @@ impl SenderConfig {
             integer_window: false,
             ssthresh_once_per_window: false,
             prr_partial_ack: PartialAck::Forced,
+            frto: false,
         })
     }
 
@@ -251,6 +255,7 @@ impl SenderConfig {
         self.sack = on;
         if !on {
             self.rack = false; // RACK reads SACK's scoreboard; PRR holds without it (super::prr)
+            self.frto = false; // the SACK-enhanced F-RTO reads it too
         }
         Ok(self)
     }
@@ -283,6 +288,16 @@ impl SenderConfig {
                 (it reads which segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too"));
         }
         self.rack = on;
+        Ok(self)
+    }
+
+    /// The same configuration with F-RTO (RFC 5682 §3) on or off ([`SenderConfig::frto`]); SACK must be on already.
+    pub fn with_frto(mut self, on: bool) -> Result<Self> {
+        if on && !self.sack {
+            return Err(Error::invalid("frto", "True", "F-RTO is built here as RFC 5682 §3's SACK-enhanced algorithm \
+                (it asks the SACK scoreboard which segments were sent again); set sack=True too"));
+        }
+        self.frto = on;
         Ok(self)
     }
 

@@ -472,6 +472,19 @@ impl Rack {
         (self.reo_deadline, self.pto_deadline, self.tlp_end, self.probe) = (None, None, None, None);
     }
 
+    /// F-RTO undid a timeout (`super::frto`): nothing in `[una, high)` is lost any more (Linux's
+    /// tcp_undo_cwnd_reduction() clears TCPCB_LOST and lost_out); a retransmission in flight stays one.
+    pub(crate) fn unmark_lost(&mut self, una: u64, high: u64) {
+        if self.lost == 0 {
+            return;
+        }
+        for seq in una..high {
+            let slot = self.slot_mut(seq);
+            slot.flags &= !LOST;
+        }
+        self.lost = 0;
+    }
+
     /// §7.2: arm the PTO at `now` if the state allows one, else stop it.
     pub(crate) fn arm_pto(&mut self, cx: &Context, now: f64) {
         self.pto_deadline = None;

@@ -92,13 +92,47 @@ pub(crate) struct Scoreboard {
     count: u64,
     /// One past the highest SACKed packet (0: none since the start).
     high_sacked: u64,
+    /// One bit per outstanding packet, set while its last transmission is a retransmission (kept only for F-RTO,
+    /// `super::frto`, which asks whether an ACK covers a packet never sent again; empty otherwise).
+    rxt: Vec<u64>,
 }
 
 impl Scoreboard {
     /// A scoreboard for a receiver window of `wmax` packets.
     pub(crate) fn new(wmax: u64) -> Self {
         let size = (wmax.max(1) + 1).next_power_of_two().max(64);
-        Scoreboard { words: vec![0; (size / 64) as usize], mask: size - 1, count: 0, high_sacked: 0 }
+        Scoreboard { words: vec![0; (size / 64) as usize], mask: size - 1, count: 0, high_sacked: 0, rxt: Vec::new() }
+    }
+
+    /// Keep the retransmitted bits too (F-RTO).
+    pub(crate) fn with_retransmissions(mut self) -> Self {
+        self.rxt = vec![0; self.words.len()];
+        self
+    }
+
+    /// `seq` went on the link: a retransmission or not (its slot's bit is the last transmission's; a new packet
+    /// clears what a packet a ring earlier left). No-op unless kept.
+    #[inline]
+    pub(crate) fn note_sent(&mut self, seq: u64, retransmission: bool) {
+        if self.rxt.is_empty() {
+            return;
+        }
+        let (w, bit) = (self.word(seq), 1u64 << (seq & 63));
+        if retransmission {
+            self.rxt[w] |= bit;
+        } else {
+            self.rxt[w] &= !bit;
+        }
+    }
+
+    /// Packets in `[from, to)` neither SACKed nor retransmitted (F-RTO's originals); 0 unless kept.
+    pub(crate) fn count_originals(&self, from: u64, to: u64) -> u64 {
+        if to <= from || self.rxt.is_empty() {
+            return 0;
+        }
+        Self::chunks(self.mask, from, to)
+            .map(|(w, off, len, _)| u64::from((!(self.words[w] | self.rxt[w]) >> off & low_bits(len)).count_ones()))
+            .sum()
     }
 
     #[inline]

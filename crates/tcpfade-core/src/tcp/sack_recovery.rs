@@ -48,6 +48,7 @@
 //! lost_out + retrans_out); after a timeout RACK marks what RFC 8985 §6.3 says instead of every hole.
 
 use super::congestion::{Congestion, CongestionOps};
+use super::frto::{Frto, Verdict};
 use super::rack::{Context, Rack, RackTimer};
 use super::sack::Scoreboard;
 use super::prr::{sndcnt, PrrBound, PrrState};
@@ -95,12 +96,21 @@ pub(crate) struct SackRecovery {
     pub last_rule: Option<NextSegRule>,
     /// RACK-TLP, when it is the loss detection.
     pub rack: Option<Box<Rack>>,
+    /// Whether F-RTO (RFC 5682 §3, [`super::frto`]) judges the timeouts.
+    frto_on: bool,
+    /// F-RTO's episode, from a timeout until it decides.
+    frto: Option<Frto>,
+    /// F-RTO's step 2b on this ACK: new data in place of the holes (NextSeg's rule (1) set aside).
+    frto_new: bool,
+    /// Timeouts F-RTO found spurious and undid.
+    pub spurious_timeouts: u64,
 }
 
 impl SackRecovery {
-    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>, rack: bool) -> Self {
+    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>, rack: bool, frto: bool) -> Self {
+        let board = Scoreboard::new(wmax);
         SackRecovery {
-            board: Scoreboard::new(wmax),
+            board: if frto { board.with_retransmissions() } else { board },
             dupthresh,
             wmax,
             rxt_next: 0,
@@ -113,6 +123,10 @@ impl SackRecovery {
             prr: None,
             last_rule: None,
             rack: rack.then(|| Box::new(Rack::new(dupthresh))),
+            frto_on: frto,
+            frto: None,
+            frto_new: false,
+            spurious_timeouts: 0,
         }
     }
 
@@ -149,8 +163,9 @@ impl SackRecovery {
         self.prr
     }
 
-    /// An ACK: cumulative `ack`, SACK `blocks`, at `now`.
-    pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64) {
+    /// An ACK: cumulative `ack`, SACK `blocks`, at `now`; `limit` is one past the last packet of a finite transfer.
+    pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64,
+                         limit: u64) {
         if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
             // Nothing SACKed, before or now, outside recovery: the general path below reduces to this (no
             // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer. With RACK, when its
@@ -171,6 +186,9 @@ impl SackRecovery {
         }
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;
+        self.frto_new = false;
+        // F-RTO's evidence, before the scoreboard takes the ACK: does it cover an original segment?
+        let original = self.frto.is_some_and(|f| self.covers_original(st, ack, blocks, f.high_seq));
         if let Some(rack) = self.rack.as_deref_mut() {
             rack.on_delivery(&self.board, st.una, st.high, ack, blocks, now);
         }
@@ -190,8 +208,21 @@ impl SackRecovery {
         } else if fresh > 0 && st.una < st.high {
             st.dupacks += 1; // RFC 6675 §2: an ACK that SACKs new data counts as a duplicate
         }
+        if let Some(f) = self.frto.as_mut() {
+            let new_ok = st.send_next == st.high && st.high < st.una + self.wmax && st.high < limit;
+            match f.on_ack(original, new_data, fresh > 0, st.una, st.high, new_ok) {
+                Verdict::Spurious => self.undo_timeout(st),
+                Verdict::Real => self.frto = None,
+                Verdict::SendNew => {
+                    self.frto_new = true;
+                    self.after_rto = Some(st.high); // Linux's high_seq = SND.NXT: the recovery point moves too
+                }
+                Verdict::Wait => {}
+            }
+        }
         if self.after_rto.is_some_and(|point| st.una >= point) {
             self.after_rto = None;
+            self.frto = None;
         }
         // Segments this ACK newly shows lost: by RACK's marks, else by IsLost's boundary moving up (RACK's marks
         // replace IsLost, so with RACK the boundary is not kept).
@@ -231,6 +262,30 @@ impl SackRecovery {
                     }
                 }
             }
+        }
+    }
+
+    /// Whether an ACK of `ack` with `blocks` newly acknowledges, cumulatively or by SACK, a segment below `high_seq`
+    /// never sent again (F-RTO's evidence; Linux's FLAG_ORIG_SACK_ACKED).
+    fn covers_original(&self, st: &TcpState, ack: u64, blocks: &[(u64, u64)], high_seq: u64) -> bool {
+        let top = st.high.min(high_seq);
+        self.board.count_originals(st.una, ack.min(top)) > 0
+            || blocks.iter().any(|&(l, r)| self.board.count_originals(l.max(ack).max(st.una), r.min(top)) > 0)
+    }
+
+    /// F-RTO found the timeout spurious: the window before it comes back, and the sender leaves loss recovery with
+    /// nothing marked lost (Linux's tcp_try_undo_loss() with tcp_undo_cwnd_reduction(sk, true)).
+    fn undo_timeout(&mut self, st: &mut TcpState) {
+        let f = self.frto.take().expect("an F-RTO episode");
+        st.cwnd = st.cwnd.max(f.prior_cwnd);
+        st.ssthresh = st.ssthresh.max(f.prior_ssthresh);
+        st.last_rto_una = None; // icsk_retransmits = 0: a later timeout is a first one again
+        self.after_rto = None;
+        self.entry = None;
+        self.frto_new = false;
+        self.spurious_timeouts += 1;
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.unmark_lost(st.una, st.high);
         }
     }
 
@@ -302,6 +357,7 @@ impl SackRecovery {
         }
         let from = self.rxt_next.max(st.una);
         let lost = match &self.rack {
+            _ if self.frto_new => None, // F-RTO's step 2b: new data first
             Some(rack) => rack.first_to_retransmit(&self.board, st.una, st.high),
             None => self.board.first_unsacked(from, self.lost_below),
         };
@@ -346,6 +402,17 @@ impl SackRecovery {
 
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
     pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
+        if self.frto_on {
+            // Not at a first timeout inside a fast recovery (Linux: new_recovery || icsk_retransmits); a repeated one
+            // keeps the first's window to undo to.
+            let repeated = st.last_rto_una == Some(st.una);
+            self.frto = match self.frto {
+                Some(f) if repeated => Some(Frto { high_seq: st.high, sent_new: false, ..f }),
+                _ if st.recover.is_none() && !repeated => Some(Frto::start(st.cwnd, st.ssthresh, st.high)),
+                _ => None,
+            };
+            self.frto_new = false;
+        }
         super::recovery::timeout_ssthresh(st, cc);
         st.cwnd = cc.loss_window();
         st.recover = None;

@@ -64,7 +64,7 @@ impl Sender {
         let dupthresh = cfg.dupthresh as f64;
         let recovery = match cfg.variant.recovery() {
             Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno if cfg.sack => {
-                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack))
+                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack, cfg.frto))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
             Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack) }),
@@ -134,8 +134,9 @@ impl Sender {
             _ => (self.next_in_order()?, false),
         };
         let segment = self.emit(seq, now);
-        if self.cfg.rack {
+        if self.cfg.rack || self.cfg.frto {
             if let RecoveryPart::Sack(part) = &mut self.recovery {
+                part.board.note_sent(seq, segment.retransmission);
                 part.rack_sent(&self.st, seq, segment.retransmission, probe, now);
             }
         }
@@ -229,7 +230,7 @@ impl Sender {
         if new_data {
             Self::take_rtt_sample(st, ack, now);
         }
-        part.on_ack(st, &mut self.cc, ack, blocks, now);
+        part.on_ack(st, &mut self.cc, ack, blocks, now, self.cfg.segments.unwrap_or(u64::MAX));
         if new_data {
             // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
             st.timer = (st.una < st.high).then_some(now + st.rto.rto());
@@ -522,6 +523,11 @@ impl Sender {
     pub fn hystart_phase(&self) -> Option<HyStartPhase> {
         let lost = self.st.counters.fast_retransmits + self.st.counters.timeouts > 0;
         self.st.hystart.as_deref().map(|h| if lost { HyStartPhase::Done } else { h.phase })
+    }
+
+    /// Timeouts F-RTO found spurious and undid (0 without it).
+    pub fn spurious_timeouts(&self) -> u64 {
+        self.sack().map_or(0, |part| part.spurious_timeouts)
     }
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).

@@ -1,0 +1,99 @@
+//! Hand-worked traces of F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's `tcp_process_loss()` runs it: `tcp/frto.rs`),
+//! in the style of packetdrill: a NewReno sender with SACK, the papers' window (real-valued, ⌈W/2⌉), a fixed RTO of
+//! 1 s, initial ssthresh 6 and an initial window of 10: segments 0-9 go out at t = 0 and the timer fires at t = 1
+//! with no ACK back. Every expected number is worked out in the comments.
+
+mod common;
+
+use common::{drain, sack_ack};
+use tcpfade_core::tcp::{Sender, SenderConfig, Variant};
+
+fn timed_out(frto: bool) -> Sender {
+    let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 6.0).unwrap().with_initial_window(10).unwrap();
+    let mut s = Sender::new(cfg.with_sack(true).unwrap().with_frto(frto).unwrap());
+    assert_eq!(drain(&mut s, 0.0), (0..10).collect::<Vec<_>>());
+    assert_eq!(s.timer_deadline(), Some(1.0));
+    // The timeout: ssthresh ⌈10/2⌉ = 5, W = 1, the first unacknowledged segment again (RFC 6298 §5.4).
+    s.on_timeout(1.0);
+    assert_eq!(drain(&mut s, 1.0), [0]);
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 5.0));
+    s
+}
+
+#[test]
+fn a_spurious_timeout_is_undone_at_the_second_ack() {
+    // The ACKs had only been held up: the original 0's ACK arrives first. It covers 0, which was sent again: no
+    // evidence yet. SND.UNA advanced below high_seq = 10: step 2b, new data in place of the holes; W = 2 (slow start)
+    // and pipe 0 (1-9 count as lost after a timeout, RFC 6675 §5.1): 10 and 11.
+    let mut s = timed_out(true);
+    assert_eq!(sack_ack(&mut s, 1.01, 1, &[]), [10, 11]);
+    // The ACK of 1, never sent again: the timeout was spurious (step 3b). cwnd = max(2, prior_cwnd 10) = 10, ssthresh =
+    // max(5, prior_ssthresh = max(6, 10 >> 1 + 10 >> 2 = 7)) = 7, loss recovery ends, and this ACK grows W in
+    // congestion avoidance: 10 + 1/10. In flight 2-11 = 10 = ⌊W⌋: nothing more now.
+    assert_eq!(sack_ack(&mut s, 1.02, 2, &[]), Vec::<u64>::new());
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (10.1, 7.0, 1));
+    assert!(!s.in_recovery());
+    // And the sender goes on with new data, not the segments the timeout had deemed lost: ACK 3 lets 12 out.
+    assert_eq!(sack_ack(&mut s, 1.03, 3, &[]), [12]);
+}
+
+#[test]
+fn with_rack_the_undo_also_unmarks_what_the_timeout_marked_lost() {
+    // With RACK-TLP the probe timeout comes first: 1 s without an SRTT (RFC 8985 §7.2), at t = 1, and a tail loss
+    // probe of new data, 10; the RTO, re-armed, fires at 2. RACK's §6.3 then marks 0-10 lost (each sent RACK.rtt +
+    // reo_wnd = 0 or more ago) and 0 goes again.
+    let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 6.0).unwrap().with_initial_window(10).unwrap();
+    let mut s = Sender::new(cfg.with_sack(true).unwrap().with_rack(true).unwrap().with_frto(true).unwrap());
+    assert_eq!(drain(&mut s, 0.0), (0..10).collect::<Vec<_>>());
+    assert_eq!(s.timer_deadline(), Some(1.0));
+    s.on_timeout(1.0);
+    assert_eq!(drain(&mut s, 1.0), [10]);
+    assert_eq!(s.timer_deadline(), Some(2.0));
+    s.on_timeout(2.0);
+    assert_eq!(drain(&mut s, 2.0), [0]);
+    assert!((1..11).all(|seq| s.is_marked_lost(seq)) && s.counters().timeouts == 1);
+    // ACK 1: step 2b as without RACK (pipe = (11 − 1) − 0 SACKed − 10 lost + 0 = 0, W = 2): 11 and 12.
+    assert_eq!(sack_ack(&mut s, 2.01, 1, &[]), [11, 12]);
+    // ACK 2 covers 1, never sent again: undone as above (W 10.1, ssthresh 7), RACK's marks cleared, and RACK finds
+    // nothing sent before 1 missing. In flight 2-12 = 11 > 10: nothing; ACK 3 leaves 10 in flight: still nothing;
+    // ACK 4: 13.
+    assert_eq!(sack_ack(&mut s, 2.02, 2, &[]), Vec::<u64>::new());
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (10.1, 7.0, 1));
+    assert!((2..13).all(|seq| !s.is_marked_lost(seq)) && s.rack().unwrap().lost == 0);
+    assert_eq!(sack_ack(&mut s, 2.03, 3, &[]), Vec::<u64>::new());
+    assert_eq!(sack_ack(&mut s, 2.04, 4, &[]), [13]);
+}
+
+#[test]
+fn without_f_rto_the_same_acks_resend_the_flight() {
+    // RFC 6675 §5.1: every hole below RecoveryPoint (10) is lost; NextSeg's rule (1) resends them in slow start.
+    let mut s = timed_out(false);
+    assert_eq!(sack_ack(&mut s, 1.01, 1, &[]), [1, 2]); // W = 2, pipe 0
+    assert_eq!(sack_ack(&mut s, 1.02, 2, &[]), [3, 4]); // W = 3, pipe 1 (2 resent, now the original's ACK)
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (3.0, 5.0, 0));
+}
+
+#[test]
+fn a_real_loss_shows_at_the_ack_after_the_new_data() {
+    // 0-9 were lost. The retransmission of 0 arrives: ACK 1, step 2b: 10 and 11 (as above).
+    let mut s = timed_out(true);
+    assert_eq!(sack_ack(&mut s, 1.01, 1, &[]), [10, 11]);
+    // 10 arrives: a duplicate ACK SACKing it. The loss was real (step 3a): F-RTO ends, nothing is undone, and the
+    // holes go out again. pipe = (12 − 1) − 1 SACKed − 9 lost (1-9, below RecoveryPoint, moved to 10 at step 2b) = 1
+    // against W = 2: one retransmission, 1.
+    assert_eq!(sack_ack(&mut s, 1.02, 1, &[(10, 11)]), [1]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (2.0, 5.0, 0));
+    // 11 arrives: SACK 10-11; no undo now whatever comes (F-RTO is over): pipe 2 − 1 = 1 < 2 (W grew nothing: no new
+    // data acknowledged): 2.
+    assert_eq!(sack_ack(&mut s, 1.03, 1, &[(10, 12)]), [2]);
+    assert_eq!(s.spurious_timeouts(), 0);
+}
+
+#[test]
+fn f_rto_needs_sack_and_sack_off_drops_it() {
+    let base = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 6.0).unwrap();
+    let err = base.with_frto(true).unwrap_err().to_string();
+    assert!(err.contains("frto") && err.contains("sack=True"), "{err}");
+    let on = base.with_sack(true).unwrap().with_frto(true).unwrap();
+    assert!(on.frto && !on.with_sack(false).unwrap().frto);
+}

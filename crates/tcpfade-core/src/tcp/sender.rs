@@ -136,7 +136,9 @@ impl Sender {
         let segment = self.emit(seq, now);
         if self.cfg.rack || self.cfg.frto {
             if let RecoveryPart::Sack(part) = &mut self.recovery {
-                part.board.note_sent(seq, segment.retransmission);
+                if self.cfg.frto {
+                    part.board.note_sent(seq, segment.retransmission);
+                }
                 part.rack_sent(&self.st, seq, segment.retransmission, probe, now);
             }
         }

@@ -116,6 +116,10 @@ def growth(probes, states, since: float) -> dict[str, float]:
 def main() -> int:
     name = sys.argv[1] if len(sys.argv) > 1 else "10 Mb/s, 10 ms, i.i.d., cubic, SACK"
     seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    if not (TRACING / "events" / "tcp").is_dir():
+        print(f"{TRACING} holds no tcp events: mount tracefs first (mount -t tracefs nodev {TRACING}), as root",
+              file=sys.stderr)
+        return 2
     cell = next(c for c in kg.cells(name) if c["name"] == name)
     _, cc, sack, sysctls, _, _ = cell["sender"]
     rows, growths = [], []

@@ -17,6 +17,7 @@ bpftrace (Debian: ``apt-get install bpftrace``); about 25 s a run.
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,6 +88,10 @@ def traced_run(cell: dict, seed: int) -> tuple[dict[str, int], float]:
 def main() -> int:
     name = sys.argv[1] if len(sys.argv) > 1 else "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off"
     seeds = [int(s) for s in sys.argv[2:]] or [1, 5, 8]
+    if shutil.which("bpftrace") is None:
+        print("bpftrace is not installed (Debian: apt-get install bpftrace); it reads the kernel's socket state",
+              file=sys.stderr)
+        return 2
     cell = next(c for c in kg.cells(name) if c["name"] == name)
     if cell["sender"][2]:
         print(f"{name}: has SACK; the partial-ACK rule is NewReno's, without it", file=sys.stderr)

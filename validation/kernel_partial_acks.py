@@ -27,10 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import kernel_grid as kg  # noqa: E402
-
-import tcpfade  # noqa: E402
+import tcpfade
 
 OUT = Path(__file__).resolve().parent / "kernel_partial_acks.csv"
 #: The receiver's port (tcpfade.emulate's server): the sender's probes are those of the socket talking to it.
@@ -68,7 +65,7 @@ def count(lines: list[str]) -> dict[str, int]:
     return {"partial_acks": partial, "retransmitted": retransmitted, "held": partial - retransmitted}
 
 
-def traced_run(cell: dict, seed: int) -> tuple[dict[str, int], float]:
+def traced_run(kg, cell: dict, seed: int) -> tuple[dict[str, int], float]:
     _, cc, sack, sysctls, _, _ = cell["sender"]
     with tempfile.NamedTemporaryFile("w+", suffix=".txt") as log:
         tracer = subprocess.Popen(["bpftrace", "-e", PROGRAM], stdout=log, stderr=subprocess.DEVNULL)
@@ -86,6 +83,11 @@ def traced_run(cell: dict, seed: int) -> tuple[dict[str, int], float]:
 
 
 def main() -> int:
+    # The grid's cells, imported here: the tests load this script for count() alone, and a path added at import would
+    # shadow their own packages (tests/fuzz) by this folder's modules.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import kernel_grid as kg
+
     name = sys.argv[1] if len(sys.argv) > 1 else "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off"
     seeds = [int(s) for s in sys.argv[2:]] or [1, 5, 8]
     if shutil.which("bpftrace") is None:
@@ -98,7 +100,7 @@ def main() -> int:
         return 2
     rows = []
     for seed in seeds:
-        found, goodput = traced_run(cell, seed)
+        found, goodput = traced_run(kg, cell, seed)
         rows.append({"cell": name, "seed": seed, "goodput": goodput, **found})
         print(f"seed {seed}: goodput {goodput:.3f}; {found['partial_acks']} partial ACKs in recovery, "
               f"{found['retransmitted']} followed by a retransmission, {found['held']} by none", flush=True)

@@ -158,7 +158,9 @@ ABLATIONS = [
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The
 #: kernel's window, traced"), so that what each rule moves stays measured.
 ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off",
-               "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off"}
+               "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off",
+               # the two cells F-RTO moves most
+               "100 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK, RACK off", "100 Mb/s, 10 ms, fading 2.5 Hz, reno, SACK"}
 
 
 def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:

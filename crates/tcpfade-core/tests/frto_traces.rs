@@ -79,13 +79,25 @@ fn a_real_loss_shows_at_the_ack_after_the_new_data() {
     let mut s = timed_out(true);
     assert_eq!(sack_ack(&mut s, 1.01, 1, &[]), [10, 11]);
     // 10 arrives: a duplicate ACK SACKing it. The loss was real (step 3a): F-RTO ends, nothing is undone, and the
-    // holes go out again. pipe = (12 − 1) − 1 SACKed − 9 lost (1-9, below RecoveryPoint, moved to 10 at step 2b) = 1
+    // holes go out again. pipe = (12 − 1) − 1 SACKed − 9 lost (1-9, below RecoveryPoint, 10) = 1
     // against W = 2: one retransmission, 1.
     assert_eq!(sack_ack(&mut s, 1.02, 1, &[(10, 11)]), [1]);
     assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (2.0, 5.0, 0));
     // 11 arrives: SACK 10-11; no undo now whatever comes (F-RTO is over): pipe 2 − 1 = 1 < 2 (W grew nothing: no new
     // data acknowledged): 2.
     assert_eq!(sack_ack(&mut s, 1.03, 1, &[(10, 12)]), [2]);
+    assert_eq!(s.spurious_timeouts(), 0);
+    // The retransmission of 1 arrives: ACK 2 (SACK 10-11). Slow start: W = 3; pipe = (12 − 2) − 2 SACKed − 8 holes
+    // (2-9) + 1 resent (2) = 1: two more holes, 3 and 4.
+    assert_eq!(sack_ack(&mut s, 1.04, 2, &[(10, 12)]), [3, 4]);
+    // They are lost too, and the timer fires again at 1.04 + 1 inside this RTO recovery, SND.UNA having moved: not a
+    // repeat, so no F-RTO (RFC 5682 §3 step 1; Linux's new_recovery is false in the Loss state and
+    // icsk_retransmits was cleared by the ACK). W = 1: 2 again (its ACK took long), then ACK 3 opens W = 2 and
+    // pipe = (12 − 3) − 2 − 7 (3-9) + 0 = 0: the holes 3 and 4 again, not new data.
+    assert_eq!(s.timer_deadline(), Some(2.04));
+    s.on_timeout(2.04);
+    assert_eq!(drain(&mut s, 2.04), [2]);
+    assert_eq!(sack_ack(&mut s, 2.05, 3, &[(10, 12)]), [3, 4]);
     assert_eq!(s.spurious_timeouts(), 0);
 }
 

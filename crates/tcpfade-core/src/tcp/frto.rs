@@ -8,10 +8,11 @@
 //! The sender then reduces its window, and without F-RTO resends the whole flight in slow start.
 //!
 //! - **At the timeout** (step 1): the usual reaction (ssthresh from the congestion part, cwnd = the loss window, the
-//!   first unacknowledged segment sent again), and F-RTO starts unless the timer fired inside a fast recovery for
-//!   the first time (Linux: `new_recovery || icsk_retransmits`). The window before it is kept for an undo: Linux's
-//!   `prior_cwnd` = cwnd and `prior_ssthresh` = `tcp_current_ssthresh()` = max(ssthresh, ⌊cwnd⌋ >> 1 + ⌊cwnd⌋ >> 2),
-//!   taken at the first timeout of an episode. `high_seq` = SND.NXT.
+//!   first unacknowledged segment sent again), and F-RTO starts at a timeout outside fast and RTO recovery, and again
+//!   at one that repeats it (SND.UNA unmoved since), but not at a first timeout inside either recovery (Linux:
+//!   `new_recovery || icsk_retransmits`). The window before the first timeout is kept for an undo: Linux's
+//!   `prior_cwnd` = cwnd and `prior_ssthresh` = `tcp_current_ssthresh()` = max(ssthresh, ⌊cwnd⌋ >> 1 + ⌊cwnd⌋ >> 2).
+//!   `high_seq` = SND.NXT.
 //! - **On each ACK** while it runs, with *original* meaning a segment below `high_seq` never sent again, newly
 //!   acknowledged cumulatively or SACKed (Linux's `FLAG_ORIG_SACK_ACKED`):
 //!   - an original acknowledged: the timeout was spurious (step 3b) — cwnd = max(cwnd, prior_cwnd), ssthresh =

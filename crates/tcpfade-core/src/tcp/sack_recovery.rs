@@ -100,6 +100,9 @@ pub(crate) struct SackRecovery {
     frto_on: bool,
     /// F-RTO's episode, from a timeout until it decides.
     frto: Option<Frto>,
+    /// F-RTO as the first timeout of the current run of timeouts started it (its window to undo to), for a timeout
+    /// that repeats that one.
+    frto_first: Option<Frto>,
     /// F-RTO's step 2b on this ACK: new data in place of the holes (NextSeg's rule (1) set aside).
     frto_new: bool,
     /// Timeouts F-RTO found spurious and undid.
@@ -125,6 +128,7 @@ impl SackRecovery {
             rack: rack.then(|| Box::new(Rack::new(dupthresh))),
             frto_on: frto,
             frto: None,
+            frto_first: None,
             frto_new: false,
             spurious_timeouts: 0,
         }
@@ -403,14 +407,15 @@ impl SackRecovery {
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
     pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
         if self.frto_on {
-            // Not at a first timeout inside a fast recovery (Linux: new_recovery || icsk_retransmits); a repeated one
-            // keeps the first's window to undo to.
+            // RFC 5682 §3 step 1 and Linux (`new_recovery || icsk_retransmits`): F-RTO starts at a timeout outside fast
+            // and RTO recovery, and again at one that repeats it (SND.UNA unmoved since), with the first one's window
+            // to undo to; not at a first timeout inside either recovery.
             let repeated = st.last_rto_una == Some(st.una);
-            self.frto = match self.frto {
-                Some(f) if repeated => Some(Frto { high_seq: st.high, sent_new: false, ..f }),
-                _ if st.recover.is_none() && !repeated => Some(Frto::start(st.cwnd, st.ssthresh, st.high)),
-                _ => None,
-            };
+            if !repeated {
+                let open = st.recover.is_none() && self.after_rto.is_none();
+                self.frto_first = open.then(|| Frto::start(st.cwnd, st.ssthresh, st.high));
+            }
+            self.frto = self.frto_first.map(|f| Frto { high_seq: st.high, sent_new: false, ..f });
             self.frto_new = false;
         }
         super::recovery::timeout_ssthresh(st, cc);

@@ -78,7 +78,7 @@ impl CongestionOps for Aimd {
         if st.cwnd < st.ssthresh {
             st.cwnd += segments.min(2) as f64;
         } else if self.integer {
-            cong_avoid_ai(st, st.cwnd as u64, segments, &mut self.count);
+            cong_avoid_ai(st, st.whole_cwnd(), segments, &mut self.count);
         } else {
             st.cwnd += segments as f64 / st.cwnd;
         }
@@ -99,7 +99,7 @@ impl CongestionOps for Aimd {
         self.count = 0; // tcp_init_cwnd_reduction(), tcp_enter_loss(): snd_cwnd_cnt = 0
         match (self.rule, self.integer) {
             (SsthreshRule::HalfWindow, false) => (st.cwnd / 2.0).ceil(),
-            (SsthreshRule::HalfWindow, true) => ((st.cwnd as u64 / 2) as f64).max(2.0),
+            (SsthreshRule::HalfWindow, true) => ((st.whole_cwnd() / 2) as f64).max(2.0),
             (SsthreshRule::HalfFlight, integer) => {
                 let flight = st.send_next.saturating_sub(st.una).saturating_sub(st.limited_sent);
                 if integer { ((flight / 2) as f64).max(2.0) } else { (flight as f64 / 2.0).max(2.0) }

@@ -157,7 +157,7 @@ impl Cubic {
     /// tcp_cwnd = ⌊W_est⌋ is above cwnd; at least 2 (1.5 cwnd a round trip). `d` = t − K.
     #[inline(never)]
     fn linux_cnt(&self, st: &TcpState, e: Epoch, d: f64) -> u64 {
-        let cwnd = st.cwnd as u64;
+        let cwnd = st.whole_cwnd();
         let d = d + Self::rtt(st);
         let target = (C * d * d * d + e.w_max).max(0.0) as u64;
         let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
@@ -234,7 +234,7 @@ impl super::congestion::CongestionOps for Cubic {
         self.loss_seen = true;
         // (cwnd, W_max under fast convergence, ssthresh before its floor of 2)
         let (cwnd, converged, reduced) = if self.integer {
-            let w = st.cwnd as u64;
+            let w = st.whole_cwnd();
             (w as f64, (w * 1741 >> 11) as f64, (w * 717 >> 10) as f64)
         } else {
             (st.cwnd, st.cwnd * (1.0 + BETA) / 2.0, st.cwnd * BETA)

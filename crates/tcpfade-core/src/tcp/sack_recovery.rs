@@ -213,7 +213,7 @@ impl SackRecovery {
             st.dupacks += 1; // RFC 6675 §2: an ACK that SACKs new data counts as a duplicate
         }
         if let Some(f) = self.frto.as_mut() {
-            let new_ok = st.send_next == st.high && st.high < st.una + self.wmax && st.high < limit;
+            let new_ok = st.next_new_segment(self.wmax, limit).is_some();
             match f.on_ack(original, new_data, fresh > 0, st.una, st.high, new_ok) {
                 Verdict::Spurious => self.undo_timeout(st),
                 Verdict::Real => self.frto = None,

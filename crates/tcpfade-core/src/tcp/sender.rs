@@ -134,11 +134,11 @@ impl Sender {
             _ => (self.next_in_order()?, false),
         };
         let segment = self.emit(seq, now);
-        if self.cfg.rack || self.cfg.frto {
-            if let RecoveryPart::Sack(part) = &mut self.recovery {
-                if self.cfg.frto {
-                    part.board.note_sent(seq, segment.retransmission);
-                }
+        if let RecoveryPart::Sack(part) = &mut self.recovery {
+            if self.cfg.frto {
+                part.board.note_sent(seq, segment.retransmission);
+            }
+            if self.cfg.rack {
                 part.rack_sent(&self.st, seq, segment.retransmission, probe, now);
             }
         }
@@ -292,9 +292,7 @@ impl Sender {
 
     /// The next new segment, if the transfer has one and the receiver's window allows it (RFC 8985 §7.3's probe).
     fn new_data_for_probe(&self) -> Option<u64> {
-        let st = &self.st;
-        (st.send_next == st.high && st.send_next < st.una + self.cfg.wmax && st.send_next < self.limit())
-            .then_some(st.send_next)
+        self.st.next_new_segment(self.cfg.wmax, self.limit())
     }
 
     /// Whether [`Sender::poll_transmit`] would send something now.

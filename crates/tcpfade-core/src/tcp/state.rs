@@ -98,9 +98,18 @@ impl TcpState {
 
     /// ⌊W⌋, the whole segments of the window (BRIEF D1). W is finite and at least 1, so the truncation is the floor;
     /// through i64 it is one instruction and a check, where `as u64` costs a dozen on x86-64 (no unsigned convert).
-    /// Equal to `cwnd as u64` below 2^63, and capped by Wmax where it is used.
+    /// Equal to `cwnd as u64` for every window below 2^63, far beyond any Wmax.
     #[inline(always)]
     pub fn whole_cwnd(&self) -> u64 {
         self.cwnd as i64 as u64
+    }
+
+    /// The next new segment, if one is there to send: SND.NXT at its highest, within the receiver's window `wmax`
+    /// and before `limit` (one past a finite transfer's last). What a tail loss probe (RFC 8985 §7.3) and F-RTO's
+    /// step 2b (RFC 5682) may send.
+    #[inline]
+    pub fn next_new_segment(&self, wmax: u64, limit: u64) -> Option<u64> {
+        (self.send_next == self.high && self.send_next < self.una + wmax && self.send_next < limit)
+            .then_some(self.send_next)
     }
 }

@@ -16,7 +16,6 @@ from validation_scripts import load
 #: The open differences of docs/validation/kernel.md, "The grid".
 OPEN = {
     "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK",
-    "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off",
 }
 
 

@@ -239,6 +239,25 @@ def test_the_partial_ack_rule_is_linuxs_in_its_profile_and_inert_where_it_has_no
     assert runs["forced"][2].goodput != runs["sndcnt"][2].goodput
 
 
+def test_the_delayed_ack_rule_is_rfc_5681s_in_the_rfc_and_linux_profiles_and_inert_without_delayed_acks():
+    """delayed_ack_rule (docs/models.md, "Delayed ACKs"): the rfc and linux profiles take RFC 5681 §4.2's "rfc5681",
+    the papers keep ns-2's, a keyword wins; the rule moves nothing without delayed ACKs or without losses (no gap ever
+    opens), and moves a lossy run with them (the hand-worked trace is crates/tcpfade-core/tests/link_driver.rs)."""
+    for profile, rule in (("papers", "ns2"), ("rfc", "rfc5681"), ("linux", "rfc5681")):
+        assert tcpfade.simulate_link("newreno", profile=profile, **LINK).parameters["delayed_ack_rule"] == rule
+    assert tcpfade.simulate_link("cubic", profile="linux", delayed_ack_rule="ns2",
+                                 **LINK).parameters["delayed_ack_rule"] == "ns2"
+    clean = {**LINK, "channel": None}
+    for link, delayed_ack, moves in ((clean, 0.2, False), (LINK, None, False), (LINK, 0.2, True)):
+        ns2, rfc = (tcpfade.simulate_link("newreno", delayed_ack=delayed_ack, delayed_ack_rule=rule, **link)
+                    for rule in ("ns2", "rfc5681"))
+        same = fields(ns2).replace('"ns2"', '"rfc5681"') == fields(rfc)
+        assert same != moves, (link is clean, delayed_ack)
+    with pytest.raises(tcpfade.ParameterError, match=r"delayed_ack_rule = 'bsd' is not allowed: must be one of ns2, "
+                                                     r"rfc5681"):
+        tcpfade.simulate_link("newreno", delayed_ack_rule="bsd", **LINK)
+
+
 def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
     """docs/models.md, "F-RTO": a loss-free 100 kB transfer under the linux profile. IW10's ACKs queue behind the data
     on the shared medium and the first timeout is spurious; F-RTO (tcp/frto.rs) undoes it. Without F-RTO the same

@@ -153,6 +153,7 @@ ABLATIONS = [
     ("a partial ACK's retransmission forced, outside PRR's sndcnt (RFC 6582 read alone)", {"prr_partial_ack": "forced"}),
     ("ssthresh set again at a timeout inside a fast recovery", {"ssthresh_once_per_window": False}),
     ("no F-RTO (a spurious timeout is not undone)", {"frto": False}),
+    ("a segment that fills part of a gap ACKed late (ns-2's delayed-ACK rule)", {"delayed_ack_rule": "ns2"}),
 ]
 
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The
@@ -160,7 +161,9 @@ ABLATIONS = [
 ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., cubic, SACK, RACK off",
                "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off",
                # the two cells F-RTO moves most
-               "100 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK, RACK off", "100 Mb/s, 10 ms, fading 2.5 Hz, reno, SACK"}
+               "100 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK, RACK off", "100 Mb/s, 10 ms, fading 2.5 Hz, reno, SACK",
+               # the cell the delayed-ACK rule closed
+               "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off"}
 
 
 def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:

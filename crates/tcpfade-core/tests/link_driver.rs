@@ -1,9 +1,10 @@
 //! The event-driven driver against hand-worked traces and the ideal-link theory of Lakshman and Madhow
 //! (abouzeid §II-B, Tables I-II).
 
-use tcpfade_core::channel::{ContinuousLossRule, ContinuousTwoState};
+use tcpfade_core::channel::clocked::PerPacket;
+use tcpfade_core::channel::{ContinuousLossRule, ContinuousTwoState, TraceChannel};
 use tcpfade_core::driver::{run_link, LinkChannel, LinkConfig, PerfectChannel};
-use tcpfade_core::tcp::{Rfc6298, SenderConfig, Variant};
+use tcpfade_core::tcp::{DelayedAckRule, Rfc6298, SenderConfig, Variant};
 
 fn config(variant: Variant, rate: f64, tau: f64, buffer: u64, duration: f64, warmup: f64) -> LinkConfig {
     let sender = SenderConfig::new(variant, 1 << 16, 3, 1.0, 1e9).unwrap().with_rfc6298(Rfc6298::ns2()).unwrap();
@@ -43,6 +44,33 @@ fn hand_worked_delayed_acks_each_sent_by_the_timer() {
     let t = run_link(&cfg, PerfectChannel).unwrap().totals;
     assert_eq!((t.sent, t.received, t.delivered, t.buffer_losses), (3, 3, 3, 0));
     assert_eq!((t.acks, t.timer_acks), (3, 3));
+}
+
+#[test]
+fn hand_worked_delayed_ack_of_a_segment_that_fills_part_of_a_gap() {
+    // μ = 1 packet/s, τ = 2 s, B = 10, IW = 3, a fixed RTO of 10 s, a 0.5-s delayed ACK; the first two
+    // transmissions are lost. t=0 send 0 [0,1), 1 and 2 buffered; 0 and 1 lost; t=3 2 received out of order: ACK 0
+    // at once (arrives 5, a first duplicate). t=10 the RTO: 0 again [10,11). t=11 0 received in order while 2 is
+    // held, 1 still missing: part of the gap filled.
+    // - RFC 5681 §4.2: ACK 1 at once, due 13: W = 2, go-back-N sends 1 [13,14) and 2; t=14 1 fills the rest of the
+    //   gap: ACK 3 at once. By 14.25: 3 ACKs, none by the timer; 0, 1, 2 delivered.
+    // - ns-2's rule: the ACK of 0 is held; the timer sends it at 11.5, due 13.5: 1 [13.5,14.5) is still on the link
+    //   at 14.25. By then: 2 ACKs, one by the timer; 0 delivered.
+    for (rule, acks, timer_acks, delivered) in [(DelayedAckRule::Rfc5681, 3, 0, 3), (DelayedAckRule::Ns2, 2, 1, 1)] {
+        let mut cfg = config(Variant::Reno, 1.0, 2.0, 10, 14.25, 0.0);
+        cfg.sender = SenderConfig::new(Variant::Reno, 1 << 16, 3, 10.0, 1e9)
+            .unwrap()
+            .with_initial_window(3)
+            .unwrap()
+            .with_delayed_ack_rule(rule);
+        cfg.batches = 1;
+        cfg.delayed_ack = Some(0.5);
+        let losses: std::sync::Arc<[u8]> = [1u8, 1, 0, 0, 0, 0, 0, 0].into();
+        let channel = PerPacket(Box::new(TraceChannel::new(losses, false).unwrap()));
+        let t = run_link(&cfg, channel).unwrap().totals;
+        assert_eq!((t.channel_losses, t.timeouts), (2, 1), "{rule:?}");
+        assert_eq!((t.acks, t.timer_acks, t.delivered), (acks, timer_acks, delivered), "{rule:?}");
+    }
 }
 
 #[test]

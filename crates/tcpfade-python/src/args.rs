@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{CubicAlpha, PartialAck, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{CubicAlpha, DelayedAckRule, PartialAck, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -63,6 +63,12 @@ impl SenderArgs {
         }
     }
 
+    /// [`SenderArgs::config`] with the receiver's delayed ACKs ruled by `rule` (by name), for the drivers that
+    /// delay ACKs (the link and the transfer; `delayed_ack_rule` is declared beside `delayed_ack`).
+    pub(crate) fn config_with_acks(&self, timer: &TimerArgs, rule: &str) -> Result<SenderConfig> {
+        Ok(self.config(timer)?.with_delayed_ack_rule(DelayedAckRule::from_name(rule)?))
+    }
+
     /// The sender's window rules with a fixed timeout of `rto` (seconds, or slots in the slotted model).
     pub(crate) fn window(&self, rto: f64) -> Result<SenderConfig> {
         let variant = Variant::from_name(&self.variant)?;
@@ -96,6 +102,7 @@ pub(crate) struct LinkArgs {
     pub warmup: f64,
     pub batches: u64,
     pub delayed_ack: Option<f64>,
+    pub delayed_ack_rule: String,
     pub seed: u64,
 }
 
@@ -112,6 +119,7 @@ pub(crate) struct TransferArgs {
     pub metering: String,
     pub delay: f64,
     pub delayed_ack: Option<f64>,
+    pub delayed_ack_rule: String,
     pub drop_acks: bool,
     pub loss_on_air: bool,
     pub time_limit: f64,

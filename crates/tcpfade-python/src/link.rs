@@ -63,10 +63,11 @@ fn simulate_link<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
-    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, seed } = args.extract()?;
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, seed } = args.extract()?;
     let channel = link_spec_from_dict(&channel)?;
     let outcome = run_watched(py, progress, |watch| {
-        let cfg = LinkConfig { sender: sender.config(&timer)?, rate, tau, buffer, duration, warmup, batches, delayed_ack };
+        let sender = sender.config_with_acks(&timer, &delayed_ack_rule)?;
+        let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match &channel {
             // The channels of abouzeid's figures run without the box's indirect call.
             LinkChannelSpec::Perfect => run_link_watched(&cfg, PerfectChannel, watch),

@@ -93,9 +93,10 @@ fn tcp_over_bearer<'py>(
 
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
-    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, .. } = args.extract()?;
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, .. } = args.extract()?;
     let (outcome, energy, busy) = crate::errors::run_watched(py, progress, move |watch| {
-        let cfg = LinkConfig { sender: sender.config(&timer)?, rate, tau, buffer, duration, warmup, batches, delayed_ack };
+        let sender = sender.config_with_acks(&timer, &delayed_ack_rule)?;
+        let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         let mut bearer = RadioBearer::new(errors, tti, power_w, slot)?;
         let outcome = run_link_watched(&cfg, &mut bearer, watch)?;
         Ok((outcome, bearer.energy, bearer.busy))

@@ -22,7 +22,7 @@ from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, no_probes, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER,
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_probes, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER,
                          window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
 from .profiles import PROFILE, PROFILES
@@ -234,7 +234,7 @@ LINK = Model("simulate_link", (
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
     Param("warmup", v.Optional(v.NON_NEGATIVE), None, "Time simulated but not measured.", "s",
           default_words="duration / 10"),
-    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK, SEND_BUFFER,
+    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER,
     Param("channel_clock", v.Choice(("time", "packets")), "time",
           "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
@@ -389,7 +389,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else channel.describe(),
-        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, SEND_BUFFER)})
+        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER)})
 
 
 class _Intervals(dict):

@@ -185,6 +185,12 @@ TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOF
 DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
                     "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2); None: an "
                     "ACK per segment.", "s")
+DELAYED_ACK_RULE = Param("delayed_ack_rule", v.Choice(("ns2", "rfc5681")), "ns2",
+                         "With delayed ACKs, which in-order segment is ACKed at once: ns2, only one that fills the "
+                         "whole gap below the segments held out of order (ns-2's DelAckSink, the papers' simulations); "
+                         "rfc5681, also one that fills part of it, i.e. whenever segments are held out of order (RFC "
+                         "5681 §4.2; BSD's TCP_REASS and Linux's __tcp_ack_snd_check() do so). Out-of-order and old "
+                         "segments are ACKed at once under both.", default_words="ns-2's")
 SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
                     "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "

@@ -26,7 +26,8 @@ RFC = Profile(
     "rfc",
     {"ssthresh_rule": "half_flight", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
      "hold_ssthresh_on_rto": True,
-     "initial_window": 3, "rto": None, "initial_rto": 1.0, "min_rto": 1.0, "max_rto": 64.0},
+     "initial_window": 3, "rto": None, "initial_rto": 1.0, "min_rto": 1.0, "max_rto": 64.0,
+     "delayed_ack_rule": "rfc5681"},
     "A standards-track sender: RFC 5681 with RFC 3042, RFC 6582, RFC 6298 and RFC 3465.",
     sources={
         "ssthresh_rule": "RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize/2, 2 SMSS)",
@@ -38,6 +39,8 @@ RFC = Profile(
         "rto": "RFC 6298 §2: the RTO from SRTT and RTTVAR",
         "initial_rto": "RFC 6298 §2.1: 1 s before the first sample",
         "min_rto": "RFC 6298 §2.4: RTO rounded up to 1 s",
+        "delayed_ack_rule": "RFC 5681 §4.2: an immediate ACK for a segment that fills all or part of a gap (with "
+                            "delayed_ack set; the profile ACKs every segment otherwise)",
         "max_rto": "RFC 6298 §2.5: a maximum of at least 60 s",
         "hold_ssthresh_on_rto": "RFC 5681 §3.1: a segment retransmitted by the timer once already holds ssthresh",
     },
@@ -54,7 +57,7 @@ LINUX = Profile(
      "hold_ssthresh_on_rto": True, "ssthresh_once_per_window": True,
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
      "max_rto": 120.0,
-     "clock_granularity": 0.001, "delayed_ack": 0.04, "sack": True, "prr": True, "rack": True,
+     "clock_granularity": 0.001, "delayed_ack": 0.04, "delayed_ack_rule": "rfc5681", "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
      "prr_partial_ack": "sndcnt", "frto": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
@@ -79,6 +82,10 @@ LINUX = Profile(
                                 "of a loss episode, not while icsk_retransmits > 0",
         "clock_granularity": "jiffies at HZ = 1000 (1 ms); tcp_rtt_estimator() works in microseconds",
         "delayed_ack": "TCP_DELACK_MIN = 40 ms (include/net/tcp.h): an ACK per two segments or after the timer",
+        "delayed_ack_rule": "__tcp_ack_snd_check() in tcp_input.c: an ACK at once while the out-of-order queue holds "
+                            "data, and when a segment empties it (tcp_data_queue()); traced, each go-back-N "
+                            "retransmission into a gap was ACKed one round trip after it left (docs/validation/"
+                            "kernel.md)",
         "sack": "net.ipv4.tcp_sack = 1 by default (Documentation/networking/ip-sysctl.rst); the scoreboard is "
                 "tcp_sacktag_write_queue() in tcp_input.c",
         "rack": "net.ipv4.tcp_recovery = 1 by default (RACK loss detection, Documentation/networking/ip-sysctl.rst; "

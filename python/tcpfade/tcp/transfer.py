@@ -30,7 +30,7 @@ from ..channels.continuous import ContinuousTwoState
 from .link import CHANNEL_WORDS, link_channel_spec
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
-from .parameters import check_recovery_parts, DELAYED_ACK, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
+from .parameters import check_recovery_parts, DELAYED_ACK, DELAYED_ACK_RULE, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
 from .parameters import window_cap
 from .profiles import PROFILE, PROFILES
 
@@ -85,6 +85,7 @@ TRANSFER = Model("simulate_transfer", (
           "Link rate; the link is one half-duplex medium shared by both directions.", "bit/s"),
     Param("delay", SECONDS_4, 0.0, "One-way propagation delay.", "s"),
     DELAYED_ACK.but(default=0.2),
+    DELAYED_ACK_RULE,
     SEND_BUFFER,
     Param("drop_acks", v.Flag(), True, "The channel drops the receiver's segments too (VDELDROP on both hosts); "
           "else only the sender's."),
@@ -367,7 +368,8 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         frames = pd.DataFrame(raw["frames"])
     channel = a["channel"]
     parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
-                                    "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt", "time_limit", "profile")}
+                                    "delayed_ack_rule", "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt",
+                                    "time_limit", "profile")}
     # The sender's parts and timer as the profile and the call resolved them (wmax from rwnd_bytes).
     parameters.update({p.name: a[p.name] for p in (*SENDER, *TIMER, SEND_BUFFER)})
     total_energy = energies[0] + energies[1]

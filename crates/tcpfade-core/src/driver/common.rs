@@ -1,6 +1,8 @@
 //! What the drivers share, each written once: the choice of the next event among a driver's deadlines, the
 //! receiver's ACK policy (delayed ACKs), and the difference of two snapshots of a run's counters.
 
+use crate::tcp::DelayedAckRule;
+
 /// The earliest of a driver's deadlines (None: not pending), [`NextEvent::time`] (∞ when nothing can happen any
 /// more). A driver asks [`NextEvent::is`] down its events in the order it handles ties: the first that is due
 /// is the one.
@@ -32,28 +34,32 @@ impl<const N: usize> NextEvent<N> {
 
 /// The receiver's ACK policy: one ACK per segment, or delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an
 /// in-order segment is ACKed with the next one or when the delay runs out; a segment out of order, an old
-/// one, or one that fills a hole is ACKed at once (the sender should hear of a hole, and of its repair,
-/// without delay).
+/// one, or one that fills a gap is ACKed at once (the sender should hear of a hole, and of its repair, without
+/// delay): the whole gap under ns-2's rule, all or part of it under RFC 5681's ([`DelayedAckRule`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct AckPolicy {
     /// The delay; None ACKs every segment.
     delay: Option<f64>,
+    /// Which in-order segment is ACKed at once.
+    rule: DelayedAckRule,
     /// When the held ACK goes out, if one is held.
     deadline: Option<f64>,
 }
 
 impl AckPolicy {
-    pub(crate) fn new(delay: Option<f64>) -> Self {
-        AckPolicy { delay, deadline: None }
+    pub(crate) fn new(delay: Option<f64>, rule: DelayedAckRule) -> Self {
+        AckPolicy { delay, rule, deadline: None }
     }
 
-    /// A data segment `seq` arrived at `now`, when the receiver expected `expected`, and its cumulative ACK
-    /// is `ack`: true when the ACK goes out now (any held ACK with it), false when it is held.
+    /// A data segment `seq` arrived at `now`, when the receiver expected `expected`; its cumulative ACK is `ack`,
+    /// and `gap_left` says whether the receiver still holds packets out of order: true when the ACK goes out now
+    /// (any held ACK with it), false when it is held.
     #[inline]
-    pub(crate) fn ack_now(&mut self, now: f64, seq: u64, expected: u64, ack: u64) -> bool {
+    pub(crate) fn ack_now(&mut self, now: f64, seq: u64, expected: u64, ack: u64, gap_left: bool) -> bool {
         let in_order = seq == expected;
-        // In order and the ACK moved past it: it filled a hole.
-        let filled_hole = in_order && ack > seq + 1;
+        // In order and the ACK moved past it (all of a gap filled), or, under RFC 5681's rule, packets still held
+        // above it (part of one).
+        let filled_hole = in_order && (ack > seq + 1 || (gap_left && self.rule == DelayedAckRule::Rfc5681));
         match self.delay {
             Some(delay) if in_order && !filled_hole => {
                 if self.deadline.take().is_some() {
@@ -119,15 +125,25 @@ mod tests {
 
     #[test]
     fn delayed_acks_pair_in_order_segments_and_answer_holes_at_once() {
-        let mut p = AckPolicy::new(Some(0.2));
-        assert!(!p.ack_now(1.0, 0, 0, 1)); // held
-        assert_eq!(p.deadline(), Some(1.2));
-        assert!(p.ack_now(1.1, 1, 1, 2)); // the second: both ACKed
-        assert_eq!(p.deadline(), None);
-        assert!(p.ack_now(1.2, 5, 2, 2)); // out of order
-        assert!(p.ack_now(1.3, 2, 2, 6)); // the hole filled (3, 4, 5 held)
-        assert!(p.ack_now(1.4, 1, 6, 6)); // an old one
-        let mut every = AckPolicy::new(None);
-        assert!(every.ack_now(0.0, 0, 0, 1));
+        for rule in [DelayedAckRule::Ns2, DelayedAckRule::Rfc5681] {
+            let mut p = AckPolicy::new(Some(0.2), rule);
+            assert!(!p.ack_now(1.0, 0, 0, 1, false)); // held
+            assert_eq!(p.deadline(), Some(1.2));
+            assert!(p.ack_now(1.1, 1, 1, 2, false)); // the second: both ACKed
+            assert_eq!(p.deadline(), None);
+            assert!(p.ack_now(1.2, 5, 2, 2, true)); // out of order (2, 3, 4 missing)
+            // 2 arrives: part of the gap 2-4 filled, 5 still held. RFC 5681 §4.2 answers at once; ns-2's DelAckSink
+            // delivers one packet, so it holds the ACK like any in-order segment's.
+            assert_eq!(p.ack_now(1.25, 2, 2, 3, true), rule == DelayedAckRule::Rfc5681);
+            if rule == DelayedAckRule::Ns2 {
+                assert_eq!(p.deadline(), Some(1.45));
+            }
+            assert!(p.ack_now(1.3, 3, 3, 6, false)); // the rest filled (4, 5 held): the ACK jumps, at once under both
+            assert_eq!(p.deadline(), None);
+            assert!(p.ack_now(1.4, 1, 6, 6, false)); // an old one
+            assert!(!p.ack_now(1.5, 6, 6, 7, false)); // in order again, nothing held: held
+        }
+        let mut every = AckPolicy::new(None, DelayedAckRule::Rfc5681);
+        assert!(every.ack_now(0.0, 0, 0, 1, false));
     }
 }

@@ -354,7 +354,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         } else if seq > before {
             self.held_starts.keep_first(seq, start);
         }
-        if self.ack_policy.ack_now(now, seq, before, ack) {
+        if self.ack_policy.ack_now(now, seq, before, ack, self.receiver.holds_out_of_order()) {
             self.send_ack(now, ack);
         }
     }
@@ -525,7 +525,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             acks: VecDeque::new(),
             sacks: VecDeque::new(),
             acks_taken: 0,
-            ack_policy: AckPolicy::new(cfg.delayed_ack),
+            ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
             held_starts: HeldStarts::new(cfg.sender.wmax),
             credited: vec![0; cfg.batches as usize],
             received_by_start: vec![0; cfg.batches as usize],

@@ -376,7 +376,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.finack_tries = 0;
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
-                } else if self.ack_policy.ack_now(self.now, seq, before, ack) {
+                } else if self.ack_policy.ack_now(self.now, seq, before, ack, self.receiver.holds_out_of_order()) {
                     self.send(Frame::Ack(ack, self.receiver.sack_blocks()), true)?;
                 }
             }
@@ -525,7 +525,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
         syn_sent: None,
         syn_deadline: None,
         syn_tries: 0,
-        ack_policy: AckPolicy::new(cfg.delayed_ack),
+        ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
         finack_deadline: None,
         finack_tries: 0,
         out: TransferOutcome {

@@ -4,6 +4,7 @@
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
 use super::prr::{PartialAck, PrrBound};
+use super::receiver::DelayedAckRule;
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
@@ -127,6 +128,10 @@ pub struct SenderConfig {
     /// F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's `tcp_frto = 2`; [`super::frto`]): a timeout that the next ACKs
     /// show spurious is undone. Needs SACK. Off by default (the papers' TCP and RFC 6298 have none).
     pub frto: bool,
+    /// The receiver's delayed ACKs (when the driver delays them): which in-order segment is ACKed at once
+    /// ([`DelayedAckRule`]). ns-2's by default (the papers' simulations); the receiver's rule, kept here with the
+    /// connection's other choices as `sack` is.
+    pub delayed_ack_rule: DelayedAckRule,
 }
 
 impl SenderConfig {
@@ -161,6 +166,7 @@ impl SenderConfig {
             ssthresh_once_per_window: false,
             prr_partial_ack: PartialAck::Forced,
             frto: false,
+            delayed_ack_rule: DelayedAckRule::Ns2,
         })
     }
 
@@ -323,6 +329,12 @@ impl SenderConfig {
     /// The same configuration with Linux's whole-segment window, or not ([`SenderConfig::integer_window`]).
     pub fn with_integer_window(mut self, on: bool) -> Self {
         self.integer_window = on;
+        self
+    }
+
+    /// The same configuration with the receiver's delayed ACKs ruled by `rule` ([`DelayedAckRule`]).
+    pub fn with_delayed_ack_rule(mut self, rule: DelayedAckRule) -> Self {
+        self.delayed_ack_rule = rule;
         self
     }
 

@@ -12,11 +12,38 @@ pub struct Receiver {
     expected: u64,
     /// Out-of-order packets held, as a ring indexed by sequence number.
     held: Vec<bool>,
+    /// How many of `held` are set: whether a gap lies below the packets held, in O(1) per segment.
+    held_count: u64,
     mask: u64,
     /// In a probe exchange (between PROBE1 and PR2_ACK); false is tsaoussidis-badr's ESTAB state.
     probing: bool,
     /// The SACK blocks' bookkeeping, when SACK is on (None: cumulative ACKs only, today's path).
     sack: Option<Box<SackState>>,
+}
+
+/// When a receiver with delayed ACKs answers an in-order segment at once, rather than holding its ACK for the next
+/// segment or the timer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelayedAckRule {
+    /// Only when it fills the whole gap below the packets held, so that the cumulative ACK jumps past it: ns-2's
+    /// `DelAckSink` (it delays whenever the arrival delivers one packet). The papers' simulations; the default.
+    Ns2,
+    /// Whenever packets are held out of order, before or after it: it fills all or part of a gap (RFC 5681 §4.2
+    /// "SHOULD send an immediate ACK when the incoming segment fills in all or part of a gap"). So do BSD's
+    /// `TCP_REASS` (the ACK is delayed only with the reassembly queue empty) and Linux's `__tcp_ack_snd_check()`
+    /// (at once while the out-of-order queue is not empty, and when a segment empties it).
+    Rfc5681,
+}
+
+impl DelayedAckRule {
+    /// The rule by name: "ns2" or "rfc5681".
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "ns2" => Ok(DelayedAckRule::Ns2),
+            "rfc5681" => Ok(DelayedAckRule::Rfc5681),
+            _ => Err(crate::error::Error::invalid("delayed_ack_rule", format!("'{name}'"), "must be ns2 or rfc5681")),
+        }
+    }
 }
 
 /// What a SACK receiver keeps to fill its ACKs' option (RFC 2018 §4).
@@ -97,7 +124,14 @@ impl Receiver {
     /// `expected + wmax - 1` outstanding, so a ring of that size holds every out-of-order packet.
     pub fn new(wmax: u64) -> Self {
         let size = (wmax.max(1) + 1).next_power_of_two();
-        Receiver { expected: 0, held: vec![false; size as usize], mask: size - 1, probing: false, sack: None }
+        Receiver {
+            expected: 0,
+            held: vec![false; size as usize],
+            held_count: 0,
+            mask: size - 1,
+            probing: false,
+            sack: None,
+        }
     }
 
     /// The same receiver with SACK (RFC 2018) on or off: on, [`Receiver::sack_blocks`] gives each ACK's blocks.
@@ -130,6 +164,7 @@ impl Receiver {
             if self.held[(self.expected & self.mask) as usize] {
                 while self.held[(self.expected & self.mask) as usize] {
                     self.held[(self.expected & self.mask) as usize] = false;
+                    self.held_count -= 1;
                     self.expected += 1;
                 }
                 if self.sack.is_some() {
@@ -138,7 +173,9 @@ impl Receiver {
             }
         } else if seq > self.expected {
             debug_assert!(seq - self.expected <= self.mask, "packet {seq} beyond the advertised window");
-            self.held[(seq & self.mask) as usize] = true;
+            let slot = &mut self.held[(seq & self.mask) as usize];
+            self.held_count += u64::from(!*slot);
+            *slot = true;
             if self.sack.is_some() {
                 self.note_sack(seq);
             }
@@ -199,7 +236,7 @@ impl Receiver {
 
     /// Whether out-of-order packets are held.
     pub fn holds_out_of_order(&self) -> bool {
-        self.held.iter().any(|&h| h)
+        self.held_count > 0
     }
 
     /// Deliver `n` in-order packets at once (a driver's fast-forward through error-free slots

@@ -87,12 +87,14 @@ READINGS: dict[str, dict[str, Any]] = {
 }
 
 #: The testbed's unknowns (§4 gives the workload, not the stack or the link), each as one change from our
-#: defaults: where VDELDROP drops, delayed ACKs, the timer (a BSD-style 500-ms clock for the x-kernel; the
+#: defaults: where VDELDROP drops, delayed ACKs and their rule (the x-kernel's TCP is BSD's, whose TCP_REASS ACKs at once
+#: while its reassembly queue holds data), the timer (a BSD-style 500-ms clock for the x-kernel; the
 #: minimum and initial RTO), the header bytes, and what the link's rate meters.
 UNKNOWNS: dict[str, dict[str, Any]] = {
     "VDELDROP on the sender only": {"drop_acks": False},
     "losses on the air": {"loss_on_air": True},
     "an ACK per segment": {"delayed_ack": None},
+    "a segment filling part of a gap ACKed at once (BSD)": {"delayed_ack_rule": "rfc5681"},
     "500-ms clock": {"clock_granularity": 0.5},
     "minimum RTO 0.2 s": {"min_rto": 0.2},
     "minimum and initial RTO 3 s": {"min_rto": 3.0, "initial_rto": 3.0},

@@ -66,3 +66,23 @@ def test_the_kernel_held_retransmissions_at_partial_acks():
     assert (runs["retransmitted"] + runs["held"] == runs["partial_acks"]).all()
     assert (runs["held"] > 0).all()
     assert (runs["held"].sum(), runs["partial_acks"].sum()) == (46, 246)
+
+
+def test_the_push_ack_counter_reads_a_hand_written_trace():
+    """validation/kernel_push_acks.py's reading of the receiver's trace (length, PSH, rcv_nxt, rcv_wup before each
+    segment): an in-order segment is ACKed alone when nothing was unacknowledged before it and its ACK had gone out
+    by the next segment."""
+    count = load("kernel_push_acks").count
+    trace = [
+        "Q 0 0 1000 1000",         # the handshake's pure ACK: no data
+        "Q 1448 0 1000 1000",
+        "Q 1448 0 2448 1000",      # the first of a pair: held (rcv_wup stays)
+        "Q 1448 1 3896 3896",      # the pair was ACKed; this one, with PSH, is ACKed alone (next: rcv_wup = rcv_nxt)
+        "Q 1448 0 5344 5344",      # nothing pending, but held (next: rcv_wup behind)
+        "Q 1448 0 6792 5344",
+        "Q 1448 0 8240 8240",      # ACKed alone without PSH
+        "Q 1448 0 9688 9688",
+        "Q 1448 1 14032 9688",     # out of order (a gap of two): not counted
+        "Q 1448 0 15480 15480",
+    ]
+    assert count([line + "\n" for line in trace]) == {"segments": 9, "push": 2, "alone": 2, "alone_push": 1}

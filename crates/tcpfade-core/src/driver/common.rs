@@ -52,16 +52,17 @@ impl AckPolicy {
     }
 
     /// A data segment `seq` arrived at `now`, when the receiver expected `expected`; its cumulative ACK is `ack`,
-    /// and `gap_left` says whether the receiver still holds packets out of order: true when the ACK goes out now
-    /// (any held ACK with it), false when it is held.
+    /// and `gap_left` says whether the receiver still holds packets out of order (asked only when it matters): true
+    /// when the ACK goes out now (any held ACK with it), false when it is held.
     #[inline]
-    pub(crate) fn ack_now(&mut self, now: f64, seq: u64, expected: u64, ack: u64, gap_left: bool) -> bool {
+    pub(crate) fn ack_now(&mut self, now: f64, seq: u64, expected: u64, ack: u64, gap_left: impl FnOnce() -> bool)
+                          -> bool {
         let in_order = seq == expected;
         // In order and the ACK moved past it (all of a gap filled), or, under RFC 5681's rule, packets still held
         // above it (part of one).
-        let filled_hole = in_order && (ack > seq + 1 || (gap_left && self.rule == DelayedAckRule::Rfc5681));
+        let filled_hole = || ack > seq + 1 || (self.rule == DelayedAckRule::Rfc5681 && gap_left());
         match self.delay {
-            Some(delay) if in_order && !filled_hole => {
+            Some(delay) if in_order && !filled_hole() => {
                 if self.deadline.take().is_some() {
                     true // the second segment: ACK both
                 } else {
@@ -127,23 +128,23 @@ mod tests {
     fn delayed_acks_pair_in_order_segments_and_answer_holes_at_once() {
         for rule in [DelayedAckRule::Ns2, DelayedAckRule::Rfc5681] {
             let mut p = AckPolicy::new(Some(0.2), rule);
-            assert!(!p.ack_now(1.0, 0, 0, 1, false)); // held
+            assert!(!p.ack_now(1.0, 0, 0, 1, || false)); // held
             assert_eq!(p.deadline(), Some(1.2));
-            assert!(p.ack_now(1.1, 1, 1, 2, false)); // the second: both ACKed
+            assert!(p.ack_now(1.1, 1, 1, 2, || false)); // the second: both ACKed
             assert_eq!(p.deadline(), None);
-            assert!(p.ack_now(1.2, 5, 2, 2, true)); // out of order (2, 3, 4 missing)
+            assert!(p.ack_now(1.2, 5, 2, 2, || true)); // out of order (2, 3, 4 missing)
             // 2 arrives: part of the gap 2-4 filled, 5 still held. RFC 5681 §4.2 answers at once; ns-2's DelAckSink
             // delivers one packet, so it holds the ACK like any in-order segment's.
-            assert_eq!(p.ack_now(1.25, 2, 2, 3, true), rule == DelayedAckRule::Rfc5681);
+            assert_eq!(p.ack_now(1.25, 2, 2, 3, || true), rule == DelayedAckRule::Rfc5681);
             if rule == DelayedAckRule::Ns2 {
                 assert_eq!(p.deadline(), Some(1.45));
             }
-            assert!(p.ack_now(1.3, 3, 3, 6, false)); // the rest filled (4, 5 held): the ACK jumps, at once under both
+            assert!(p.ack_now(1.3, 3, 3, 6, || false)); // the rest filled (4, 5 held): the ACK jumps, at once under both
             assert_eq!(p.deadline(), None);
-            assert!(p.ack_now(1.4, 1, 6, 6, false)); // an old one
-            assert!(!p.ack_now(1.5, 6, 6, 7, false)); // in order again, nothing held: held
+            assert!(p.ack_now(1.4, 1, 6, 6, || false)); // an old one
+            assert!(!p.ack_now(1.5, 6, 6, 7, || false)); // in order again, nothing held: held
         }
         let mut every = AckPolicy::new(None, DelayedAckRule::Rfc5681);
-        assert!(every.ack_now(0.0, 0, 0, 1, false));
+        assert!(every.ack_now(0.0, 0, 0, 1, || false));
     }
 }

@@ -354,7 +354,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         } else if seq > before {
             self.held_starts.keep_first(seq, start);
         }
-        if self.ack_policy.ack_now(now, seq, before, ack, self.receiver.holds_out_of_order()) {
+        if self.ack_policy.ack_now(now, seq, before, ack, || self.receiver.holds_out_of_order()) {
             self.send_ack(now, ack);
         }
     }

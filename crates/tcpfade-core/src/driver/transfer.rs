@@ -376,7 +376,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.finack_tries = 0;
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
-                } else if self.ack_policy.ack_now(self.now, seq, before, ack, self.receiver.holds_out_of_order()) {
+                } else if self.ack_policy.ack_now(self.now, seq, before, ack, || self.receiver.holds_out_of_order()) {
                     self.send(Frame::Ack(ack, self.receiver.sack_blocks()), true)?;
                 }
             }

@@ -200,16 +200,19 @@ impl super::congestion::CongestionOps for Cubic {
             st.cwnd += segments.min(2) as f64; // §4.10: Reno's slow start
         } else {
             let segments = segments as f64;
-            let mut e = match self.epoch {
-                Some(e) => e,
-                None => self.begin_epoch(now, st.cwnd),
-            };
-            let alpha = if self.alpha_to_one && e.w_est >= self.cwnd_prior { 1.0 } else { ALPHA };
+            if self.epoch.is_none() {
+                self.epoch = Some(self.begin_epoch(now, st.cwnd));
+            }
+            let (alpha_to_one, cwnd_prior) = (self.alpha_to_one, self.cwnd_prior);
+            // Updated in place: a copy out and back cost a store-forwarding stall per ACK (perf).
+            let Some(e) = self.epoch.as_mut() else { unreachable!("the epoch was begun above") };
+            let alpha = if alpha_to_one && e.w_est >= cwnd_prior { 1.0 } else { ALPHA };
             e.w_est += alpha * segments / st.cwnd; // §4.3
             let t = now - e.start;
             let d = t - e.k;
             let w_t = C * d * d * d + e.w_max; // §4.2 at t
             if self.integer {
+                let e = *e;
                 let cnt = self.linux_cnt(st, e, d);
                 super::congestion::cong_avoid_ai(st, cnt, segments as u64, &mut self.count);
             } else if w_t < e.w_est {
@@ -218,7 +221,6 @@ impl super::congestion::CongestionOps for Cubic {
                 let target = Self::cubic_target(st, d, e.w_max);
                 st.cwnd += segments * (target - st.cwnd) / st.cwnd;
             }
-            self.epoch = Some(e);
         }
         if st.cwnd > self.rwnd {
             st.cwnd = self.rwnd;

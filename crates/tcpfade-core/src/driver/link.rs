@@ -401,13 +401,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             next_mark = marks.next().expect("at least two marks");
         }
         self.send_what_the_window_allows(now);
+        // The sender's timers move only when it takes an ACK or a timeout (and sends after it): kept between those.
+        let mut timer = self.sender.timer_deadline();
         loop {
             watch.tick(|| now / cfg.duration)?;
             let event = NextEvent::of([
                 self.on_link.map(|(_, start)| start + 1.0 / cfg.rate),
                 self.acks.front().map(|&(t, _)| t),
                 self.ack_policy.deadline(),
-                self.sender.timer_deadline(),
+                timer,
             ]);
             let next = event.time;
             // A bulk sender always has a next event (a packet on the link, an ACK, a timer): none is a wedged sender,
@@ -459,6 +461,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             self.observer.after_event(&self.sender);
             if sender_moved {
                 self.send_what_the_window_allows(now);
+                timer = self.sender.timer_deadline();
             }
         }
     }

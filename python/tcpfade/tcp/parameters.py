@@ -190,7 +190,7 @@ DELAYED_ACK_RULE = Param("delayed_ack_rule", v.Choice(("ns2", "rfc5681")), "ns2"
                          "whole gap below the segments held out of order (ns-2's DelAckSink, the papers' simulations); "
                          "rfc5681, also one that fills part of it, i.e. whenever segments are held out of order (RFC "
                          "5681 §4.2; BSD's TCP_REASS and Linux's __tcp_ack_snd_check() do so). Out-of-order and old "
-                         "segments are ACKed at once under both.", default_words="ns-2's")
+                         "segments are ACKed at once under both.")
 SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
                     "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "

@@ -39,8 +39,9 @@ RFC = Profile(
         "rto": "RFC 6298 §2: the RTO from SRTT and RTTVAR",
         "initial_rto": "RFC 6298 §2.1: 1 s before the first sample",
         "min_rto": "RFC 6298 §2.4: RTO rounded up to 1 s",
-        "delayed_ack_rule": "RFC 5681 §4.2: an immediate ACK for a segment that fills all or part of a gap (with "
-                            "delayed_ack set; the profile ACKs every segment otherwise)",
+        "delayed_ack_rule": "RFC 5681 §4.2: an immediate ACK for a segment that fills all or part of a gap, "
+                            "wherever ACKs are delayed (the transfer model's 0.2 s by default; in the link and "
+                            "WCDMA models only with delayed_ack set, the profile ACKing every segment there)",
         "max_rto": "RFC 6298 §2.5: a maximum of at least 60 s",
         "hold_ssthresh_on_rto": "RFC 5681 §3.1: a segment retransmitted by the timer once already holds ssthresh",
     },

@@ -17,17 +17,10 @@ bpftrace (Debian: ``apt-get install bpftrace``); about 25 s a run.
 
 from __future__ import annotations
 
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import pandas as pd
-
-import tcpfade
 
 OUT = Path(__file__).resolve().parent / "kernel_partial_acks.csv"
 #: The receiver's port (tcpfade.emulate's server): the sender's probes are those of the socket talking to it.
@@ -66,37 +59,25 @@ def count(lines: list[str]) -> dict[str, int]:
 
 
 def traced_run(kg, cell: dict, seed: int) -> tuple[dict[str, int], float]:
-    _, cc, sack, sysctls, _, _ = cell["sender"]
-    with tempfile.NamedTemporaryFile("w+", suffix=".txt") as log:
-        tracer = subprocess.Popen(["bpftrace", "-e", PROGRAM], stdout=log, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(4)  # bpftrace attaches its probes
-            r = tcpfade.emulate(cc, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"], packet_bytes=kg.PACKET,
-                                channel=cell["channel"], duration=cell["length"], warmup=kg.WARMUP, seed=seed,
-                                sack=sack, sysctls=sysctls or None)
-            time.sleep(1)
-        finally:
-            tracer.send_signal(signal.SIGINT)
-            tracer.wait(timeout=30)
-        log.seek(0)
-        return count(log.readlines()), r.goodput
+    from kernel_trace import traced_emulation  # this folder, on the path once main() has put it there
+
+    lines, result = traced_emulation(kg, cell, seed, PROGRAM)
+    return count(lines), result.goodput
 
 
 def main() -> int:
     # The grid's cells, imported here: the tests load this script for count() alone, and a path added at import would
     # shadow their own packages (tests/fuzz) by this folder's modules.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import kernel_grid as kg
+    from kernel_trace import cell_and_seeds
 
-    name = sys.argv[1] if len(sys.argv) > 1 else "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off"
-    seeds = [int(s) for s in sys.argv[2:]] or [1, 5, 8]
-    if shutil.which("bpftrace") is None:
-        print("bpftrace is not installed (Debian: apt-get install bpftrace); it reads the kernel's socket state",
-              file=sys.stderr)
+    found = cell_and_seeds(sys.argv, "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off", [1, 5, 8])
+    if found is None:
         return 2
-    cell = next(c for c in kg.cells(name) if c["name"] == name)
+    kg, cell, seeds = found
+    name = cell["name"]
     if cell["sender"][2]:
-        print(f"{name}: has SACK; the partial-ACK rule is NewReno's, without it", file=sys.stderr)
+        print(f"{cell['name']}: has SACK; the partial-ACK rule is NewReno's, without it", file=sys.stderr)
         return 2
     rows = []
     for seed in seeds:

@@ -19,17 +19,10 @@ root, the emulator and bpftrace (Debian: ``apt-get install bpftrace``); about 30
 
 from __future__ import annotations
 
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import pandas as pd
-
-import tcpfade
 
 OUT = Path(__file__).resolve().parent / "kernel_push_acks.csv"
 #: The receiver's port (tcpfade.emulate's server): its own socket's probes are those whose source port this is.
@@ -59,37 +52,25 @@ def count(lines: list[str]) -> dict[str, int]:
 
 
 def traced_run(kg, cell: dict, seed: int) -> tuple[dict[str, int], float, float]:
-    _, cc, sack, sysctls, _, _ = cell["sender"]
-    with tempfile.NamedTemporaryFile("w+", suffix=".txt") as log:
-        tracer = subprocess.Popen(["bpftrace", "-e", PROGRAM], stdout=log, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(4)  # bpftrace attaches its probe
-            r = tcpfade.emulate(cc, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"], packet_bytes=kg.PACKET,
-                                channel=cell["channel"], duration=cell["length"], warmup=kg.WARMUP, seed=seed,
-                                sack=sack, sysctls=sysctls or None)
-            time.sleep(1)
-        finally:
-            tracer.send_signal(signal.SIGINT)
-            tracer.wait(timeout=30)
-        log.seek(0)
-        m = r.log[r.log.time >= kg.WARMUP]
-        data = m[(m.direction == "forward") & (m.fate == "delivered") & (m.bytes > 100)]
-        acks = m[(m.direction == "reverse") & (m.fate == "delivered")]
-        return count(log.readlines()), r.goodput, len(acks) / max(len(data), 1)
+    from kernel_trace import traced_emulation  # this folder, on the path once main() has put it there
+
+    lines, r = traced_emulation(kg, cell, seed, PROGRAM)
+    m = r.log[r.log.time >= kg.WARMUP]
+    data = m[(m.direction == "forward") & (m.fate == "delivered") & (m.bytes > 100)]
+    acks = m[(m.direction == "reverse") & (m.fate == "delivered")]
+    return count(lines), r.goodput, len(acks) / max(len(data), 1)
 
 
 def main() -> int:
     # The grid's cells, imported here: the tests load this script for count() alone (kernel_partial_acks.py's reason).
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import kernel_grid as kg
+    from kernel_trace import cell_and_seeds
 
-    name = sys.argv[1] if len(sys.argv) > 1 else "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK"
-    seeds = [int(s) for s in sys.argv[2:]] or [1, 2, 3]
-    if shutil.which("bpftrace") is None:
-        print("bpftrace is not installed (Debian: apt-get install bpftrace); it reads the kernel's socket state",
-              file=sys.stderr)
+    found = cell_and_seeds(sys.argv, "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK", [1, 2, 3])
+    if found is None:
         return 2
-    cell = next(c for c in kg.cells(name) if c["name"] == name)
+    kg, cell, seeds = found
+    name = cell["name"]
     rows = []
     for seed in seeds:
         found, goodput, ratio = traced_run(kg, cell, seed)

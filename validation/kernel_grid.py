@@ -162,8 +162,8 @@ ALSO_ABLATE = {"10 Mb/s, 10 ms, i.i.d., cubic, SACK", "10 Mb/s, 10 ms, i.i.d., c
                "100 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK off",
                # the two cells F-RTO moves most
                "100 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK, RACK off", "100 Mb/s, 10 ms, fading 2.5 Hz, reno, SACK",
-               # the cell the delayed-ACK rule closed
-               "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off"}
+               # the cells the delayed-ACK rule and CUBIC's whole target closed
+               "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off", "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK"}
 
 
 def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:

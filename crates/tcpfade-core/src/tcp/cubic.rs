@@ -154,12 +154,15 @@ impl Cubic {
     /// Linux's segments acknowledged per whole segment of growth (`bictcp_update()`'s cnt) at whole cwnd: toward the
     /// cubic's whole target, cwnd / (target − cwnd), or 100 cwnd when it is not above cwnd; at most 20 while no
     /// W_max is known (5% a round trip); at most cwnd / (tcp_cwnd − cwnd) when the whole Reno-friendly window
-    /// tcp_cwnd = ⌊W_est⌋ is above cwnd; at least 2 (1.5 cwnd a round trip). `d` = t − K.
+    /// tcp_cwnd = ⌊W_est⌋ is above cwnd; at least 2 (1.5 cwnd a round trip). `d` = t − K. The whole target is
+    /// `bictcp_update()`'s: the origin (the whole W_max) less or plus a whole delta = ⌊C·|t + RTT − K|³⌋, so below
+    /// the origin it is ⌈W_cubic(t + RTT)⌉, not ⌊W_cubic⌋: the concave region pulls cwnd a segment ahead of the curve.
     #[inline(never)]
     fn linux_cnt(&self, st: &TcpState, e: Epoch, d: f64) -> u64 {
         let cwnd = st.whole_cwnd();
         let d = d + Self::rtt(st);
-        let target = (C * d * d * d + e.w_max).max(0.0) as u64;
+        let delta = (C * d.abs().powi(3)).floor();
+        let target = (if d < 0.0 { e.w_max - delta } else { e.w_max + delta }).max(0.0) as u64;
         let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
         if !self.loss_seen {
             cnt = cnt.min(20);
@@ -396,10 +399,14 @@ mod tests {
     #[test]
     fn linux_grows_in_whole_segments_toward_the_whole_reno_friendly_window() {
         // bictcp_update() and tcp_cong_avoid_ai() after a loss at cwnd = 10: ssthresh = 10 · 717 >> 10 = 7, W_max =
-        // 10, K = ∛(3/0.4) = 1.957 s, so for these 30 ms the cubic's whole target ⌊W_cubic(t + RTT)⌋ = 7 is not
-        // above cwnd (cnt = 100 cwnd). W_est grows by α/cwnd an ACK (α = 0.9/1.7): 7 + 14 α/7 = 8.059 at the 14th,
-        // when tcp_cwnd = 8 > 7 makes cnt = 7/(8 − 7) = 7, and the 13 segments counted meanwhile give the segment at
-        // once; then 8.059 + 15 α/8 = 9.051 at the 29th, cnt = 8, and the 15 counted give the next.
+        // origin = 10, K = ∛(3/0.4) = 1.957 s; RTT 10 ms, an ACK a millisecond. At the 1st ACK t + RTT = 0.01 s:
+        // delta = ⌊0.4 · 1.947³⌋ = ⌊2.952⌋ = 2, target = 10 − 2 = 8 > 7, so cnt = 7/(8 − 7) = 7 and the 7th ACK gives
+        // cwnd = 8 (⌊W_cubic⌋ = 7 would have given nothing: the whole delta is what pulls cwnd ahead). At 8 the
+        // target is 10 − ⌊0.4 · 1.94³⌋ = 8, no longer above cwnd (cnt = 800); W_est, 7 + 7 α/7 = 7.529 after the 7
+        // ACKs at 7 (α = 0.9/1.7), reaches 9 at the 23rd ACK at 8 (7.529 + 23 α/8 = 9.051), the 30th in all: then
+        // cnt = 8/(9 − 8) = 8, and the 22 segments counted meanwhile give the segment at once. (bictcp_update()'s
+        // recomputation at most every HZ/32 while cwnd stays is not modelled: the kernel gives that segment a few
+        // ACKs later.)
         let mut cc = Cubic::new(1 << 16, false).with_alpha(super::super::CubicAlpha::Linux).with_integer_window(true);
         let mut st = state(10.0, 0.01);
         lose(&mut cc, &mut st);
@@ -410,7 +417,7 @@ mod tests {
                 st.cwnd
             })
             .collect();
-        let expected: Vec<f64> = (1..=30).map(|k| if k < 14 { 7.0 } else if k < 29 { 8.0 } else { 9.0 }).collect();
+        let expected: Vec<f64> = (1..=30).map(|k| if k < 7 { 7.0 } else if k < 30 { 8.0 } else { 9.0 }).collect();
         assert_eq!(seen, expected);
     }
 

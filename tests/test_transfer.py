@@ -147,3 +147,23 @@ def test_simulate_transfers_gives_a_row_per_variant_and_seed():
     assert np.all(df.completed) and {"connection_time", "overhead_percent", "probe_segments"} <= set(df.columns)
     one = tcpfade.simulate_transfer("probing", ON_OFF(1.0, 0.05), seed=2).to_dict()
     assert df.iloc[4].to_dict()["connection_time"] == one["connection_time"]
+
+
+def test_a_probe_timer_without_a_floor_is_refused_up_front(monkeypatch):
+    """TCP-Probing's probe timer restarts without backoff and is never shorter than max(G, 2 · delay) (or the fixed
+    rto): a run sends at most time_limit / that floor probes, and a long data frame ahead of them on the medium can
+    hold them all. Found by the long fuzz (seed 45): G = 0 on a 1000-bit/s link with 9000-byte segments queued 10^8
+    probes behind one frame and the process ran out of memory. Now refused where it enters, naming the parameter."""
+    link = dict(size_bytes=300_000, time_limit=418.0, rate_bps=1000.0, metering="payload", mss=9000, mtu=9100,
+                min_rto=1e-3, initial_rto=1.5, seed=1)
+    with pytest.raises(tcpfade.ParameterError, match=r"clock_granularity = 0\.0 is not allowed: .* up to inf probes"):
+        tcpfade.simulate_transfer("probing", None, clock_granularity=0.0, delay=0.0, **link)
+    # A floor of 2 µs: 2.09e8 probes, 13.4 GB on the medium at most, beyond a 1-GiB limit (the fuzzer's).
+    monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", str(1 << 30))
+    with pytest.raises(tcpfade.ParameterError, match=r"clock_granularity = 0\.0 is not allowed: up to 2\.09e\+08 "
+                                                     r"probes on the medium at once"):
+        tcpfade.simulate_transfer("probing", None, clock_granularity=0.0, delay=1e-6, **link)
+    # The default tick (10 ms) bounds the same run to 41,800 probes: it runs.
+    assert not tcpfade.simulate_transfer("probing", None, delay=1e-6, **link).completed
+    # The other variants have no probe cycle, so the floor does not concern them.
+    tcpfade.simulate_transfer("reno", None, clock_granularity=0.0, delay=1e-6, **link)

@@ -57,6 +57,8 @@ KINDS = ("syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ac
 
 #: Bytes one recorded frame takes (the core's row and the DataFrame made of it).
 FRAME_BYTES = 96
+#: Bytes a frame takes on the simulated medium (the core's queue entry, with room to spare).
+IN_FLIGHT_BYTES = 64
 
 SECONDS_4 = v.Real(0.0, 1e4, words="must be a finite number in [0, 1e4] (seconds)")
 
@@ -290,9 +292,25 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     if max_rto < min_rto:
         raise v.fail("max_rto", max_rto, f"must be >= min_rto (= {min_rto:g})")
     segments = -(-size_bytes // mss)
-    v.work("size_bytes", size_bytes, 4.0 * segments, "events", f"a transfer of {segments} segments")
-    v.memory("record_frames", record_frames, 4.0 * segments * FRAME_BYTES if record_frames else 0.0,
-             f"a log of the frames of {segments} segments")
+    frames, what = 4.0 * segments, f"a transfer of {segments} segments"
+    if a["variant"] == "probing":
+        # The probe timer restarts a header-only exchange each time it fires, without backoff (docs/models.md,
+        # "TCP-Probing"); it is never shorter than its floor, the clock tick G (or the fixed rto), nor than a round
+        # trip (2 · delay). So a run sends at most time_limit / floor probes, and a long data frame ahead of them on
+        # the medium can hold them all at once: counted here, refused up front beyond the limits, where a floor of
+        # zero once let a run queue 10^8 probes behind a data frame and run out of memory.
+        floor = a["rto"] if a["rto"] is not None else max(a["clock_granularity"], 2.0 * a["delay"])
+        probes = a["time_limit"] / floor if floor > 0 else math.inf
+        frames += probes
+        what += f" and up to {probes:.3g} probes (time_limit / the probe timer's floor, {floor:g} s)"
+        v.work("clock_granularity", a["clock_granularity"], frames, "events", what,
+               "; give a larger clock_granularity or delay, or a shorter time_limit")
+        v.memory("clock_granularity", a["clock_granularity"], probes * IN_FLIGHT_BYTES,
+                 f"up to {probes:.3g} probes on the medium at once",
+                 "; give a larger clock_granularity or delay, or a shorter time_limit")
+    v.work("size_bytes", size_bytes, frames, "events", what)
+    v.memory("record_frames", record_frames, frames * FRAME_BYTES if record_frames else 0.0,
+             f"a log of the frames of {what}")
     a.update(wmax=wmax, window_cap=cap,
              initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
              device=resolve_device(a["device"], a["rate_bps"]))

@@ -71,10 +71,7 @@ def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from kernel_trace import cell_and_seeds
 
-    found = cell_and_seeds(sys.argv, "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off", [1, 5, 8])
-    if found is None:
-        return 2
-    kg, cell, seeds = found
+    kg, cell, seeds = cell_and_seeds(sys.argv, "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off", [1, 5, 8])
     name = cell["name"]
     if cell["sender"][2]:
         print(f"{cell['name']}: has SACK; the partial-ACK rule is NewReno's, without it", file=sys.stderr)

@@ -66,10 +66,7 @@ def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from kernel_trace import cell_and_seeds
 
-    found = cell_and_seeds(sys.argv, "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK", [1, 2, 3])
-    if found is None:
-        return 2
-    kg, cell, seeds = found
+    kg, cell, seeds = cell_and_seeds(sys.argv, "1.5 Mb/s, 10 ms, i.i.d., cubic, SACK", [1, 2, 3])
     name = cell["name"]
     rows = []
     for seed in seeds:

@@ -32,7 +32,7 @@ def traced_emulation(kg, cell: dict, seed: int, program: str) -> tuple[list[str]
 
 def cell_and_seeds(argv: list[str], name: str, seeds: list[int]):
     """The grid (``kernel_grid`` as a module), the cell named by ``argv[1]`` (else ``name``) and the seeds
-    ``argv[2:]`` (else ``seeds``); None, having said why, when bpftrace is missing."""
+    ``argv[2:]`` (else ``seeds``); exits with status 2, having said why, when bpftrace is missing."""
     import shutil
     import sys
 
@@ -41,7 +41,7 @@ def cell_and_seeds(argv: list[str], name: str, seeds: list[int]):
     if shutil.which("bpftrace") is None:
         print("bpftrace is not installed (Debian: apt-get install bpftrace); it reads the kernel's socket state",
               file=sys.stderr)
-        return None
+        raise SystemExit(2)
     name = argv[1] if len(argv) > 1 else name
     cell = next(c for c in kg.cells(name) if c["name"] == name)
     return kg, cell, [int(s) for s in argv[2:]] or seeds

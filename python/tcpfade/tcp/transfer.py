@@ -299,15 +299,15 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
         # trip (2 · delay). So a run sends at most time_limit / floor probes, and a long data frame ahead of them on
         # the medium can hold them all at once: counted here, refused up front beyond the limits, where a floor of
         # zero once let a run queue 10^8 probes behind a data frame and run out of memory.
+        name = "rto" if a["rto"] is not None else "clock_granularity"
         floor = a["rto"] if a["rto"] is not None else max(a["clock_granularity"], 2.0 * a["delay"])
         probes = a["time_limit"] / floor if floor > 0 else math.inf
+        probing = f"up to {probes:.3g} probes (time_limit / the probe timer's floor, {floor:g} s)"
+        hint = f"; give a larger {name}{' or delay' if name == 'clock_granularity' else ''}, or a shorter time_limit"
+        v.work(name, a[name], probes, "events", probing, hint)
+        v.memory(name, a[name], probes * IN_FLIGHT_BYTES, f"{probing} all on the medium at once", hint)
         frames += probes
-        what += f" and up to {probes:.3g} probes (time_limit / the probe timer's floor, {floor:g} s)"
-        v.work("clock_granularity", a["clock_granularity"], frames, "events", what,
-               "; give a larger clock_granularity or delay, or a shorter time_limit")
-        v.memory("clock_granularity", a["clock_granularity"], probes * IN_FLIGHT_BYTES,
-                 f"up to {probes:.3g} probes on the medium at once",
-                 "; give a larger clock_granularity or delay, or a shorter time_limit")
+        what += f" and {probing}"
     v.work("size_bytes", size_bytes, frames, "events", what)
     v.memory("record_frames", record_frames, frames * FRAME_BYTES if record_frames else 0.0,
              f"a log of the frames of {what}")

@@ -206,10 +206,9 @@ impl super::congestion::CongestionOps for Cubic {
             if self.epoch.is_none() {
                 self.epoch = Some(self.begin_epoch(now, st.cwnd));
             }
-            let (alpha_to_one, cwnd_prior) = (self.alpha_to_one, self.cwnd_prior);
             // Updated in place: a copy out and back cost a store-forwarding stall per ACK (perf).
             let Some(e) = self.epoch.as_mut() else { unreachable!("the epoch was begun above") };
-            let alpha = if alpha_to_one && e.w_est >= cwnd_prior { 1.0 } else { ALPHA };
+            let alpha = if self.alpha_to_one && e.w_est >= self.cwnd_prior { 1.0 } else { ALPHA };
             e.w_est += alpha * segments / st.cwnd; // §4.3
             let t = now - e.start;
             let d = t - e.k;

@@ -80,9 +80,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[pyfunction]
 fn tcp_over_bearer<'py>(
     py: Python<'py>,
-    errors: Vec<bool>,
+    errors: numpy::PyReadonlyArray1<'py, bool>,
     tti: f64,
-    power_w: Vec<f64>,
+    power_w: numpy::PyReadonlyArray1<'py, f64>,
     slot: f64,
     args: Bound<'py, PyDict>,
     progress: Option<Py<PyAny>>,
@@ -94,6 +94,8 @@ fn tcp_over_bearer<'py>(
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
     let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, .. } = args.extract()?;
+    // Arrays, not lists: a list of a minute's 45,000 power slots cost more to convert than the run itself.
+    let (errors, power_w) = (errors.as_array().to_vec(), power_w.as_array().to_vec());
     let (outcome, energy, busy) = crate::errors::run_watched(py, progress, move |watch| {
         let sender = sender.config_with_acks(&timer, &delayed_ack_rule)?;
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };

@@ -192,7 +192,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         raise v.fail("block_errors", f"a sequence of {errors.size} blocks",
                      f"is too short: {errors.size * tti:g} s hold fewer than {2 * batches} packets for the "
                      f"{batches} batches of the interval")
-    power_w = [] if power_dbw is None else list(10 ** (np.asarray(power_dbw, dtype=float) / 10))
+    power_w = np.zeros(0) if power_dbw is None else 10 ** (np.asarray(power_dbw, dtype=float) / 10)
     if power_dbw is not None and len(power_w) * SLOT < errors.size * tti - 1e-9:
         raise v.fail("power_dbw", f"an array of {len(power_w)} slots",
                      f"must cover the {errors.size * tti:g} s of the block sequence")
@@ -206,7 +206,8 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
         args["wmax"] = window_cap(wmax, args["send_buffer"], MTU_BYTES)
-        raw = _core.tcp_over_bearer([bool(e) for e in errors], tti, power_w, SLOT, args, report)
+        raw = _core.tcp_over_bearer(errors == 1, tti, np.ascontiguousarray(power_w, dtype=float), SLOT, args,
+                                   report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = np.asarray(raw["batches"], dtype=float)

@@ -401,6 +401,24 @@ def test_a_transfer_over_a_random_channel_needs_its_seed_and_a_lossless_one_take
     assert main(["transfer", "--variant", "reno", "--lossless", "--size-bytes", "10000"]) == 0
 
 
+def test_delayed_ack_means_the_same_in_every_command(capsys):
+    """One word, one meaning: ``--delayed-ack none`` is an ACK per segment in ``transfer`` as in ``simulate-link``, and 0
+    is refused by both as the API refuses it (``transfer`` once read 0 as "an ACK per segment")."""
+    for command in (["transfer", "--variant", "reno", "--lossless", "--size-bytes", "10000"],
+                    ["simulate-link", "--variant", "reno", "--lossless", "--rate", "100", "--tau", "0.01",
+                     "--buffer", "10", "--duration", "50", "--seed", "1"]):
+        capsys.readouterr()
+        assert main([*command, "--delayed-ack", "0"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--delayed-ack = 0.0 is not allowed" in err, err
+        assert main([*command, "--delayed-ack", "none", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        row = out[0] if isinstance(out, list) else out
+        assert row["parameters"]["delayed_ack"] is None if "parameters" in row else row["delayed_ack"] is None, row
+    with pytest.raises(tcpfade.ParameterError, match="delayed_ack"):
+        tcpfade.simulate_transfer("reno", None, size_bytes=10_000, delayed_ack=0)
+
+
 def test_a_packet_spanning_more_channel_visits_than_memory_holds_is_refused_not_aborted():
     """Found by the long fuzz (seed 29): ContinuousTwoState(1e-6, 1e-6).packet_losses([0], 200) kept the 2·10⁸
     visits a 200-s packet spans and the allocation aborted the process. The link, transfer and emulator runs keep

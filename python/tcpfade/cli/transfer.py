@@ -14,8 +14,7 @@ from .options import (COUNT, LOSSLESS_HELP, channel_options, emit, link_channel_
 
 
 @click.command()
-@TRANSFER.options(help={"delayed_ack": "Delayed-ACK timeout [s]: an ACK per two segments or when it expires (RFC 1122 "
-                                       "§4.2.3.2); 0: an ACK per segment."})
+@TRANSFER.options()
 @click.option("--phase", type=float, help="Mean On and Off phase of VDELDROP [s] (a channel is needed: this, "
                                           "another channel's options, or --lossless).")
 @click.option("--drop-rate", type=float, default=None,
@@ -53,8 +52,6 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
         raise v.fail("--drop-rate", drop_rate, "needs --phase (the mean On/Off phase)")
     channel = require_channel(channel, lossless, "--phase and --drop-rate for VDELDROP, or --error-rate, --p/--q, "
                                                  "--fdt, --trace-file")
-    if given.get("delayed_ack") == 0:     # left out, the profile's
-        given["delayed_ack"] = None
     if seed is not None and seed + replications - 1 > v.SEED.high:
         raise v.fail("--replications", replications, f"runs seeds {seed} to {seed + replications - 1}, past the "
                                                      f"largest seed {v.SEED.high}: give a smaller --seed")

@@ -102,6 +102,12 @@ impl Sender {
     /// The packet to send now, if the window allows one (at most one per call).
     pub fn poll_transmit(&mut self, now: f64) -> Option<Segment> {
         match &self.recovery {
+            RecoveryPart::Sack(part) if !part.governs(&self.st) && !part.probe_waiting() => {
+                let seq = self.next_in_order()?;
+                let segment = self.emit(seq, now);
+                self.sack_sent(seq, segment.retransmission, false, now);
+                return Some(segment);
+            }
             RecoveryPart::Sack(_) => return self.poll_transmit_sack(now),
             recovery if recovery.holds_data() => return None,
             _ => {}
@@ -134,15 +140,21 @@ impl Sender {
             _ => (self.next_in_order()?, false),
         };
         let segment = self.emit(seq, now);
+        self.sack_sent(seq, segment.retransmission, probe, now);
+        Some(segment)
+    }
+
+    /// A SACK sender sent `seq`: the scoreboard notes it for F-RTO, RACK records it.
+    #[inline(always)]
+    fn sack_sent(&mut self, seq: u64, retransmission: bool, probe: bool, now: f64) {
         if let RecoveryPart::Sack(part) = &mut self.recovery {
             if self.cfg.frto {
-                part.board.note_sent(seq, segment.retransmission);
+                part.board.note_sent(seq, retransmission);
             }
             if self.cfg.rack {
-                part.rack_sent(&self.st, seq, segment.retransmission, probe, now);
+                part.rack_sent(&self.st, seq, retransmission, probe, now);
             }
         }
-        Some(segment)
     }
 
     /// `seq` goes on the link now: the counts, the highest sent, the timed segment (Karn) and the timer (D2).

@@ -168,6 +168,8 @@ impl SackRecovery {
     }
 
     /// An ACK: cumulative `ack`, SACK `blocks`, at `now`; `limit` is one past the last packet of a finite transfer.
+    /// The common ACK is handled here, inline in the sender's; the rest out of line ([`SackRecovery::on_other_ack`]).
+    #[inline(always)]
     pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64,
                          limit: u64) {
         if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
@@ -188,6 +190,14 @@ impl SackRecovery {
                 return;
             }
         }
+        self.on_other_ack(st, cc, ack, blocks, now, limit);
+    }
+
+    /// [`SackRecovery::on_ack`] of an ACK that carries SACK blocks, or arrives with something SACKed, in recovery or
+    /// after a timeout: RFC 6675 §5 (and RACK's §6.2, F-RTO's steps) in full.
+    #[inline(never)]
+    fn on_other_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64,
+                    limit: u64) {
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;
         self.frto_new = false;

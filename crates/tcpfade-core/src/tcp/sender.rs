@@ -213,7 +213,7 @@ impl Sender {
     /// without SACK blocks ([`Sender::on_sack_ack`]).
     pub fn on_ack(&mut self, now: f64, ack: u64) {
         if let RecoveryPart::Sack(_) = self.recovery {
-            return self.on_sack_ack(now, ack, &[]);
+            return self.on_sack_ack_without_blocks(now, ack);
         }
         let st = &mut self.st;
         if ack > st.una {
@@ -236,7 +236,7 @@ impl Sender {
 
     /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
     /// blocks are ignored and this is [`Sender::on_ack`].
-    #[inline(never)]
+    #[inline]
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
         let st = &mut self.st;
@@ -252,6 +252,13 @@ impl Sender {
         if self.cfg.rack {
             part.rack_after_ack(st, new_data, now);
         }
+    }
+
+    /// [`Sender::on_sack_ack`] out of line, for a SACK sender given an ACK without blocks through [`Sender::on_ack`]: the
+    /// cumulative-ACK sender's path stays as small as it was.
+    #[inline(never)]
+    fn on_sack_ack_without_blocks(&mut self, now: f64, ack: u64) {
+        self.on_sack_ack(now, ack, &[])
     }
 
     fn on_duplicate_ack(&mut self, now: f64) {

@@ -134,6 +134,10 @@ pub(crate) struct Rack {
     /// walks it from the oldest and stops at the first sent after RACK.segment, instead of the whole flight.
     head: u64,
     tail: u64,
+    /// The calm state of a bulk transfer between losses: the undelivered segments are exactly `[una, high)`, sent in
+    /// that order, none retransmitted, lost or a probe; then the list by transmission time is the sequence order
+    /// itself and is not kept (`head`, `tail` and the links are stale) until something else happens ([`Rack::settle`]).
+    calm: bool,
     dupthresh: u64,
     /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
     pub lost: u64,
@@ -164,6 +168,7 @@ impl Rack {
             mask: 63,
             head: NONE,
             tail: NONE,
+            calm: false,
             dupthresh,
             lost: 0,
             rxt: 0,
@@ -232,6 +237,11 @@ impl Rack {
             // A new segment is not recorded yet, and its old slot is another segment's: copy only those before it.
             self.grow(una, high, if retransmission { high } else { seq });
         }
+        if self.calm && !retransmission {
+            *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() }; // last in sequence order is last in time
+            return;
+        }
+        self.settle(una, high);
         if !retransmission {
             debug_assert!(self.slot(seq).flags & LISTED == 0, "a new segment's slot still holds an undelivered one");
             *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() };
@@ -292,6 +302,45 @@ impl Rack {
         self.mask = size - 1;
     }
 
+    /// Leave the calm state, if in it: the list by transmission time of the undelivered segments `[una, high)` is
+    /// their sequence order, built now.
+    #[cold]
+    fn settle(&mut self, una: u64, high: u64) {
+        if !self.calm {
+            return;
+        }
+        self.calm = false;
+        (self.head, self.tail) = if una < high { (una, high - 1) } else { (NONE, NONE) };
+        for seq in una..high {
+            let slot = self.slot_mut(seq);
+            slot.flags = LISTED;
+            slot.prev = if seq > una { seq - 1 } else { NONE };
+            slot.next = if seq + 1 < high { seq + 1 } else { NONE };
+        }
+    }
+
+    /// Enter the calm state (see `calm`) if the undelivered segments are `[una, high)` in sequence order from the head
+    /// of the list, none with a flag but LISTED: checked by walking the list, once per quiet spell.
+    fn try_calm(&mut self, una: u64, high: u64) {
+        let mut expect = una;
+        let mut next = self.head;
+        while next != NONE {
+            let slot = self.slot(next);
+            if next != expect || slot.flags != LISTED {
+                return;
+            }
+            expect += 1;
+            next = slot.next;
+        }
+        if expect != high {
+            return;
+        }
+        for seq in una..high {
+            self.slot_mut(seq).flags = 0;
+        }
+        self.calm = true;
+    }
+
     /// The segment `seq` is delivered (cumulatively or selectively): it leaves the lost and retransmitted counts.
     #[inline]
     fn forget(&mut self, seq: u64) -> Slot {
@@ -307,6 +356,7 @@ impl Rack {
     /// delivered, in ascending order (cumulatively acknowledged ones first, then the SACKed block by block).
     pub(crate) fn on_delivery(&mut self, board: &Scoreboard, una: u64, high: u64, ack: u64, blocks: &[(u64, u64)],
                               now: f64) {
+        self.settle(una, high);
         if blocks.is_empty() && self.lost == 0 && self.rxt == 0 && board.count() == 0 && self.fack <= una + 1 {
             return self.deliver_in_order(una, ack.min(high), now);
         }
@@ -386,6 +436,28 @@ impl Rack {
     /// recovery, nothing SACKed), and step 5 finds nothing sent before RACK.segment: no loss, no reordering timer.
     /// Returns false, having changed nothing, when the ACK is not of this kind (the caller runs the general steps).
     pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, srtt: Option<f64>, now: f64) -> bool {
+        if self.calm {
+            if !(self.tlp_end.is_none() && una < ack && ack <= high) {
+                self.settle(una, high);
+                return false;
+            }
+            // What deliver_in_order() finds, read off the sequence order: the last segment delivered is the most
+            // recently sent (and was sent after RACK.segment, the last one delivered before it), and the next sent
+            // after it.
+            let xmit = self.slot(ack - 1).xmit;
+            let rtt = now - xmit;
+            self.min_rtt = self.min_rtt.min(rtt);
+            self.rtt = rtt;
+            self.sampled_since_probe = true;
+            if sent_after(xmit, ack, self.xmit_ts, self.end_seq) {
+                (self.xmit_ts, self.end_seq) = (xmit, ack);
+            }
+            self.fack = self.fack.max(ack);
+            let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
+            self.update_reo_wnd(&cx);
+            self.reo_deadline = None;
+            return true;
+        }
         if !(self.lost == 0 && self.rxt == 0 && self.tlp_end.is_none() && self.fack <= una + 1 && una < ack && ack <= high)
         {
             return false;
@@ -403,6 +475,7 @@ impl Rack {
         let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
         self.update_reo_wnd(&cx);
         self.reo_deadline = None;
+        self.try_calm(ack, high);
         true
     }
 
@@ -423,6 +496,7 @@ impl Rack {
     /// §6.2 steps 4-5 (RACK_detect_loss_and_arm_timer) at `now`: marks losses, arms or stops the reordering timer;
     /// returns how many segments it newly marked lost.
     pub(crate) fn detect_loss(&mut self, board: &Scoreboard, cx: &Context, now: f64) -> u64 {
+        self.settle(cx.una, cx.high);
         self.update_reo_wnd(cx);
         // The undelivered segments by transmission time, oldest first: past the first one sent later than
         // RACK.segment (a later time; at the same time the sequence decides) none was sent before it.
@@ -462,6 +536,7 @@ impl Rack {
     /// §6.3 RACK_mark_losses_on_RTO, at `now` (`cx` already in RTO recovery): the first unacknowledged segment and
     /// every one sent at least RACK.rtt + RACK.reo_wnd ago. The probe and both of RACK's timers go.
     pub(crate) fn on_rto(&mut self, board: &Scoreboard, cx: &Context, now: f64) {
+        self.settle(cx.una, cx.high);
         self.update_reo_wnd(cx);
         for seq in cx.una..cx.high {
             let slot = self.slot(seq);

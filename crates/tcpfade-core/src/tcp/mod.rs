@@ -32,6 +32,7 @@ pub mod probe_cycle;
 pub mod probing;
 pub mod prr;
 pub mod rack;
+mod rack_record;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

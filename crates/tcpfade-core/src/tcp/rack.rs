@@ -8,7 +8,8 @@
 //! - **Per segment** (§5.2, §6.1): its latest transmission time `Segment.xmit_ts`, whether it was ever
 //!   retransmitted, whether it is marked lost, and whether a retransmission of it is in flight; kept in a ring
 //!   keyed by sequence number beside the SACK scoreboard, grown with the flight, and the undelivered ones also in a
-//!   list by transmission time (Linux's `tsorted_sent_queue`), which step 5 walks from the oldest.
+//!   list by transmission time (Linux's `tsorted_sent_queue`), which step 5 walks from the oldest
+//!   ([`super::rack_record`]; between losses, when that list is the sequence order, it is not kept).
 //! - **On each ACK** (§6.2), over the segments it newly acknowledges, cumulatively or selectively:
 //!   - step 1: RACK.min_RTT, the smallest RTT of a segment never retransmitted (Karn-valid, as RFC 7323's
 //!     per-segment samples; a global minimum: the paths simulated here do not migrate, so the windowed filter the
@@ -41,6 +42,7 @@
 //! while it is armed (it stands in for the RTO, which it never outlasts: §7.2-7.3, as Linux's one retransmit
 //! timer), else the RTO.
 
+use super::rack_record::{SentList, Slot, EVER_RXT, LOST, NONE, RXT};
 use super::sack::Scoreboard;
 
 /// TLP.max_ack_delay [s]: the worst-case delayed-ACK timer added to the PTO when one segment is in flight
@@ -53,17 +55,6 @@ pub const PTO_WITHOUT_SRTT: f64 = 1.0;
 /// Time below which a remaining wait counts as run out [s]: the reordering timer fires at a sum of times whose
 /// rounding may leave a few ulps (Linux adds a fudge of its own, tcp_rack_reo_timeout()).
 const TIME_EPS: f64 = 1e-9;
-
-/// Segment flags.
-const LOST: u8 = 1;
-/// A retransmission of it is in flight (set when retransmitted, cleared when marked lost again).
-const RXT: u8 = 2;
-/// Retransmitted at least once.
-const EVER_RXT: u8 = 4;
-/// In the list of segments not yet delivered, by transmission time.
-const LISTED: u8 = 8;
-/// No segment (the list's ends).
-const NONE: u64 = u64::MAX;
 
 /// RACK-TLP's state, for inspection ([`super::Sender::rack`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,21 +87,6 @@ pub struct RackView {
     pub probe_repairs: u64,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    xmit: f64,
-    flags: u8,
-    /// The neighbours in the list by transmission time (sequence numbers; [`NONE`] at the ends).
-    prev: u64,
-    next: u64,
-}
-
-impl Default for Slot {
-    fn default() -> Self {
-        Slot { xmit: 0.0, flags: 0, prev: NONE, next: NONE }
-    }
-}
-
 /// What the sender's other parts tell RACK about now: the recovery state and the timer.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Context {
@@ -128,16 +104,8 @@ pub(crate) struct Context {
 /// RACK-TLP (see the module documentation).
 #[derive(Debug, Clone)]
 pub(crate) struct Rack {
-    ring: Vec<Slot>,
-    mask: u64,
-    /// The segments not yet delivered, oldest transmission first (Linux's tsorted_sent_queue): loss detection
-    /// walks it from the oldest and stops at the first sent after RACK.segment, instead of the whole flight.
-    head: u64,
-    tail: u64,
-    /// The calm state of a bulk transfer between losses: the undelivered segments are exactly `[una, high)`, sent in
-    /// that order, none retransmitted, lost or a probe; then the list by transmission time is the sequence order
-    /// itself and is not kept (`head`, `tail` and the links are stale) until something else happens ([`Rack::settle`]).
-    calm: bool,
+    /// The segments sent: their times and flags, and the undelivered ones by transmission time ([`super::rack_record`]).
+    sent: SentList,
     dupthresh: u64,
     /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
     pub lost: u64,
@@ -164,11 +132,7 @@ pub(crate) struct Rack {
 impl Rack {
     pub(crate) fn new(dupthresh: u64) -> Self {
         Rack {
-            ring: vec![Slot::default(); 64],
-            mask: 63,
-            head: NONE,
-            tail: NONE,
-            calm: false,
+            sent: SentList::new(),
             dupthresh,
             lost: 0,
             rxt: 0,
@@ -210,12 +174,7 @@ impl Rack {
 
     #[inline]
     fn slot(&self, seq: u64) -> Slot {
-        self.ring[(seq & self.mask) as usize]
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, seq: u64) -> &mut Slot {
-        &mut self.ring[(seq & self.mask) as usize]
+        self.sent.slot(seq)
     }
 
     /// Whether `seq` (outstanding) is marked lost.
@@ -233,122 +192,19 @@ impl Rack {
 
     /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight).
     pub(crate) fn on_send(&mut self, seq: u64, now: f64, retransmission: bool, una: u64, high: u64) {
-        if high - una > self.mask + 1 {
-            // A new segment is not recorded yet, and its old slot is another segment's: copy only those before it.
-            self.grow(una, high, if retransmission { high } else { seq });
-        }
-        if self.calm && !retransmission {
-            *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() }; // last in sequence order is last in time
-            return;
-        }
-        self.settle(una, high);
         if !retransmission {
-            debug_assert!(self.slot(seq).flags & LISTED == 0, "a new segment's slot still holds an undelivered one");
-            *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() };
-            self.link_last(seq);
-            return;
+            return self.sent.record_new(seq, now, una, high);
         }
-        self.unlink(seq);
-        let slot = self.slot_mut(seq);
-        slot.xmit = now;
-        let had_rxt = slot.flags & RXT != 0;
-        slot.flags |= RXT | EVER_RXT;
-        self.rxt += u64::from(!had_rxt);
-        self.link_last(seq);
-    }
-
-    /// Put `seq` at the end of the list (sent now, the latest).
-    #[inline]
-    fn link_last(&mut self, seq: u64) {
-        let tail = self.tail;
-        let slot = self.slot_mut(seq);
-        (slot.prev, slot.next) = (tail, NONE);
-        slot.flags |= LISTED;
-        match tail {
-            NONE => self.head = seq,
-            t => self.slot_mut(t).next = seq,
-        }
-        self.tail = seq;
-    }
-
-    /// Take `seq` out of the list, if it is in it.
-    #[inline]
-    fn unlink(&mut self, seq: u64) {
-        let Slot { prev, next, flags, .. } = self.slot(seq);
-        if flags & LISTED == 0 {
-            return;
-        }
-        match prev {
-            NONE => self.head = next,
-            p => self.slot_mut(p).next = next,
-        }
-        match next {
-            NONE => self.tail = prev,
-            n => self.slot_mut(n).prev = prev,
-        }
-        let slot = self.slot_mut(seq);
-        (slot.prev, slot.next) = (NONE, NONE);
-        slot.flags &= !LISTED;
-    }
-
-    /// Double the ring until `[una, high)` fits, keeping the record of every segment in `[una, recorded)`.
-    fn grow(&mut self, una: u64, high: u64, recorded: u64) {
-        let size = (high - una).next_power_of_two().max(2 * (self.mask + 1));
-        let mut ring = vec![Slot::default(); size as usize];
-        for s in una..recorded {
-            ring[(s & (size - 1)) as usize] = self.slot(s);
-        }
-        self.ring = ring;
-        self.mask = size - 1;
-    }
-
-    /// Leave the calm state, if in it: the list by transmission time of the undelivered segments `[una, high)` is
-    /// their sequence order, built now.
-    #[cold]
-    fn settle(&mut self, una: u64, high: u64) {
-        if !self.calm {
-            return;
-        }
-        self.calm = false;
-        (self.head, self.tail) = if una < high { (una, high - 1) } else { (NONE, NONE) };
-        for seq in una..high {
-            let slot = self.slot_mut(seq);
-            slot.flags = LISTED;
-            slot.prev = if seq > una { seq - 1 } else { NONE };
-            slot.next = if seq + 1 < high { seq + 1 } else { NONE };
-        }
-    }
-
-    /// Enter the calm state (see `calm`) if the undelivered segments are `[una, high)` in sequence order from the head
-    /// of the list, none with a flag but LISTED: checked by walking the list, once per quiet spell.
-    fn try_calm(&mut self, una: u64, high: u64) {
-        let mut expect = una;
-        let mut next = self.head;
-        while next != NONE {
-            let slot = self.slot(next);
-            if next != expect || slot.flags != LISTED {
-                return;
-            }
-            expect += 1;
-            next = slot.next;
-        }
-        if expect != high {
-            return;
-        }
-        for seq in una..high {
-            self.slot_mut(seq).flags = 0;
-        }
-        self.calm = true;
+        let before = self.sent.record_retransmission(seq, now, una, high);
+        self.rxt += u64::from(before & RXT == 0);
     }
 
     /// The segment `seq` is delivered (cumulatively or selectively): it leaves the lost and retransmitted counts.
     #[inline]
     fn forget(&mut self, seq: u64) -> Slot {
-        self.unlink(seq);
-        let slot = self.slot(seq);
+        let slot = self.sent.remove(seq);
         self.lost -= u64::from(slot.flags & LOST != 0);
         self.rxt -= u64::from(slot.flags & RXT != 0);
-        self.slot_mut(seq).flags &= EVER_RXT;
         slot
     }
 
@@ -356,7 +212,7 @@ impl Rack {
     /// delivered, in ascending order (cumulatively acknowledged ones first, then the SACKed block by block).
     pub(crate) fn on_delivery(&mut self, board: &Scoreboard, una: u64, high: u64, ack: u64, blocks: &[(u64, u64)],
                               now: f64) {
-        self.settle(una, high);
+        self.sent.settle(una, high);
         if blocks.is_empty() && self.lost == 0 && self.rxt == 0 && board.count() == 0 && self.fack <= una + 1 {
             return self.deliver_in_order(una, ack.min(high), now);
         }
@@ -410,16 +266,7 @@ impl Rack {
         if ack <= una {
             return;
         }
-        debug_assert_eq!(self.head, una, "the oldest undelivered segment is the cumulative ACK");
-        for seq in una..ack {
-            self.slot_mut(seq).flags = 0; // out of the list; never retransmitted
-        }
-        let last = self.slot(ack - 1);
-        self.head = last.next;
-        match self.head {
-            NONE => self.tail = NONE,
-            h => self.slot_mut(h).prev = NONE,
-        }
+        let last = self.sent.remove_oldest(una, ack);
         let rtt = now - last.xmit;
         self.min_rtt = self.min_rtt.min(rtt);
         self.rtt = rtt;
@@ -436,9 +283,9 @@ impl Rack {
     /// recovery, nothing SACKed), and step 5 finds nothing sent before RACK.segment: no loss, no reordering timer.
     /// Returns false, having changed nothing, when the ACK is not of this kind (the caller runs the general steps).
     pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, srtt: Option<f64>, now: f64) -> bool {
-        if self.calm {
+        if self.sent.is_calm() {
             if !(self.tlp_end.is_none() && una < ack && ack <= high) {
-                self.settle(una, high);
+                self.sent.settle(una, high);
                 return false;
             }
             // What deliver_in_order() finds, read off the sequence order: the last segment delivered is the most
@@ -468,14 +315,15 @@ impl Rack {
         } else {
             (self.xmit_ts, self.end_seq)
         };
-        if last.next != NONE && !sent_after(self.slot(last.next).xmit, last.next + 1, xmit_ts, end_seq) {
+        let next = self.sent.sent_next_after(ack - 1);
+        if next != NONE && !sent_after(self.slot(next).xmit, next + 1, xmit_ts, end_seq) {
             return false;
         }
         self.deliver_in_order(una, ack, now);
         let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
         self.update_reo_wnd(&cx);
         self.reo_deadline = None;
-        self.try_calm(ack, high);
+        self.sent.try_calm(ack, high);
         true
     }
 
@@ -496,16 +344,16 @@ impl Rack {
     /// §6.2 steps 4-5 (RACK_detect_loss_and_arm_timer) at `now`: marks losses, arms or stops the reordering timer;
     /// returns how many segments it newly marked lost.
     pub(crate) fn detect_loss(&mut self, board: &Scoreboard, cx: &Context, now: f64) -> u64 {
-        self.settle(cx.una, cx.high);
+        self.sent.settle(cx.una, cx.high);
         self.update_reo_wnd(cx);
         // The undelivered segments by transmission time, oldest first: past the first one sent later than
         // RACK.segment (a later time; at the same time the sequence decides) none was sent before it.
         let (mut marked, mut timeout) = (0, 0.0_f64);
-        let mut next = self.head;
+        let mut next = self.sent.oldest();
         while next != NONE {
             let seq = next;
             let slot = self.slot(seq);
-            next = slot.next;
+            next = self.sent.sent_next_after(seq);
             if slot.xmit > self.xmit_ts {
                 break;
             }
@@ -530,13 +378,13 @@ impl Rack {
         let flags = self.slot(seq).flags;
         self.lost += u64::from(flags & LOST == 0);
         self.rxt -= u64::from(flags & RXT != 0);
-        self.slot_mut(seq).flags = (flags & !RXT) | LOST;
+        self.sent.slot_mut(seq).flags = (flags & !RXT) | LOST;
     }
 
     /// §6.3 RACK_mark_losses_on_RTO, at `now` (`cx` already in RTO recovery): the first unacknowledged segment and
     /// every one sent at least RACK.rtt + RACK.reo_wnd ago. The probe and both of RACK's timers go.
     pub(crate) fn on_rto(&mut self, board: &Scoreboard, cx: &Context, now: f64) {
-        self.settle(cx.una, cx.high);
+        self.sent.settle(cx.una, cx.high);
         self.update_reo_wnd(cx);
         for seq in cx.una..cx.high {
             let slot = self.slot(seq);
@@ -554,8 +402,7 @@ impl Rack {
             return;
         }
         for seq in una..high {
-            let slot = self.slot_mut(seq);
-            slot.flags &= !LOST;
+            self.sent.slot_mut(seq).flags &= !LOST;
         }
         self.lost = 0;
     }

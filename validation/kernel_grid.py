@@ -3,7 +3,7 @@ Linux's reno and cubic with SACK off, SACK on (RACK on, Linux's default ``tcp_re
 on with RACK off, over i.i.d. losses, Gilbert-Elliott bursts and time-clocked fading, at 1.5, 10 and 100 Mb/s and
 two one-way delays; against ``simulate_link(variant, profile="linux")`` with the same parts on and off.
 
-    python3 validation/kernel_grid.py                    # the kernel's runs (root; about 50 minutes on a calm host)
+    python3 validation/kernel_grid.py                    # the kernel's runs (root; about 100 minutes on a calm host)
     python3 validation/kernel_grid.py --simulate-only    # the simulations again, beside the kernel's kept runs
     python3 validation/kernel_grid.py --only "10 Mb/s" --seeds 4
     python3 validation/kernel_grid.py --simulate-only --ablate   # one-change ablations where the two differ
@@ -195,7 +195,7 @@ def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="run only the cells whose name contains this text")
-    parser.add_argument("--seeds", type=int, default=2, help="kernel runs per cell (default 2)")
+    parser.add_argument("--seeds", type=int, default=4, help="kernel runs per cell (default 4)")
     parser.add_argument("--simulate-only", action="store_true", help="keep the kernel's runs, simulate again")
     parser.add_argument("--ablate", action="store_true",
                         help="for the cells whose intervals do not overlap, simulate each one-change ablation "

@@ -279,10 +279,11 @@ impl Rack {
 
     /// The whole of §6.2 for a bulk transfer's common ACK, if it is one: the cumulative ACK moves to `ack` with no SACK
     /// block, nothing SACKed, lost or retransmitted outstanding, no probe outstanding, and the oldest segment left sent
-    /// after RACK.segment. Then steps 1-3 are [`Rack::deliver_in_order`], step 4 gives min(min_RTT/4, SRTT) (not in
-    /// recovery, nothing SACKed), and step 5 finds nothing sent before RACK.segment: no loss, no reordering timer.
+    /// after RACK.segment. Then steps 1-3 are [`Rack::deliver_in_order`] and step 5 finds nothing sent before
+    /// RACK.segment: no loss, no reordering timer. Step 4 (RACK.reo_wnd) is left to the next loss detection, which
+    /// computes it before it reads it, as the RTO's marking does.
     /// Returns false, having changed nothing, when the ACK is not of this kind (the caller runs the general steps).
-    pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, srtt: Option<f64>, now: f64) -> bool {
+    pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, now: f64) -> bool {
         if self.sent.is_calm() {
             if !(self.tlp_end.is_none() && una < ack && ack <= high) {
                 self.sent.settle(una, high);
@@ -300,8 +301,6 @@ impl Rack {
                 (self.xmit_ts, self.end_seq) = (xmit, ack);
             }
             self.fack = self.fack.max(ack);
-            let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
-            self.update_reo_wnd(&cx);
             self.reo_deadline = None;
             return true;
         }
@@ -320,8 +319,6 @@ impl Rack {
             return false;
         }
         self.deliver_in_order(una, ack, now);
-        let cx = Context { una: ack, high, recovering: false, sacked: 0, srtt, rto_expiry: None };
-        self.update_reo_wnd(&cx);
         self.reo_deadline = None;
         self.sent.try_calm(ack, high);
         true

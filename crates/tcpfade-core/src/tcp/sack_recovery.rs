@@ -178,7 +178,7 @@ impl SackRecovery {
             // own steps reduce likewise (Rack::on_quiet_ack).
             let quiet = match self.rack.as_deref_mut() {
                 None => true,
-                Some(rack) => rack.on_quiet_ack(st.una, ack, st.high, st.rto.srtt(), now),
+                Some(rack) => rack.on_quiet_ack(st.una, ack, st.high, now),
             };
             if quiet {
                 if ack > st.una {

@@ -248,6 +248,8 @@ struct Link<'o, C, O, const SACK: bool> {
     batch_length: f64,
     /// The start times [lo, hi) counted in batch i, as (lo, hi, i) (empty at first).
     batch_bounds: (f64, f64, usize),
+    /// A packet's transmission time 1/μ [s].
+    service: f64,
     counts: LinkCounts,
     busy_since: f64,
 }
@@ -269,8 +271,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
 
     fn finish_transmission(&mut self, now: f64) -> Result<()> {
         let (seq, start) = self.on_link.take().expect("a packet is on the link");
-        let service = 1.0 / self.cfg.rate;
-        if self.channel.lost(start, service)? {
+        if self.channel.lost(start, self.service)? {
             self.counts.channel_losses += 1;
             self.observer.on_channel_loss(now);
         } else {
@@ -406,7 +407,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
         loop {
             watch.tick(|| now / cfg.duration)?;
             let event = NextEvent::of([
-                self.on_link.map(|(_, start)| start + 1.0 / cfg.rate),
+                self.on_link.map(|(_, start)| start + self.service),
                 self.acks.front().map(|&(t, _)| t),
                 self.ack_policy.deadline(),
                 timer,
@@ -535,6 +536,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             new_received_by_start: vec![0; cfg.batches as usize],
             batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
             batch_bounds: (0.0, 0.0, 0),
+            service: 1.0 / cfg.rate,
             counts: LinkCounts::default(),
             busy_since: 0.0,
         }

@@ -406,17 +406,35 @@ impl Rack {
 
     /// §7.2: arm the PTO at `now` if the state allows one, else stop it.
     pub(crate) fn arm_pto(&mut self, cx: &Context, now: f64) {
-        self.pto_deadline = None;
-        if cx.recovering || cx.sacked > 0 || cx.una >= cx.high {
+        if cx.recovering || cx.sacked > 0 {
+            self.pto_deadline = None;
             return;
         }
-        let pto = match cx.srtt {
-            Some(srtt) if cx.high - cx.una == 1 => 2.0 * srtt + TLP_MAX_ACK_DELAY,
+        self.arm_pto_calm(cx.una, cx.high, cx.srtt, cx.rto_expiry, now);
+    }
+
+    /// [`Rack::arm_pto`] outside recovery with nothing SACKed, as in the calm state (`super::rack_record`), from the
+    /// sender's `una`, `high`, SRTT and RTO expiry.
+    #[inline]
+    pub(crate) fn arm_pto_calm(&mut self, una: u64, high: u64, srtt: Option<f64>, rto_expiry: Option<f64>, now: f64) {
+        if una >= high {
+            self.pto_deadline = None;
+            return;
+        }
+        let pto = match srtt {
+            Some(srtt) if high - una == 1 => 2.0 * srtt + TLP_MAX_ACK_DELAY,
             Some(srtt) => 2.0 * srtt,
             None => PTO_WITHOUT_SRTT,
         };
         let at = now + pto;
-        self.pto_deadline = Some(cx.rto_expiry.map_or(at, |rto| at.min(rto)));
+        self.pto_deadline = Some(rto_expiry.map_or(at, |rto| at.min(rto)));
+    }
+
+    /// Whether the record is in its calm state, which holds only outside recovery with nothing SACKed (a loss, a SACK
+    /// block or a timeout ends it first).
+    #[inline]
+    pub(crate) fn is_calm(&self) -> bool {
+        self.sent.is_calm()
     }
 
     /// Stop the PTO (the RTO governs).

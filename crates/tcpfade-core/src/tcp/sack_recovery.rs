@@ -471,6 +471,13 @@ impl SackRecovery {
     /// After an ACK (the RTO restarted already): arm the PTO on an ACK of new data, stop it in recovery or with
     /// something SACKed (RFC 8985 §7.2).
     pub(crate) fn rack_after_ack(&mut self, st: &TcpState, new_data: bool, now: f64) {
+        if let Some(rack) = self.rack.as_deref_mut().filter(|rack| rack.is_calm()) {
+            debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
+            if new_data {
+                rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
+            }
+            return;
+        }
         let cx = self.context(st);
         let Some(rack) = self.rack.as_deref_mut() else { return };
         if cx.recovering || cx.sacked > 0 {
@@ -482,6 +489,12 @@ impl SackRecovery {
 
     /// `seq` went on the link at `now`: RACK records it, and new data that is not a probe (re)arms the PTO.
     pub(crate) fn rack_sent(&mut self, st: &TcpState, seq: u64, retransmission: bool, probe: bool, now: f64) {
+        if let Some(rack) = self.rack.as_deref_mut().filter(|rack| rack.is_calm() && !retransmission && !probe) {
+            debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
+            rack.on_send(seq, now, false, st.una, st.high);
+            rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
+            return;
+        }
         let cx = self.context(st);
         let Some(rack) = self.rack.as_deref_mut() else { return };
         rack.on_send(seq, now, retransmission, st.una, st.high);

@@ -236,7 +236,7 @@ impl Sender {
 
     /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
     /// blocks are ignored and this is [`Sender::on_ack`].
-    #[inline]
+    #[inline(always)]
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
         let st = &mut self.st;

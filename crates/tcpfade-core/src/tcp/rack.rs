@@ -283,6 +283,7 @@ impl Rack {
     /// RACK.segment: no loss, no reordering timer. Step 4 (RACK.reo_wnd) is left to the next loss detection, which
     /// computes it before it reads it, as the RTO's marking does.
     /// Returns false, having changed nothing, when the ACK is not of this kind (the caller runs the general steps).
+    #[inline(always)]
     pub(crate) fn on_quiet_ack(&mut self, una: u64, ack: u64, high: u64, now: f64) -> bool {
         if self.sent.is_calm() {
             if !(self.tlp_end.is_none() && una < ack && ack <= high) {
@@ -304,6 +305,12 @@ impl Rack {
             self.reo_deadline = None;
             return true;
         }
+        self.on_quiet_ack_listed(una, ack, high, now)
+    }
+
+    /// [`Rack::on_quiet_ack`] outside the calm state: the list by transmission time is kept, and checked.
+    #[inline(never)]
+    fn on_quiet_ack_listed(&mut self, una: u64, ack: u64, high: u64, now: f64) -> bool {
         if !(self.lost == 0 && self.rxt == 0 && self.tlp_end.is_none() && self.fack <= una + 1 && una < ack && ack <= high)
         {
             return false;

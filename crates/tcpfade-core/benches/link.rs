@@ -57,6 +57,16 @@ fn link(c: &mut Criterion) {
         group.throughput(Throughput::Elements(run_link(&cfg, channel()).unwrap().totals.delivered));
         group.bench_function(name, |b| b.iter(|| black_box(run_link(&cfg, channel()).unwrap())));
     }
+    // The common path alone: no loss at all (a perfect channel, Wmax = 20 so that the buffer of 20 never overflows), the
+    // per-packet cost every run pays between its losses (docs/performance.md, eleventh session).
+    for (name, variant, sack) in [("loss_free/newreno", Variant::NewReno, false),
+                                  ("loss_free/cubic+sack+prr+rack", Variant::Cubic, true)] {
+        let mut cfg = config(variant, 183.1, 0.002, 20, 1.0e5);
+        cfg.sender.wmax = 20;
+        cfg.sender = cfg.sender.with_sack(sack).unwrap().with_prr(sack).unwrap().with_rack(sack).unwrap();
+        group.throughput(Throughput::Elements(run_link(&cfg, PerfectChannel).unwrap().totals.delivered));
+        group.bench_function(name, |b| b.iter(|| black_box(run_link(&cfg, PerfectChannel).unwrap())));
+    }
     // The same abouzeid run without the bad-visit observer: what the driver costs alone.
     let cfg = config(Variant::Reno, 183.1, 0.002, 20, 1.0e5);
     let channel = || ContinuousTwoState::new(0.8, 0.2, ContinuousLossRule::AnyInstant([0.0, 1.0]), 1).unwrap();

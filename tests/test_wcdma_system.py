@@ -94,6 +94,30 @@ def test_a_dead_bearer_delivers_nothing_and_losses_follow_the_blocks():
     assert b.block_error_rate == pytest.approx(0.1) and b.throughput > 0.5
 
 
+def test_the_bearer_takes_any_sequence_of_bits_and_refuses_what_is_not_one(monkeypatch):
+    """A list, a tuple, a bool or int8 array and a strided view are the same sequence (the core gets an array); what
+    numpy would turn into numbers without a word (complex, dates, a masked array's hidden values) is refused, as are
+    probabilities that do not match the blocks and a run beyond the memory limit, before any work."""
+    errors = np.zeros(6000)
+    errors[::37] = 1
+    base = repr(wcdma.tcp_over_blocks(errors).to_dict())   # repr: ATP and ACE are NaN without a power trace
+    for same in (list(errors), tuple(errors), errors.astype(bool), errors.astype(np.int8), np.repeat(errors, 2)[::2]):
+        assert repr(wcdma.tcp_over_blocks(same).to_dict()) == base
+    for bad, needle in ((errors.astype(complex), "complex128"), (errors.astype("datetime64[s]"), "datetime64"),
+                        (np.ma.masked_array(errors, mask=errors == 1), "masked array"),
+                        (np.r_[errors[:-1], 0.5], "element 5999 is 0.5")):
+        with pytest.raises(tcpfade.ParameterError, match=rf"^block_errors = .*{needle}"):
+            wcdma.tcp_over_blocks(bad)
+    with pytest.raises(tcpfade.ParameterError, match=r"^power_dbw = an array of complex128"):
+        wcdma.tcp_over_blocks(errors, power_dbw=np.full(90_000, -20 + 1j))
+    with pytest.raises(tcpfade.ParameterError, match=r"^block_error_probability = an array of 1 .*one probability per "
+                                                     r"block of block_errors \(6000\)"):
+        wcdma.tcp_over_blocks(errors, block_error_probability=[0.9])
+    monkeypatch.setenv("TCPFADE_MEMORY_LIMIT", "5e4")
+    with pytest.raises(tcpfade.ParameterError, match=r"^block_errors = a sequence of 6000 blocks .*memory"):
+        wcdma.tcp_over_blocks(errors)
+
+
 def test_the_whole_chain_gives_a_row_per_user_and_throughput_falls_with_the_error_rate():
     # Per coded symbol at 5.5 dB: users below maximum power decode every block, those at it lose many.
     w = wcdma.simulate(users=40, duration=20.0, seed=6, sir_reference="symbol")

@@ -358,13 +358,15 @@ def uncreatable(path: Path) -> str | None:
 
 def not_numbers(raw: Any, *, bools: bool = False) -> bool:
     """Whether the array ``raw`` holds text or (unless ``bools``: an array of bits) True/False, which numpy would
-    turn into numbers ('0.5' → 0.5, True → 1.0) without a word."""
+    turn into numbers ('0.5' → 0.5, True → 1.0) without a word; or complex numbers, dates and durations, which it
+    would turn into real numbers by dropping the imaginary part or reading the ticks of the clock."""
     import numpy as np
 
     kind = raw.dtype.kind
-    if kind in "US" or (kind == "b" and not bools):
+    if kind in "USVcmM" or (kind == "b" and not bools):
         return True
-    return kind == "O" and any(isinstance(x, (str, bytes, bool, np.bool_)) for x in raw.ravel()[:10_000])
+    return kind == "O" and any(isinstance(x, (str, bytes, bool, np.bool_, complex, np.complexfloating))
+                               for x in raw.ravel()[:10_000])
 
 
 class Array(Rule):
@@ -395,6 +397,10 @@ class Array(Rule):
 
         if isinstance(value, (str, bytes, dict, bool, np.bool_)) or value is None:
             raise fail(name, value, self.describe(), kind=ParameterTypeError)
+        if np.ma.isMaskedArray(value):
+            # numpy would read the values under the mask as if it were not there.
+            raise fail(name, "a masked array", self.describe() + "; fill it first (its .filled(value))",
+                       kind=ParameterTypeError)
         try:
             raw = np.asarray(value)
         except (TypeError, ValueError, OverflowError):

@@ -183,11 +183,23 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                                               if p.name not in ("initial_rto", "max_rto", "clock_granularity")))
     check_recovery_parts({"variant": variant, **given})
     errors = np.asarray(block_errors, dtype=float)
-    if not np.all((errors == 0) | (errors == 1)):
-        raise v.fail("block_errors", block_errors, "must hold only 0s and 1s (one per TTI)")
+    bad = np.flatnonzero((errors != 0) & (errors != 1))
+    if bad.size:
+        raise v.fail("block_errors", f"an array whose element {bad[0]} is {errors[bad[0]]:g}",
+                     "must hold only 0s and 1s (one per TTI)")
+    if block_error_probability is not None and np.size(block_error_probability) != errors.size:
+        raise v.fail("block_error_probability", f"an array of {np.size(block_error_probability)}",
+                     f"must hold one probability per block of block_errors ({errors.size})")
     tti = 0.01 * tti_frames
     rate = CBR / (MTU_BYTES * 8)
     duration = errors.size * tti - 2.0 / rate
+    slots = 0 if power_dbw is None else np.size(power_dbw)
+    # Refused up front: the copies handed to the core (a flag per block, three floats per slot) and the run's events
+    # (a link completion and an ACK per packet, a block and a slot each an event of the bearer).
+    v.memory("block_errors", f"a sequence of {errors.size} blocks", errors.size * 10.0 + slots * 24.0,
+             f"a run over {errors.size} blocks and {slots} power slots")
+    v.work("block_errors", f"a sequence of {errors.size} blocks", 2.0 * duration * rate + errors.size + slots,
+           "events", f"a run of {errors.size * tti:.6g} s")
     if duration <= 20.0 / rate * batches / 10:
         raise v.fail("block_errors", f"a sequence of {errors.size} blocks",
                      f"is too short: {errors.size * tti:g} s hold fewer than {2 * batches} packets for the "

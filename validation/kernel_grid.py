@@ -175,7 +175,7 @@ def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
         if change == "kernel_loss_rate":
             if cell["channel_name"] != "i.i.d.":
                 continue
-            # The kernel's runs reuse two per-packet loss sequences (seeds 1, 2): their rate, not the nominal 1%.
+            # The kernel's runs draw their own per-packet loss sequences (one per seed): their rate, not the nominal 1%.
             channel, change = tcpfade.Bernoulli(float(kernel_loss_rate)), {}
         elif change == "wmax_pipe":
             change = {"wmax": round(cell["rate"] * (cell["tau"] + 1 / cell["rate"])) + cell["buffer"]}

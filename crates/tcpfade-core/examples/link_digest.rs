@@ -1,0 +1,130 @@
+//! 400 random link runs (variants, windows, timers, SACK, PRR's bounds, RACK, limited transmit, the guards, IW10,
+//! ssthresh rules, byte counting, HyStart++, CUBIC's α, whole windows, delayed ACKs; perfect and two-state channels),
+//! each outcome printed whole: every count, every batch, the final window. Two revisions whose outputs are byte for
+//! byte the same computed the same results: the check behind "results identical" in docs/performance.md
+//! (`benchmarks/instructions.sh REV` runs it against REV).
+
+use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
+use tcpfade_core::driver::{run_link, LinkConfig, PerfectChannel};
+use tcpfade_core::tcp::{CubicAlpha, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
+/// A small LCG: the configurations must not depend on a library's generator, which could change between revisions.
+struct R(u64);
+impl R {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn pick(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn b(&mut self) -> bool {
+        self.pick(2) == 1
+    }
+    fn f(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next() as f64 / (1u64 << 31) as f64)
+    }
+}
+fn main() {
+    let mut r = R(12345);
+    for i in 0..400 {
+        let variant = [
+            Variant::Reno,
+            Variant::NewReno,
+            Variant::Cubic,
+            Variant::Tahoe,
+            Variant::Cubic,
+            Variant::NewReno,
+        ][r.pick(6) as usize];
+        let wmax = [8u64, 32, 64, 1 << 16][r.pick(4) as usize];
+        let mut s = SenderConfig::new(
+            variant,
+            wmax,
+            [2u64, 3, 4][r.pick(3) as usize],
+            1.0,
+            [1e9, 8.0, 40.0][r.pick(3) as usize],
+        )
+        .unwrap();
+        s = match r.pick(3) {
+            0 => s.with_rfc6298(Rfc6298::ns2()).unwrap(),
+            1 => s.with_rfc6298(Rfc6298::rfc()).unwrap(),
+            _ => s.with_linux_rto(Rfc6298::rfc()).unwrap(),
+        };
+        let fr = variant != Variant::Tahoe;
+        if fr {
+            if r.b() {
+                s = s.with_sack(true).unwrap();
+            }
+            let pb = r.pick(4);
+            s = s
+                .with_prr_bound([None, Some(PrrBound::Ssrb), Some(PrrBound::Crb), Some(PrrBound::SafeAck)][pb as usize])
+                .unwrap();
+            if s.sack && r.b() {
+                s = s.with_rack(true).unwrap();
+            }
+            if r.b() {
+                s = s.with_limited_transmit(true).unwrap();
+            }
+            if variant != Variant::Reno && r.b() {
+                s = s.with_recover_guard(true).unwrap();
+            }
+        } else {
+            r.pick(4);
+            r.b();
+        }
+        if r.b() {
+            s = s.with_initial_window(10).unwrap();
+        }
+        if r.b() {
+            s = s.with_ssthresh_rule(SsthreshRule::HalfFlight);
+        }
+        s = s
+            .with_byte_counting(r.b())
+            .with_hystart(r.b())
+            .with_hold_ssthresh_on_rto(r.b())
+            .with_cubic_alpha(if r.b() { CubicAlpha::Linux } else { CubicAlpha::Rfc9438 })
+            .with_integer_window(r.b())
+            .with_ssthresh_once_per_window(r.b());
+        let rate = [183.1, 1220.0, 12200.0][r.pick(3) as usize];
+        let tau = [0.001, 0.01, 0.05][r.pick(3) as usize];
+        let buffer = [5u64, 20, 100][r.pick(3) as usize];
+        let delayed_ack = if r.b() { Some(0.04) } else { None };
+        let duration = 2000.0 / rate * 20.0;
+        let cfg = LinkConfig {
+            sender: s,
+            rate,
+            tau,
+            buffer,
+            duration,
+            warmup: duration * 0.1,
+            batches: 5,
+            delayed_ack,
+        };
+        let out = match r.pick(3) {
+            0 => run_link(&cfg, PerfectChannel),
+            1 => run_link(
+                &cfg,
+                ContinuousTwoState::new(
+                    r.f(0.01, 1.0),
+                    r.f(0.0005, 0.05),
+                    ContinuousLossRule::AnyInstant([0.0, 1.0]),
+                    r.next(),
+                )
+                .unwrap(),
+            ),
+            _ => run_link(
+                &cfg,
+                ContinuousTwoState::new(
+                    r.f(0.1, 2.0),
+                    r.f(0.01, 0.3),
+                    ContinuousLossRule::AnyInstant([0.0, 1.0]),
+                    r.next(),
+                )
+                .unwrap(),
+            ),
+        };
+        println!("{i} {:?}", out);
+    }
+}

@@ -140,6 +140,12 @@ impl Receiver {
         self
     }
 
+    /// Whether an ACK sent now carries SACK blocks ([`Receiver::sack_blocks`] not empty), without copying them.
+    #[inline]
+    pub fn has_sack_blocks(&self) -> bool {
+        self.sack.as_ref().is_some_and(|s| !s.report.is_empty())
+    }
+
     /// The SACK blocks of an ACK sent now (RFC 2018 §4): first the block holding the packet that arrived last, if
     /// it is held out of order, then the other blocks most recently reported first, each once, at most three in
     /// all. None without SACK or with nothing held.

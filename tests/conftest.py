@@ -9,10 +9,18 @@ that a new test in a module joins its tier.
 """
 
 import os
+import signal
 
 import pytest
 
 REDUCED = os.environ.get("TCPFADE_REDUCED") == "1"
+
+# The tests of Ctrl-C simulate it with _thread.interrupt_main(), which does nothing where SIGINT is ignored, and a
+# shell without job control starts its background commands so (`cmd &` in a script), Python keeping the disposition
+# it inherits and pytest-xdist's workers theirs: there every such test waited for a run of hours to end. The tests
+# take the handler an interactive Python has.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

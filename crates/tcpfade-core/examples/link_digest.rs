@@ -102,28 +102,15 @@ fn main() {
             batches: 5,
             delayed_ack,
         };
+        // A two-state channel: good and bad mean durations drawn from the ranges, then its seed (in that order).
+        let two_state = |r: &mut R, good: (f64, f64), bad: (f64, f64)| {
+            let (g, b) = (r.f(good.0, good.1), r.f(bad.0, bad.1));
+            ContinuousTwoState::new(g, b, ContinuousLossRule::AnyInstant([0.0, 1.0]), r.next()).unwrap()
+        };
         let out = match r.pick(3) {
             0 => run_link(&cfg, PerfectChannel),
-            1 => run_link(
-                &cfg,
-                ContinuousTwoState::new(
-                    r.f(0.01, 1.0),
-                    r.f(0.0005, 0.05),
-                    ContinuousLossRule::AnyInstant([0.0, 1.0]),
-                    r.next(),
-                )
-                .unwrap(),
-            ),
-            _ => run_link(
-                &cfg,
-                ContinuousTwoState::new(
-                    r.f(0.1, 2.0),
-                    r.f(0.01, 0.3),
-                    ContinuousLossRule::AnyInstant([0.0, 1.0]),
-                    r.next(),
-                )
-                .unwrap(),
-            ),
+            1 => run_link(&cfg, two_state(&mut r, (0.01, 1.0), (0.0005, 0.05))),
+            _ => run_link(&cfg, two_state(&mut r, (0.1, 2.0), (0.01, 0.3))),
         };
         println!("{i} {:?}", out);
     }

@@ -218,8 +218,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
         args["wmax"] = window_cap(wmax, args["send_buffer"], MTU_BYTES)
-        raw = _core.tcp_over_bearer(errors == 1, tti, np.ascontiguousarray(power_w, dtype=float), SLOT, args,
-                                   report)
+        raw = _core.tcp_over_bearer(errors == 1, tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))
     per_batch = np.asarray(raw["batches"], dtype=float)

@@ -267,12 +267,20 @@ impl Rack {
             return;
         }
         let last = self.sent.remove_oldest(una, ack);
-        let rtt = now - last.xmit;
+        self.delivered_in_order(last.xmit, ack, now);
+    }
+
+    /// Steps 1-3 for segments delivered in order up to `ack`, the last of them sent at `xmit` and the most recently
+    /// sent: its RTT is RACK.rtt and a min_RTT candidate, it is RACK.segment if sent after the one before, and fack
+    /// moves to `ack`.
+    #[inline(always)]
+    fn delivered_in_order(&mut self, xmit: f64, ack: u64, now: f64) {
+        let rtt = now - xmit;
         self.min_rtt = self.min_rtt.min(rtt);
         self.rtt = rtt;
         self.sampled_since_probe = true;
-        if sent_after(last.xmit, ack, self.xmit_ts, self.end_seq) {
-            (self.xmit_ts, self.end_seq) = (last.xmit, ack);
+        if sent_after(xmit, ack, self.xmit_ts, self.end_seq) {
+            (self.xmit_ts, self.end_seq) = (xmit, ack);
         }
         self.fack = self.fack.max(ack);
     }
@@ -293,15 +301,7 @@ impl Rack {
             // What deliver_in_order() finds, read off the sequence order: the last segment delivered is the most
             // recently sent (and was sent after RACK.segment, the last one delivered before it), and the next sent
             // after it.
-            let xmit = self.slot(ack - 1).xmit;
-            let rtt = now - xmit;
-            self.min_rtt = self.min_rtt.min(rtt);
-            self.rtt = rtt;
-            self.sampled_since_probe = true;
-            if sent_after(xmit, ack, self.xmit_ts, self.end_seq) {
-                (self.xmit_ts, self.end_seq) = (xmit, ack);
-            }
-            self.fack = self.fack.max(ack);
+            self.delivered_in_order(self.slot(ack - 1).xmit, ack, now);
             self.reo_deadline = None;
             return true;
         }

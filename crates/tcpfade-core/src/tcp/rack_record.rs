@@ -89,9 +89,7 @@ impl SentList {
     pub(super) fn record_new(&mut self, seq: u64, now: f64, una: u64, high: u64) {
         // Its old slot may be another segment's: copy only those before it.
         self.reserve(una, high, seq);
-        if !self.calm {
-            debug_assert!(self.slot(seq).flags & LISTED == 0, "a new segment's slot still holds an undelivered one");
-        }
+        debug_assert!(self.calm || self.slot(seq).flags & LISTED == 0, "a new segment's slot holds an undelivered one");
         *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() };
         if !self.calm {
             self.link_last(seq);

@@ -471,8 +471,7 @@ impl SackRecovery {
     /// After an ACK (the RTO restarted already): arm the PTO on an ACK of new data, stop it in recovery or with
     /// something SACKed (RFC 8985 §7.2).
     pub(crate) fn rack_after_ack(&mut self, st: &TcpState, new_data: bool, now: f64) {
-        if let Some(rack) = self.rack.as_deref_mut().filter(|rack| rack.is_calm()) {
-            debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
+        if let Some(rack) = self.calm_rack(st) {
             if new_data {
                 rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
             }
@@ -489,11 +488,12 @@ impl SackRecovery {
 
     /// `seq` went on the link at `now`: RACK records it, and new data that is not a probe (re)arms the PTO.
     pub(crate) fn rack_sent(&mut self, st: &TcpState, seq: u64, retransmission: bool, probe: bool, now: f64) {
-        if let Some(rack) = self.rack.as_deref_mut().filter(|rack| rack.is_calm() && !retransmission && !probe) {
-            debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
-            rack.on_send(seq, now, false, st.una, st.high);
-            rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
-            return;
+        if !retransmission && !probe {
+            if let Some(rack) = self.calm_rack(st) {
+                rack.on_send(seq, now, false, st.una, st.high);
+                rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
+                return;
+            }
         }
         let cx = self.context(st);
         let Some(rack) = self.rack.as_deref_mut() else { return };
@@ -501,6 +501,15 @@ impl SackRecovery {
         if !retransmission && !probe {
             rack.arm_pto(&cx, now);
         }
+    }
+
+    /// RACK in its calm state, if it is in it: then the sender is outside recovery with nothing SACKed (checked in
+    /// debug builds), so the PTO needs none of the general context.
+    #[inline(always)]
+    fn calm_rack(&mut self, st: &TcpState) -> Option<&mut Rack> {
+        let rack = self.rack.as_deref_mut().filter(|rack| rack.is_calm())?;
+        debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
+        Some(rack)
     }
 
     /// A probe waiting to go out, taken.

@@ -411,6 +411,11 @@ def test_delayed_ack_means_the_same_in_every_command(capsys):
         assert main([*command, "--delayed-ack", "0"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "--delayed-ack = 0.0 is not allowed" in err, err
+        # A value that is not a finite number hears the range it missed too, not only that it is not a number.
+        for bad in ("nan", "1e400"):
+            assert main([*command, "--delayed-ack", bad]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "must be a finite number in (0, 1000]" in err, err
         assert main([*command, "--delayed-ack", "none", "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         row = out[0] if isinstance(out, list) else out
@@ -545,8 +550,9 @@ def test_masked_values_and_2d_arrays_are_refused_in_one_line(tmp_path):
 
     for call in (lambda: tcpfade.Bernoulli(np.ma.masked),
                  lambda: tcpfade.simulate("reno", tcpfade.Bernoulli(0.1), slots=1000, seed=1, wmax=np.ma.masked)):
-        with pytest.raises(tcpfade.errors.ParameterTypeError, match="= 'numpy.ma.masked' is not allowed: must be a "
-                                                                    "finite number .a masked value has none."):
+        # the rule's own words (a probability in [0, 1], an integer in a range), then why this value has none
+        with pytest.raises(tcpfade.errors.ParameterTypeError, match=r"= 'numpy.ma.masked' is not allowed: must be an? "
+                                                                    r"[a-z]+ .*\(a masked value has none\)$"):
             call()
     with pytest.raises(tcpfade.errors.TraceFormatError) as e:
         tcpfade.TraceChannel(np.zeros((3, 3)))

@@ -166,13 +166,14 @@ def test_every_entry_point_defaults_to_the_papers_profile_or_has_none_with_a_rea
     assert all("profile" not in m for m in all_models() if m.name not in taking)
 
 
-def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_the_kernel_does(tmp_path):
+def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_frto_and_drops_rack_as_the_kernel_does(tmp_path):
     # Linux runs PRR in every recovery, SACK or not (tcp_cwnd_reduction(); without SACK from duplicate ACKs), so
-    # the linux profile with sack=False keeps PRR, by the cumulative ACKs' estimates (tcp/prr.rs); RACK-TLP reads
+    # the linux profile with sack=False keeps PRR, by the cumulative ACKs' estimates (tcp/prr.rs), and F-RTO, on the
+    # cumulative ACK's evidence (tcp_enter_loss() sets tp->frto whatever SACK says; tcp/frto.rs); RACK-TLP reads
     # SACK's scoreboard, so the profile's rack gives way (its `requires`) instead of contradicting the call.
     off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
     spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True, "rack": False,
-                                                  "frto": False}, **LINK)
+                                                  "frto": True}, **LINK)
     assert fields(off) == fields(spelled)
     inflating = tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=False, **LINK)
     assert fields(inflating) != fields(off)           # the comparison can fail: PRR changed the run
@@ -185,11 +186,12 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_drops_rack_as_th
     frame = Store(e.store).dataframe()
     assert sorted(zip(frame["sack"], frame["prr"])) == [(False, True), (True, True)]
     assert sorted(zip(frame["sack"], frame["rack"])) == [(False, False), (True, True)]
-    assert sorted(zip(frame["sack"], frame["frto"])) == [(False, False), (True, True)]
+    assert sorted(zip(frame["sack"], frame["frto"])) == [(False, True), (True, True)]
     with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed: RACK-TLP is the loss detection"):
         tcpfade.simulate_link("newreno", profile="linux", sack=False, rack=True, **LINK)
-    with pytest.raises(tcpfade.ParameterError, match="frto = True is not allowed: F-RTO is built here as RFC 5682"):
-        tcpfade.simulate_link("newreno", profile="linux", sack=False, frto=True, **LINK)
+    with pytest.raises(tcpfade.ParameterError, match="frto = True is not allowed: tahoe has no fast recovery for "
+                                                     "F-RTO"):
+        tcpfade.simulate_link("tahoe", frto=True, **LINK)
 
 
 def test_the_send_buffer_caps_the_window_as_the_receivers_does():
@@ -267,3 +269,9 @@ def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
     assert on.parameters["frto"] is True and off.parameters["frto"] is False
     assert on.timeouts >= 1 and on.retransmissions <= on.timeouts + 1   # timed out, undone: one resend or so each
     assert off.retransmissions > 10 * on.retransmissions and on.goodput_bps > 1.5 * off.goodput_bps
+    # Without SACK F-RTO reads the same evidence off the cumulative ACK (an original segment acknowledged: nothing here
+    # needs a SACK block), and undoes the same timeout: the same transfer to within a retransmission.
+    cumulative = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", sack=False, seed=1)
+    assert cumulative.parameters["frto"] is True and cumulative.parameters["sack"] is False
+    assert cumulative.timeouts == on.timeouts and abs(cumulative.retransmissions - on.retransmissions) <= 1
+    assert cumulative.goodput_bps == pytest.approx(on.goodput_bps, rel=0.01)

@@ -60,9 +60,9 @@ def test_the_linux_profile_runs_rack_and_an_explicit_false_wins():
     assert linux.goodput == spelled.goodput and off.goodput == spelled_off.goodput
     assert (linux.goodput, linux.timeouts_per_s) != (off.goodput, off.timeouts_per_s)  # RACK changed the run
     # sack=False under the profile turns its rack off too (RACK needs the scoreboard), and keeps PRR (from
-    # duplicate ACKs, as Linux); rack asked for without SACK is refused.
+    # duplicate ACKs, as Linux) and F-RTO (from the cumulative ACK, as Linux); rack asked for without SACK is refused.
     assert tcpfade.simulate_link("cubic", profile="linux", sack=False, **kw).goodput == \
-        tcpfade.simulate_link("cubic", **{**LINUX.values, "sack": False, "prr": True, "rack": False, "frto": False},
+        tcpfade.simulate_link("cubic", **{**LINUX.values, "sack": False, "prr": True, "rack": False, "frto": True},
                               **kw).goodput
     with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed"):
         tcpfade.simulate_link("cubic", profile="linux", sack=False, rack=True, **kw)

@@ -62,21 +62,22 @@ class Rule:
         return type(self).__name__
 
 
-def _as_float(name: str, value: Any) -> float:
+def _as_float(name: str, value: Any, allowed: str = "must be a finite number") -> float:
+    """``value`` as a float, or the project's error naming ``name`` and what is ``allowed`` (a rule's own words, so
+    that a NaN or a string hears the range it missed, not only that it is not a number)."""
     if type(value).__name__ == "MaskedConstant":   # numpy.ma.masked: no value at all (float() would give 0.0)
-        raise fail(name, "numpy.ma.masked", "must be a finite number (a masked value has none)",
-                   kind=ParameterTypeError)
+        raise fail(name, "numpy.ma.masked", f"{allowed} (a masked value has none)", kind=ParameterTypeError)
     if isinstance(value, (bool, str, bytes)) or not isinstance(value, numbers.Real):
         # numpy's 0-d arrays are numbers too
         if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
-            raise fail(name, value, "must be a finite number", kind=ParameterTypeError)
-        return _as_float(name, value.item())
+            raise fail(name, value, allowed, kind=ParameterTypeError)
+        return _as_float(name, value.item(), allowed)
     try:
         out = float(value)
     except (OverflowError, ValueError, TypeError):
-        raise fail(name, value, "must be a finite number (this one does not fit a double)") from None
+        raise fail(name, value, f"{allowed} (this one does not fit a double)") from None
     if not math.isfinite(out):
-        raise fail(name, value, "must be a finite number")
+        raise fail(name, value, allowed)
     return out
 
 
@@ -101,7 +102,7 @@ class Real(Rule):
         return f"must be a finite number in {lo}{self.low:g}, {self.high:g}{hi}"
 
     def check(self, name: str, value: Any) -> float:
-        v = _as_float(name, value)
+        v = _as_float(name, value, self.describe())
         low_bad = self.low is not None and (v <= self.low if self.low_open else v < self.low)
         high_bad = self.high is not None and (v >= self.high if self.high_open else v > self.high)
         if low_bad or high_bad:

@@ -102,10 +102,81 @@ fn a_real_loss_shows_at_the_ack_after_the_new_data() {
 }
 
 #[test]
-fn f_rto_needs_sack_and_sack_off_drops_it() {
+fn f_rto_runs_with_or_without_sack_but_needs_a_fast_recovery() {
     let base = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 6.0).unwrap();
-    let err = base.with_frto(true).unwrap_err().to_string();
-    assert!(err.contains("frto") && err.contains("sack=True"), "{err}");
+    assert!(base.with_frto(true).unwrap().frto);
     let on = base.with_sack(true).unwrap().with_frto(true).unwrap();
-    assert!(on.frto && !on.with_sack(false).unwrap().frto);
+    assert!(on.frto && on.with_sack(false).unwrap().frto);
+    let tahoe = SenderConfig::new(Variant::Tahoe, 64, 3, 1.0, 6.0).unwrap();
+    let err = tahoe.with_frto(true).unwrap_err().to_string();
+    assert!(err.contains("frto") && err.contains("go-back-N"), "{err}");
+}
+
+/// The same start without SACK: a NewReno sender whose ACKs are cumulative only (Linux runs F-RTO so too).
+fn timed_out_cumulative(frto: bool) -> Sender {
+    let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 6.0).unwrap().with_initial_window(10).unwrap();
+    let mut s = Sender::new(cfg.with_frto(frto).unwrap());
+    assert_eq!(drain(&mut s, 0.0), (0..10).collect::<Vec<_>>());
+    // ssthresh ⌈10/2⌉ = 5, W = 1, and going back N from the first unacknowledged segment.
+    s.on_timeout(1.0);
+    assert_eq!(drain(&mut s, 1.0), [0]);
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 5.0));
+    s
+}
+
+/// A cumulative ACK of `cum` at `now`; what is sent in answer.
+fn ack(s: &mut Sender, now: f64, cum: u64) -> Vec<u64> {
+    s.on_ack(now, cum);
+    drain(s, now)
+}
+
+#[test]
+fn without_sack_a_spurious_timeout_is_undone_at_the_second_ack() {
+    // ACK 1 (the original 0's, held up) covers 0, sent again: no evidence. SND.UNA moved below high_seq = 10: step 2b
+    // (tcp_process_loss(): REXMIT_NEW), W = 2 in slow start and nothing in flight (0 is acknowledged; Linux counts
+    // 1-9 lost after the timeout): the new 10 and 11, not the retransmissions of 1 and 2.
+    let mut s = timed_out_cumulative(true);
+    assert_eq!(ack(&mut s, 1.01, 1), [10, 11]);
+    // ACK 2 newly covers 1, never sent again (FLAG_ORIG_SACK_ACKED from tcp_clean_rtx_queue(), SACK or not): spurious.
+    // cwnd = max(2, 10) = 10, ssthresh = max(5, max(6, 10 >> 1 + 10 >> 2)) = 7, and congestion avoidance: 10.1.
+    // Nothing is marked lost any more, so 2-11 are in flight: 10 = ⌊W⌋, nothing goes.
+    assert_eq!(ack(&mut s, 1.02, 2), Vec::<u64>::new());
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (10.1, 7.0, 1));
+    // And new data follows, not the segments going back N would have sent again: ACK 3 lets 12 out.
+    assert_eq!(ack(&mut s, 1.03, 3), [12]);
+    assert_eq!(s.counters().retransmissions, 1);
+}
+
+#[test]
+fn without_sack_a_duplicate_ack_after_the_new_data_shows_the_loss_real() {
+    // 0-9 were lost; the retransmission of 0 arrives: ACK 1, step 2b as above: 10 and 11.
+    let mut s = timed_out_cumulative(true);
+    assert_eq!(ack(&mut s, 1.01, 1), [10, 11]);
+    // 10 arrives: a duplicate ACK of 1. The loss was real (step 3a, num_dupack): F-RTO ends, nothing is undone, and
+    // going back N resumes at 1. In flight (Linux: packets_out 11 − sacked_out 1 (tcp_add_reno_sack) − lost_out 9 +
+    // retrans_out 0 = 1): 10 and 11 less the one duplicate ACK, against W = 2: one retransmission, 1.
+    assert_eq!(ack(&mut s, 1.02, 1), [1]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (2.0, 5.0, 0));
+    // 11 arrives: a second duplicate ACK. In flight: 1 resent, and 10-11 less two duplicate ACKs: 1 < 2: 2 goes.
+    assert_eq!(ack(&mut s, 1.03, 1), [2]);
+    // The retransmission of 1 arrives: ACK 2. Slow start, W = 3. Linux resets its emulated SACKs when SND.UNA moves
+    // (tcp_reset_reno_sack()), so 10 and 11 count in flight again beside the resent 2: 3 = W, nothing goes.
+    assert_eq!(ack(&mut s, 1.04, 2), Vec::<u64>::new());
+    // ACK 3 (2's retransmission): W = 4, in flight 10 and 11: 3 and 4 go again. ACK 5 (one ACK, W + 1 = 5 =
+    // ssthresh): 5, 6, 7. ACK 8: congestion avoidance, W = 5.2; 8 and 9 go again, and going back N, reaching 10, passes
+    // over 10 and 11 (sent once by step 2b, not lost): 8-11 in flight, so one more, 12. No undo ever: the originals
+    // below 10 were all sent again before their ACKs.
+    assert_eq!(ack(&mut s, 1.05, 3), [3, 4]);
+    assert_eq!(ack(&mut s, 1.06, 5), [5, 6, 7]);
+    assert_eq!(ack(&mut s, 1.07, 8), [8, 9, 12]);
+    assert_eq!(s.spurious_timeouts(), 0);
+    assert_eq!(s.counters().retransmissions, 10);
+}
+
+#[test]
+fn without_sack_and_without_f_rto_the_same_acks_go_back_n() {
+    let mut s = timed_out_cumulative(false);
+    assert_eq!(ack(&mut s, 1.01, 1), [1, 2]);
+    assert_eq!(ack(&mut s, 1.02, 2), [3, 4]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (3.0, 5.0, 0));
 }

@@ -101,7 +101,9 @@ RACK = Param("rack", v.Flag(), False,
 FRTO = Param("frto", v.Flag(), False,
              "F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's tcp_frto = 2): after a retransmission timeout the sender "
              "sends new data in place of the holes once, and if the next ACK acknowledges a segment never sent again "
-             "the timeout was spurious and is undone (cwnd and ssthresh as before it, nothing lost); needs sack=True.")
+             "the timeout was spurious and is undone (cwnd and ssthresh as before it, nothing lost). With SACK or without, as Linux "
+             "runs it (without SACK the cumulative ACK is the evidence, and a duplicate ACK after the new data shows the "
+             "loss real); needs a variant with fast recovery (reno, newreno, cubic).")
 
 HYSTART = Param("hystart", v.Flag(), False,
                  "HyStart++ (RFC 9406) in the initial slow start: it leaves slow start for a conservative slow start "
@@ -144,8 +146,8 @@ SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")
 
 def check_recovery_parts(a: dict) -> None:
     """Refuse the sender's recovery parts that do not fit its variant or each other (the core refuses them too,
-    in the same words): SACK or PRR with a variant without a fast recovery, RACK or F-RTO without SACK."""
-    for part, rule in (("sack", "SACK's loss recovery (RFC 6675)"), ("prr", "PRR (RFC 6937)")):
+    in the same words): SACK, PRR or F-RTO with a variant without a fast recovery, RACK without SACK."""
+    for part, rule in (("sack", "SACK's loss recovery (RFC 6675)"), ("prr", "PRR (RFC 6937)"), ("frto", "F-RTO (RFC 5682)")):
         if a.get(part) and a["variant"] not in SACK_VARIANTS:
             if a["variant"] == "probing":
                 why = (f"probing reacts to a loss with a probe cycle, not retransmissions, so {rule} has no place in "
@@ -157,9 +159,6 @@ def check_recovery_parts(a: dict) -> None:
     if a.get("rack") and not a.get("sack"):
         raise v.fail("rack", True, "RACK-TLP is the loss detection of SACK's loss recovery here (it reads which "
                                    "segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too")
-    if a.get("frto") and not a.get("sack"):
-        raise v.fail("frto", True, "F-RTO is built here as RFC 5682 §3's SACK-enhanced algorithm (it asks the SACK "
-                                   "scoreboard which segments were sent again); set sack=True too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

@@ -108,15 +108,15 @@ LINUX = Profile(
                "(then DeliveredData and pipe from duplicate ACKs, tcp_add_reno_sack())",
         "prr_bound": "tcp_cwnd_reduction(): max(prr_delivered − prr_out, newly delivered), one more only when the "
                      "ACK advances SND.UNA and marks nothing newly lost (Linux since 2015; RFC 9937's SafeACK)",
-        "frto": "net.ipv4.tcp_frto = 2 (Documentation/networking/ip-sysctl.rst): F-RTO with SACK, "
-                "tcp_enter_loss() and tcp_process_loss() in tcp_input.c; an undo restores tcp_undo_cwnd_reduction()'s "
-                "max(cwnd, prior_cwnd) and prior_ssthresh",
+        "frto": "net.ipv4.tcp_frto = 2 (Documentation/networking/ip-sysctl.rst): F-RTO, with SACK and without "
+                "(tcp_enter_loss() sets tp->frto from the sysctl alone), tcp_process_loss() in tcp_input.c; an undo "
+                "restores tcp_undo_cwnd_reduction()'s max(cwnd, prior_cwnd) and prior_ssthresh",
         "prr_partial_ack": "tcp_xmit_retransmit_queue() in tcp_output.c stops once tcp_packets_in_flight() reaches "
                            "snd_cwnd, which tcp_cwnd_reduction() sets to pipe + sndcnt, forcing a packet only while "
                            "prr_out is 0; traced, a partial ACK with sndcnt 0 sent nothing and the RTO repaired the "
                            "window (docs/validation/kernel.md)",
     },
-    requires={"rack": "sack", "frto": "sack"},
+    requires={"rack": "sack"},
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

@@ -126,7 +126,8 @@ pub struct SenderConfig {
     /// NextSeg sends by pipe already.
     pub prr_partial_ack: PartialAck,
     /// F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's `tcp_frto = 2`; [`super::frto`]): a timeout that the next ACKs
-    /// show spurious is undone. Needs SACK. Off by default (the papers' TCP and RFC 6298 have none).
+    /// show spurious is undone. With SACK or without (Linux runs it either way; without SACK the evidence is the
+    /// cumulative ACK's). Off by default (the papers' TCP and RFC 6298 have none).
     pub frto: bool,
     /// The receiver's delayed ACKs (when the driver delays them): which in-order segment is ACKed at once
     /// ([`DelayedAckRule`]). ns-2's by default (the papers' simulations); the receiver's rule, kept here with the
@@ -260,8 +261,7 @@ impl SenderConfig {
         }
         self.sack = on;
         if !on {
-            self.rack = false; // RACK reads SACK's scoreboard; PRR holds without it (super::prr)
-            self.frto = false; // the SACK-enhanced F-RTO reads it too
+            self.rack = false; // RACK reads SACK's scoreboard; PRR and F-RTO hold without it (super::prr, super::frto)
         }
         Ok(self)
     }
@@ -297,11 +297,14 @@ impl SenderConfig {
         Ok(self)
     }
 
-    /// The same configuration with F-RTO (RFC 5682 §3) on or off ([`SenderConfig::frto`]); SACK must be on already.
+    /// The same configuration with F-RTO (RFC 5682 §3) on or off ([`SenderConfig::frto`]), with SACK or without it as
+    /// Linux runs it. A variant without fast recovery refuses it, for SACK's reason (its timeout repair is its loss
+    /// repair, or a probe cycle).
     pub fn with_frto(mut self, on: bool) -> Result<Self> {
-        if on && !self.sack {
-            return Err(Error::invalid("frto", "True", "F-RTO is built here as RFC 5682 §3's SACK-enhanced algorithm \
-                (it asks the SACK scoreboard which segments were sent again); set sack=True too"));
+        if on {
+            if let Some(reason) = fast_recovery_refusal(self.variant, "F-RTO (RFC 5682)") {
+                return Err(Error::invalid("frto", "True", &reason));
+            }
         }
         self.frto = on;
         Ok(self)

@@ -27,6 +27,9 @@
 //! Linux also undoes a timeout that timestamps show spurious (the Eifel detection, `tcp_packet_delayed()`), which
 //! needs the ACK's echoed timestamp; the simulated ACKs carry none, so only F-RTO's evidence undoes here.
 
+use super::sack::Scoreboard;
+use super::state::TcpState;
+
 /// One F-RTO episode's state (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Frto {
@@ -84,6 +87,144 @@ impl Frto {
             return Verdict::SendNew;
         }
         Verdict::Wait
+    }
+}
+
+/// F-RTO for a sender without SACK, a part of Reno's and NewReno's cumulative recovery ([`super::recovery`]). Linux
+/// runs F-RTO whatever SACK says (`tcp_enter_loss()` sets `tp->frto` from the sysctl alone) and, without SACK,
+/// `tcp_process_loss()` reads the same steps off the cumulative ACK: *original* is a segment below `high_seq` never
+/// sent again that the ACK newly covers (`FLAG_ORIG_SACK_ACKED` is set by `tcp_clean_rtx_queue()` for such a
+/// segment, SACK or not), and a duplicate ACK after step 2b is the evidence of a real loss (`num_dupack`).
+///
+/// The cumulative sender repairs a timeout by going back N (every segment from SND.UNA is sent again as the window
+/// opens: Linux's loss state, where all are marked lost, does the same); here that pointer is SND.NXT of
+/// [`super::state::TcpState`]. Step 2b sends new data from the highest sent instead, with the retransmissions still out
+/// and the new ones counted in flight; if the loss proves real, going back N resumes where it stood and passes over
+/// the segments step 2b sent (Linux does not mark them lost), and counts them in flight until it does. An undo sends nothing again: the pointer moves to the
+/// highest sent (Linux's `tcp_undo_cwnd_reduction(sk, true)` clears every lost mark).
+#[derive(Debug, Clone)]
+pub(crate) struct CumulativeFrto {
+    /// The episode running, if any.
+    episode: Option<Frto>,
+    /// The episode a repeated timeout keeps its window to undo to from.
+    first: Option<Frto>,
+    /// The highest sent at the timeout (Linux's `high_seq` in its loss state), until SND.UNA reaches it.
+    after_rto: Option<u64>,
+    /// Which outstanding segments were sent again (the SACK scoreboard's retransmitted bits; nothing is SACKed).
+    board: Scoreboard,
+    /// Step 2b's ACK: new data goes out in place of the holes, from this sequence number, until the next ACK.
+    new_from: Option<u64>,
+    /// The segments step 2b sent, `[from, to)`, which going back N passes over.
+    skip: Option<(u64, u64)>,
+    /// Timeouts found spurious and undone.
+    pub spurious_timeouts: u64,
+}
+
+impl CumulativeFrto {
+    /// For a receiver window of `wmax` segments.
+    pub(crate) fn new(wmax: u64) -> Self {
+        CumulativeFrto { episode: None, first: None, after_rto: None, board: Scoreboard::new(wmax).with_retransmissions(),
+                         new_from: None, skip: None, spurious_timeouts: 0 }
+    }
+
+    /// `seq` went on the link (a retransmission or not).
+    #[inline]
+    pub(crate) fn on_send(&mut self, seq: u64, retransmission: bool) {
+        self.board.note_sent(seq, retransmission);
+    }
+
+    /// Step 1, at a timeout, before the window is reduced: as SACK's (`SackRecovery::timeout`), starting at a
+    /// timeout outside fast and RTO recovery and again at one that repeats it (SND.UNA unmoved since).
+    pub(crate) fn on_timeout(&mut self, st: &TcpState) {
+        if st.last_rto_una != Some(st.una) {
+            let open = st.recover.is_none() && self.after_rto.is_none();
+            self.first = open.then(|| Frto::start(st.cwnd, st.ssthresh, st.high));
+        }
+        self.episode = self.first.map(|f| Frto { high_seq: st.high, sent_new: false, ..f });
+        self.after_rto = Some(st.high);
+        self.new_from = None;
+        self.skip = None;
+    }
+
+    /// An ACK that moved SND.UNA from `old_una` to `st.una` (or, equal, a duplicate), before the recovery part takes
+    /// it: the F-RTO steps (RFC 5682 §3 as `tcp_process_loss()` runs them without SACK). `new_ok`: the receiver's
+    /// window and the transfer have a new segment to send (step 2b). Returns `high_seq` when it undid the timeout (the
+    /// recovery part then lifts what the timeout had set for itself: NewReno's guard).
+    pub(crate) fn on_ack(&mut self, st: &mut TcpState, old_una: u64, new_ok: bool) -> Option<u64> {
+        if let Some(from) = self.new_from.take() {
+            // Step 2b's sends are over: going back N passes over them.
+            self.skip = (st.high > from).then_some((from, st.high));
+        }
+        let advanced = st.una > old_una;
+        let mut undone = None;
+        if let Some(f) = self.episode.as_mut() {
+            // A new transmission clears its segment's bit and a retransmission sets it (`Scoreboard::note_sent`).
+            let original = self.board.count_originals(old_una, st.una.min(st.high.min(f.high_seq))) > 0;
+            match f.on_ack(original, advanced, false, st.una, st.high, new_ok) {
+                Verdict::Spurious => undone = Some(self.undo(st)),
+                Verdict::Real => self.episode = None,
+                Verdict::SendNew => {
+                    // Linux's high_seq = SND.NXT: RTO recovery's end moves too.
+                    self.after_rto = Some(st.high);
+                    self.new_from = Some(st.high);
+                }
+                Verdict::Wait => {}
+            }
+        }
+        if self.after_rto.is_some_and(|point| st.una >= point) {
+            self.after_rto = None;
+            self.episode = None;
+        }
+        undone
+    }
+
+    /// The timeout was spurious: the window before it comes back, nothing is sent again, and RTO recovery ends;
+    /// `high_seq` returned.
+    fn undo(&mut self, st: &mut TcpState) -> u64 {
+        let f = self.episode.take().expect("an F-RTO episode");
+        st.cwnd = st.cwnd.max(f.prior_cwnd);
+        st.ssthresh = st.ssthresh.max(f.prior_ssthresh);
+        st.last_rto_una = None; // icsk_retransmits = 0: a later timeout is a first one again
+        st.send_next = st.send_next.max(st.high);
+        self.after_rto = None;
+        self.new_from = None;
+        self.skip = None;
+        self.spurious_timeouts += 1;
+        f.high_seq
+    }
+
+    /// The segment to send now: `Some(choice)` while step 2b's ACK lets new data out in place of the holes (within
+    /// the window `usable`, with the retransmissions still out and the new ones in flight; `wmax` the receiver's
+    /// window, `limit` one past a finite transfer's last segment); None leaves the choice to the ordinary rule, once
+    /// going back N has passed over step 2b's segments if it reached them.
+    #[inline]
+    pub(crate) fn next_segment(&mut self, st: &mut TcpState, usable: u64, wmax: u64, limit: u64) -> Option<Option<u64>> {
+        if let Some(from) = self.new_from {
+            let in_flight = (st.send_next - st.una) + (st.high - from);
+            let ok = st.retransmit.is_none() && in_flight < usable && st.high < st.una + wmax && st.high < limit;
+            return Some(ok.then_some(st.high));
+        }
+        if let Some((from, to)) = self.skip {
+            if st.send_next >= from {
+                st.send_next = st.send_next.max(to);
+                self.skip = None;
+            } else {
+                // Step 2b's segments are in flight too, less those a duplicate ACK since SND.UNA last moved shows
+                // delivered: Linux's in-flight count with its SACK emulation for a non-SACK peer (tcp_add_reno_sack()
+                // at a duplicate ACK, tcp_reset_reno_sack() when SND.UNA moves).
+                let out = to.saturating_sub(from.max(st.una)).saturating_sub(st.dupacks);
+                if st.retransmit.is_none() && (st.send_next - st.una) + out >= usable {
+                    return Some(None);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether a new segment is there for step 2b: below the receiver's window `wmax` above SND.UNA and `limit`.
+    #[inline]
+    pub(crate) fn new_data(st: &TcpState, wmax: u64, limit: u64) -> bool {
+        st.high < st.una + wmax && st.high < limit
     }
 }
 

@@ -15,6 +15,7 @@
 //! enum matched in place (`RecoveryPart`): static, as the per-ACK path needs.
 
 use super::congestion::{Congestion, CongestionOps};
+use super::frto::CumulativeFrto;
 use super::probe_cycle::ProbeRecovery;
 use super::prr::CumulativePrr;
 use super::prr::{PartialAck, PrrBound, PrrState};
@@ -188,10 +189,12 @@ impl RecoveryOps for GoBackN {
 }
 
 /// Reno: fast recovery that the first ACK of new data ends, partial or not (zorzi-rao §2).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Reno {
     /// The window rule in recovery.
     pub window: FastRecoveryWindow,
+    /// F-RTO without SACK, when on ([`super::SenderConfig::frto`]).
+    pub frto: Option<Box<CumulativeFrto>>,
 }
 
 impl RecoveryOps for Reno {
@@ -213,6 +216,9 @@ impl RecoveryOps for Reno {
     }
 
     fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
+        if let Some(frto) = &mut self.frto {
+            frto.on_timeout(st);
+        }
         restart_after_timeout(st, cc);
         self.window.forget();
     }
@@ -220,7 +226,7 @@ impl RecoveryOps for Reno {
 
 /// NewReno (RFC 6582): fast recovery ends when the ACK covers `recover`; a partial ACK retransmits the next
 /// hole and stays in recovery.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct NewReno {
     /// The window rule in recovery.
     pub window: FastRecoveryWindow,
@@ -229,6 +235,8 @@ pub(crate) struct NewReno {
     /// RFC 6582's `recover` kept after recovery ends and set at timeouts (one past the highest packet sent
     /// then), for the step-2 guard; None before the first recovery or timeout.
     pub guard: Option<u64>,
+    /// F-RTO without SACK, when on ([`super::SenderConfig::frto`]).
+    pub frto: Option<Box<CumulativeFrto>>,
 }
 
 impl RecoveryOps for NewReno {
@@ -259,6 +267,9 @@ impl RecoveryOps for NewReno {
     }
 
     fn on_timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, _now: f64) {
+        if let Some(frto) = &mut self.frto {
+            frto.on_timeout(st);
+        }
         restart_after_timeout(st, cc);
         self.window.forget();
         if self.guard_on {
@@ -307,6 +318,39 @@ macro_rules! each_part {
 }
 
 impl RecoveryPart {
+    /// F-RTO of a cumulative-ACK recovery (Reno's, NewReno's), when on; SACK's runs its own
+    /// ([`super::sack_recovery`]).
+    #[inline]
+    pub(crate) fn cumulative_frto(&mut self) -> Option<&mut CumulativeFrto> {
+        match self {
+            RecoveryPart::Reno(r) => r.frto.as_deref_mut(),
+            RecoveryPart::NewReno(r) => r.frto.as_deref_mut(),
+            _ => None,
+        }
+    }
+
+    /// F-RTO without SACK undid a timeout whose `high_seq` was this: NewReno's guard, set by the timeout (RFC 6582 §3.2
+    /// step 4), is lifted, as Linux returns to the open state, where duplicate ACKs start a fast retransmit again;
+    /// except when SND.UNA is at `high_seq`, where Linux holds its loss state until an ACK above it
+    /// (`tcp_is_non_sack_preventing_reopen()`, "to prevent false fast retransmits").
+    pub(crate) fn after_undone_timeout(&mut self, st: &TcpState, high_seq: u64) {
+        if let RecoveryPart::NewReno(r) = self {
+            if r.guard_on {
+                r.guard = (st.una >= high_seq).then_some(high_seq);
+            }
+        }
+    }
+
+    /// Timeouts F-RTO found spurious and undid, SACK's or the cumulative one's.
+    pub(crate) fn spurious_timeouts(&self) -> u64 {
+        match self {
+            RecoveryPart::Sack(part) => part.spurious_timeouts,
+            RecoveryPart::Reno(r) => r.frto.as_ref().map_or(0, |f| f.spurious_timeouts),
+            RecoveryPart::NewReno(r) => r.frto.as_ref().map_or(0, |f| f.spurious_timeouts),
+            _ => 0,
+        }
+    }
+
     /// PRR's variables when PRR runs in the current recovery (SACK's or the cumulative one).
     pub(crate) fn prr_state(&self) -> Option<PrrState> {
         match self {

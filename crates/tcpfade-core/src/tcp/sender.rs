@@ -33,6 +33,7 @@
 
 use super::congestion::{Aimd, Congestion, CongestionOps};
 use super::cubic::Cubic;
+use super::frto::CumulativeFrto;
 use super::probe_cycle::ProbeRecovery;
 use super::probing::{CycleRecord, ProbeCounters, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeSegment, RttMinima};
 use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
@@ -62,16 +63,21 @@ impl Sender {
     /// A sender at the start of a transfer: W = IW (capped at Wmax), Wth = the initial ssthresh.
     pub fn new(cfg: SenderConfig) -> Self {
         let dupthresh = cfg.dupthresh as f64;
+        let frto = || cfg.frto.then(|| Box::new(CumulativeFrto::new(cfg.wmax)));
         let recovery = match cfg.variant.recovery() {
             Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno if cfg.sack => {
                 RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack, cfg.frto))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
-            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno { window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack) }),
+            Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno {
+                window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack),
+                frto: frto(),
+            }),
             Recovery::FastRecoveryNewReno => RecoveryPart::NewReno(NewReno {
                 window: FastRecoveryWindow::new(dupthresh, cfg.prr, cfg.prr_partial_ack),
                 guard_on: cfg.recover_guard,
                 guard: None,
+                frto: frto(),
             }),
             Recovery::ProbeCycle => RecoveryPart::Probe(ProbeRecovery::new(cfg.best_rtt, cfg.wmax)),
         };
@@ -110,10 +116,28 @@ impl Sender {
             }
             RecoveryPart::Sack(_) => return self.poll_transmit_sack(now),
             recovery if recovery.holds_data() => return None,
+            _ if self.cfg.frto => return self.poll_transmit_frto(now),
             _ => {}
         }
         let seq = self.next_in_order()?;
         Some(self.emit(seq, now))
+    }
+
+    /// [`Sender::poll_transmit`] of a cumulative-ACK sender with F-RTO ([`super::frto::CumulativeFrto`]): step 2b's new
+    /// data, or the ordinary rule; every segment noted for F-RTO's evidence. Out of line, as SACK's.
+    #[inline(never)]
+    fn poll_transmit_frto(&mut self, now: f64) -> Option<Segment> {
+        let (usable, wmax, limit) = (self.usable_window(), self.cfg.wmax, self.limit());
+        let frto = self.recovery.cumulative_frto().expect("F-RTO without SACK is Reno's or NewReno's");
+        let seq = match frto.next_segment(&mut self.st, usable, wmax, limit) {
+            Some(choice) => choice?,
+            None => self.next_in_order()?,
+        };
+        let segment = self.emit(seq, now);
+        if let Some(frto) = self.recovery.cumulative_frto() {
+            frto.on_send(seq, segment.retransmission);
+        }
+        Some(segment)
     }
 
     /// [`Sender::poll_transmit`] of a SACK sender: NextSeg while its recovery part governs (RFC 6675 §5 step C),
@@ -217,20 +241,37 @@ impl Sender {
         }
         let st = &mut self.st;
         if ack > st.una {
-            let acked = ack - st.una;
+            let (old_una, acked) = (st.una, ack - st.una);
             Self::take_rtt_sample(st, ack, now);
             st.una = ack;
             st.send_next = st.send_next.max(ack);
             if st.retransmit.is_some_and(|seq| seq < ack) {
                 st.retransmit = None;
             }
+            if self.cfg.frto {
+                self.frto_on_ack(old_una);
+            }
+            let st = &mut self.st;
             self.recovery.on_new_ack(st, &mut self.cc, ack, acked, now);
             // D2: restarted by an ACK of new data, stopped when nothing is outstanding; a probe cycle has its
             // own timer.
             let st = &mut self.st;
             st.timer = (st.una < st.high && !self.recovery.holds_data()).then_some(now + st.rto.rto());
         } else if ack == st.una && st.una < st.high {
+            if self.cfg.frto {
+                self.frto_on_ack(ack);
+            }
             self.on_duplicate_ack(now);
+        }
+    }
+
+    /// F-RTO without SACK takes an ACK that moved SND.UNA from `old_una` (or a duplicate) before the recovery part.
+    #[inline(never)]
+    fn frto_on_ack(&mut self, old_una: u64) {
+        let new_ok = CumulativeFrto::new_data(&self.st, self.cfg.wmax, self.limit());
+        let Some(frto) = self.recovery.cumulative_frto() else { return };
+        if let Some(high_seq) = frto.on_ack(&mut self.st, old_una, new_ok) {
+            self.recovery.after_undone_timeout(&self.st, high_seq);
         }
     }
 
@@ -546,7 +587,7 @@ impl Sender {
 
     /// Timeouts F-RTO found spurious and undid (0 without it).
     pub fn spurious_timeouts(&self) -> u64 {
-        self.sack().map_or(0, |part| part.spurious_timeouts)
+        self.recovery.spurious_timeouts()
     }
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).

@@ -275,3 +275,24 @@ def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
     assert cumulative.parameters["frto"] is True and cumulative.parameters["sack"] is False
     assert cumulative.timeouts == on.timeouts and abs(cumulative.retransmissions - on.retransmissions) <= 1
     assert cumulative.goodput_bps == pytest.approx(on.goodput_bps, rel=0.01)
+
+
+def test_timestamps_keep_a_run_where_the_kernels_runs_are_and_karns_backoff_does_not():
+    """docs/validation/kernel.md, "F-RTO without SACK, and timestamps": the kernel grid's 10 Mb/s, 10 ms, i.i.d. cell,
+    reno without SACK, channel seed 1003, where slow start overshoots and each cumulative ACK that jumps a repaired
+    hole undoes the timeout (F-RTO without SACK, as Linux). Judged against the kernel's own sixteen runs of that cell
+    (validation/kernel_frto_nosack.csv, tcp_frto on and off): with the profile's timestamps the run lies within their
+    range; with Karn's rule instead, each timeout doubles the RTO and the run falls below all of them."""
+    import pandas as pd
+    from pathlib import Path
+
+    kept = pd.read_csv(Path(__file__).resolve().parents[1] / "validation" / "kernel_frto_nosack.csv")
+    kernel = kept[(kept["side"] == "kernel") & (kept["cell"] == "10 Mb/s, 10 ms, i.i.d., reno, SACK off")]["goodput"]
+    assert len(kernel) == 16
+    cell = dict(rate=833.0, tau=0.02, buffer=18, packet_bytes=1500, channel=tcpfade.Bernoulli(0.01), duration=14.0,
+                warmup=3.0, seed=1003)
+    with_ts = tcpfade.simulate_link("newreno", profile="linux", sack=False, **cell)
+    karn = tcpfade.simulate_link("newreno", profile="linux", sack=False, timestamps=False, **cell)
+    assert with_ts.parameters["timestamps"] is True and with_ts.parameters["frto"] is True
+    assert kernel.min() <= with_ts.new_received_rate <= kernel.max()
+    assert karn.new_received_rate < kernel.min() and karn.timeouts > with_ts.timeouts

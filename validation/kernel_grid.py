@@ -154,6 +154,7 @@ ABLATIONS = [
     ("ssthresh set again at a timeout inside a fast recovery", {"ssthresh_once_per_window": False}),
     ("no F-RTO (a spurious timeout is not undone)", {"frto": False}),
     ("a segment that fills part of a gap ACKed late (ns-2's delayed-ACK rule)", {"delayed_ack_rule": "ns2"}),
+    ("no timestamps (Karn's rule: a retransmission's ACK gives no RTT sample)", {"timestamps": False}),
 ]
 
 #: Cells ablated whether or not they overlap: those the traced window rules closed (docs/validation/kernel.md, "The

@@ -5,7 +5,7 @@
 mod common;
 
 use common::drain;
-use tcpfade_core::tcp::{Sender, SenderConfig, Variant};
+use tcpfade_core::tcp::{Rfc6298, Sender, SenderConfig, Variant};
 
 /// NewReno, ssthresh = ⌈W/2⌉, IW 4, a fixed 1-s timer; what it sends at t = 0.
 fn sender(hold: bool) -> (Sender, Vec<u64>) {
@@ -71,5 +71,45 @@ fn a_timeout_inside_a_fast_recovery_keeps_its_ssthresh_once_per_window() {
         assert_eq!((s.cwnd(), s.ssthresh()), (1.0, if once { 4.0 } else { 5.0 }), "once = {once}");
         assert!(!s.in_recovery());
         assert_eq!(drain(&mut s, 1.0), vec![0]);
+    }
+}
+
+/// NewReno with RFC 6298's estimator (RTO at least 0.2 s, tick 1 ms, backoff up to 64×), IW 2, with or without
+/// timestamps' RTT samples of retransmissions (`SenderConfig::timestamps`, RFC 7323 §4 as Linux's
+/// tcp_ack_update_rtt()).
+fn estimated(timestamps: bool) -> Sender {
+    let rfc = Rfc6298 { initial: 1.0, min: 0.2, max: 60.0, granularity: 0.001, max_backoff: 64 };
+    let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 1000.0).unwrap()
+        .with_initial_window(2).unwrap()
+        .with_rfc6298(rfc).unwrap()
+        .with_timestamps(timestamps);
+    Sender::new(cfg)
+}
+
+#[test]
+fn with_timestamps_the_ack_of_a_retransmission_times_it_and_ends_the_backoff() {
+    for timestamps in [false, true] {
+        let mut s = estimated(timestamps);
+        assert_eq!(drain(&mut s, 0.0), vec![0, 1]);
+        // 0 is timed; its ACK at 0.1 s is the first sample: SRTT 0.1, RTTVAR 0.05, RTO = 0.1 + 4·0.05 = 0.3 s. W = 3.
+        s.on_ack(0.1, 1);
+        assert!((s.rto_estimator().rto() - 0.3).abs() < 1e-12);
+        assert_eq!(drain(&mut s, 0.1), vec![2, 3]);
+        // 1-3 are lost. The timer, restarted at 0.1, fires at 0.4: the RTO doubles to 0.6 (RFC 6298 §5.5), W = 1 and
+        // 1 goes again; its timer fires at 1.0 too: 1.2, and 1 goes a third time.
+        s.on_timeout(0.4);
+        assert_eq!(drain(&mut s, 0.4), vec![1]);
+        s.on_timeout(1.0);
+        assert_eq!(drain(&mut s, 1.0), vec![1]);
+        assert!((s.rto_estimator().rto() - 1.2).abs() < 1e-12);
+        // The third copy arrives and its ACK (of 2) comes back at 1.15. Karn's rule: a segment sent more than once
+        // gives no sample, so the backoff stays and the timer restarts at 1.15 + 1.2. With timestamps the ACK echoes
+        // the third copy's timestamp: a sample of 0.15 s, SRTT = 7/8·0.1 + 1/8·0.15 = 0.10625, RTTVAR = 3/4·0.05 +
+        // 1/4·|0.1 − 0.15| = 0.05, RTO = 0.10625 + 0.2 = 0.30625, and the backoff ends (RFC 6298 §5.7).
+        s.on_ack(1.15, 2);
+        let (rto, deadline) = (s.rto_estimator().rto(), s.timer_deadline().unwrap());
+        let expected = if timestamps { 0.30625 } else { 1.2 };
+        assert!((rto - expected).abs() < 1e-12 && (deadline - (1.15 + expected)).abs() < 1e-12, "{rto} {deadline}");
+        assert_eq!(s.rto_estimator().sample_totals().0, if timestamps { 2 } else { 1 });
     }
 }

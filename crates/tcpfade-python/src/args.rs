@@ -43,6 +43,7 @@ pub(crate) struct TimerArgs {
     pub clock_granularity: f64,
     pub max_backoff: u32,
     pub rto_rule: String,
+    pub timestamps: bool,
 }
 
 impl SenderArgs {
@@ -56,6 +57,7 @@ impl SenderArgs {
             granularity: timer.clock_granularity,
             max_backoff: timer.max_backoff,
         };
+        let sender = sender.with_timestamps(timer.timestamps);
         match (timer.rto, timer.rto_rule.as_str()) {
             (Some(_), _) => Ok(sender),
             (None, "linux") => sender.with_linux_rto(params),

@@ -177,9 +177,15 @@ RTO_RULE = Param("rto_rule", v.Choice(("rfc6298", "linux")), "rfc6298",
                  "at least min_rto, decaying by a quarter per round, so RTO >= SRTT + min_rto). Ignored with a fixed "
                  "rto.", default_words="RFC 6298")
 
+TIMESTAMPS = Param("timestamps", v.Flag(), False,
+                   "RFC 7323 timestamps' RTT samples where Karn's rule takes none: an ACK that covers a segment sent "
+                   "again gives the RTT since that transmission (the echo of its timestamp), and with it the RTO's "
+                   "backoff ends, as Linux's tcp_ack_update_rtt() does with tcp_timestamps = 1. Other samples are as "
+                   "without (one timed segment at a time). Ignored with a fixed rto.")
+
 #: RFC 6298's timer. The defaults are ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s
 #: maximum, tcpTick 0.01 s); the transfer model takes the RFC's own 1 s.
-TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF, RTO_RULE)
+TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF, RTO_RULE, TIMESTAMPS)
 
 DELAYED_ACK = Param("delayed_ack", v.Optional(v.Real(0.0, 1e3, low_open=True)), None,
                     "Delayed-ACK timeout: an ACK per two segments or when it expires (RFC 1122 §4.2.3.2); None: an "

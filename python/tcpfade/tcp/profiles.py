@@ -57,7 +57,7 @@ LINUX = Profile(
     {"ssthresh_rule": "half_window", "limited_transmit": True, "recover_guard": True, "byte_counting": True,
      "hold_ssthresh_on_rto": True, "ssthresh_once_per_window": True,
      "initial_window": 10, "rto": None, "rto_rule": "linux", "initial_rto": 1.0, "min_rto": 0.2,
-     "max_rto": 120.0,
+     "max_rto": 120.0, "timestamps": True,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "delayed_ack_rule": "rfc5681", "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
      "prr_partial_ack": "sndcnt", "frto": True},
@@ -78,6 +78,9 @@ LINUX = Profile(
                     "rttvar_us, so at least SRTT + 200 ms",
         "initial_rto": "TCP_TIMEOUT_INIT = 1 s (include/net/tcp.h)",
         "min_rto": "TCP_RTO_MIN = 200 ms (include/net/tcp.h), the floor of the variance term (rto_rule)",
+        "timestamps": "net.ipv4.tcp_timestamps = 1 (Documentation/networking/ip-sysctl.rst): tcp_ack_update_rtt() in "
+                      "tcp_input.c takes the echoed timestamp when an ACK covers retransmitted data, and any valid "
+                      "sample resets icsk_backoff (\"RFC6298: only reset backoff on valid RTT measurement\")",
         "max_rto": "TCP_RTO_MAX = 120 s (include/net/tcp.h)",
         "hold_ssthresh_on_rto": "tcp_enter_loss(): ssthresh (and the module's state) set only at the first timeout "
                                 "of a loss episode, not while icsk_retransmits > 0",

@@ -28,7 +28,7 @@ from ..tcp.metrics import batch_interval
 from .._params import Model, Param
 from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, DELAYED_ACK_RULE, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, SEND_BUFFER,
                               window_cap, no_probes,
-                              PROGRESS, RTO_RULE, SEED, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
+                              PROGRESS, RTO_RULE, SEED, TIMESTAMPS, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
 from .system import DEFAULT_SIR_REFERENCE, RAYS, SIR_REFERENCES, SLOT, simulate_system
 
@@ -112,7 +112,7 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
 #: value). tcp_over_blocks and tcp_over_system take them by name; wcdma.simulate also through a profile.
 BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "initial_ssthresh")), FIXED_RTO,
                 INITIAL_RTO.but(rule=v.Real(1e-3, 1e3)), MAX_RTO.but(rule=v.Real(1e-3, 1e4)),
-                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, DELAYED_ACK, DELAYED_ACK_RULE,
+                CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, TIMESTAMPS, DELAYED_ACK, DELAYED_ACK_RULE,
                 SEND_BUFFER)
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
 
@@ -159,7 +159,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
         The sender's other parts by name, as ``simulate_link`` takes them (``initial_window``, ``recover_guard``,
         ``byte_counting``, ``ssthresh_rule``, ``limited_transmit``, ``sack``, ``prr``, ``prr_bound``,
         ``prr_partial_ack``, ``rack``, ``frto``, ``hystart``, ``hold_ssthresh_on_rto``, ``ssthresh_once_per_window``,
-        ``cubic_alpha``, ``integer_window``, ``rto`` fixed, ``rto_rule``, ``delayed_ack``, ``delayed_ack_rule``,
+        ``cubic_alpha``, ``integer_window``, ``rto`` fixed, ``rto_rule``, ``timestamps``, ``delayed_ack``, ``delayed_ack_rule``,
         ``send_buffer``; tcpfade.tcp.parameters declares them); the
         papers' when left out.
 
@@ -420,7 +420,7 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     min_rto : floor of TCP's retransmission timer [s].
     **parts
         The sender's other parts and timer by name (``BEARER_PARTS``: ``initial_window``, ``limited_transmit``, ...,
-        ``initial_rto``, ``max_rto``, ``clock_granularity``, ``rto_rule``, ``delayed_ack``); the papers' when left
+        ``initial_rto``, ``max_rto``, ``clock_granularity``, ``rto_rule``, ``timestamps``, ``delayed_ack``); the papers' when left
         out.
 
     Returns

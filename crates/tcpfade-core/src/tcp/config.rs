@@ -107,6 +107,11 @@ pub struct SenderConfig {
     /// congestion part's state, as they are: RFC 5681 §3.1 and Linux's tcp_enter_loss(). Off by default: the papers'
     /// TCP recomputes ssthresh at every timeout (zorzi-rao §2 rule 3, ns-2).
     pub hold_ssthresh_on_rto: bool,
+    /// RFC 7323 timestamps' RTT samples where Karn's rule takes none: an ACK that newly acknowledges a segment sent
+    /// again gives the RTT since that last transmission (the echo of its timestamp), and with it the RTO's backoff ends
+    /// (Linux's `tcp_ack_update_rtt()`, `tcp_timestamps = 1`). Other samples are as without (one timed segment at a
+    /// time). Off by default: the papers' TCP and ns-2's agents carry no timestamps.
+    pub timestamps: bool,
     /// CUBIC only: how W_est grows past cwnd_prior ([`CubicAlpha`]). RFC 9438's switch to 1 by default.
     pub cubic_alpha: CubicAlpha,
     /// Linux's whole-segment window (`tcp_snd_cwnd()` is an integer): congestion avoidance adds whole segments, one
@@ -162,6 +167,7 @@ impl SenderConfig {
             hystart: false,
             limited_transmit: false,
             hold_ssthresh_on_rto: false,
+            timestamps: false,
             cubic_alpha: CubicAlpha::Rfc9438,
             integer_window: false,
             ssthresh_once_per_window: false,
@@ -313,6 +319,13 @@ impl SenderConfig {
     /// The same configuration with HyStart++ (RFC 9406) on or off.
     pub fn with_hystart(mut self, on: bool) -> Self {
         self.hystart = on;
+        self
+    }
+
+    /// The same configuration with timestamps' RTT samples of retransmitted segments, or not
+    /// ([`SenderConfig::timestamps`]).
+    pub fn with_timestamps(mut self, on: bool) -> Self {
+        self.timestamps = on;
         self
     }
 

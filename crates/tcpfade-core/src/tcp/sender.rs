@@ -84,6 +84,7 @@ impl Sender {
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
         st.hold_ssthresh_on_rto = cfg.hold_ssthresh_on_rto;
+        st.timestamps = cfg.timestamps;
         st.ssthresh_once_per_window = cfg.ssthresh_once_per_window;
         if cfg.hystart {
             st.hystart = Some(Box::new(HyStart::new(cfg.initial_window.min(cfg.wmax))));
@@ -196,7 +197,7 @@ impl Sender {
         st.counters.retransmissions += u64::from(segment.retransmission);
         match st.timed {
             None if !segment.retransmission => st.timed = Some((seq, now)),
-            Some((timed, _)) if segment.retransmission && timed == seq => st.timed = None, // Karn
+            _ if segment.retransmission => Self::time_retransmission(st, seq, now),
             _ => {}
         }
         if st.timer.is_none() {
@@ -230,6 +231,19 @@ impl Sender {
             st.rto.on_sample_at(now - sent, ack, st.high);
             st.rtts.note_data(now - sent);
             st.timed = None;
+        }
+    }
+
+    /// `seq` is sent again at `now`. Karn's rule: a segment sent twice gives no sample, so the timed one stops being
+    /// timed. With timestamps (RFC 7323 §4) its ACK echoes the timestamp of this transmission, so it is timed from now
+    /// instead, where no segment before it is timed (the first ACK to cover it gives the sample, and, valid, ends the
+    /// backoff: Linux's `tcp_ack_update_rtt()`, which takes the echo whenever an ACK covers retransmitted data).
+    #[cold]
+    fn time_retransmission(st: &mut TcpState, seq: u64, now: f64) {
+        match st.timed {
+            _ if st.timestamps && st.timed.is_none_or(|(timed, _)| seq <= timed) => st.timed = Some((seq, now)),
+            Some((timed, _)) if timed == seq => st.timed = None,
+            _ => {}
         }
     }
 

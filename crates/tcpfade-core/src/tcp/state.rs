@@ -54,8 +54,11 @@ pub(crate) struct TcpState {
     pub timer: Option<f64>,
     /// The RTO's estimator (fixed or RFC 6298).
     pub rto: RtoEstimator,
-    /// The segment being timed for an RTT sample, and when it was sent (one at a time, as BSD and ns-2).
+    /// The segment being timed for an RTT sample, and when it was sent (one at a time, as BSD and ns-2); with
+    /// timestamps, possibly a retransmission, timed from that transmission.
     pub timed: Option<(u64, f64)>,
+    /// Whether retransmissions are timed by their timestamps ([`super::SenderConfig::timestamps`]).
+    pub timestamps: bool,
     /// The smallest RTTs measured, by kind of sample (TCP-Probing's best RTT, tsaoussidis-badr §3.1).
     pub rtts: RttMinima,
     /// Event counts.
@@ -87,6 +90,7 @@ impl TcpState {
             timer: None,
             rto,
             timed: None,
+            timestamps: false,
             rtts: RttMinima::default(),
             counters: SenderCounters::default(),
             hystart: None,

@@ -822,7 +822,7 @@ def test_a_profiled_options_help_gives_one_default():
     from tcpfade.cli import cli
 
     text = " ".join(CliRunner().invoke(cli, ["simulate-link", "--help"]).output.split())
-    rule = text[text.index("--rto-rule"):text.index("--delayed-ack")]
+    rule = text[text.index("--rto-rule"):text.index("--timestamps")]
     assert rule.count("default") == 1 and "(default: the --profile's; papers: 'rfc6298'" in rule, rule
     assert "--send-buffer BYTES" in text and "--packet-bytes BYTES" in text   # a size says bytes, not COUNT
 

@@ -230,6 +230,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "prr_partial_ack": st.sampled_from(["forced", "sndcnt", "Sndcnt", "", None, 0, True]),
     "delayed_ack_rule": st.sampled_from(["ns2", "rfc5681", "RFC5681", "bsd", "", None, 0, True]),
     "frto": st.sampled_from([False, True, 1, "yes", None]),
+    "timestamps": st.sampled_from([False, True, 1, "yes", None]),
     "send_buffer": st.sampled_from([None, 4194304, 1500, 1, 0, -1, 2**62, 1.5, "4M", True]),
     "cubic_alpha": st.sampled_from(["rfc9438", "linux", "RFC9438", "", None, True]),
     "profile": st.sampled_from(["papers", "rfc", "linux", "bsd", "", 1, None, True]), "ssthresh_rule": st.sampled_from(["half_window", "half_flight", "x"]), "rto_rule": st.sampled_from(["rfc6298", "linux", "Linux", "", None, True]), "rto": mixed(pos(1e-3, 10)), "initial_rto": mixed(pos(1e-3, 5)),
@@ -282,7 +283,7 @@ SIR = st.one_of(mixed(st.floats(-20, 20)), st.lists(st.floats(-20, 20), max_size
 #: experiment file may give any parameter a value of the wrong type (a switch as "yes" was a KeyError once).
 EXPERIMENT_KEYS = st.sampled_from(["fdt", "error_rate", "wmax", "slots", "rate", "tau", "buffer", "duration", "variant",
                                    "profile", "sack", "prr", "rack", "hystart", "hold_ssthresh_on_rto",
-                                   "integer_window", "cubic_alpha", "send_buffer", "prr_bound", "prr_partial_ack", "frto",
+                                   "integer_window", "cubic_alpha", "send_buffer", "prr_bound", "prr_partial_ack", "frto", "timestamps",
                                    "ssthresh_once_per_window", "recover_guard", "limited_transmit", "byte_counting", "rto_rule", "ssthresh_rule",
                                    "channel", "delayed_ack", "delayed_ack_rule", "x"])
 EXPERIMENT_VALUE = st.one_of(mixed(pos(1e-3, 1)), st.booleans(), st.integers(-3, 300),

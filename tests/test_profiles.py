@@ -268,6 +268,8 @@ def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
     off = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", frto=False, seed=1)
     assert on.parameters["frto"] is True and off.parameters["frto"] is False
     assert on.timeouts >= 1 and on.retransmissions <= on.timeouts + 1   # timed out, undone: one resend or so each
+    # The undone timeouts are counted (Linux's TCPSpuriousRTOs), and none without F-RTO.
+    assert on.spurious_timeouts >= 1 and off.spurious_timeouts == 0 and off.timeouts >= 1
     assert off.retransmissions > 10 * on.retransmissions and on.goodput_bps > 1.5 * off.goodput_bps
     # Without SACK F-RTO reads the same evidence off the cumulative ACK (an original segment acknowledged: nothing here
     # needs a SACK block), and undoes the same timeout: the same transfer to within a retransmission.

@@ -10,7 +10,7 @@ use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChan
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
-pub(crate) const LINK_FIELDS: [&str; 15] = [
+pub(crate) const LINK_FIELDS: [&str; 16] = [
     "time",
     "delivered",
     "sent",
@@ -26,6 +26,7 @@ pub(crate) const LINK_FIELDS: [&str; 15] = [
     "new_received",
     "acks",
     "timer_acks",
+    "spurious_timeouts",
 ];
 
 pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
@@ -45,6 +46,7 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
         c.new_received as f64,
         c.acks as f64,
         c.timer_acks as f64,
+        c.spurious_timeouts as f64,
     ]
 }
 

@@ -79,6 +79,7 @@ fn outcome_dict<'py>(py: Python<'py>, out: &TransferOutcome) -> PyResult<Bound<'
     d.set_item("retransmissions", s.retransmissions)?;
     d.set_item("timeouts", s.timeouts)?;
     d.set_item("fast_retransmits", s.fast_retransmits)?;
+    d.set_item("spurious_timeouts", s.spurious_timeouts)?;
     let p = out.probes;
     d.set_item(
         "probes",

@@ -68,6 +68,8 @@ class LinkResult(Record):
         Recoveries per second, and the mean of the RTT samples [s].
     delivered, sent, retransmissions, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
         The counts after the warm-up.
+    spurious_timeouts : int
+        Of the timeouts, those F-RTO (``frto``) found spurious and undid (Linux's TCPSpuriousRTOs); 0 without it.
     acks, timer_acks : int
         ACKs the receiver sent after the warm-up, and of them those its delayed-ACK timer sent (a segment left alone
         for the whole ``delayed_ack``; none without delayed ACKs).
@@ -123,6 +125,7 @@ class LinkResult(Record):
     rtt_samples: int
     acks: int
     timer_acks: int
+    spurious_timeouts: int
     p_no_loss: float
     p_triple_duplicate: float
     p_timeout: float
@@ -177,7 +180,7 @@ class LinkResult(Record):
 def _metrics(rows: np.ndarray, rate: float) -> dict[str, np.ndarray]:
     """Metric values from count rows (the totals or one row per batch), columns as the core's fields."""
     (time, delivered, sent, received, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples,
-     rtt_sum, busy, _retransmissions, new_received, _acks, _timer_acks) = rows.T
+     rtt_sum, busy, _retransmissions, new_received, _acks, _timer_acks, _spurious_timeouts) = rows.T
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "goodput": delivered / (rate * time),
@@ -384,6 +387,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         channel_losses=int(count["channel_losses"]), buffer_losses=int(count["buffer_losses"]),
         timeouts=int(count["timeouts"]), fast_retransmits=int(count["fast_retransmits"]),
         rtt_samples=int(count["rtt_samples"]), acks=int(count["acks"]), timer_acks=int(count["timer_acks"]),
+        spurious_timeouts=int(count["spurious_timeouts"]),
         p_no_loss=float(shares[0]), p_triple_duplicate=float(shares[1]),
         p_timeout=float(shares[2]), mean_effective_bad=mean_u, mean_rto_at_bad=mean_rto,
         mean_backoff_at_bad=mean_backoff, ci=ci,

@@ -146,6 +146,8 @@ class TransferResult(Record):
         Every byte both transport layers sent, and the bytes delivered to the receiving application.
     transmissions, retransmissions, timeouts, fast_retransmits, syn_retransmissions : int
         Data segments sent and re-sent, and the recoveries.
+    spurious_timeouts : int
+        Of the timeouts, those F-RTO (``frto``) found spurious and undid (Linux's TCPSpuriousRTOs); 0 without it.
     probe_cycles, cycles_after_timeout, cycles_after_dupacks : int
         TCP-Probing's probe cycles, by what started them (tsaoussidis-badr §3).
     immediate_recoveries, slow_starts, probes_sent, probe_restarts : int
@@ -189,6 +191,7 @@ class TransferResult(Record):
     retransmissions: int
     timeouts: int
     fast_retransmits: int
+    spurious_timeouts: int
     syn_retransmissions: int
     probe_cycles: int
     cycles_after_timeout: int
@@ -397,6 +400,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         overhead_percent=100.0 * (effort - delivered) / size, effort_bytes=effort, delivered_bytes=delivered,
         transmissions=int(raw["transmissions"]), retransmissions=int(raw["retransmissions"]),
         timeouts=int(raw["timeouts"]), fast_retransmits=int(raw["fast_retransmits"]),
+        spurious_timeouts=int(raw["spurious_timeouts"]),
         syn_retransmissions=int(raw["syn_retransmissions"]), probe_cycles=int(cycles_after_timeout + cycles_after_dupacks),
         cycles_after_timeout=int(cycles_after_timeout), cycles_after_dupacks=int(cycles_after_dupacks),
         immediate_recoveries=int(ir), slow_starts=int(ss), probes_sent=int(probes_sent), probe_restarts=int(restarts),

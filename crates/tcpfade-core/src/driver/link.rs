@@ -114,6 +114,8 @@ counters! {
         pub timeouts: u64,
         /// Fast retransmits.
         pub fast_retransmits: u64,
+        /// Of the timer expirations, those F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs).
+        pub spurious_timeouts: u64,
         /// Valid RTT samples, and their sum [s].
         pub rtt_samples: u64,
         /// Sum of the RTT samples [s].
@@ -378,6 +380,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
             delivered: self.receiver.delivered(),
             timeouts: sc.timeouts,
             fast_retransmits: sc.fast_retransmits,
+            spurious_timeouts: sc.spurious_timeouts,
             retransmissions: sc.retransmissions,
             rtt_samples,
             rtt_sum,

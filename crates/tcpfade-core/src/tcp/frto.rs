@@ -116,15 +116,13 @@ pub(crate) struct CumulativeFrto {
     new_from: Option<u64>,
     /// The segments step 2b sent, `[from, to)`, which going back N passes over.
     skip: Option<(u64, u64)>,
-    /// Timeouts found spurious and undone.
-    pub spurious_timeouts: u64,
 }
 
 impl CumulativeFrto {
     /// For a receiver window of `wmax` segments.
     pub(crate) fn new(wmax: u64) -> Self {
         CumulativeFrto { episode: None, first: None, after_rto: None, board: Scoreboard::new(wmax).with_retransmissions(),
-                         new_from: None, skip: None, spurious_timeouts: 0 }
+                         new_from: None, skip: None }
     }
 
     /// `seq` went on the link (a retransmission or not).
@@ -189,7 +187,7 @@ impl CumulativeFrto {
         self.after_rto = None;
         self.new_from = None;
         self.skip = None;
-        self.spurious_timeouts += 1;
+        st.counters.spurious_timeouts += 1;
         f.high_seq
     }
 

@@ -341,16 +341,6 @@ impl RecoveryPart {
         }
     }
 
-    /// Timeouts F-RTO found spurious and undid, SACK's or the cumulative one's.
-    pub(crate) fn spurious_timeouts(&self) -> u64 {
-        match self {
-            RecoveryPart::Sack(part) => part.spurious_timeouts,
-            RecoveryPart::Reno(r) => r.frto.as_ref().map_or(0, |f| f.spurious_timeouts),
-            RecoveryPart::NewReno(r) => r.frto.as_ref().map_or(0, |f| f.spurious_timeouts),
-            _ => 0,
-        }
-    }
-
     /// PRR's variables when PRR runs in the current recovery (SACK's or the cumulative one).
     pub(crate) fn prr_state(&self) -> Option<PrrState> {
         match self {

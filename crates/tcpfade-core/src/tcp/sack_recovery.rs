@@ -105,8 +105,6 @@ pub(crate) struct SackRecovery {
     frto_first: Option<Frto>,
     /// F-RTO's step 2b on this ACK: new data in place of the holes (NextSeg's rule (1) set aside).
     frto_new: bool,
-    /// Timeouts F-RTO found spurious and undid.
-    pub spurious_timeouts: u64,
 }
 
 impl SackRecovery {
@@ -130,7 +128,6 @@ impl SackRecovery {
             frto: None,
             frto_first: None,
             frto_new: false,
-            spurious_timeouts: 0,
         }
     }
 
@@ -297,7 +294,7 @@ impl SackRecovery {
         self.after_rto = None;
         self.entry = None;
         self.frto_new = false;
-        self.spurious_timeouts += 1;
+        st.counters.spurious_timeouts += 1;
         if let Some(rack) = self.rack.as_deref_mut() {
             rack.unmark_lost(st.una, st.high);
         }

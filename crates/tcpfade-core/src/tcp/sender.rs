@@ -601,7 +601,7 @@ impl Sender {
 
     /// Timeouts F-RTO found spurious and undid (0 without it).
     pub fn spurious_timeouts(&self) -> u64 {
-        self.recovery.spurious_timeouts()
+        self.st.counters.spurious_timeouts
     }
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).

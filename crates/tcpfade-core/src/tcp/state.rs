@@ -26,6 +26,8 @@ pub struct SenderCounters {
     pub timeouts: u64,
     /// Fast retransmits (K-th duplicate ACK).
     pub fast_retransmits: u64,
+    /// Timeouts F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs); counted in `timeouts` too.
+    pub spurious_timeouts: u64,
 }
 
 /// The sender's state.

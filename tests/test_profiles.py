@@ -270,7 +270,13 @@ def test_f_rto_undoes_the_spurious_timeouts_of_iw10_on_the_half_duplex_medium():
     assert on.timeouts >= 1 and on.retransmissions <= on.timeouts + 1   # timed out, undone: one resend or so each
     # The undone timeouts are counted (Linux's TCPSpuriousRTOs), and none without F-RTO.
     assert on.spurious_timeouts >= 1 and off.spurious_timeouts == 0 and off.timeouts >= 1
-    assert off.retransmissions > 10 * on.retransmissions and on.goodput_bps > 1.5 * off.goodput_bps
+    assert off.retransmissions > 5 * on.retransmissions and on.goodput_bps > 1.3 * off.goodput_bps
+    # The profile's timestamps time the first timeout's retransmission by its echo (the queue's long RTT), which
+    # spares the second timeout; with Karn's rule instead the flight goes out twice over.
+    karn = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", frto=False, timestamps=False,
+                                     seed=1)
+    assert karn.timeouts == off.timeouts + 1 and karn.retransmissions > 10 * on.retransmissions
+    assert on.goodput_bps > 1.5 * karn.goodput_bps
     # Without SACK F-RTO reads the same evidence off the cumulative ACK (an original segment acknowledged: nothing here
     # needs a SACK block), and undoes the same timeout: the same transfer to within a retransmission.
     cumulative = tcpfade.simulate_transfer("cubic", None, size_bytes=100_000, profile="linux", sack=False, seed=1)

@@ -87,8 +87,10 @@ fn estimated(timestamps: bool) -> Sender {
 }
 
 #[test]
-fn with_timestamps_the_ack_of_a_retransmission_times_it_and_ends_the_backoff() {
-    for timestamps in [false, true] {
+fn with_timestamps_the_ack_of_a_retransmission_is_timed_by_its_echo_and_ends_the_backoff() {
+    // (timestamps, the timestamp the covering ACK echoes, the RTO after it)
+    for (timestamps, echo, expected) in [(false, Some(1.0), 1.2), (true, Some(1.0), 0.30625), (true, Some(0.4), 0.98125),
+                                         (true, None, 1.2)] {
         let mut s = estimated(timestamps);
         assert_eq!(drain(&mut s, 0.0), vec![0, 1]);
         // 0 is timed; its ACK at 0.1 s is the first sample: SRTT 0.1, RTTVAR 0.05, RTO = 0.1 + 4·0.05 = 0.3 s. W = 3.
@@ -102,14 +104,19 @@ fn with_timestamps_the_ack_of_a_retransmission_times_it_and_ends_the_backoff() {
         s.on_timeout(1.0);
         assert_eq!(drain(&mut s, 1.0), vec![1]);
         assert!((s.rto_estimator().rto() - 1.2).abs() < 1e-12);
-        // The third copy arrives and its ACK (of 2) comes back at 1.15. Karn's rule: a segment sent more than once
-        // gives no sample, so the backoff stays and the timer restarts at 1.15 + 1.2. With timestamps the ACK echoes
-        // the third copy's timestamp: a sample of 0.15 s, SRTT = 7/8·0.1 + 1/8·0.15 = 0.10625, RTTVAR = 3/4·0.05 +
-        // 1/4·|0.1 − 0.15| = 0.05, RTO = 0.10625 + 0.2 = 0.30625, and the backoff ends (RFC 6298 §5.7).
+        // An ACK of 2 comes back at 1.15. Karn's rule: a segment sent more than once gives no sample, so the backoff
+        // stays and the timer restarts at 1.15 + 1.2. With timestamps the ACK echoes the timestamp of the copy that
+        // made the receiver send it:
+        // - the third copy's (sent at 1.0): a sample of 0.15 s, SRTT = 7/8·0.1 + 1/8·0.15 = 0.10625, RTTVAR = 3/4·0.05 +
+        //   1/4·|0.1 − 0.15| = 0.05, RTO = 0.10625 + 0.2 = 0.30625, and the backoff ends (RFC 6298 §5.7);
+        // - the second copy's (sent at 0.4, arriving late): 0.75 s, SRTT = 0.0875 + 0.09375 = 0.18125, RTTVAR = 0.0375
+        //   + 1/4·0.65 = 0.2, RTO = 0.18125 + 0.8 = 0.98125: the sample is the copy's, not the last transmission's;
+        // - none given (a driver whose ACKs carry no timestamp): no sample, as Karn's rule.
+        s.note_echo(echo);
         s.on_ack(1.15, 2);
         let (rto, deadline) = (s.rto_estimator().rto(), s.timer_deadline().unwrap());
-        let expected = if timestamps { 0.30625 } else { 1.2 };
         assert!((rto - expected).abs() < 1e-12 && (deadline - (1.15 + expected)).abs() < 1e-12, "{rto} {deadline}");
-        assert_eq!(s.rto_estimator().sample_totals().0, if timestamps { 2 } else { 1 });
+        let sampled = timestamps && echo.is_some();
+        assert_eq!(s.rto_estimator().sample_totals().0, if sampled { 2 } else { 1 });
     }
 }

@@ -178,10 +178,11 @@ RTO_RULE = Param("rto_rule", v.Choice(("rfc6298", "linux")), "rfc6298",
                  "rto.", default_words="RFC 6298")
 
 TIMESTAMPS = Param("timestamps", v.Flag(), False,
-                   "RFC 7323 timestamps' RTT samples where Karn's rule takes none: an ACK that covers a segment sent "
-                   "again gives the RTT since that transmission (the echo of its timestamp), and with it the RTO's "
-                   "backoff ends, as Linux's tcp_ack_update_rtt() does with tcp_timestamps = 1. Other samples are as "
-                   "without (one timed segment at a time). Ignored with a fixed rto.")
+                   "RFC 7323 timestamps' RTT samples where Karn's rule takes none: segments carry their send time and "
+                   "ACKs echo the receiver's TS.Recent, so an ACK that covers a segment sent again gives the RTT since "
+                   "the copy it answers, and with it the RTO's backoff ends, as Linux's tcp_ack_update_rtt() does with "
+                   "tcp_timestamps = 1. Other samples are as without (one timed segment at a time). With a fixed rto "
+                   "it changes the RTT samples only (mean_rtt, RACK, HyStart++), not the timer.")
 
 #: RFC 6298's timer. The defaults are ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s
 #: maximum, tcpTick 0.01 s); the transfer model takes the RFC's own 1 s.

@@ -32,6 +32,38 @@ impl<const N: usize> NextEvent<N> {
     }
 }
 
+/// The receiver's RFC 7323 timestamp echo (§4.3), for a sender with [`crate::tcp::SenderConfig::timestamps`]: TS.Recent,
+/// the TSval (here the sender's clock when the copy left) of the latest segment at or below Last.ACK.sent, the ACK
+/// value last sent. An ACK echoes it, so the ACK that a late original triggers echoes the original's time, not a
+/// retransmission's (what Eifel's detection of a spurious timeout rests on, RFC 3522).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TsRecent {
+    recent: f64,
+    last_ack_sent: u64,
+}
+
+impl TsRecent {
+    pub(crate) fn new() -> Self {
+        TsRecent { recent: 0.0, last_ack_sent: 0 }
+    }
+
+    /// A data segment `seq` that left the sender at `tsval` arrived: "if SEG.TSval >= TS.Recent and SEG.SEQ <=
+    /// Last.ACK.sent, SEG.TSval is copied to TS.Recent".
+    #[inline]
+    pub(crate) fn on_segment(&mut self, seq: u64, tsval: f64) {
+        if seq <= self.last_ack_sent && tsval >= self.recent {
+            self.recent = tsval;
+        }
+    }
+
+    /// An ACK of `ack` leaves: the timestamp it echoes (TSecr).
+    #[inline]
+    pub(crate) fn echo(&mut self, ack: u64) -> f64 {
+        self.last_ack_sent = ack;
+        self.recent
+    }
+}
+
 /// The receiver's ACK policy: one ACK per segment, or delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2): an
 /// in-order segment is ACKed with the next one or when the delay runs out; a segment out of order, an old
 /// one, or one that fills a gap is ACKed at once (the sender should hear of a hole, and of its repair, without
@@ -114,6 +146,31 @@ pub(crate) use counters;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ts_recent_follows_rfc_7323_section_4_3() {
+        let mut ts = TsRecent::new();
+        // 0 and 1 in order, sent at 1.0 and 1.1: each ACK echoes the segment that made it.
+        ts.on_segment(0, 1.0);
+        assert_eq!(ts.echo(1), 1.0);
+        ts.on_segment(1, 1.1);
+        assert_eq!(ts.echo(2), 1.1);
+        // 2 is lost; 3 arrives out of order (above Last.ACK.sent = 2): the duplicate ACK echoes 1's timestamp still.
+        ts.on_segment(3, 1.3);
+        assert_eq!(ts.echo(2), 1.1);
+        // 2's retransmission (sent at 2.0) fills the hole: the ACK of 4 echoes the retransmission.
+        ts.on_segment(2, 2.0);
+        assert_eq!(ts.echo(4), 2.0);
+        // A copy of 4 sent at 1.4 arrives now: TSval 1.4 < TS.Recent 2.0, so TS.Recent stays (the rule never lets it
+        // go back in time).
+        ts.on_segment(4, 1.4);
+        assert_eq!(ts.echo(5), 2.0);
+        // With delayed ACKs, two in-order segments and one ACK: 5 arrives at Last.ACK.sent = 5 and sets TS.Recent, 6,
+        // above it, does not: the ACK of 7 echoes the first one's timestamp.
+        ts.on_segment(5, 3.0);
+        ts.on_segment(6, 3.1);
+        assert_eq!(ts.echo(7), 3.0);
+    }
 
     #[test]
     fn the_earliest_deadline_and_every_event_due_then() {

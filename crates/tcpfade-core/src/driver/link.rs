@@ -24,7 +24,7 @@
 //! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
 //! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.
 
-use super::common::{counters, AckPolicy, NextEvent};
+use super::common::{counters, AckPolicy, NextEvent, TsRecent};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
@@ -218,9 +218,9 @@ const LINK_DONE: usize = 0;
 const ACK_ARRIVES: usize = 1;
 const DELAYED_ACK: usize = 2;
 
-/// The run's state; `SACK` says whether ACKs carry SACK blocks (a constant, so that without SACK the driver's loop
-/// is exactly the cumulative-ACK one).
-struct Link<'o, C, O, const SACK: bool> {
+/// The run's state; `SACK` says whether ACKs carry SACK blocks, `TS` whether segments and ACKs carry timestamps
+/// (constants, so that without them the driver's loop is exactly the cumulative-ACK one).
+struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     cfg: LinkConfig,
     channel: C,
     observer: &'o mut O,
@@ -236,6 +236,12 @@ struct Link<'o, C, O, const SACK: bool> {
     sacks: VecDeque<(u64, SackBlocks)>,
     /// ACKs that have arrived at the sender (the number of the last one).
     acks_taken: u64,
+    /// With timestamps: when each packet in the buffer left the sender (its TSval), the one on the link's, the
+    /// receiver's TS.Recent, and the echo each ACK on its way back carries (beside `acks`).
+    emitted: VecDeque<f64>,
+    on_link_emitted: f64,
+    ts_recent: TsRecent,
+    echoes: VecDeque<f64>,
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HeldStarts,
@@ -256,15 +262,21 @@ struct Link<'o, C, O, const SACK: bool> {
     busy_since: f64,
 }
 
-impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
+impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_, C, O, SACK, TS> {
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
             self.counts.sent += 1;
             if self.on_link.is_none() {
                 self.on_link = Some((segment.seq, now));
                 self.busy_since = now;
+                if TS {
+                    self.on_link_emitted = now;
+                }
             } else if (self.queue.len() as u64) < self.cfg.buffer {
                 self.queue.push_back(segment.seq);
+                if TS {
+                    self.emitted.push_back(now);
+                }
             } else {
                 self.counts.buffer_losses += 1;
             }
@@ -285,10 +297,18 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 self.new_received_by_start[i] += u64::from(new);
             }
             self.observer.on_survived(start, &mut self.channel, &self.sender)?;
+            if TS {
+                self.ts_recent.on_segment(seq, self.on_link_emitted);
+            }
             self.receive(now, seq, start);
         }
         match self.queue.pop_front() {
-            Some(next) => self.on_link = Some((next, now)),
+            Some(next) => {
+                self.on_link = Some((next, now));
+                if TS {
+                    self.on_link_emitted = self.emitted.pop_front().expect("a TSval for each packet in the buffer");
+                }
+            }
             None => self.counts.busy += now - self.busy_since,
         }
         Ok(())
@@ -366,6 +386,10 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
     fn send_ack(&mut self, now: f64, ack: u64) {
         self.counts.acks += 1;
         self.acks.push_back((now + self.cfg.tau, ack));
+        if TS {
+            let echo = self.ts_recent.echo(ack);
+            self.echoes.push_back(echo);
+        }
         if SACK && self.receiver.has_sack_blocks() {
             self.sacks.push_back((self.counts.acks, self.receiver.sack_blocks()));
         }
@@ -438,6 +462,9 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'_, C, O, SACK> {
                 sender_moved = false;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
+                if TS {
+                    self.sender.note_echo(self.echoes.pop_front());
+                }
                 if SACK {
                     self.acks_taken += 1;
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
@@ -505,14 +532,15 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
     watch: &mut Watch<'_>,
 ) -> Result<LinkOutcome> {
     cfg.validate()?;
-    if cfg.sender.sack {
-        Link::<C, O, true>::new(cfg, channel, observer).run(watch)
-    } else {
-        Link::<C, O, false>::new(cfg, channel, observer).run(watch)
+    match (cfg.sender.sack, cfg.sender.timestamps) {
+        (true, false) => Link::<C, O, true, false>::new(cfg, channel, observer).run(watch),
+        (false, false) => Link::<C, O, false, false>::new(cfg, channel, observer).run(watch),
+        (true, true) => Link::<C, O, true, true>::new(cfg, channel, observer).run(watch),
+        (false, true) => Link::<C, O, false, true>::new(cfg, channel, observer).run(watch),
     }
 }
 
-impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK> {
+impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'o, C, O, SACK, TS> {
     fn new(cfg: &LinkConfig, channel: C, observer: &'o mut O) -> Self {
         Link {
             cfg: *cfg,
@@ -525,6 +553,10 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool> Link<'o, C, O, SACK>
             acks: VecDeque::new(),
             sacks: VecDeque::new(),
             acks_taken: 0,
+            emitted: VecDeque::new(),
+            on_link_emitted: 0.0,
+            ts_recent: TsRecent::new(),
+            echoes: VecDeque::new(),
             ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
             held_starts: HeldStarts::new(cfg.sender.wmax),
             credited: vec![0; cfg.batches as usize],

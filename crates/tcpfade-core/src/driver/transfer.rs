@@ -36,7 +36,7 @@
 //! an arrival, then the receiver's timers (delayed ACK, FIN-ACK), then the sender's (SYN, probe, RTO);
 //! after each event the sender sends whatever it may.
 
-use super::common::{AckPolicy, NextEvent};
+use super::common::{AckPolicy, NextEvent, TsRecent};
 use super::link::LinkChannel;
 use crate::check;
 use crate::error::{Error, Result};
@@ -228,8 +228,10 @@ enum Frame {
     Syn,
     SynAck,
     HandshakeAck,
-    Data { seq: u64, retransmission: bool },
-    Ack(u64, SackBlocks),
+    /// A data segment, and when it left the sender (its timestamp, echoed back when the sender uses timestamps).
+    Data { seq: u64, retransmission: bool, tsval: f64 },
+    /// A cumulative ACK, its SACK blocks, and the timestamp it echoes (RFC 7323's TSecr).
+    Ack(u64, SackBlocks, f64),
     Probe(ProbeSegment),
     FinAck,
     FinalAck,
@@ -268,6 +270,8 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     syn_deadline: Option<f64>,
     syn_tries: u32,
     ack_policy: AckPolicy,
+    /// The receiver's RFC 7323 TS.Recent, which its ACKs echo.
+    ts_recent: TsRecent,
     finack_deadline: Option<f64>,
     finack_tries: u32,
     out: TransferOutcome,
@@ -280,7 +284,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             Frame::Syn | Frame::SynAck => h + self.cfg.syn_option_bytes,
             Frame::Data { seq, .. } if seq < self.n => h + (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss),
             Frame::Probe(_) => h + self.cfg.probe_option_bytes,
-            Frame::Ack(_, sack) => h + sack.option_bytes(),
+            Frame::Ack(_, sack, _) => h + sack.option_bytes(),
             _ => h,
         }
     }
@@ -303,9 +307,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             Frame::SynAck => (SegmentKind::SynAck, 0),
             Frame::HandshakeAck => (SegmentKind::HandshakeAck, 0),
             Frame::Data { seq, .. } if seq == self.n => (SegmentKind::Fin, seq),
-            Frame::Data { seq, retransmission: false } => (SegmentKind::Data, seq),
-            Frame::Data { seq, retransmission: true } => (SegmentKind::Retransmission, seq),
-            Frame::Ack(ack, _) => (SegmentKind::Ack, ack),
+            Frame::Data { seq, retransmission: false, .. } => (SegmentKind::Data, seq),
+            Frame::Data { seq, retransmission: true, .. } => (SegmentKind::Retransmission, seq),
+            Frame::Ack(ack, ..) => (SegmentKind::Ack, ack),
             Frame::Probe(p) if from_receiver => (SegmentKind::ProbeAnswer, u64::from(p.id)),
             Frame::Probe(p) => (SegmentKind::Probe, u64::from(p.id)),
             Frame::FinAck => (SegmentKind::FinAck, self.n + 1),
@@ -355,7 +359,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 if let Some(probe) = self.sender.poll_probe(self.now) {
                     self.send(Frame::Probe(probe), false)?;
                 } else if let Some(seg) = self.sender.poll_transmit(self.now) {
-                    self.send(Frame::Data { seq: seg.seq, retransmission: seg.retransmission }, false)?;
+                    self.send(Frame::Data { seq: seg.seq, retransmission: seg.retransmission, tsval: self.now }, false)?;
                 } else {
                     return Ok(());
                 }
@@ -367,7 +371,8 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
     fn arrive_at_receiver(&mut self, frame: Frame) -> Result<bool> {
         match frame {
             Frame::Syn => self.send(Frame::SynAck, true)?,
-            Frame::Data { seq, .. } => {
+            Frame::Data { seq, tsval, .. } => {
+                self.ts_recent.on_segment(seq, tsval);
                 let before = self.receiver.expected();
                 let ack = self.receiver.on_segment(seq);
                 if ack > self.n {
@@ -377,7 +382,8 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
                 } else if self.ack_policy.ack_now(self.now, seq, before, ack, || self.receiver.holds_out_of_order()) {
-                    self.send(Frame::Ack(ack, self.receiver.sack_blocks()), true)?;
+                    let echo = self.ts_recent.echo(ack);
+                    self.send(Frame::Ack(ack, self.receiver.sack_blocks(), echo), true)?;
                 }
             }
             Frame::Probe(probe) => {
@@ -405,7 +411,10 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.send(Frame::HandshakeAck, false)?;
                 }
             }
-            Frame::Ack(ack, sack) => self.sender.on_sack_ack(self.now, ack, sack.as_slice()),
+            Frame::Ack(ack, sack, echo) => {
+                self.sender.note_echo(Some(echo));
+                self.sender.on_sack_ack(self.now, ack, sack.as_slice());
+            }
             Frame::Probe(answer) => {
                 // The probe cycle judges its own measurements (tsaoussidis-badr §3.1); the log keeps its record.
                 if let Some(record) = self.sender.on_probe_answer(self.now, answer, self.decision)? {
@@ -414,6 +423,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             }
             Frame::FinAck => {
                 if self.phase == Phase::Established {
+                    self.sender.note_echo(None); // the FIN-ACK's timestamp is not modelled
                     self.sender.on_ack(self.now, self.n + 1);
                     self.phase = Phase::TimeWait;
                 }
@@ -479,7 +489,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
-                self.send(Frame::Ack(self.receiver.expected(), self.receiver.sack_blocks()), true)?;
+                let ack = self.receiver.expected();
+                let echo = self.ts_recent.echo(ack);
+                self.send(Frame::Ack(ack, self.receiver.sack_blocks(), echo), true)?;
             } else if event.is(FIN_ACK) {
                 self.finack_tries += 1;
                 self.finack_deadline = Some(self.now + self.fin_timeout());
@@ -526,6 +538,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
         syn_deadline: None,
         syn_tries: 0,
         ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
+        ts_recent: TsRecent::new(),
         finack_deadline: None,
         finack_tries: 0,
         out: TransferOutcome {

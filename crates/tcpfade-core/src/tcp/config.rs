@@ -108,9 +108,10 @@ pub struct SenderConfig {
     /// TCP recomputes ssthresh at every timeout (zorzi-rao §2 rule 3, ns-2).
     pub hold_ssthresh_on_rto: bool,
     /// RFC 7323 timestamps' RTT samples where Karn's rule takes none: an ACK that newly acknowledges a segment sent
-    /// again gives the RTT since that last transmission (the echo of its timestamp), and with it the RTO's backoff ends
-    /// (Linux's `tcp_ack_update_rtt()`, `tcp_timestamps = 1`). Other samples are as without (one timed segment at a
-    /// time). Off by default: the papers' TCP and ns-2's agents carry no timestamps.
+    /// again gives the RTT since the copy it answers (the timestamp it echoes, which its driver hands over with
+    /// [`super::Sender::note_echo`]), and with it the RTO's backoff ends (Linux's `tcp_ack_update_rtt()`,
+    /// `tcp_timestamps = 1`). Other samples are as without (one timed segment at a time). Off by default: the papers'
+    /// TCP and ns-2's agents carry no timestamps.
     pub timestamps: bool,
     /// CUBIC only: how W_est grows past cwnd_prior ([`CubicAlpha`]). RFC 9438's switch to 1 by default.
     pub cubic_alpha: CubicAlpha,

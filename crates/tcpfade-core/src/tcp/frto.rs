@@ -24,8 +24,9 @@
 //!     of the holes this once (step 2b, "transmit up to two new segments": as many as cwnd allows), if the
 //!     receiver's window and the transfer have any; else F-RTO ends.
 //!
-//! Linux also undoes a timeout that timestamps show spurious (the Eifel detection, `tcp_packet_delayed()`), which
-//! needs the ACK's echoed timestamp; the simulated ACKs carry none, so only F-RTO's evidence undoes here.
+//! Linux also undoes a timeout that timestamps show spurious (the Eifel detection, `tcp_packet_delayed()`); the
+//! simulated ACKs carry the echo only with [`super::SenderConfig::timestamps`], which reads it for RTT samples, not for
+//! an undo, so only F-RTO's evidence undoes here.
 
 use super::sack::Scoreboard;
 use super::state::TcpState;

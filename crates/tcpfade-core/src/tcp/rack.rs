@@ -16,7 +16,7 @@
 //!     RFC recommends would not differ);
 //!   - step 2: RACK.rtt, RACK.xmit_ts and RACK.end_seq from the most recently sent of them, ignoring a retransmitted
 //!     segment delivered less than RACK.min_RTT after its last retransmission (the second check of §6.2 step 2; the
-//!     first needs timestamps, which the simulated ACKs do not carry). The pseudocode says "Return" there, the text
+//!     first compares the ACK's echoed timestamp, which RACK here does not read). The pseudocode says "Return" there, the text
 //!     "ignore a segment as invalid": we ignore that segment and go on with the others, as the text says;
 //!   - step 3: RACK.fack and RACK.reordering_seen (a never-retransmitted segment delivered below RACK.fack);
 //!   - step 4: RACK.reo_wnd = 0 when no reordering has been seen and either the sender is in fast or RTO recovery or

@@ -196,7 +196,10 @@ impl Sender {
         st.counters.transmissions += 1;
         st.counters.retransmissions += u64::from(segment.retransmission);
         match st.timed {
-            None if !segment.retransmission => st.timed = Some((seq, now)),
+            None if !segment.retransmission => {
+                st.timed = Some((seq, now));
+                st.timed_retransmission = false;
+            }
             _ if segment.retransmission => Self::time_retransmission(st, seq, now),
             _ => {}
         }
@@ -228,20 +231,45 @@ impl Sender {
     fn take_rtt_sample(st: &mut TcpState, ack: u64, now: f64) {
         if let Some((seq, sent)) = st.timed.filter(|&(seq, _)| ack > seq) {
             debug_assert!(seq >= st.una);
-            st.rto.on_sample_at(now - sent, ack, st.high);
-            st.rtts.note_data(now - sent);
             st.timed = None;
+            let rtt = if st.timed_retransmission { Self::echoed_rtt(st, now) } else { Some(now - sent) };
+            if let Some(rtt) = rtt {
+                st.rto.on_sample_at(rtt, ack, st.high);
+                st.rtts.note_data(rtt);
+            }
         }
     }
 
+    /// The RTT an ACK covering a timed retransmission gives: now less the timestamp it echoes, the one of whichever
+    /// copy made the receiver send it (a late original's, when the retransmission was spurious); none when the driver
+    /// gave no echo ([`Sender::note_echo`]).
+    #[cold]
+    fn echoed_rtt(st: &mut TcpState, now: f64) -> Option<f64> {
+        st.timed_retransmission = false;
+        st.echo.map(|echo| now - echo)
+    }
+
+    /// The timestamp the next ACK echoes (RFC 7323's TSecr: the sender's clock when the copy the receiver last took
+    /// at or below its cumulative ACK left), given by a driver whose ACKs carry timestamps just before it hands the
+    /// ACK over ([`Sender::on_ack`], [`Sender::on_sack_ack`]); None for an ACK that carries none. Read only with
+    /// [`SenderConfig::timestamps`], for the sample of a retransmission.
+    #[inline]
+    pub fn note_echo(&mut self, echo: Option<f64>) {
+        self.st.echo = echo;
+    }
+
     /// `seq` is sent again at `now`. Karn's rule: a segment sent twice gives no sample, so the timed one stops being
-    /// timed. With timestamps (RFC 7323 §4) its ACK echoes the timestamp of this transmission, so it is timed from now
-    /// instead, where no segment before it is timed (the first ACK to cover it gives the sample, and, valid, ends the
-    /// backoff: Linux's `tcp_ack_update_rtt()`, which takes the echo whenever an ACK covers retransmitted data).
+    /// timed. With timestamps (RFC 7323 §4) the ACK that covers it echoes the timestamp of the copy that made the
+    /// receiver send it, so it is timed by that echo instead, where no segment before it is timed (the first ACK to
+    /// cover it gives the sample, and, valid, ends the backoff: Linux's `tcp_ack_update_rtt()`, which takes the echo
+    /// whenever an ACK covers retransmitted data).
     #[cold]
     fn time_retransmission(st: &mut TcpState, seq: u64, now: f64) {
         match st.timed {
-            _ if st.timestamps && st.timed.is_none_or(|(timed, _)| seq <= timed) => st.timed = Some((seq, now)),
+            _ if st.timestamps && st.timed.is_none_or(|(timed, _)| seq <= timed) => {
+                st.timed = Some((seq, now));
+                st.timed_retransmission = true;
+            }
             Some((timed, _)) if timed == seq => st.timed = None,
             _ => {}
         }

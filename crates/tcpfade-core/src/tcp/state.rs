@@ -61,6 +61,10 @@ pub(crate) struct TcpState {
     pub timed: Option<(u64, f64)>,
     /// Whether retransmissions are timed by their timestamps ([`super::SenderConfig::timestamps`]).
     pub timestamps: bool,
+    /// The timestamp the ACK being taken echoes (RFC 7323's TSecr), when its driver gave one.
+    pub echo: Option<f64>,
+    /// Whether the timed segment is a retransmission (timed by the echo of its ACK: timestamps).
+    pub timed_retransmission: bool,
     /// The smallest RTTs measured, by kind of sample (TCP-Probing's best RTT, tsaoussidis-badr §3.1).
     pub rtts: RttMinima,
     /// Event counts.
@@ -93,6 +97,8 @@ impl TcpState {
             rto,
             timed: None,
             timestamps: false,
+            echo: None,
+            timed_retransmission: false,
             rtts: RttMinima::default(),
             counters: SenderCounters::default(),
             hystart: None,

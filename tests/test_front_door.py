@@ -780,7 +780,7 @@ def test_the_third_reviews_inputs_are_refused_where_they_enter():
 def test_an_error_from_the_core_names_the_option_on_the_command_line(capsys):
     assert main(["simulate", "--variant", "reno", "--error-rate", "0.05", "--slots", "1000", "--seed", "1",
                  "--recover-guard"]) == 2
-    assert capsys.readouterr().err.startswith("tcpfade: --recover-guard = True is not allowed: is RFC 6582's guard")
+    assert capsys.readouterr().err.startswith("tcpfade: --recover-guard = True is not allowed: it is RFC 6582's guard")
     assert main(["simulate", "--variant", "oldtahoe", "--error-rate", "0.05", "--slots", "1000", "--seed", "1",
                  "--limited-transmit"]) == 2
     assert capsys.readouterr().err.startswith("tcpfade: --limited-transmit = True is not allowed: needs a variant")
@@ -860,3 +860,41 @@ def test_the_eighth_sessions_review_findings_are_refused_in_one_line(tmp_path, c
     err = capsys.readouterr().err
     assert "fixed.prr_partial_ack: 3 is not allowed: must be a string: one of forced, sndcnt" in err
     assert err.count("\n") == 1
+
+
+def test_the_twelfth_sessions_review_a_switch_given_a_value_a_transfers_fixed_rto_and_0d_booleans(capsys):
+    """A hostile review of F-RTO without SACK and timestamps: a switch given a value blamed the whole command line; a
+    transfer's fixed rto was refused as "fixed" without saying what is allowed; a 0-d boolean array was refused where
+    0-d numbers are taken; a rack refusal spoke Python to the command line ("set sack=True")."""
+    import numpy as np
+
+    link = ["simulate-link", "--variant", "newreno", "--lossless", "--rate", "100", "--tau", "0.01", "--buffer", "10",
+            "--duration", "10", "--seed", "1"]
+    for option, want in (("--frto=yes", "--frto = 'yes' is not allowed: a switch takes no value; write --frto or "
+                                        "--no-frto"),
+                         ("--json=1", "--json = '1' is not allowed: a switch takes no value; write --json alone")):
+        assert main([*link, option]) == 2
+        assert capsys.readouterr().err == f"tcpfade: {want}\n"
+    assert main(["transfer", "--variant", "newreno", "--lossless", "--rto", "0.5", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--rto = '0.5' is not allowed: must be None: a transfer's timer is always estimated" \
+        in err, err
+    with pytest.raises(tcpfade.ParameterError, match=r"^rto = 0.5 is not allowed: must be None"):
+        tcpfade.simulate_transfer("newreno", None, size_bytes=10_000, rto=0.5)
+    r = tcpfade.simulate_transfer("newreno", None, size_bytes=10_000, frto=np.array(True), sack=np.array(False))
+    assert r.parameters["frto"] is True and r.parameters["sack"] is False
+    with pytest.raises(tcpfade.ParameterError, match=r"must be True or False"):
+        tcpfade.simulate_transfer("newreno", None, size_bytes=10_000, frto=np.array([True]))
+    assert main([*link, "--profile", "linux", "--no-sack", "--rack"]) == 2
+    assert "turn sack on too" in capsys.readouterr().err
+
+
+def test_the_rfc_profile_runs_reno_as_rfc_5681_has_it():
+    """RFC 6582's guard is NewReno's: under the rfc profile reno runs without it (it was refused, blaming an option
+    the user had not given), newreno and cubic with it; asked for by name, reno still refuses it."""
+    link = dict(rate=100, tau=0.01, buffer=10, duration=10, seed=1, channel=None)
+    assert tcpfade.simulate_link("reno", profile="rfc", **link).parameters["recover_guard"] is False
+    assert tcpfade.simulate_link("newreno", profile="rfc", **link).parameters["recover_guard"] is True
+    assert tcpfade.simulate_link("cubic", profile="rfc", **link).parameters["recover_guard"] is True
+    with pytest.raises(tcpfade.ParameterError, match="recover_guard = True is not allowed: it is RFC 6582's guard"):
+        tcpfade.simulate_link("reno", profile="rfc", recover_guard=True, **link)

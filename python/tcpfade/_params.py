@@ -107,6 +107,9 @@ class Profile:
     #: A part whose value holds only with another part on (PRR is SACK's window rule): when the call turns that
     #: one off, the profile leaves this one at its declared default instead of contradicting the call.
     requires: dict[str, str] = field(default_factory=dict)
+    #: A part that holds only for some variants (NewReno's guard): for any other the profile leaves it at its declared
+    #: default, so that the variant runs as its own definition has it (RFC 5681's Reno has no guard to set).
+    only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _kind(rule: v.Rule) -> type:
@@ -244,6 +247,11 @@ class Model:
             if part not in kwargs and needs in kwargs and not kwargs[needs]:
                 out[part] = self[part].default
         variant = args[0] if args else out.get("variant", self["variant"].default if "variant" in self else None)
+        if isinstance(variant, str):
+            key = variant.strip().lower().replace("-", "").replace("_", "")
+            for part, variants in chosen.only_for.items():
+                if part not in kwargs and part in out and key not in variants:
+                    out[part] = self[part].default
         if isinstance(variant, str) and variant.strip().lower() in chosen.refused:
             raise v.fail("profile", chosen.name, f"cannot run {variant.strip().lower()}: "
                                                  f"{chosen.refused[variant.strip().lower()]}")

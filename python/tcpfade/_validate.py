@@ -184,7 +184,25 @@ class Flag(Rule):
         kind = type(value)
         if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
             return bool(value)   # numpy 1's numpy.bool_ and numpy 2's numpy.bool
+        if getattr(value, "ndim", None) == 0 and getattr(getattr(value, "dtype", None), "kind", None) == "b":
+            return bool(value.item())   # a 0-d boolean array, as numbers take 0-d arrays
         raise fail(name, value, self.describe(), kind=ParameterTypeError)
+
+
+class Nothing(Rule):
+    """Only None: a parameter a shared declaration gives this entry but that it cannot take another way (``words``
+    say why)."""
+
+    def __init__(self, words: str) -> None:
+        self.words = words
+
+    def describe(self) -> str:
+        return self.words
+
+    def check(self, name: str, value: Any) -> None:
+        if value is not None:
+            raise fail(name, value, self.words)
+        return None
 
 
 class Optional(Rule):

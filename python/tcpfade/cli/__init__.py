@@ -125,6 +125,19 @@ def _usage_line(exc: click.UsageError, argv: list[str]) -> str:
     if "unexpected extra argument" in text:
         extra = text.split("(", 1)[-1].rstrip(")") if "(" in text else ""
         return _extra_arguments(extra, argv)
+    if "does not take a value" in text and text.count("'") >= 2:
+        # A switch given a value (--frto=yes): name the switch and its value, and how to write it.
+        option = text.split("'")[1]
+        given = next((repr(a[len(option) + 1:]) for a in argv if a.startswith(option + "=")), "(a value)")
+        command: click.Command = cli
+        for token in argv:   # click gives no context here: the command is found from the words given
+            if isinstance(command, click.Group) and token in command.commands:
+                command = command.commands[token]
+        params = command.params
+        pair = next((p.opts + p.secondary_opts for p in params
+                     if option in getattr(p, "opts", []) + getattr(p, "secondary_opts", [])), [option])
+        spelled = " or ".join(pair) if len(pair) > 1 else f"{option} alone"
+        return f"{option} = {given} is not allowed: a switch takes no value; write {spelled}"
     return f"arguments = {' '.join(argv)!r} is not allowed: {text}"
 
 

@@ -158,7 +158,7 @@ def check_recovery_parts(a: dict) -> None:
             raise v.fail(part, True, why)
     if a.get("rack") and not a.get("sack"):
         raise v.fail("rack", True, "RACK-TLP is the loss detection of SACK's loss recovery here (it reads which "
-                                   "segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too")
+                                   "segments the SACK scoreboard holds, RFC 8985 §4); turn sack on too")
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")

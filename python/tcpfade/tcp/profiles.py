@@ -32,7 +32,8 @@ RFC = Profile(
     sources={
         "ssthresh_rule": "RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize/2, 2 SMSS)",
         "limited_transmit": "RFC 3042 §2 (and RFC 5681 §3.2 step 2: its segments are not in FlightSize)",
-        "recover_guard": "RFC 6582 §3.2 steps 2 and 4 (NewReno's recover)",
+        "recover_guard": "RFC 6582 §3.2 steps 2 and 4 (NewReno's recover); reno runs RFC 5681 §3.2's Reno, which has "
+                         "no guard, so the profile leaves it off there",
         "byte_counting": "RFC 3465 §2.2 with L = 2 SMSS (RFC 5681 §3.1 allows it)",
         "initial_window": "RFC 5681 §3.1 eq. (3): 3 segments for 1095 < SMSS <= 2190 bytes (a 1460-byte MSS); "
                           "RFC 6928's 10 stays an option (initial_window=10)",
@@ -45,6 +46,7 @@ RFC = Profile(
         "max_rto": "RFC 6298 §2.5: a maximum of at least 60 s",
         "hold_ssthresh_on_rto": "RFC 5681 §3.1: a segment retransmitted by the timer once already holds ssthresh",
     },
+    only_for={"recover_guard": ("newreno", "cubic")},
     refused={
         "oldtahoe": "RFC 5681 §3.2 requires fast retransmit on the third duplicate ACK",
         "tahoe": "RFC 5681 §3.2 requires fast recovery after a fast retransmit",

@@ -103,7 +103,9 @@ TRANSFER = Model("simulate_transfer", (
           "(docs/models.md, \"TCP-Probing\")."),
     Param("metering", v.Choice(METERING), "frame", "What rate_bps meters: frame (headers and payload hold the link) "
           "or payload (only payload bytes take link time; 5 MiB at 2**20 bit/s is Table 1's 40.000 s)."),
-    *(p.but(default=1.0) if p.name in ("initial_rto", "min_rto") else p for p in TIMER),
+    *(p.but(default=1.0) if p.name in ("initial_rto", "min_rto")
+      else p.but(rule=v.Nothing("must be None: a transfer's timer is always estimated, by RFC 6298's or Linux's rule"))
+      if p.name == "rto" else p for p in TIMER),
     Param("decision", v.Optional(v.Function("must be None (the paper's rule) or a callable returning True or "
                                             "False")), None,
           "TCP-Probing's end-of-cycle rule: None for the paper's (Immediate Recovery when both probe RTTs lie in "

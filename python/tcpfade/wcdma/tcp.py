@@ -274,12 +274,12 @@ class WcdmaResult(Record):
     _undefined = {"median_ace": "no user delivered anything: every user's ACE is infinite"}
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per user: the run's TCP variant, Doppler frequency and TTI, throughput (S) and its interval, block
+        """One row per user: the run's TCP variant and profile, Doppler frequency and TTI, throughput (S) and its interval, block
         error rate P_e, ATP [W], ACE [J/bit], TCP's counts, and the system's summary (serving cell, mean SIR, mean
         power, time at maximum power). The radio blocks are the channel: each row says what made them."""
         rows = pd.DataFrame([u.to_dict() for u in self.users])
         frame = pd.concat([self.system.to_frame(), rows], axis=1)
-        for i, key in enumerate(("variant", "doppler_hz", "tti_frames")):
+        for i, key in enumerate(("variant", "profile", "doppler_hz", "tti_frames")):
             if key in self.parameters and key not in frame:
                 frame.insert(i, key, self.parameters[key])
         return frame

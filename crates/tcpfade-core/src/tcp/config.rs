@@ -201,7 +201,7 @@ impl SenderConfig {
             return Err(Error::invalid(
                 "recover_guard",
                 "True",
-                &format!("is RFC 6582's guard of NewReno's recovery (newreno, cubic); {} has none to guard",
+                &format!("it is RFC 6582's guard of NewReno's recovery (newreno, cubic); {} has none to guard",
                          self.variant.name()),
             ));
         }
@@ -298,7 +298,7 @@ impl SenderConfig {
     pub fn with_rack(mut self, on: bool) -> Result<Self> {
         if on && !self.sack {
             return Err(Error::invalid("rack", "True", "RACK-TLP is the loss detection of SACK's loss recovery here \
-                (it reads which segments the SACK scoreboard holds, RFC 8985 §4); set sack=True too"));
+                (it reads which segments the SACK scoreboard holds, RFC 8985 §4); turn sack on too"));
         }
         self.rack = on;
         Ok(self)

@@ -279,9 +279,11 @@ class WcdmaResult(Record):
         power, time at maximum power). The radio blocks are the channel: each row says what made them."""
         rows = pd.DataFrame([u.to_dict() for u in self.users])
         frame = pd.concat([self.system.to_frame(), rows], axis=1)
-        for i, key in enumerate(("variant", "profile", "doppler_hz", "tti_frames")):
+        at = 0
+        for key in ("variant", "profile", "doppler_hz", "tti_frames"):
             if key in self.parameters and key not in frame:
-                frame.insert(i, key, self.parameters[key])
+                frame.insert(at, key, self.parameters[key])
+                at += 1
         return frame
 
     def _row(self) -> dict[str, Any]:

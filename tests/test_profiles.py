@@ -304,3 +304,19 @@ def test_timestamps_keep_a_run_where_the_kernels_runs_are_and_karns_backoff_does
     assert with_ts.parameters["timestamps"] is True and with_ts.parameters["frto"] is True
     assert kernel.min() <= with_ts.new_received_rate <= kernel.max()
     assert karn.new_received_rate < kernel.min() and karn.timeouts > with_ts.timeouts
+
+
+def test_timestamps_add_rfc_7323s_option_to_every_segment_of_a_transfer():
+    """With timestamps the transfer model's segments carry the option, 12 bytes as Linux pads it (RFC 7323 §3: kind,
+    length, TSval, TSecr = 10), on top of header_bytes and of SYN's MSS option; without, none."""
+    on = tcpfade.simulate_transfer("reno", None, size_bytes=10_000, timestamps=True, record_frames=True).frames
+    off = tcpfade.simulate_transfer("reno", None, size_bytes=10_000, record_frames=True).frames
+    header, mss, syn_option = 20, 2028, 4
+    for frames, option in ((on, 12), (off, 0)):
+        kinds = frames.groupby("kind")["bytes"]
+        assert set(kinds.min()[["ack", "handshake_ack", "final_ack"]]) == {header + option}
+        assert set(kinds.min()[["syn", "syn_ack"]]) == {header + syn_option + option}
+        assert kinds.max()["data"] == mss + header + option
+    with pytest.raises(tcpfade.ParameterError, match=r"mss = 1480 is not allowed: a segment of mss \+ header_bytes \+ "
+                                                     r"the timestamp option's 12 = 1512 bytes exceeds the link's mtu"):
+        tcpfade.simulate_transfer("reno", None, size_bytes=10_000, mss=1480, mtu=1500, timestamps=True)

@@ -51,6 +51,10 @@ BEST_RTT = ("earlier", "probes", "data")
 #: What the link's rate meters: whole frames, or payload only (headers, ACKs and probes take no link time).
 METERING = ("frame", "payload")
 
+#: Bytes RFC 7323's timestamp option adds to every segment with ``timestamps`` (10, padded with two NOPs as Linux
+#: sends it; the core's TIMESTAMP_OPTION_BYTES).
+TIMESTAMP_OPTION_BYTES = 12
+
 #: Segment kinds of the byte accounting, in the core's order.
 KINDS = ("syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ack", "probe", "probe_answer",
          "fin_ack", "final_ack")
@@ -77,7 +81,8 @@ TRANSFER = Model("simulate_transfer", (
     Param("size_bytes", v.Integer(1, 1 << 40), SIZE_BYTES, "Bytes the application sends (Table 1: 5,242,880).",
           "bytes"),
     Param("mss", v.Integer(1, 1 << 30), MSS, "Payload bytes per segment at most.", "bytes"),
-    Param("header_bytes", v.Integer(0, 1 << 16), HEADER_BYTES, "Header bytes of every segment.", "bytes"),
+    Param("header_bytes", v.Integer(0, 1 << 16), HEADER_BYTES, "Header bytes of every segment (with timestamps, RFC "
+          "7323's option adds 12 more).", "bytes"),
     Param("syn_option_bytes", v.Integer(0, 40), 4, "Option bytes of SYN and SYN-ACK (the MSS option).", "bytes"),
     Param("probe_option_bytes", v.Integer(0, 40), 8,
           "Option bytes of each probe segment (TCP-Probing's option: type, length, id; tsaoussidis-badr §3.1).",
@@ -285,8 +290,11 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
                                             "to use it")
     if decision is not None:
         _check_decision(decision)
+    # With timestamps every segment also carries RFC 7323's option, 12 bytes as Linux pads it (the core adds them).
+    header_bytes = header_bytes + (TIMESTAMP_OPTION_BYTES if a["timestamps"] else 0)
     if mss + header_bytes > mtu:
-        raise v.fail("mss", mss, f"a segment of mss + header_bytes = {mss + header_bytes} bytes exceeds the link's "
+        words = "mss + header_bytes + the timestamp option's 12" if a["timestamps"] else "mss + header_bytes"
+        raise v.fail("mss", mss, f"a segment of {words} = {mss + header_bytes} bytes exceeds the link's "
                                  f"mtu = {mtu} bytes")
     wmax = rwnd_bytes // mss
     if wmax < 1:

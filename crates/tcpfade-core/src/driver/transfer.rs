@@ -245,6 +245,9 @@ enum Phase {
     TimeWait,
 }
 
+/// The bytes RFC 7323's timestamp option adds to every segment (kind, length, TSval, TSecr: 10; two NOPs align it).
+pub const TIMESTAMP_OPTION_BYTES: u64 = 12;
+
 /// The driver's events, in the order they are handled at equal times (then the RTO).
 const ARRIVAL: usize = 0;
 const DELAYED_ACK: usize = 1;
@@ -279,7 +282,9 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
 
 impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
     fn bytes(&self, frame: Frame) -> u64 {
-        let h = self.cfg.header_bytes;
+        // With timestamps every segment carries RFC 7323's option: 10 bytes, padded with two NOPs to 12, as Linux
+        // sends it (and the SACK option then has room for three blocks: `MAX_SACK_BLOCKS`).
+        let h = self.cfg.header_bytes + if self.cfg.sender.timestamps { TIMESTAMP_OPTION_BYTES } else { 0 };
         match frame {
             Frame::Syn | Frame::SynAck => h + self.cfg.syn_option_bytes,
             Frame::Data { seq, .. } if seq < self.n => h + (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss),

@@ -12,6 +12,7 @@ __all__ = [
     "FastRecoveryPhase2",
     "RECEIVER_ADDR",
     "SENDER_ADDR",
+    "TIMESTAMP_OPTION_BYTES",
     "__version__",
     "bit_level_error_rates",
     "block_errors",
@@ -43,6 +44,7 @@ __all__ = [
 ]
 SENDER_ADDR: str
 RECEIVER_ADDR: str
+TIMESTAMP_OPTION_BYTES: int
 
 _Progress = Callable[[float], object] | None
 _Matrix2 = Sequence[Sequence[float]]

@@ -194,5 +194,7 @@ fn simulate_transfer<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_transfer, m)?)?;
+    // The option's size, for the Python side's MTU check: written once, in the core.
+    m.add("TIMESTAMP_OPTION_BYTES", tcpfade_core::driver::TIMESTAMP_OPTION_BYTES)?;
     Ok(())
 }

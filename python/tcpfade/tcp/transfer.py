@@ -52,8 +52,8 @@ BEST_RTT = ("earlier", "probes", "data")
 METERING = ("frame", "payload")
 
 #: Bytes RFC 7323's timestamp option adds to every segment with ``timestamps`` (10, padded with two NOPs as Linux
-#: sends it; the core's TIMESTAMP_OPTION_BYTES).
-TIMESTAMP_OPTION_BYTES = 12
+#: sends it), as the core counts them.
+TIMESTAMP_OPTION_BYTES: int = _core.TIMESTAMP_OPTION_BYTES
 
 #: Segment kinds of the byte accounting, in the core's order.
 KINDS = ("syn", "syn_ack", "handshake_ack", "data", "retransmission", "fin", "ack", "probe", "probe_answer",
@@ -293,7 +293,8 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     # With timestamps every segment also carries RFC 7323's option, 12 bytes as Linux pads it (the core adds them).
     header_bytes = header_bytes + (TIMESTAMP_OPTION_BYTES if a["timestamps"] else 0)
     if mss + header_bytes > mtu:
-        words = "mss + header_bytes + the timestamp option's 12" if a["timestamps"] else "mss + header_bytes"
+        words = (f"mss + header_bytes + the timestamp option's {TIMESTAMP_OPTION_BYTES}" if a["timestamps"]
+                 else "mss + header_bytes")
         raise v.fail("mss", mss, f"a segment of {words} = {mss + header_bytes} bytes exceeds the link's "
                                  f"mtu = {mtu} bytes")
     wmax = rwnd_bytes // mss

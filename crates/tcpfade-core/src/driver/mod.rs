@@ -21,6 +21,6 @@ pub use link::{
 };
 pub use transfer::{
     run_transfer, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,
-    KIND_NAMES,
+    KIND_NAMES, TIMESTAMP_OPTION_BYTES,
 };
 pub use slotted::{run_slotted, run_slotted_watched, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

@@ -66,6 +66,28 @@ impl Frto {
                sent_new: false }
     }
 
+    /// Step 1 at a timeout, before the window is reduced, for SACK's recovery and the cumulative one alike (RFC 5682 §3
+    /// and Linux's `new_recovery || icsk_retransmits`): an episode starts at a timeout outside fast and RTO recovery
+    /// (`in_rto_recovery` says whether the sender is in the latter), and again at one that repeats it (SND.UNA unmoved
+    /// since), with the first one's window to undo to (kept in `first`); not at a first timeout inside either recovery.
+    pub(crate) fn at_timeout(first: &mut Option<Frto>, st: &TcpState, in_rto_recovery: bool) -> Option<Frto> {
+        if st.last_rto_una != Some(st.una) {
+            let open = st.recover.is_none() && !in_rto_recovery;
+            *first = open.then(|| Frto::start(st.cwnd, st.ssthresh, st.high));
+        }
+        first.map(|f| Frto { high_seq: st.high, sent_new: false, ..f })
+    }
+
+    /// Step 3b's undo of the window, for both recoveries: cwnd = max(cwnd, prior_cwnd), ssthresh = max(ssthresh,
+    /// prior_ssthresh) (Linux's tcp_undo_cwnd_reduction()), the next timeout a first one again (icsk_retransmits = 0),
+    /// and the undone timeout counted.
+    pub(crate) fn undo_window(&self, st: &mut TcpState) {
+        st.cwnd = st.cwnd.max(self.prior_cwnd);
+        st.ssthresh = st.ssthresh.max(self.prior_ssthresh);
+        st.last_rto_una = None;
+        st.counters.spurious_timeouts += 1;
+    }
+
     /// The verdict on an ACK: `original` (it acknowledged an original segment), `advanced` (SND.UNA moved, to `una`),
     /// `sacked_new` (it SACKed something new), `high` = SND.NXT, `new_data` (a new segment the receiver's window
     /// allows is there to send).
@@ -132,14 +154,9 @@ impl CumulativeFrto {
         self.board.note_sent(seq, retransmission);
     }
 
-    /// Step 1, at a timeout, before the window is reduced: as SACK's (`SackRecovery::timeout`), starting at a
-    /// timeout outside fast and RTO recovery and again at one that repeats it (SND.UNA unmoved since).
+    /// Step 1, at a timeout, before the window is reduced ([`Frto::at_timeout`]).
     pub(crate) fn on_timeout(&mut self, st: &TcpState) {
-        if st.last_rto_una != Some(st.una) {
-            let open = st.recover.is_none() && self.after_rto.is_none();
-            self.first = open.then(|| Frto::start(st.cwnd, st.ssthresh, st.high));
-        }
-        self.episode = self.first.map(|f| Frto { high_seq: st.high, sent_new: false, ..f });
+        self.episode = Frto::at_timeout(&mut self.first, st, self.after_rto.is_some());
         self.after_rto = Some(st.high);
         self.new_from = None;
         self.skip = None;
@@ -181,14 +198,11 @@ impl CumulativeFrto {
     /// `high_seq` returned.
     fn undo(&mut self, st: &mut TcpState) -> u64 {
         let f = self.episode.take().expect("an F-RTO episode");
-        st.cwnd = st.cwnd.max(f.prior_cwnd);
-        st.ssthresh = st.ssthresh.max(f.prior_ssthresh);
-        st.last_rto_una = None; // icsk_retransmits = 0: a later timeout is a first one again
+        f.undo_window(st);
         st.send_next = st.send_next.max(st.high);
         self.after_rto = None;
         self.new_from = None;
         self.skip = None;
-        st.counters.spurious_timeouts += 1;
         f.high_seq
     }
 

@@ -287,14 +287,10 @@ impl SackRecovery {
     /// F-RTO found the timeout spurious: the window before it comes back, and the sender leaves loss recovery with
     /// nothing marked lost (Linux's tcp_try_undo_loss() with tcp_undo_cwnd_reduction(sk, true)).
     fn undo_timeout(&mut self, st: &mut TcpState) {
-        let f = self.frto.take().expect("an F-RTO episode");
-        st.cwnd = st.cwnd.max(f.prior_cwnd);
-        st.ssthresh = st.ssthresh.max(f.prior_ssthresh);
-        st.last_rto_una = None; // icsk_retransmits = 0: a later timeout is a first one again
+        self.frto.take().expect("an F-RTO episode").undo_window(st);
         self.after_rto = None;
         self.entry = None;
         self.frto_new = false;
-        st.counters.spurious_timeouts += 1;
         if let Some(rack) = self.rack.as_deref_mut() {
             rack.unmark_lost(st.una, st.high);
         }
@@ -414,15 +410,7 @@ impl SackRecovery {
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
     pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
         if self.frto_on {
-            // RFC 5682 §3 step 1 and Linux (`new_recovery || icsk_retransmits`): F-RTO starts at a timeout outside fast
-            // and RTO recovery, and again at one that repeats it (SND.UNA unmoved since), with the first one's window
-            // to undo to; not at a first timeout inside either recovery.
-            let repeated = st.last_rto_una == Some(st.una);
-            if !repeated {
-                let open = st.recover.is_none() && self.after_rto.is_none();
-                self.frto_first = open.then(|| Frto::start(st.cwnd, st.ssthresh, st.high));
-            }
-            self.frto = self.frto_first.map(|f| Frto { high_seq: st.high, sent_new: false, ..f });
+            self.frto = Frto::at_timeout(&mut self.frto_first, st, self.after_rto.is_some());
             self.frto_new = false;
         }
         super::recovery::timeout_ssthresh(st, cc);

@@ -57,7 +57,7 @@ pub(crate) struct TcpState {
     /// The RTO's estimator (fixed or RFC 6298).
     pub rto: RtoEstimator,
     /// The segment being timed for an RTT sample, and when it was sent (one at a time, as BSD and ns-2); with
-    /// timestamps, possibly a retransmission, timed from that transmission.
+    /// timestamps possibly a retransmission, then timed by the echo of the ACK that covers it (`timed_retransmission`).
     pub timed: Option<(u64, f64)>,
     /// Whether retransmissions are timed by their timestamps ([`super::SenderConfig::timestamps`]).
     pub timestamps: bool,

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use crate::channels::link_spec_from_dict;
 use tcpfade_core::channel::{ContinuousTwoState, LinkChannelSpec};
-use tcpfade_core::driver::{run_link_watched, LinkConfig, LinkCounts, PerfectChannel};
+use tcpfade_core::driver::{run_link_traced, LinkConfig, LinkCounts, PerfectChannel, WindowTrace};
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
@@ -55,28 +55,33 @@ pub(crate) fn link_row(c: &LinkCounts) -> Vec<f64> {
 /// {"fields", "totals", "batches", "final_cwnd", "visits_by_window" (rows: window W' = 1, 2, ...; columns: no loss,
 /// TD, TO), "effective_bad_sum", "effective_bad_count", "rto_sum", "backoff_sum"} (the last four per outcome).
 /// `progress`, if given, is called with the fraction of the simulated time done about every 0.1 s; an exception
-/// from it (or Ctrl-C) stops the run.
+/// from it (or Ctrl-C) stops the run. `trace`, if given as (seconds, rows), adds "trace": the sender's window over
+/// the first seconds, at most rows rows ([`WindowTrace`]: a dict of columns time, cwnd, ssthresh, una, high, pipe (−1 without SACK),
+/// in_recovery, rto, timeouts, fast_retransmits), and "trace_truncated".
 #[pyfunction]
+#[pyo3(signature = (args, channel, progress, trace=None))]
 fn simulate_link<'py>(
     py: Python<'py>,
     args: Bound<'py, PyDict>,
     channel: Bound<'py, PyDict>,
     progress: Option<Py<PyAny>>,
+    trace: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
     let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, seed } = args.extract()?;
     let channel = link_spec_from_dict(&channel)?;
-    let outcome = run_watched(py, progress, |watch| {
+    let trace = trace.map(|(seconds, rows)| WindowTrace::new(seconds, rows));
+    let (outcome, trace) = run_watched(py, progress, |watch| {
         let sender = sender.config_with_acks(&timer, &delayed_ack_rule)?;
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match &channel {
             // The channels of abouzeid's figures run without the box's indirect call.
-            LinkChannelSpec::Perfect => run_link_watched(&cfg, PerfectChannel, watch),
+            LinkChannelSpec::Perfect => run_link_traced(&cfg, PerfectChannel, trace, watch),
             LinkChannelSpec::Continuous { mean_good, mean_bad, rule, packet_clock: false } => {
-                run_link_watched(&cfg, ContinuousTwoState::new(*mean_good, *mean_bad, *rule, seed)?, watch)
+                run_link_traced(&cfg, ContinuousTwoState::new(*mean_good, *mean_bad, *rule, seed)?, trace, watch)
             }
-            other => run_link_watched(&cfg, other.build(seed)?, watch),
+            other => run_link_traced(&cfg, other.build(seed)?, trace, watch),
         }
     })?;
     let out = PyDict::new(py);
@@ -93,6 +98,24 @@ fn simulate_link<'py>(
     out.set_item("effective_bad_count", outcome.visits.effective_bad_count.to_vec())?;
     out.set_item("rto_sum", outcome.visits.rto_sum.to_vec())?;
     out.set_item("backoff_sum", outcome.visits.backoff_sum.to_vec())?;
+    if let Some(trace) = trace {
+        let rows = trace.rows();
+        let column = |f: &dyn Fn(&tcpfade_core::driver::WindowRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
+        let columns = PyDict::new(py);
+        columns.set_item("time", column(&|r| r.time))?;
+        columns.set_item("cwnd", column(&|r| r.cwnd))?;
+        columns.set_item("ssthresh", column(&|r| r.ssthresh))?;
+        columns.set_item("una", rows.iter().map(|r| r.una).collect::<Vec<u64>>())?;
+        columns.set_item("high", rows.iter().map(|r| r.high).collect::<Vec<u64>>())?;
+        // -1: no pipe (a sender without SACK); Python makes it a missing value.
+        columns.set_item("pipe", rows.iter().map(|r| r.pipe.map_or(-1, |p| p as i64)).collect::<Vec<i64>>())?;
+        columns.set_item("in_recovery", rows.iter().map(|r| r.in_recovery).collect::<Vec<bool>>())?;
+        columns.set_item("rto", column(&|r| r.rto))?;
+        columns.set_item("timeouts", rows.iter().map(|r| r.timeouts).collect::<Vec<u64>>())?;
+        columns.set_item("fast_retransmits", rows.iter().map(|r| r.fast_retransmits).collect::<Vec<u64>>())?;
+        out.set_item("trace", columns)?;
+        out.set_item("trace_truncated", trace.truncated())?;
+    }
     Ok(out)
 }
 

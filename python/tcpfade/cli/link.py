@@ -11,8 +11,8 @@ from ..analysis.link import LINK_ANALYSIS, analyze_link as run_analysis
 from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
-from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option, metric_text, output_options,
-                      print_table, progress_bar, require_channel)
+from .options import (FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
+                      metric_text, output_options, print_table, progress_bar, require_channel, wrote)
 
 
 @click.command("simulate-link")
@@ -23,8 +23,11 @@ from .options import (LOSSLESS_HELP, channel_options, emit, link_channel_option,
                    "vdeldrop: the state at its start decides.")
 @click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
 @LINK.options(names=("channel_clock", "batches", "confidence"))
+@click.option("--trace-plot", type=FIGURE_FILE,
+              help="Draw the sender's window over the first --trace-seconds (.png/.svg/.pdf).")
+@click.option("--trace-csv", type=OUTPUT_FILE, help="Write the sender's window over the first --trace-seconds as CSV.")
 @output_options()
-def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
+def simulate_link(loss_rule, lossless, trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
     """Simulate TCP over a wireless link with a buffer and any channel: the continuous-time two-state one
     (--mean-good, --mean-bad), or the options of a slot channel (stepped once per packet; simulated fading in real
     time at fD = fD·T × μ Hz).
@@ -36,8 +39,12 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
           --seed 2 --json
       tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 --burst 5 --seed 1
       tcpfade simulate-link --rate 125 --tau 0.04 --buffer 6 --channel threshold --fdt 0.02 --error-rate 0.03 --seed 1
+      tcpfade simulate-link --variant cubic --profile linux --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 \\
+          --seed 1 --trace-seconds 20 --trace-plot window.png
     """
     given = LINK.pick(kw)
+    if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
+        raise v.fail("--trace-seconds", given["trace_seconds"], "must be > 0 with --trace-plot or --trace-csv")
     mean_good, mean_bad = given["mean_good"], given["mean_bad"]
     channel = link_channel_option({k: x for k, x in kw.items() if k not in given} | {"mean_good": mean_good,
                                                                                    "mean_bad": mean_bad},
@@ -52,6 +59,15 @@ def simulate_link(loss_rule, lossless, as_json, csv_path, **kw) -> None:
     given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())
+    if trace_csv:
+        from .._io import write_table
+
+        write_table(r.trace, trace_csv, "--trace-csv")
+        wrote(trace_csv)
+    if trace_plot:
+        r.plot_trace(trace_plot)
+        wrote(trace_plot)
+
     def human() -> None:
         items = {"variant": r.variant, "profile": r.profile, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
                  "w_p [packets]": r.max_in_flight, "simulated [s]": r.duration}

@@ -63,3 +63,64 @@ def plot_slot_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=N
         if ax is None:
             fig.tight_layout()
         return finish(fig, path)
+
+
+@v.checked()
+def plot_window_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=None, title: str = "") -> Figure:
+    """The sender's window over time from an event-driven run (:attr:`tcpfade.LinkResult.trace`): cwnd and, behind
+    it, RFC 6675's pipe with SACK (else the data outstanding, high − una) as steps, ssthresh dashed (above the plot
+    while it is still the initial one), each fast retransmit marked ▼ and each timeout ✕ where it happened.
+
+    Parameters
+    ----------
+    trace : :attr:`tcpfade.LinkResult.trace`.
+    path : where to write the figure (PNG, SVG or PDF by suffix); None writes nothing.
+    ax : a matplotlib Axes to draw into (default: a new figure).
+    title : a title over the plot.
+
+    Returns
+    -------
+    The matplotlib Figure.
+    """
+    import numpy as np
+
+    checked_table("trace", trace, ("time", "cwnd", "ssthresh", "in_flight", "timeouts", "fast_retransmits"),
+                  finite=("time", "cwnd", "in_flight", "timeouts", "fast_retransmits"))
+    if path is not None:
+        checked_path(path)
+    with style():
+        if ax is not None:
+            axes = checked_axes(ax, 1)
+            fig = axes.figure
+        else:
+            fig, axes = new_figure((7.0, 3.6))
+        time = trace["time"].to_numpy(dtype=float)
+        cwnd = trace["cwnd"].to_numpy(dtype=float)
+        has_pipe = "pipe" in trace.columns and bool(trace["pipe"].notna().all())
+        if has_pipe:
+            checked_table("trace", trace, ("pipe",), finite=("pipe",))
+        flight = (trace["pipe"] if has_pipe else trace["in_flight"]).to_numpy(dtype=float)
+        axes.step(time, flight, where="post", color="0.6", linewidth=0.8,
+                  label="pipe (RFC 6675)" if has_pipe else "outstanding (high − una)")
+        axes.step(time, cwnd, where="post", color="tab:blue", label="cwnd", linewidth=1.2)
+        axes.step(time, trace["ssthresh"].to_numpy(dtype=float), where="post", color="tab:green", linestyle="--",
+                  label="ssthresh")
+        # The initial ssthresh (the receiver's window) would flatten everything else: the axis stops above the rest.
+        top = max(float(np.max(cwnd)), float(np.max(flight)), 1.0)
+        top = top * 1.15 if top < 1e300 else top
+        axes.set_ylim(0.0, top)
+        for column, marker, colour, label in (("fast_retransmits", "v", "tab:orange", "fast retransmit"),
+                                              ("timeouts", "x", "red", "timeout")):
+            steps = np.diff(trace[column].to_numpy(dtype=float), prepend=float(trace[column].iloc[0])) > 0
+            if steps.any():
+                axes.plot(time[steps], np.minimum(cwnd[steps], top * 0.97), marker, color=colour, markersize=7,
+                          linestyle="none", label=label)
+        axes.set_xlabel("time [s]")
+        axes.set_ylabel("window [packets]")
+        axes.legend(loc="upper right")
+        axes.grid(alpha=0.3)
+        if title:
+            axes.set_title(title)
+        if ax is None:
+            fig.tight_layout()
+        return finish(fig, path)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_
                          window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
 from .profiles import PROFILE, PROFILES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Metrics of a link run, each with a confidence interval in ``result.ci``.
 LINK_METRICS = ("goodput", "received_rate", "new_received_rate", "utilization", "channel_loss_rate", "buffer_loss_rate",
@@ -77,6 +81,13 @@ class LinkResult(Record):
         The per-visit terms above.
     ci : dict[str, tuple[float, float]]
         Batch-means intervals of the rates.
+    trace : pandas.DataFrame or None
+        The sender's window over the first ``trace_seconds`` of simulated time (warm-up included), when asked for:
+        a row at the start and one after each ACK or timer that changed the sender, taken once it has sent what
+        that event allowed. Columns: ``time`` [s], ``cwnd`` and ``ssthresh`` [packets], ``una`` (SND.UNA) and
+        ``high`` (one past the highest sequence number sent), ``in_flight`` = high − una, ``pipe`` (RFC 6675's,
+        with SACK; missing without), ``in_recovery``, ``rto`` (the timer the sender would arm, backoff included
+        [s]), and the run's ``timeouts`` and ``fast_retransmits`` so far. :meth:`plot_trace` draws it.
     outcomes_by_window : numpy.ndarray or None
         Visits by window w2 (row w2 − 1) and outcome (no loss, triple duplicate, timeout).
     channel : dict or None
@@ -140,6 +151,7 @@ class LinkResult(Record):
     #: The sender's parts and timer as the run had them (the profile's where the call set none): a row names what
     #: ran, not only the profile it came from.
     parameters: dict[str, Any] = field(default_factory=dict, repr=False)
+    trace: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     _headline = ("variant", "goodput", "goodput_bps", "timeouts_per_s", "mean_rtt", "duration")
     _undefined = {"mean_rtt": "no RTT sample after the warm-up (no segment was acknowledged that Karn's rule times)",
@@ -164,10 +176,22 @@ class LinkResult(Record):
         """w_p = B + μT, the most packets the pipe and the buffer hold (abouzeid §II-A)."""
         return self.buffer + self.pipe
 
+    def plot_trace(self, path: str | Path | None = None, *, ax=None):
+        """Draw :attr:`trace` (:func:`tcpfade.plots.plot_window_trace`): cwnd, ssthresh and the data in flight over
+        time, with the fast retransmits and timeouts marked. Written to ``path`` if given (PNG, SVG or PDF); returns
+        the matplotlib Figure."""
+        from ..plots.tcp import plot_window_trace
+
+        if self.trace is None:
+            raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
+        return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.profile} profile), "
+                                                                f"μ = {self.rate:g} packets/s, τ = {self.tau:g} s, "
+                                                                f"B = {self.buffer}")
+
     def _row(self) -> dict[str, Any]:
         """Parameters, metrics and their intervals (``<metric>_low``, ``<metric>_high``) as a flat dict (a row of a
         table)."""
-        skip = ("ci", "channel", "outcomes_by_window", "parameters")
+        skip = ("ci", "channel", "outcomes_by_window", "parameters", "trace")
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}
         for name, interval in self.ci.items():
             out.update(interval_columns(name, interval))
@@ -243,7 +267,15 @@ LINK = Model("simulate_link", (
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
           "channel then steps once per packet."),
     BATCHES, CONFIDENCE,
+    Param("trace_seconds", v.NON_NEGATIVE, 0.0,
+          "Keep the sender's window over the first trace_seconds of simulated time, warm-up included (result.trace, "
+          "result.plot_trace()): a row at the start and after each ACK or timer that changes the sender; 0 keeps "
+          "none.", "s", sweep=False),
 ), doc="TCP over a wireless link with a buffer, event by event (abouzeid §II-III).", profiles=PROFILES)
+
+#: Bytes one row of a window trace takes on its way to the DataFrame (the core's row, the columns handed over, the
+#: frame), for the memory check.
+TRACE_ROW_BYTES = 512
 
 
 #: The rules of :data:`LINK` by name (the link analysis shares them).
@@ -285,6 +317,13 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     events = duration * ((2.0 + per_packet) * mu + 1.0 / timer + (2.0 / period if period else 0.0))
     v.work(name, duration, events, "events", f"a link run of {duration:.6g} s",
            "" if given_duration else "; give a shorter duration")
+    traced = min(a["trace_seconds"], duration)
+    # A row per ACK or timer event at most: the link completes at most μ packets a second (each ACKed at most once)
+    # and a timer cannot fire more often than its floor, or RACK's reordering window and probe, one per ACK.
+    trace_rows = math.ceil(traced * (2.0 * mu + 1.0 / timer)) + 16 if traced > 0 else 0
+    v.memory("trace_seconds", a["trace_seconds"], float(trace_rows) * TRACE_ROW_BYTES,
+             f"a window trace of {traced:.6g} s")
+    a.update(trace_rows=trace_rows)
     a.update(round_trip=t, buffer=buffer, channel=channel, duration=duration, warmup=warmup,
              initial_ssthresh=float(a["wmax"]) if a["initial_ssthresh"] is None else a["initial_ssthresh"])
     return a
@@ -362,7 +401,8 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     with reporting(progress, "simulated time") as report:
         # The core's window is the receiver's, or the sender's buffer where that holds fewer packets.
         core = {**args, "wmax": window_cap(args["wmax"], args["send_buffer"], size)}
-        raw = _core.simulate_link(core, spec, report)
+        raw = _core.simulate_link(core, spec, report,
+                                  (args["trace_seconds"], args["trace_rows"]) if args["trace_rows"] else None)
     totals = np.asarray(raw["totals"], dtype=float)
     per_batch = _metrics(np.asarray(raw["batches"], dtype=float), mu)
     point = {k: float(x[0]) for k, x in _metrics(totals[None, :], mu).items()}
@@ -393,7 +433,21 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else channel.describe(),
-        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER)})
+        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER)},
+        trace=window_trace(raw.get("trace")))
+
+
+def window_trace(columns: dict[str, Any] | None) -> pd.DataFrame | None:
+    """The core's window-trace columns as :attr:`LinkResult.trace`: ``in_flight`` added, ``pipe`` a nullable
+    integer (missing without SACK)."""
+    if columns is None:
+        return None
+    import pandas as pd
+
+    frame = pd.DataFrame(columns)
+    frame.insert(frame.columns.get_loc("high") + 1, "in_flight", frame["high"] - frame["una"])
+    frame["pipe"] = frame["pipe"].astype("Int64").where(frame["pipe"] >= 0)
+    return frame
 
 
 class _Intervals(dict):

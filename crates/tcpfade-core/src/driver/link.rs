@@ -31,7 +31,9 @@ use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
+pub use super::observe::{LinkObserver, NoObserver};
 pub use super::visits::{VisitObserver, VisitStats, OUTCOMES, VISIT_WINDOWS};
+pub use super::window_trace::{WindowRow, WindowTrace};
 pub use crate::channel::clocked::{LinkChannel, PacketClocked, PerfectChannel};
 
 /// Parameters of a run.
@@ -146,31 +148,6 @@ pub struct LinkOutcome {
     /// Bad visits ending sampled good states (empty for channels without sojourns).
     pub visits: VisitStats,
 }
-
-/// What a driver-specific bookkeeper sees of a link run (abouzeid's bad-visit statistics are one:
-/// [`VisitObserver`]). Every hook has a no-op default, so [`NoObserver`] compiles away.
-pub trait LinkObserver {
-    /// Before the event at `now` is handled.
-    #[inline]
-    fn before_event(&mut self, _now: f64, _sender: &Sender) {}
-    /// The channel lost the packet whose transmission ended at `now`.
-    #[inline]
-    fn on_channel_loss(&mut self, _now: f64) {}
-    /// The packet whose transmission started at `start` got through (before the receiver sees it).
-    #[inline]
-    fn on_survived<C: LinkChannel + ?Sized>(&mut self, _start: f64, _channel: &mut C, _sender: &Sender) -> Result<()> {
-        Ok(())
-    }
-    /// After the event is handled, before the sender sends what its window allows.
-    #[inline]
-    fn after_event(&mut self, _sender: &Sender) {}
-}
-
-/// An observer that watches nothing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoObserver;
-
-impl LinkObserver for NoObserver {}
 
 /// The start of the delivering transmission of each packet the receiver holds out of order, by sequence number: a
 /// ring over the receiver's window (every held packet lies within Wmax above the cumulative ACK), allocated at the
@@ -426,6 +403,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             next_mark = marks.next().expect("at least two marks");
         }
         self.send_what_the_window_allows(now);
+        self.observer.after_sends(now, &self.sender);
         // The sender's timers move only when it takes an ACK or a timeout (and sends after it): kept between those.
         let mut timer = self.sender.timer_deadline();
         loop {
@@ -485,6 +463,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             self.observer.after_event(&self.sender);
             if sender_moved {
                 self.send_what_the_window_allows(now);
+                self.observer.after_sends(now, &self.sender);
                 timer = self.sender.timer_deadline();
             }
         }
@@ -521,6 +500,19 @@ pub fn run_link_watched<C: LinkChannel>(cfg: &LinkConfig, channel: C, watch: &mu
     let mut observer = VisitObserver::new(cfg.warmup);
     let outcome = run_link_observed(cfg, channel, &mut observer, watch)?;
     Ok(LinkOutcome { visits: observer.stats(), ..outcome })
+}
+
+/// [`run_link_watched`] with the sender's window traced too (`trace`, if given: [`WindowTrace`]), returned beside the
+/// outcome.
+pub fn run_link_traced<C: LinkChannel>(
+    cfg: &LinkConfig,
+    channel: C,
+    trace: Option<WindowTrace>,
+    watch: &mut Watch<'_>,
+) -> Result<(LinkOutcome, Option<WindowTrace>)> {
+    let mut observers = (VisitObserver::new(cfg.warmup), trace);
+    let outcome = run_link_observed(cfg, channel, &mut observers, watch)?;
+    Ok((LinkOutcome { visits: observers.0.stats(), ..outcome }, observers.1))
 }
 
 /// [`run_link_watched`] with `observer` seeing the run instead of abouzeid's [`VisitObserver`]; the outcome's

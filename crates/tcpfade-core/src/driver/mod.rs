@@ -11,13 +11,16 @@
 
 pub(crate) mod common;
 pub mod link;
+pub mod observe;
 pub mod slotted;
 pub mod transfer;
 pub mod visits;
+pub mod window_trace;
 
 pub use link::{
-    run_link, run_link_observed, run_link_watched, LinkChannel, LinkConfig, LinkCounts, LinkObserver, LinkOutcome,
-    NoObserver, PacketClocked, PerfectChannel, VisitObserver, VisitStats, OUTCOMES,
+    run_link, run_link_observed, run_link_traced, run_link_watched, LinkChannel, LinkConfig, LinkCounts, LinkObserver, LinkOutcome,
+    NoObserver, PacketClocked, PerfectChannel, VisitObserver, VisitStats, WindowRow, WindowTrace,
+    OUTCOMES,
 };
 pub use transfer::{
     run_transfer, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,

@@ -6,7 +6,7 @@
 //! A good state is *sampled* when a packet gets through during it (the channel's sojourns, asked for with
 //! [`LinkChannel::sojourn_at`]); channels without sojourns give no statistics.
 
-use super::link::LinkObserver;
+use super::observe::LinkObserver;
 use crate::channel::clocked::LinkChannel;
 use crate::error::Result;
 use crate::tcp::Sender;

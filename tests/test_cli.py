@@ -179,3 +179,21 @@ def test_json_and_csv_carry_the_same_row(capsys, tmp_path):
     code, out, _ = run(capsys, "wcdma", "bler", "--sir-db", "-1", "--blocks", "50", "--seed", "1", "--json")
     row = json.loads(out)
     assert code == 0 and row["rate_low"] <= row["rate"] <= row["rate_high"] and 0 <= row["rate_mapping"] <= 1
+
+
+def test_reproduce_refuses_an_output_directory_it_cannot_write_before_computing(capsys):
+    """Found by a hostile review: a directory in which no file can be created (here /proc, whose permission bits say
+    yes to root) was found out only when the figure, computed, was written; and an empty --out wrote into the
+    current directory. Both are refused at once, naming --out."""
+    import time
+
+    start = time.perf_counter()
+    assert main(["reproduce", "modern-tcp-over-fading", "--out", "/proc", "--workers", "1"]) == 2
+    assert time.perf_counter() - start < 5.0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--out" in err[0] and "no file can be created" in err[0]
+    assert main(["reproduce", "abouzeid-fig4", "--quick", "--out", ""]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--out" in err[0] and "directory path" in err[0]
+    with pytest.raises(tcpfade.TcpfadeError, match="out_dir.*no file can be created"):
+        tcpfade.reproduce.reproduce("abouzeid-fig4", "/proc", quick=True)

@@ -239,3 +239,18 @@ def test_new_received_lies_between_goodput_and_received(seed):
     assert r.received_rate - r.new_received_rate > 0          # Reno's go-back after a timeout resends received packets
     lo, hi = r.ci["new_received_rate"]
     assert lo <= r.new_received_rate <= hi
+
+
+def test_undone_timeouts_count_with_their_timeout_and_delivered_differs_from_sent_only_by_the_buffer():
+    """Found by a hostile review: F-RTO's undo of a timeout that fired in the warm-up was counted after it (142
+    spurious timeouts of 141); it now counts in the batch of the timeout it undid. ``delivered`` counts by the start
+    of the delivering transmission and ``sent`` at release, so only the packets the buffer and the link held as the
+    warm-up ended can make the first exceed the second."""
+    r = tcpfade.simulate_link("cubic", rate=10, tau=0.5, buffer=1, send_buffer=3000, channel=None, duration=300,
+                              seed=1, frto=True)
+    assert 0 < r.spurious_timeouts <= r.timeouts
+    for warmup in (None, 0.0):
+        r = tcpfade.simulate_link("newreno", profile="linux", rate=125, tau=0.5, buffer=50, channel=None,
+                                  duration=300, seed=1, warmup=warmup)
+        bound = r.sent + (r.buffer + 1 if warmup is None else 0)
+        assert r.delivered <= bound, (warmup, r.delivered, r.sent)

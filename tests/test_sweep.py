@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import tcpfade
+from tcpfade.tcp.link import LINK_COUNTS
 from tcpfade.cli import main
 from tcpfade.sweep import Experiment, ExperimentError, Store, load_experiment, point_seed, run_sweep, sweep_status
 from tcpfade.sweep import models
@@ -110,9 +111,10 @@ def test_link_models_store_the_direct_calls(tmp_path):
                               mean_bad=0.2, seed=row["seed"])
     assert row["metrics"]["goodput"] == r.goodput and row["metrics"]["p_timeout"] == r.p_timeout
     assert row["intervals"]["goodput"] == list(r.ci["goodput"])
-    # The counts as well (a review found the store without the ACK counts).
-    assert [row["metrics"][k] for k in ("delivered", "sent", "acks", "timer_acks")] == [r.delivered, r.sent, r.acks,
-                                                                                         r.timer_acks]
+    # Every count as well (reviews found the store without the ACK counts, then without the losses, the RTT samples
+    # and F-RTO's undone timeouts: a sweep over frto could not measure its own effect).
+    assert {k: row["metrics"][k] for k in LINK_COUNTS} == {k: getattr(r, k) for k in LINK_COUNTS}
+    assert {"channel_losses", "buffer_losses", "rtt_samples", "spurious_timeouts"} <= set(LINK_COUNTS)
     a = Experiment.from_dict({"sweep": {"model": "analyze_link"},
                               "fixed": {"rate": 100.0, "tau": 0.01, "beta": 8.0, "mean_bad": 0.2},
                               "axes": {"mean_good": [0.8], "reading": ["refined", "paper"]},
@@ -572,3 +574,25 @@ def test_none_is_a_value_of_an_optional_parameter_in_a_sweep_file(tmp_path):
     with pytest.raises(ExperimentError, match="fixed.rate: 'none' is not allowed: must be a number"):
         Experiment.from_dict({"sweep": {"model": "simulate_link"}, "fixed": {"rate": "none", "tau": 0.01},
                               "output": {"store": str(tmp_path / "t.sqlite")}})
+
+
+def test_a_store_given_for_an_experiment_file_is_named_as_such(tmp_path):
+    """Found by a hostile review: ``tcpfade sweep status store.sqlite`` said the file was not UTF-8 text."""
+    store = tmp_path / "s.sqlite"
+    store.write_bytes(b"SQLite format 3\x00" + bytes(range(256)))
+    with pytest.raises(tcpfade.TcpfadeError, match=r"store \(SQLite\), not an experiment file"):
+        load_experiment(store)
+
+
+def test_an_experiment_takes_a_whole_count_written_as_a_float(tmp_path):
+    """Found by a hostile review: ``initial_window = 1.0`` was refused in a file while the API and the command line
+    take a whole count written as a float (1e6)."""
+    def experiment(window):
+        return Experiment.from_dict({"sweep": {"model": "simulate_link"},
+                                     "fixed": {"rate": 125.0, "tau": 0.04, "buffer": 6.0, "duration": 20.0,
+                                               "initial_window": window, "channel": "none"},
+                                     "axes": {"variant": ["reno"]}, "output": {"store": str(tmp_path / "s.sqlite")}})
+    experiment(2.0)
+    experiment(1e1)
+    with pytest.raises(ExperimentError, match="initial_window.*must be an integer"):
+        experiment(2.5)

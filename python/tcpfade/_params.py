@@ -366,7 +366,8 @@ class Model:
                     return click.option(f"{p.option}/--no-{p.option[2:]}", p.name, default=None, help=text)
                 return click.option(*decls, type=kind, default=None, help=text, **extra)
             if isinstance(rule, v.Flag):
-                if p.default is True:
+                # A switch can be said both ways (a script may spell out the default), unless it keeps former names.
+                if p.default is True or len(decls) == 2:
                     decls = [f"{p.option}/--no-{p.option[2:]}", p.name]
                 return click.option(*decls, is_flag=True, default=bool(default), help=text)
             if p.required:   # click 8.4 takes an explicit default=None as a value, and stops requiring the option

@@ -375,6 +375,20 @@ def uncreatable(path: Path) -> str | None:
     return None
 
 
+def unwritable_directory(path: Path) -> str | None:
+    """Why no file can be created in the existing directory ``path``, found by creating (and removing) one: the
+    permission bits do not tell for root, to whom a read-only mount or a pseudo-file system (/proc, /sys) says no only
+    when asked."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return f"no file can be created in it ({exc.strerror or exc})"
+    return None
+
+
 def not_numbers(raw: Any, *, bools: bool = False) -> bool:
     """Whether the array ``raw`` holds text or (unless ``bools``: an array of bits) True/False, which numpy would
     turn into numbers ('0.5' → 0.5, True → 1.0) without a word; or complex numbers, dates and durations, which it

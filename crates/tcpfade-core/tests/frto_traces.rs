@@ -180,3 +180,22 @@ fn without_sack_and_without_f_rto_the_same_acks_go_back_n() {
     assert_eq!(ack(&mut s, 1.02, 2), [3, 4]);
     assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (3.0, 5.0, 0));
 }
+
+#[test]
+fn without_sack_an_ack_past_held_segments_undoes_a_real_loss_as_linux_does() {
+    // Only 0 was lost; 1-9 reached the receiver, which held them (their nine duplicate ACKs were lost too, so the timer
+    // fired). The retransmission of 0 fills the hole: ACK 10, past everything sent before the timeout. RFC 5682 §2.1's
+    // basic algorithm (step 2a: the ACK covers "recover") would go on with the conventional recovery; Linux's
+    // tcp_process_loss() does not: the ACK newly covers 1-9, never sent again and below high_seq = 10
+    // (FLAG_ORIG_SACK_ACKED, set by tcp_clean_rtx_queue() for cumulatively acknowledged originals), so
+    // tcp_try_undo_loss(sk, true) undoes the timeout as spurious: cwnd = max(1, prior_cwnd 10) = 10, ssthresh =
+    // max(5, 7) = 7 (as the second ACK above), counted in TCPSpuriousRTOs. This ACK then grows W in congestion
+    // avoidance, 10 + 1/10, and nothing is in flight: ten new segments, 10-19, go at once.
+    let mut s = timed_out_cumulative(true);
+    assert_eq!(ack(&mut s, 1.01, 10), (10..20).collect::<Vec<_>>());
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (10.1, 7.0, 1));
+    // Without F-RTO the same ACK leaves the reduced window: slow start from 1, W = 2, ssthresh 5.
+    let mut s = timed_out_cumulative(false);
+    assert_eq!(ack(&mut s, 1.01, 10), [10, 11]);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.spurious_timeouts()), (2.0, 5.0, 0));
+}

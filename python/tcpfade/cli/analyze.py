@@ -18,7 +18,7 @@ from .options import (COUNT, SEED_HELP, build_channel, channel_options, emit, me
 @channel_options(markov_only=True)
 @ANALYSIS.options(skip=("variant",))
 @click.option("--compare-slots", type=COUNT, help="Also simulate this many slots and print both side by side (1e7).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the comparison simulation. " + SEED_HELP)
+@click.option("--seed", type=COUNT, default=1, show_default=True, help="Seed of the comparison simulation. " + SEED_HELP)
 @output_options("one row; with --compare-slots one row per metric")
 def analyze(compare_slots, seed, as_json, csv_path, **kw) -> None:
     """Compute TCP throughput and energy over a two-state Markov channel (zorzi-rao §4), with bounds.

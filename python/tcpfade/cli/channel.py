@@ -48,7 +48,7 @@ def describe(as_json: bool, csv_path: Path | None, **options) -> None:
 @channel.command()
 @channel_options
 @click.option("--slots", type=COUNT, required=True, help="Number of slots to simulate (1e6 is fine).")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, required=True, help=SEED_HELP)
 @click.option("--out", type=OUTPUT_FILE, required=True, help="File to write.")
 @click.option("--format", "fmt", type=click.Choice(TRACE_FORMATS), help="File format (default: from the suffix; "
               ".npy -> npy, .bin -> binary, else text).")
@@ -111,7 +111,7 @@ MAX_SNR_POINTS = 10_000
               help="Modulation (bit error probability against the SNR).")
 @click.option("--packets", type=COUNT, help="Packets simulated per fD·T [default: max(200000, 2000 / fD·T), "
               "so each curve spans at least 2000 Doppler periods].")
-@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, default=1, show_default=True, help=SEED_HELP)
 @output_options("one row per fD·T and SNR")
 def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation: str, packets: int | None, seed: int,
                  as_json: bool, csv_path: Path | None) -> None:
@@ -149,7 +149,7 @@ def error_vs_snr(out: Path, fdts: str, snrs: str, packet_bytes: int, modulation:
 @click.option("--error-rate", "rates", default="0.01,0.1", show_default=True,
               help="Comma-separated target packet error rates.")
 @click.option("--slots", type=COUNT, default=4_000_000, show_default=True, help="Slots per simulated trace.")
-@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, default=1, show_default=True, help=SEED_HELP)
 @output_options("one row per fD·T and error rate")
 def fit_vs_analysis(fdts: str, rates: str, slots: int, seed: int, as_json: bool, csv_path: Path | None) -> None:
     """Markov parameters fitted to Jakes traces beside zorzi-rao eq. (3)."""

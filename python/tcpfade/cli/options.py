@@ -89,10 +89,13 @@ class OutputDir(click.ParamType):
     name = "directory"
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            _refuse(value, "must be a directory path (give . for the current directory)", param, ctx)
         path = Path(value)
         why = _why(lambda p: ("exists and is not a directory" if p.exists() and not p.is_dir() else
                               f"its parent directory {str(p.parent)!r} does not exist (create it first)"
-                              if not p.exists() and not p.parent.is_dir() else v.uncreatable(p)), path)
+                              if not p.exists() and not p.parent.is_dir() else
+                              v.uncreatable(p) or (v.unwritable_directory(p) if p.is_dir() else None)), path)
         if why:
             _refuse(value, why, param, ctx)
         return path

@@ -8,7 +8,7 @@ import click
 from tqdm import tqdm
 
 from .. import _validate as v
-from .options import OUTPUT_DIR, SEED_HELP
+from .options import COUNT, OUTPUT_DIR, SEED_HELP
 
 
 @click.command()
@@ -19,7 +19,7 @@ from .options import OUTPUT_DIR, SEED_HELP
 @click.option("--out", "out_dir", type=OUTPUT_DIR, default="reproduce",
               show_default=True, help="Directory for the CSV, PNG, SVG and PDF files.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a twentieth): wider intervals, same checks.")
-@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, default=1, show_default=True, help=SEED_HELP)
 @click.option("--workers", type=int, default=None,
               help="Threads running a figure's independent simulations at once (default: all cores); the data are "
                    "the same whatever the number.")

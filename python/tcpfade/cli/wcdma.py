@@ -19,7 +19,7 @@ def wcdma() -> None:
               help="SIR of every slot [dB] (once), or one per slot of the TTI (repeat the option).")
 @click.option("--tti-frames", type=int, default=1, show_default=True, help="TTI length in frames: 1, 2, 4 or 8.")
 @click.option("--blocks", type=COUNT, default="2000", show_default=True, help="Blocks through the decoder.")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, required=True, help=SEED_HELP)
 @output_options()
 def bler(sir_db, tti_frames, blocks, seed, as_json, csv_path) -> None:
     """Block error rate by the Viterbi decoder (Monte Carlo) beside the calibrated mapping's prediction.
@@ -50,7 +50,7 @@ def bler(sir_db, tti_frames, blocks, seed, as_json, csv_path) -> None:
 @click.option("--blocks", type=COUNT, default="2000", show_default=True, help="Blocks per AWGN point.")
 @click.option("--strings", type=int, default=90, show_default=True, help="Fading SIR strings per TTI length.")
 @click.option("--string-blocks", type=int, default=300, show_default=True, help="Blocks per fading string.")
-@click.option("--seed", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, default=1, show_default=True, help=SEED_HELP)
 @click.option("--out", type=OUTPUT_FILE, required=True, help="Where to write the table (JSON).")
 def calibrate(blocks, strings, string_blocks, seed, out) -> None:
     """Recalibrate the block-error mapping (EESM β and the AWGN curves) against the decoder (minutes).
@@ -81,7 +81,7 @@ def calibrate(blocks, strings, string_blocks, seed, out) -> None:
 @click.option("--sir-reference", type=click.Choice(["bit", "symbol"]), default="bit", show_default=True,
               help="The SIR the power control's target is in: per information bit (W/R) or per coded symbol (SF); "
                    "docs/models.md, decision D13.")
-@click.option("--seed", type=int, required=True, help=SEED_HELP)
+@click.option("--seed", type=COUNT, required=True, help=SEED_HELP)
 @output_options("one row per user")
 def system(users, doppler_hz, target_sir_db, step_db, duration, rays, tti_frames, sir_reference, seed, as_json,
            csv_path) -> None:

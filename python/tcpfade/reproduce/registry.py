@@ -283,6 +283,12 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
         out.mkdir(exist_ok=True)
     except OSError as exc:
         raise v.fail("out_dir", str(out), f"cannot be created ({exc.strerror or exc})") from None
+    # Before the work, not after it: a figure's computation can take minutes.
+    why = v.unwritable_directory(out) or next(
+        (f"{target.name}: {reason}" for target in (out / f"{name}.{suffix}" for suffix in ("csv", "png", "svg", "pdf"))
+         if (reason := v.unwritable(target))), None)
+    if why:
+        raise v.fail("out_dir", str(out), why)
     start = time.perf_counter()
     settings = Settings(quick=quick, seed=v.seed(seed), workers=threads)
     data = figure.compute(settings, progress or (lambda _msg: None))

@@ -292,6 +292,9 @@ def load_experiment(path: str | Path) -> Experiment:
     except OSError as exc:
         raise ExperimentError(str(path), None, "file", f"cannot be read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
+        if exc.object.startswith(b"SQLite format 3\x00"):
+            raise ExperimentError(str(path), None, "file", "is a sweep's store (SQLite), not an experiment file: give "
+                                                           "the experiment's .toml file, which names its store") from None
         line = exc.object[:exc.start].count(b"\n") + 1
         raise ExperimentError(str(path), line, "file", f"is not UTF-8 text (byte {exc.start}: "
                                                        f"{exc.object[exc.start:exc.start + 1]!r})") from None
@@ -310,6 +313,8 @@ def _digest(payload: dict[str, Any]) -> str:
 
 def _check_type(loc: _Locator, section: str, key: str, value: Any, kind: type, name: str | None = None,
                 choice: str | None = None) -> Any:
+    if kind is int and isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)   # a count written 1e6, or 1.0: whole, as the API and the command line take it
     ok = (isinstance(value, int) and not isinstance(value, bool)) if kind is int else \
         (isinstance(value, (int, float)) and not isinstance(value, bool)) if kind is float else isinstance(value, kind)
     if not ok:

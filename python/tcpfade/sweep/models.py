@@ -25,7 +25,7 @@ from ..channels.markov import Bernoulli, GilbertElliott
 from ..emulator import EMULATE, check_machine, emulate, emulation_arguments
 from ..tcp import simulate, simulate_link, simulate_transfer
 from ..tcp.transfer import TRANSFER, TRANSFER_METRICS, transfer_arguments
-from ..tcp.link import LINK, LINK_METRICS, link_arguments
+from ..tcp.link import LINK, LINK_COUNTS, LINK_METRICS, link_arguments
 from ..tcp.slotted import METRICS as SIMULATION_METRICS
 from ..tcp.slotted import SLOTTED, simulation_arguments
 
@@ -214,9 +214,7 @@ _VISIT_TERMS = ("p_no_loss", "p_triple_duplicate", "p_timeout", "mean_effective_
 def _run_simulate_link(variant, channel, seed, kwargs):
     r = simulate_link(variant, channel=channel, seed=seed, **kwargs)
     metrics = {m: float(getattr(r, m)) for m in (*LINK_METRICS, *_VISIT_TERMS)}
-    metrics.update(timeouts=int(r.timeouts), fast_retransmits=int(r.fast_retransmits),
-                   retransmissions=int(r.retransmissions), delivered=int(r.delivered), sent=int(r.sent),
-                   acks=int(r.acks), timer_acks=int(r.timer_acks), notes=_notes(r))
+    metrics.update({m: int(getattr(r, m)) for m in LINK_COUNTS}, notes=_notes(r))
     return metrics, {m: [float(lo), float(hi)] for m, (lo, hi) in r.ci.items()}
 
 

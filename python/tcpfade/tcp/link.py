@@ -36,6 +36,11 @@ LINK_METRICS = ("goodput", "received_rate", "new_received_rate", "utilization", 
                 "timeouts_per_s",
                 "fast_retransmits_per_s", "mean_rtt")
 
+#: The counts of a link run (after the warm-up), as :class:`LinkResult` has them: what a sweep's row keeps beside
+#: the metrics.
+LINK_COUNTS = ("delivered", "sent", "retransmissions", "channel_losses", "buffer_losses", "timeouts",
+               "fast_retransmits", "spurious_timeouts", "rtt_samples", "acks", "timer_acks")
+
 
 @dataclass(frozen=True, repr=False)
 class LinkResult(Record):
@@ -71,9 +76,13 @@ class LinkResult(Record):
     timeouts_per_s, fast_retransmits_per_s, mean_rtt : float
         Recoveries per second, and the mean of the RTT samples [s].
     delivered, sent, retransmissions, channel_losses, buffer_losses, timeouts, fast_retransmits, rtt_samples : int
-        The counts after the warm-up.
+        The counts after the warm-up. ``sent`` counts a packet when the sender releases it, ``delivered`` by the start
+        of the transmission that delivered it (so that goodput never exceeds 1): a packet released before the
+        warm-up ends and transmitted after counts in ``delivered`` only, so with the buffer full at that moment
+        ``delivered`` can exceed ``sent`` by up to B + 1 (with ``warmup=0``, never).
     spurious_timeouts : int
         Of the timeouts, those F-RTO (``frto``) found spurious and undid (Linux's TCPSpuriousRTOs); 0 without it.
+        Counted with the timeout it undid, so never more than ``timeouts``.
     acks, timer_acks : int
         ACKs the receiver sent after the warm-up, and of them those its delayed-ACK timer sent (a segment left alone
         for the whole ``delayed_ack``; none without delayed ACKs).

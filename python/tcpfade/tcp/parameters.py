@@ -103,7 +103,8 @@ FRTO = Param("frto", v.Flag(), False,
              "sends new data in place of the holes once, and if the next ACK acknowledges a segment never sent again "
              "the timeout was spurious and is undone (cwnd and ssthresh as before it, nothing lost). With SACK or without, as Linux "
              "runs it (without SACK the cumulative ACK is the evidence, and a duplicate ACK after the new data shows the "
-             "loss real); needs a variant with fast recovery (reno, newreno, cubic).")
+             "loss real; so, as in Linux, an ACK that jumps over a repaired hole to segments the receiver held undoes "
+             "that timeout too); needs a variant with fast recovery (reno, newreno, cubic).")
 
 HYSTART = Param("hystart", v.Flag(), False,
                  "HyStart++ (RFC 9406) in the initial slow start: it leaves slow start for a conservative slow start "

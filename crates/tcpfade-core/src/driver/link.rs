@@ -116,7 +116,9 @@ counters! {
         pub timeouts: u64,
         /// Fast retransmits.
         pub fast_retransmits: u64,
-        /// Of the timer expirations, those F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs).
+        /// Of the timer expirations, those F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs). In a
+        /// run's totals and batches, counted in the batch where the timeout fired, and only if undone by the end of the
+        /// run: never more than the timeouts counted there.
         pub spurious_timeouts: u64,
         /// Valid RTT samples, and their sum [s].
         pub rtt_samples: u64,
@@ -476,6 +478,17 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             batch.delivered = self.credited[i];
             batch.received = self.received_by_start[i];
             batch.new_received = self.new_received_by_start[i];
+            batch.spurious_timeouts = 0;
+        }
+        // F-RTO's undos, each in the batch in which the timeout it undid fired, as the timeouts are counted: no measured
+        // window counts an undo without its timeout.
+        totals.spurious_timeouts = 0;
+        let last = self.credited.len() - 1;
+        for &fired in self.sender.undone_timeouts() {
+            if fired >= self.cfg.warmup {
+                batches[self.raw_batch(fired).min(last)].spurious_timeouts += 1;
+                totals.spurious_timeouts += 1;
+            }
         }
         totals.delivered = self.credited.iter().sum();
         totals.received = self.received_by_start.iter().sum();

@@ -387,6 +387,7 @@ impl Sender {
         }
         let st = &mut self.st;
         st.counters.timeouts += 1;
+        st.last_timeout_at = now;
         st.rto.on_timeout();
         st.timed = None;
         self.recovery.on_timeout(st, &mut self.cc, now);
@@ -520,6 +521,13 @@ impl Sender {
     /// The smallest RTTs measured so far, by kind of sample.
     pub fn rtt_minima(&self) -> RttMinima {
         self.st.rtts
+    }
+
+    /// When each timeout F-RTO found spurious and undid had fired, in the order of the undos (one per
+    /// [`SenderCounters::spurious_timeouts`]): what a driver needs to count an undo in the measured window of its
+    /// timeout.
+    pub fn undone_timeouts(&self) -> &[f64] {
+        &self.st.undone_timeouts
     }
 
     /// Counts of the probe cycles.

@@ -78,6 +78,10 @@ pub(crate) struct TcpState {
     pub ssthresh_once_per_window: bool,
     /// The cumulative ACK at the last timeout: a timeout with it unchanged repeats that one.
     pub last_rto_una: Option<u64>,
+    /// When the last timeout fired, and when each timeout F-RTO undid had fired (a driver counts an undo with its
+    /// timeout).
+    pub last_timeout_at: f64,
+    pub undone_timeouts: Vec<f64>,
 }
 
 impl TcpState {
@@ -105,6 +109,8 @@ impl TcpState {
             hold_ssthresh_on_rto: false,
             ssthresh_once_per_window: false,
             last_rto_una: None,
+            last_timeout_at: 0.0,
+            undone_timeouts: Vec::new(),
         }
     }
 

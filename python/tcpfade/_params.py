@@ -65,6 +65,10 @@ class Param:
     default_words: str | None = None
     #: Former names, still accepted for one release with a FutureWarning (the glossary's renames).
     old_names: tuple[str, ...] = ()
+    #: For a setting that refines a part or a variant: given a call's arguments (defaults filled in), why the run
+    #: would not read it (that part off, another variant), or None when it does. A value given explicitly that the run
+    #: would not read is answered by an :class:`tcpfade.errors.InertParameterWarning`, never ignored in silence.
+    unread_when: Callable[[dict[str, Any]], str | None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def required(self) -> bool:
@@ -110,6 +114,30 @@ class Profile:
     #: A part that holds only for some variants (NewReno's guard): for any other the profile leaves it at its declared
     #: default, so that the variant runs as its own definition has it (RFC 5681's Reno has no guard to set).
     only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def warn_unread(label: str, params: Iterable[Param], given: dict[str, Any], values: dict[str, Any], *,
+                stacklevel: int = 3) -> None:
+    """An :class:`tcpfade.errors.InertParameterWarning` for each of ``params`` that the call ``label`` set explicitly
+    (``given``) to other than its default and that the run will not read (its ``unread_when``, judged on ``values``:
+    every argument of the call, defaults filled in)."""
+    from .errors import InertParameterWarning
+
+    values = dict(values)
+    if isinstance(values.get("variant"), str):
+        values["variant"] = values["variant"].strip().lower().replace("-", "").replace("_", "")
+    for p in params:
+        if p.unread_when is None or p.name not in given:
+            continue
+        try:
+            if given[p.name] == p.default:
+                continue
+            why = p.unread_when(values)
+        except Exception:   # a value its rule is about to refuse: the error will say so
+            continue
+        if why:
+            warnings.warn(f"{label}: {p.name} = {given[p.name]!r} has no effect here: {why}", InertParameterWarning,
+                          stacklevel=stacklevel)
 
 
 def _kind(rule: v.Rule) -> type:
@@ -257,6 +285,16 @@ class Model:
                                                  f"{chosen.refused[variant.strip().lower()]}")
         return out
 
+    def warn_unread(self, args: tuple, given: dict[str, Any], values: dict[str, Any]) -> None:
+        """:func:`warn_unread` for a call of this model: ``values`` are its arguments after its profile, the declared
+        defaults filled in here (and the positional ``variant`` from ``args``)."""
+        if not any(p.unread_when is not None and p.name in given for p in self.params):
+            return
+        full = {p.name: p.default for p in self.params if not p.required} | values
+        if args and self.params and self.params[0].positional:
+            full[self.params[0].name] = args[0]
+        warn_unread(self.name, self.params, given, full, stacklevel=4)
+
     def entry(self, *extra: Param, rest: str | None = None,
               forwards: Callable[..., Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Make ``fn`` the model's public function: its signature is the declaration's (plus ``extra`` parameters
@@ -294,7 +332,10 @@ class Model:
             if self.profiles or forwards is not None or any(p.old_names for p in (*self.params, *extra)):
                 @functools.wraps(fn)
                 def out(*args: Any, **kwargs: Any) -> Any:
-                    return checked(*args, **self.profiled(args, known(self.renamed(kwargs, extra))))
+                    given = known(self.renamed(kwargs, extra))
+                    values = self.profiled(args, given)
+                    self.warn_unread(args, given, values)
+                    return checked(*args, **values)
 
             out.__signature__ = fn.__signature__  # type: ignore[attr-defined]
             out.model = self  # type: ignore[attr-defined]

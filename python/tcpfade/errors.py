@@ -73,8 +73,16 @@ class RunStopped(KeyboardInterrupt):
     KeyboardInterrupt, so code that catches errors (``except Exception``) does not swallow it."""
 
 
+class InertParameterWarning(UserWarning):
+    """A setting given explicitly that the run does not read: it refines a part that is off (``prr_bound`` with
+    ``prr=False``) or a variant other than the one run (``cubic_alpha`` for reno). The result is as without it; the
+    warning says why, so that a misplaced setting is never ignored in silence. A loop or a sweep that sets it for every
+    point on purpose may filter it (``warnings.simplefilter("ignore", InertParameterWarning)``)."""
+
+
 __all__ = [
     "TcpfadeError",
+    "InertParameterWarning",
     "ParameterError",
     "ParameterTypeError",
     "TraceFormatError",

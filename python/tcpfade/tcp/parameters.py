@@ -65,7 +65,9 @@ BYTE_COUNTING = Param("byte_counting", v.Flag(), False,
 SSTHRESH_RULE = Param("ssthresh_rule", v.Choice(("half_window", "half_flight")), "half_window",
                       "Wth at a loss: half_window, ⌈W/2⌉ of the real-valued window (zorzi-rao §2, the papers'); "
                       "half_flight, max(FlightSize/2, 2) with FlightSize the segments outstanding (RFC 5681 §3.1 "
-                      "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).")
+                      "eq. (4)). CUBIC has its own (β_cubic · W, RFC 9438 §4.6).",
+                      unread_when=lambda a: "CUBIC sets ssthresh by its own β_cubic (RFC 9438 §4.6)"
+                      if a["variant"] == "cubic" else None)
 
 LIMITED_TRANSMIT = Param("limited_transmit", v.Flag(), False,
                           "RFC 3042 limited transmit: one new segment beyond cwnd on each of the first two duplicate "
@@ -87,12 +89,15 @@ PRR_BOUND = Param("prr_bound", v.Choice(("ssrb", "crb", "safe_ack")), "ssrb",
                   "than delivered on every ACK (RFC 6937's recommendation); crb, never more than delivered (strict "
                   "packet conservation); safe_ack, RFC 9937's and Linux's (tcp_cwnd_reduction()): packet "
                   "conservation, and SSRB's extra segment only on an ACK that advances SND.UNA and shows no further "
-                  "loss.")
+                  "loss.",
+                  unread_when=lambda a: None if a["prr"] else "it is PRR's bound, and prr is off")
 PRR_PARTIAL_ACK = Param("prr_partial_ack", v.Choice(("forced", "sndcnt")), "forced",
                         "Without SACK, with prr=True: NewReno's retransmission at a partial ACK goes out at once, "
                         "outside PRR's count (forced: RFC 6582 §3.2 step 3 read alone), or as the first of the packets "
                         "PRR's sndcnt allows, waiting for an ACK that allows one (sndcnt: RFC 6937 §3, every packet "
-                        "sent in recovery counts; Linux's tcp_xmit_retransmit_queue() stops at cwnd).")
+                        "sent in recovery counts; Linux's tcp_xmit_retransmit_queue() stops at cwnd).",
+                        unread_when=lambda a: ("it is the rule without SACK, and sack is on" if a["sack"] else
+                                               None if a["prr"] else "it is a rule of PRR, and prr is off"))
 RACK = Param("rack", v.Flag(), False,
              "RACK-TLP (RFC 8985) as SACK's loss detection: a segment is lost once one sent after it is delivered "
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
@@ -120,8 +125,10 @@ HOLD_SSTHRESH_ON_RTO = Param("hold_ssthresh_on_rto", v.Flag(), False,
 CUBIC_ALPHA = Param("cubic_alpha", v.Choice(("rfc9438", "linux")), "rfc9438",
                     "CUBIC's Reno-friendly growth once W_est has reached cwnd_prior (the window before the last "
                     "reduction): rfc9438, α_cubic = 1 from there on (RFC 9438 §4.3); linux, α_cubic = 3(1 − β)/(1 + β) "
-                    "throughout, as tcp_cubic.c's bictcp_update() does. Other variants have no W_est and ignore it.",
-                    default_words="RFC 9438")
+                    "throughout, as tcp_cubic.c's bictcp_update() does. Other variants have no W_est (given for one, a warning says so).",
+                    default_words="RFC 9438",
+                    unread_when=lambda a: None if a["variant"] == "cubic" else
+                    f"only CUBIC has W_est, and the variant is {a['variant']}")
 
 INTEGER_WINDOW = Param("integer_window", v.Flag(), False,
                        "Linux's whole-segment window: congestion avoidance adds whole segments (tcp_cong_avoid_ai(): "
@@ -175,8 +182,9 @@ MAX_BACKOFF = Param("max_backoff", v.Integer(1, 1 << 20), 64,
 RTO_RULE = Param("rto_rule", v.Choice(("rfc6298", "linux")), "rfc6298",
                  "How the estimated RTO follows the RTT samples: rfc6298 (RTO = SRTT + max(G, 4 RTTVAR), then at "
                  "least min_rto) or linux (tcp_rtt_estimator(): the variance term is the round's largest deviation, "
-                 "at least min_rto, decaying by a quarter per round, so RTO >= SRTT + min_rto). Ignored with a fixed "
-                 "rto.", default_words="RFC 6298")
+                 "at least min_rto, decaying by a quarter per round, so RTO >= SRTT + min_rto). Not read with a fixed "
+                 "rto (given with one, a warning says so).", default_words="RFC 6298",
+                 unread_when=lambda a: None if a["rto"] is None else "a fixed rto has no estimator")
 
 TIMESTAMPS = Param("timestamps", v.Flag(), False,
                    "RFC 7323 timestamps' RTT samples where Karn's rule takes none: segments carry their send time and "

@@ -1,0 +1,71 @@
+"""A setting given that the run does not read (``prr_bound`` with PRR off, ``cubic_alpha`` for reno, ...) is said so by
+an :class:`tcpfade.errors.InertParameterWarning`, never ignored in silence: each such case warns, and the run is the
+one without the setting, bit for bit (what makes the warning true); a setting the run reads, a default given
+explicitly and a profile's own values do not warn."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import tcpfade
+from tcpfade.errors import InertParameterWarning
+
+LINK = dict(rate=125.0, tau=0.04, buffer=6, channel=tcpfade.Bernoulli(0.03), duration=60.0, seed=1)
+
+#: (variant, the setting, what else the call says, the words of the reason).
+INERT = [
+    ("reno", {"prr_bound": "crb"}, {}, "PRR's bound, and prr is off"),
+    ("newreno", {"prr_partial_ack": "sndcnt"}, {"sack": True, "prr": True}, "without SACK, and sack is on"),
+    ("newreno", {"prr_partial_ack": "sndcnt"}, {}, "a rule of PRR, and prr is off"),
+    ("reno", {"cubic_alpha": "linux"}, {}, "only CUBIC has W_est"),
+    ("cubic", {"ssthresh_rule": "half_flight"}, {}, "its own β_cubic"),
+    ("reno", {"rto_rule": "linux"}, {"rto": 0.5}, "a fixed rto has no estimator"),
+]
+
+
+def same(a, b, *, but: tuple[str, ...] = ()) -> bool:
+    """Two results equal in every figure (NaN equal to NaN), the recorded settings ``but`` aside."""
+    def row(r):
+        return repr(sorted((k, x) for k, x in r.to_dict().items() if k not in but))
+    return row(a) == row(b)
+
+
+@pytest.mark.parametrize("variant, setting, others, why", INERT, ids=[next(iter(c[1])) + "-" + c[0] for c in INERT])
+def test_an_unread_setting_warns_and_changes_nothing(variant, setting, others, why):
+    with pytest.warns(InertParameterWarning, match=f"{next(iter(setting))} = .* has no effect here: .*{why}"):
+        given = tcpfade.simulate_link(variant, **LINK, **others, **setting)
+    assert same(given, tcpfade.simulate_link(variant, **LINK, **others), but=tuple(setting))
+
+
+def test_what_is_read_a_default_and_a_profiles_values_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InertParameterWarning)
+        tcpfade.simulate_link("reno", **LINK, prr=True, prr_bound="crb")          # read
+        tcpfade.simulate_link("cubic", **LINK, cubic_alpha="linux")              # read
+        tcpfade.simulate_link("reno", **LINK, cubic_alpha="rfc9438")             # the default, said
+        tcpfade.simulate_link("newreno", **LINK, profile="linux")               # the profile's cubic_alpha, unsaid
+    # ... and a read setting does move the run here (else "changes nothing" above would prove little).
+    assert not same(tcpfade.simulate_link("reno", **LINK, prr=True, prr_bound="crb"),
+                    tcpfade.simulate_link("reno", **LINK, prr=True), but=("prr_bound",))
+
+
+def test_every_model_that_declares_the_setting_says_so():
+    ch = tcpfade.Bernoulli(0.03)
+    with pytest.warns(InertParameterWarning, match="simulate: cubic_alpha"):
+        tcpfade.simulate("reno", ch, seed=1, slots=20_000, cubic_alpha="linux")
+    with pytest.warns(InertParameterWarning, match="simulate_transfer: prr_bound"):
+        tcpfade.simulate_transfer("reno", ch, seed=1, size_bytes=50_000, prr_bound="crb")
+
+
+def test_the_command_line_says_it_in_one_note_and_runs():
+    """As a user runs it (a process of its own: the test session makes warnings errors)."""
+    done = subprocess.run([sys.executable, "-m", "tcpfade", "simulate-link", "--rate", "125", "--tau", "0.04",
+                           "--buffer", "6", "--error-rate", "0.03", "--duration", "20", "--seed", "1", "--prr-bound",
+                           "crb"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "goodput" in done.stdout
+    notes = [line for line in done.stderr.splitlines() if "has no effect" in line]
+    assert len(notes) == 1 and notes[0].startswith("tcpfade: note:") and "prr_bound" in notes[0]

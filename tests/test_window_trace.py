@@ -110,3 +110,31 @@ def test_cli_writes_the_trace_and_refuses_it_without_seconds(tmp_path, capsys):
     assert main([*base, "--trace-csv", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--trace-seconds" in err[0]
+
+
+def test_a_transfer_traces_its_window_from_the_handshakes_end():
+    """The transfer model's trace, over tests/transfer_traces.rs's hand-worked miniature (1000 bytes/s, no delay,
+    MSS 1000, 20-byte headers): the handshake ends at 0.048 s and segment 0 goes; ACK 1 at 1.108 s (W = 2, two more:
+    high 3); ACK 2, held behind segment 2 on the half-duplex link, at 3.168 s (W = 3, the FIN: high 4); ACK 3 at
+    3.188 s (W = 4). Tracing changes nothing."""
+    kw = dict(size_bytes=3000, mss=1000, header_bytes=20, rate_bps=8000, delay=0.0, rwnd_bytes=4000,
+              initial_ssthresh=4.0, initial_rto=3.0, min_rto=3.0, delayed_ack=None)
+    r = tcpfade.simulate_transfer("reno", None, **kw, trace_seconds=3.2)
+    rows = [(row.time, row.cwnd, row.una, row.high) for row in r.trace.itertuples()]
+    expected = [(0.048, 1, 0, 1), (1.108, 2, 1, 3), (3.168, 3, 2, 4), (3.188, 4, 3, 4)]
+    assert len(rows) == len(expected), rows
+    for got, want in zip(rows, expected):
+        assert got[0] == pytest.approx(want[0], abs=1e-9) and got[1:] == want[1:]
+    plain = tcpfade.simulate_transfer("reno", None, **kw)
+    assert plain.trace is None and plain.to_dict() == r.to_dict()
+
+
+def test_the_transfer_command_writes_the_first_transfers_trace(tmp_path):
+    out = tmp_path / "t.csv"
+    assert main(["transfer", "--variant", "cubic", "--profile", "linux", "--error-rate", "0.03", "--seed", "1",
+                 "--size-bytes", "200000", "--replications", "2", "--trace-seconds", "5", "--trace-csv", str(out)]) == 0
+    table = pd.read_csv(out)
+    direct = tcpfade.simulate_transfer("cubic", tcpfade.Bernoulli(0.03), seed=1, size_bytes=200_000, profile="linux",
+                                       trace_seconds=5)
+    assert len(table) == len(direct.trace) > 3
+    assert table.cwnd.tolist() == direct.trace.cwnd.tolist()

@@ -74,7 +74,8 @@ def simulate_slotted(spec: dict[str, Any], args: dict[str, Any], progress: _Prog
 def simulate_link(args: dict[str, Any], channel: dict[str, Any], progress: _Progress,
                   trace: tuple[float, int] | None = None) -> dict[str, Any]: ...
 def simulate_transfer(args: dict[str, Any], channel: dict[str, Any],
-                      decision: tuple[float, float] | Callable[..., bool], progress: _Progress) -> dict[str, Any]: ...
+                      decision: tuple[float, float] | Callable[..., bool], progress: _Progress,
+                      trace: tuple[float, int] | None = None) -> dict[str, Any]: ...
 
 # -- analyses (analysis.rs) --------------------------------------------------------------------------------------
 def fast_recovery_phase2(success: _Matrix2, failure: _Matrix2, newreno: bool, wmax: int, dupthresh: int, rto: int,

@@ -362,7 +362,8 @@ SPECS: dict[str, dict[str, st.SearchStrategy]] = {
                                   "channel": st.one_of(st.none(), st.builds(
                                       lambda m, r: _build("ContinuousTwoState.on_off", mean_phase=m, drop_rate=r),
                                       mixed(pos(1e-2, 20)), mixed(prob())), ANYTHING),
-                                  "size_bytes": mixed(count(1, 100_000)), "time_limit": mixed(pos(1, 500))},
+                                  "size_bytes": mixed(count(1, 100_000)), "time_limit": mixed(pos(1, 500)),
+                                  "trace_seconds": mixed(pos(0, 20))},
     "tcpfade.simulate_transfers": {"variants": st.one_of(st.sampled_from(["reno", "probing", "x"]),
                                                          st.lists(st.sampled_from(["reno", "tahoe", "x"]), max_size=3),
                                                          ANYTHING),

@@ -123,3 +123,22 @@ fn a_lost_syn_ack_and_a_lost_last_ack_are_recovered_by_their_timers() {
     assert_eq!(out.syn_retransmissions, 1);
     assert!(out.completed);
 }
+
+#[test]
+fn the_window_trace_follows_the_loss_free_transfer_above() {
+    // From the frame log above: the handshake ends at 0.048 and segment 0 goes (W = 1, high 1); ACK 1 reaches the
+    // sender at 1.108 (W = 2, segments 1 and 2: high 3); ACK 2, held behind segment 2 on the link, at 3.168 (W = 3,
+    // the FIN, segment 3: high 4); ACK 3 at 3.188 (W = 4). Reno's slow start, ssthresh 4 throughout.
+    let trace = tcpfade_core::driver::WindowTrace::new(3.2, 100);
+    let (out, trace) = tcpfade_core::driver::run_transfer_traced(
+        &config(Variant::Reno), Scripted { drop: HashSet::new(), seen: 0 }, &mut RttRange::default(), Some(trace),
+        &mut Watch::quiet()).unwrap();
+    assert!(out.completed);
+    let rows: Vec<(f64, f64, u64, u64)> =
+        trace.unwrap().rows().iter().map(|r| (r.time, r.cwnd, r.una, r.high)).collect();
+    let expected = [(0.048, 1.0, 0, 1), (1.108, 2.0, 1, 3), (3.168, 3.0, 2, 4), (3.188, 4.0, 3, 4)];
+    assert_eq!(rows.len(), expected.len(), "{rows:?}");
+    for (got, want) in rows.iter().zip(expected) {
+        assert!((got.0 - want.0).abs() < 1e-9 && (got.1, got.2, got.3) == (want.1, want.2, want.3), "{got:?} {want:?}");
+    }
+}

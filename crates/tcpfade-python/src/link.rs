@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use crate::channels::link_spec_from_dict;
 use tcpfade_core::channel::{ContinuousTwoState, LinkChannelSpec};
-use tcpfade_core::driver::{run_link_traced, LinkConfig, LinkCounts, PerfectChannel, WindowTrace};
+use tcpfade_core::driver::{run_link_traced, LinkConfig, LinkCounts, PerfectChannel, WindowRow, WindowTrace};
 use crate::args::{LinkArgs, SenderArgs, TimerArgs};
 
 /// Names of the columns of the per-batch count matrix, in order.
@@ -99,24 +99,30 @@ fn simulate_link<'py>(
     out.set_item("rto_sum", outcome.visits.rto_sum.to_vec())?;
     out.set_item("backoff_sum", outcome.visits.backoff_sum.to_vec())?;
     if let Some(trace) = trace {
-        let rows = trace.rows();
-        let column = |f: &dyn Fn(&tcpfade_core::driver::WindowRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
-        let columns = PyDict::new(py);
-        columns.set_item("time", column(&|r| r.time))?;
-        columns.set_item("cwnd", column(&|r| r.cwnd))?;
-        columns.set_item("ssthresh", column(&|r| r.ssthresh))?;
-        columns.set_item("una", rows.iter().map(|r| r.una).collect::<Vec<u64>>())?;
-        columns.set_item("high", rows.iter().map(|r| r.high).collect::<Vec<u64>>())?;
-        // -1: no pipe (a sender without SACK); Python makes it a missing value.
-        columns.set_item("pipe", rows.iter().map(|r| r.pipe.map_or(-1, |p| p as i64)).collect::<Vec<i64>>())?;
-        columns.set_item("in_recovery", rows.iter().map(|r| r.in_recovery).collect::<Vec<bool>>())?;
-        columns.set_item("rto", column(&|r| r.rto))?;
-        columns.set_item("timeouts", rows.iter().map(|r| r.timeouts).collect::<Vec<u64>>())?;
-        columns.set_item("fast_retransmits", rows.iter().map(|r| r.fast_retransmits).collect::<Vec<u64>>())?;
-        out.set_item("trace", columns)?;
+        out.set_item("trace", trace_columns(py, &trace)?)?;
         out.set_item("trace_truncated", trace.truncated())?;
     }
     Ok(out)
+}
+
+/// A window trace's rows as a dict of columns: time, cwnd, ssthresh, una, high, pipe (−1 without SACK), in_recovery,
+/// rto, timeouts, fast_retransmits (Python makes the DataFrame).
+pub(crate) fn trace_columns<'py>(py: Python<'py>, trace: &WindowTrace) -> PyResult<Bound<'py, PyDict>> {
+    let rows = trace.rows();
+    let floats = |f: fn(&WindowRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
+    let counts = |f: fn(&WindowRow) -> u64| rows.iter().map(f).collect::<Vec<u64>>();
+    let columns = PyDict::new(py);
+    columns.set_item("time", floats(|r| r.time))?;
+    columns.set_item("cwnd", floats(|r| r.cwnd))?;
+    columns.set_item("ssthresh", floats(|r| r.ssthresh))?;
+    columns.set_item("una", counts(|r| r.una))?;
+    columns.set_item("high", counts(|r| r.high))?;
+    columns.set_item("pipe", rows.iter().map(|r| r.pipe.map_or(-1, |p| p as i64)).collect::<Vec<i64>>())?;
+    columns.set_item("in_recovery", rows.iter().map(|r| r.in_recovery).collect::<Vec<bool>>())?;
+    columns.set_item("rto", floats(|r| r.rto))?;
+    columns.set_item("timeouts", counts(|r| r.timeouts))?;
+    columns.set_item("fast_retransmits", counts(|r| r.fast_retransmits))?;
+    Ok(columns)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

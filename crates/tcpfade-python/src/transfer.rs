@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use crate::channels::link_spec_from_dict;
 use tcpfade_core::channel::continuous::ContinuousTwoState;
 use tcpfade_core::channel::LinkChannelSpec;
-use tcpfade_core::driver::{run_transfer, Metering, PerfectChannel, TransferConfig, TransferOutcome, KIND_NAMES};
+use tcpfade_core::driver::{run_transfer_traced, Metering, PerfectChannel, TransferConfig, TransferOutcome, WindowTrace, KIND_NAMES};
 use tcpfade_core::error::{Error, Result};
 use crate::args::{SenderArgs, TimerArgs, TransferArgs};
 use tcpfade_core::tcp::{BestRtt, ProbeDecision, ProbeMeasurement, ProbeOutcome, ProbeTrigger, RttRange};
@@ -126,13 +126,16 @@ fn outcome_dict<'py>(py: Python<'py>, out: &TransferOutcome) -> PyResult<Bound<'
 /// channel's `link_spec()`); `decision` a (low, high) pair for the paper's RTT-range rule or a Python callable. Returns the
 /// outcome as a dict.
 #[pyfunction]
+#[pyo3(signature = (args, channel, decision, progress, trace=None))]
 fn simulate_transfer<'py>(
     py: Python<'py>,
     args: Bound<'py, PyDict>,
     channel: Bound<'py, PyDict>,
     decision: &Bound<'py, PyAny>,
     progress: Option<Py<PyAny>>,
+    trace: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let trace = trace.map(|(seconds, rows)| WindowTrace::new(seconds, rows));
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
     let a: TransferArgs = args.extract()?;
@@ -178,18 +181,24 @@ fn simulate_transfer<'py>(
         };
         match &channel {
             // The channels of tsaoussidis-badr's table run without the box's indirect call.
-            LinkChannelSpec::Perfect => run_transfer(&cfg, PerfectChannel, rule, watch),
+            LinkChannelSpec::Perfect => run_transfer_traced(&cfg, PerfectChannel, rule, trace, watch),
             LinkChannelSpec::Continuous { mean_good, mean_bad, rule: loss, packet_clock: false } => {
-                run_transfer(&cfg, ContinuousTwoState::new(*mean_good, *mean_bad, *loss, seed)?, rule, watch)
+                run_transfer_traced(&cfg, ContinuousTwoState::new(*mean_good, *mean_bad, *loss, seed)?, rule, trace,
+                                    watch)
             }
-            other => run_transfer(&cfg, other.build(seed)?, rule, watch),
+            other => run_transfer_traced(&cfg, other.build(seed)?, rule, trace, watch),
         }
     });
-    let outcome = match (outcome, python_rule.and_then(|p| p.raised)) {
+    let (outcome, trace) = match (outcome, python_rule.and_then(|p| p.raised)) {
         (Err(_), Some(exception)) => return Err(exception),
         (outcome, _) => outcome?,
     };
-    outcome_dict(py, &outcome)
+    let out = outcome_dict(py, &outcome)?;
+    if let Some(trace) = trace {
+        out.set_item("trace", crate::link::trace_columns(py, &trace)?)?;
+        out.set_item("trace_truncated", trace.truncated())?;
+    }
+    Ok(out)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -9,8 +9,8 @@ from .._record import channel_text, reasons_in_notes
 from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
-from .options import (COUNT, LOSSLESS_HELP, channel_options, emit, link_channel_option, output_options, print_table,
-                      progress_bar, require_channel)
+from .options import (COUNT, FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
+                      output_options, print_table, progress_bar, require_channel, wrote)
 
 
 @click.command()
@@ -23,20 +23,28 @@ from .options import (COUNT, LOSSLESS_HELP, channel_options, emit, link_channel_
 @click.option("--replications", type=COUNT, default=1, show_default=True,
               help="Transfers with seeds seed, seed + 1, ...: means and 95% intervals.")
 @click.option("--lossless", is_flag=True, help=LOSSLESS_HELP)
+@click.option("--trace-plot", type=FIGURE_FILE,
+              help="Draw the first transfer's window over its first --trace-seconds (.png/.svg/.pdf).")
+@click.option("--trace-csv", type=OUTPUT_FILE,
+              help="Write the first transfer's window over its first --trace-seconds as CSV.")
 @output_options("one row per transfer")
-def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) -> None:
+def transfer(phase, drop_rate, replications, lossless, trace_plot, trace_csv, csv_path, as_json, **kw) -> None:
     """Simulate finite transfers from SYN to the last ACK: connection time, goodput, byte overhead and energy.
 
     \b
     Examples:
       tcpfade transfer --variant probing --phase 10 --drop-rate 0.33 --replications 20 --seed 1
       tcpfade transfer --variant reno --phase 1 --drop-rate 0.1 --device 3g-dch --seed 1 --json
+      tcpfade transfer --variant cubic --profile linux --error-rate 0.03 --seed 1 --trace-seconds 10 \\
+          --trace-plot window.png
     """
-    from ..tcp.transfer import simulate_transfers
+    from ..tcp.transfer import simulate_transfer, simulate_transfers
     from .. import _validate as v
 
     v.integer("--replications", replications, 1, 1 << 20)
     given = TRANSFER.pick(kw)
+    if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
+        raise v.fail("--trace-seconds", given["trace_seconds"], "must be > 0 with --trace-plot or --trace-csv")
     variant, seed, size_bytes, time_limit = given.pop("variant"), given.pop("seed"), given["size_bytes"], \
         given["time_limit"]
     channel = link_channel_option({k: x for k, x in kw.items() if k not in given and k not in ("variant", "seed")},
@@ -59,6 +67,17 @@ def transfer(phase, drop_rate, replications, lossless, csv_path, as_json, **kw) 
     seeds = [None] * replications if seed is None else list(range(seed, seed + replications))
     rows = simulate_transfers(variant, channel, seeds=seeds,
                               progress=progress_bar() or None, **given)
+    if trace_plot or trace_csv:
+        # The first transfer again, for its trace (a table of transfers keeps one row each).
+        first = simulate_transfer(variant, channel, seed=seeds[0], **given)
+        if trace_csv:
+            from .._io import write_table
+
+            write_table(first.trace, trace_csv, "--trace-csv")
+            wrote(trace_csv)
+        if trace_plot:
+            first.plot_trace(trace_plot)
+            wrote(trace_plot)
     def human() -> None:
         items = {"variant": variant, "profile": rows["profile"].iloc[0], "channel": channel_text(None if channel is None else channel.describe()),
                  "transfers": len(rows), "completed": int(rows.completed.sum())}

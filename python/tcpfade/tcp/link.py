@@ -24,7 +24,7 @@ from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
 from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_probes, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER,
-                         window_cap,
+                         WINDOW_TRACE, window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
 from .profiles import PROFILE, PROFILES
 
@@ -275,11 +275,7 @@ LINK = Model("simulate_link", (
           "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
           "channel then steps once per packet."),
-    BATCHES, CONFIDENCE,
-    Param("trace_seconds", v.NON_NEGATIVE, 0.0,
-          "Keep the sender's window over the first trace_seconds of simulated time, warm-up included (result.trace, "
-          "result.plot_trace()): a row at the start and after each ACK or timer that changes the sender; 0 keeps "
-          "none.", "s", sweep=False),
+    BATCHES, CONFIDENCE, WINDOW_TRACE,
 ), doc="TCP over a wireless link with a buffer, event by event (abouzeid §II-III).", profiles=PROFILES)
 
 #: Bytes one row of a window trace takes on its way to the DataFrame (the core's row, the columns handed over, the

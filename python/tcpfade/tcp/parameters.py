@@ -193,6 +193,12 @@ TIMESTAMPS = Param("timestamps", v.Flag(), False,
                    "tcp_timestamps = 1. Other samples are as without (one timed segment at a time). With a fixed rto "
                    "it changes the RTT samples only (mean_rtt, RACK, HyStart++), not the timer.")
 
+WINDOW_TRACE = Param("trace_seconds", v.NON_NEGATIVE, 0.0,
+                     "Keep the sender's window over the first trace_seconds of simulated time (a link run's warm-up "
+                     "included; a transfer's from the end of its handshake): result.trace, result.plot_trace(); a row "
+                     "whenever an ACK or a timer changed the sender, once it has sent what that allowed. 0 keeps none.",
+                     "s", sweep=False)
+
 #: RFC 6298's timer. The defaults are ns-2's at the time of abouzeid's validation (no minimum but two ticks, 64 s
 #: maximum, tcpTick 0.01 s); the transfer model takes the RFC's own 1 s.
 TIMER = (FIXED_RTO, INITIAL_RTO, MIN_RTO, MAX_RTO, CLOCK_GRANULARITY, MAX_BACKOFF, RTO_RULE, TIMESTAMPS)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,11 +28,11 @@ from .._record import Record, channel_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from ..channels.continuous import ContinuousTwoState
-from .link import CHANNEL_WORDS, link_channel_spec
+from .link import CHANNEL_WORDS, TRACE_ROW_BYTES, link_channel_spec, window_trace
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
 from .parameters import check_recovery_parts, DELAYED_ACK, DELAYED_ACK_RULE, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
-from .parameters import window_cap
+from .parameters import WINDOW_TRACE, window_cap
 from .profiles import PROFILE, PROFILES
 
 if TYPE_CHECKING:
@@ -128,6 +129,7 @@ TRANSFER = Model("simulate_transfer", (
              doc="Seed of the channel's random numbers: the same inputs and seed give the same results. Needed with a "
                  "random channel; a run without losses (channel None) or over a trace draws nothing and takes none."),
     Param("record_frames", v.Flag(), False, "Keep a log of every segment (result.frames).", cli=False, sweep=False),
+    WINDOW_TRACE,
 ), doc="Finite transfers from SYN to the last ACK (tsaoussidis-badr §4).", profiles=PROFILES)
 
 
@@ -170,6 +172,9 @@ class TransferResult(Record):
         One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome.
     frames : pandas.DataFrame or None
         Every frame on the link, when ``record_frames`` was set.
+    trace : pandas.DataFrame or None
+        The sender's window over the first ``trace_seconds`` from the end of the handshake, when asked for: the
+        columns of :attr:`tcpfade.LinkResult.trace`; :meth:`plot_trace` draws it.
     channel : dict or None
         The channel's ``describe()`` (None: no losses); ``to_dict`` gives it as ``channel_kind`` and
         ``channel_<parameter>`` columns, as every result does.
@@ -218,13 +223,25 @@ class TransferResult(Record):
     cycles: pd.DataFrame = field(repr=False, compare=False)
     frames: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     channel: dict[str, Any] | None = field(default=None, repr=False)
+    trace: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     _headline = ("variant", "completed", "connection_time", "goodput_bps", "overhead_percent", "energy_joules")
     _undefined = {"joules_per_bit": "nothing was delivered: the energy spent bought no bit"}
 
+    def plot_trace(self, path: str | Path | None = None, *, ax=None):
+        """Draw :attr:`trace` (:func:`tcpfade.plots.plot_window_trace`): cwnd, ssthresh and the data in flight over
+        time, with the fast retransmits and timeouts marked. Written to ``path`` if given (PNG, SVG or PDF); returns
+        the matplotlib Figure."""
+        from ..plots.tcp import plot_window_trace
+
+        if self.trace is None:
+            raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
+        return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.parameters.get('profile')} "
+                                                                f"profile), a transfer of {self.size_bytes} bytes")
+
     def _row(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""
-        skip = ("by_kind", "radios", "parameters", "cycles", "frames", "channel")
+        skip = ("by_kind", "radios", "parameters", "cycles", "frames", "channel", "trace")
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}
         for name, (segments, nbytes, dropped) in self.by_kind.items():
             out[f"{name}_segments"], out[f"{name}_bytes"], out[f"{name}_dropped"] = segments, nbytes, dropped
@@ -325,6 +342,10 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
     v.work("size_bytes", size_bytes, frames, "events", what)
     v.memory("record_frames", record_frames, frames * FRAME_BYTES if record_frames else 0.0,
              f"a log of the frames of {what}")
+    # A row per ACK or timer at most, so never more than the frames and timers counted above.
+    trace_rows = math.ceil(frames) + 16 if a["trace_seconds"] > 0 else 0
+    v.memory("trace_seconds", a["trace_seconds"], float(trace_rows) * TRACE_ROW_BYTES, f"a window trace of {what}")
+    a.update(trace_rows=trace_rows)
     a.update(wmax=wmax, window_cap=cap,
              initial_ssthresh=float(wmax) if a["initial_ssthresh"] is None else a["initial_ssthresh"],
              device=resolve_device(a["device"], a["rate_bps"]))
@@ -372,7 +393,8 @@ def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
     rule = _decision(a["decision"]) if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
         core = {k: x for k, x in a.items() if k not in ("channel", "decision", "device", "window_cap")}
-        raw = _core.simulate_transfer({**core, "wmax": a["window_cap"]}, spec, rule, report)
+        raw = _core.simulate_transfer({**core, "wmax": a["window_cap"]}, spec, rule, report,
+                                      (a["trace_seconds"], a["trace_rows"]) if a["trace_rows"] else None)
     return _result(a, raw)
 
 
@@ -418,7 +440,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         energy_joules=total_energy, energy_sender_joules=energies[0], energy_receiver_joules=energies[1],
         joules_per_bit=total_energy / (8.0 * delivered) if delivered else math.inf, device=dev.name,
         by_kind=by_kind, radios=radios, parameters=parameters, cycles=cycles, frames=frames,
-        channel=None if channel is None else channel.describe())
+        channel=None if channel is None else channel.describe(), trace=window_trace(raw.get("trace")))
 
 
 #: The metrics of a transfer, for tables (each a field of :class:`TransferResult`).

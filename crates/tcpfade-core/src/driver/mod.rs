@@ -23,7 +23,7 @@ pub use link::{
     OUTCOMES,
 };
 pub use transfer::{
-    run_transfer, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,
+    run_transfer, run_transfer_traced, CycleRecord, FrameRecord, KindCount, Metering, Radio, SegmentKind, TransferConfig, TransferOutcome,
     KIND_NAMES, TIMESTAMP_OPTION_BYTES,
 };
 pub use slotted::{run_slotted, run_slotted_watched, Counts, SlotRecord, SlottedConfig, SlottedOutcome};

@@ -38,6 +38,7 @@
 
 use super::common::{AckPolicy, NextEvent, TsRecent};
 use super::link::LinkChannel;
+use super::window_trace::WindowTrace;
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, SackBlocks, Sender, SenderConfig};
@@ -277,6 +278,8 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     ts_recent: TsRecent,
     finack_deadline: Option<f64>,
     finack_tries: u32,
+    /// The sender's window over time, when asked for.
+    trace: Option<WindowTrace>,
     out: TransferOutcome,
 }
 
@@ -454,6 +457,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
     fn run(&mut self, watch: &mut Watch) -> Result<()> {
         loop {
             self.pump()?;
+            if let Some(trace) = self.trace.as_mut().filter(|_| self.phase == Phase::Established) {
+                trace.record(self.now, &self.sender);
+            }
             let event = NextEvent::of([
                 self.in_flight.front().map(|f| f.0),
                 self.ack_policy.deadline(),
@@ -524,6 +530,18 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
     decision: &mut D,
     watch: &mut Watch,
 ) -> Result<TransferOutcome> {
+    run_transfer_traced(cfg, channel, decision, None, watch).map(|(outcome, _)| outcome)
+}
+
+/// [`run_transfer`] with the sender's window traced from the handshake's end (`trace`, if given: [`WindowTrace`]),
+/// returned beside the outcome.
+pub fn run_transfer_traced<C: LinkChannel, D: ProbeDecision + ?Sized>(
+    cfg: &TransferConfig,
+    channel: C,
+    decision: &mut D,
+    trace: Option<WindowTrace>,
+    watch: &mut Watch,
+) -> Result<(TransferOutcome, Option<WindowTrace>)> {
     cfg.validate()?;
     let n = cfg.data_segments();
     let sender_cfg = cfg.sender.with_segments(n + 1)?; // the FIN is segment n
@@ -546,6 +564,7 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
         ts_recent: TsRecent::new(),
         finack_deadline: None,
         finack_tries: 0,
+        trace,
         out: TransferOutcome {
             completed: false,
             time: 0.0,
@@ -567,5 +586,5 @@ pub fn run_transfer<C: LinkChannel, D: ProbeDecision + ?Sized>(
     out.sender = run.sender.counters();
     out.probes = run.sender.probe_counters();
     out.srtt = run.sender.rto_estimator().srtt();
-    Ok(out)
+    Ok((out, run.trace))
 }

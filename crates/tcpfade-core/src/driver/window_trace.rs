@@ -1,7 +1,8 @@
 //! The sender's window over time, as a link run goes: what ns-3's `CongestionWindow` trace source and Linux's
 //! `tcp:tcp_probe` tracepoint give, here a row each time an event leaves the sender in a new state (after it has
 //! sent what the event allowed), for the first seconds of a run. An observer of the link driver
-//! ([`super::link::LinkObserver`]); the driver knows nothing of it, and a run without it pays nothing.
+//! ([`super::link::LinkObserver`]; the driver knows nothing of it, and a run without it pays nothing), and kept by the
+//! transfer driver once the connection is established ([`super::transfer::run_transfer_traced`]).
 
 use super::observe::LinkObserver;
 use crate::tcp::Sender;
@@ -80,11 +81,10 @@ impl WindowTrace {
     pub fn truncated(&self) -> bool {
         self.truncated
     }
-}
 
-impl LinkObserver for WindowTrace {
-    #[inline]
-    fn after_sends(&mut self, now: f64, sender: &Sender) {
+    /// The sender at `now`, once it has sent what an event allowed: a row if it changed since the last one (the link
+    /// driver calls it as an observer, the transfer driver directly).
+    pub fn record(&mut self, now: f64, sender: &Sender) {
         if now > self.until {
             return;
         }
@@ -97,6 +97,13 @@ impl LinkObserver for WindowTrace {
             return;
         }
         self.rows.push(row);
+    }
+}
+
+impl LinkObserver for WindowTrace {
+    #[inline]
+    fn after_sends(&mut self, now: f64, sender: &Sender) {
+        self.record(now, sender);
     }
 }
 

@@ -29,11 +29,12 @@ def _one_line(capsys) -> str:
 
 @pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
 def test_a_write_to_a_full_device_is_an_error_and_the_device_stays(capsys):
-    # Before: "wrote /dev/full", status 0, and /dev/full renamed over by a regular file holding the CSV.
+    # Before: "wrote /dev/full", status 0, and /dev/full renamed over by a regular file holding the CSV. Then: refused
+    # once the write failed; now before any work (a device other than /dev/null and the standard streams).
     assert main(["channel", "table1", "--csv", str(FULL)]) == 2
-    assert "--csv = '/dev/full' is not allowed: cannot be written: No space left on device" in _one_line(capsys)
+    assert "--csv = '/dev/full' is not allowed: is a device, not a file to write into" in _one_line(capsys)
     assert stat.S_ISCHR(FULL.stat().st_mode)
-    with pytest.raises(tcpfade.ParameterError, match="path = '/dev/full' is not allowed: cannot be written"):
+    with pytest.raises(tcpfade.ParameterError, match="path = '/dev/full' is not allowed: is a device"):
         tcpfade.save_trace(FULL, [0, 1, 0])
     assert stat.S_ISCHR(FULL.stat().st_mode)
 

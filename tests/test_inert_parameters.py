@@ -24,6 +24,11 @@ INERT = [
     ("reno", {"cubic_alpha": "linux"}, {}, "only CUBIC has W_est"),
     ("cubic", {"ssthresh_rule": "half_flight"}, {}, "its own β_cubic"),
     ("reno", {"rto_rule": "linux"}, {"rto": 0.5}, "a fixed rto has no estimator"),
+    ("reno", {"min_rto": 0.1}, {"rto": 0.5}, "a fixed rto has no estimator"),
+    ("reno", {"delayed_ack_rule": "rfc5681"}, {}, "ACKs are not delayed"),
+    ("oldtahoe", {"dupthresh": 5}, {}, "oldtahoe has no fast retransmit"),
+    ("tahoe", {"ssthresh_once_per_window": True}, {}, "tahoe has no fast recovery"),
+    ("cubic", {"rack_timers": "linux"}, {"sack": True}, "rack is off"),
 ]
 
 
@@ -59,6 +64,13 @@ def test_every_model_that_declares_the_setting_says_so():
         tcpfade.simulate("reno", ch, seed=1, slots=20_000, cubic_alpha="linux")
     with pytest.warns(InertParameterWarning, match="simulate_transfer: prr_bound"):
         tcpfade.simulate_transfer("reno", ch, seed=1, size_bytes=50_000, prr_bound="crb")
+    # The transfer's own: probe settings where no probe goes, or where a decision of the caller's replaces the rule.
+    plain = tcpfade.simulate_transfer("reno", ch, seed=1, size_bytes=50_000)
+    with pytest.warns(InertParameterWarning, match="probe_option_bytes = 0 has no effect here: only TCP-Probing"):
+        given = tcpfade.simulate_transfer("reno", ch, seed=1, size_bytes=50_000, probe_option_bytes=0)
+    assert same(given, plain, but=("probe_option_bytes",))
+    with pytest.warns(InertParameterWarning, match="probe_low = 0.5 has no effect here: a decision of your own"):
+        tcpfade.simulate_transfer("probing", ch, seed=1, size_bytes=50_000, probe_low=0.5, decision=lambda **m: True)
 
 
 def test_the_command_line_says_it_in_one_note_and_runs():
@@ -68,4 +80,4 @@ def test_the_command_line_says_it_in_one_note_and_runs():
                            "crb"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "goodput" in done.stdout
     notes = [line for line in done.stderr.splitlines() if "has no effect" in line]
-    assert len(notes) == 1 and notes[0].startswith("tcpfade: note:") and "prr_bound" in notes[0]
+    assert len(notes) == 1 and notes[0].startswith("tcpfade: note: --prr-bound = ")

@@ -17,6 +17,7 @@ import pytest
 
 import tcpfade
 from tcpfade.tcp.link import LINK_COUNTS
+from tcpfade.tcp.transfer import TRANSFER_COUNTS
 from tcpfade.cli import main
 from tcpfade.sweep import Experiment, ExperimentError, Store, load_experiment, point_seed, run_sweep, sweep_status
 from tcpfade.sweep import models
@@ -141,6 +142,10 @@ def test_transfers_sweep_over_on_off_phases(tmp_path):
                                       size_bytes=500_000, seed=row["seed"])
         assert row["metrics"]["connection_time"] == r.connection_time
         assert row["metrics"]["overhead_percent"] == r.overhead_percent
+        # Every count too, and each kind's segments, bytes and drops (a review found most of them missing).
+        assert {k: row["metrics"][k] for k in TRANSFER_COUNTS} == {k: getattr(r, k) for k in TRANSFER_COUNTS}
+        assert all(row["metrics"][f"{kind}_{what}"] == count for kind, counts in r.by_kind.items()
+                   for what, count in zip(("segments", "bytes", "dropped"), counts))
 
 
 def test_wcdma_sweeps_store_the_chains_summary(tmp_path):
@@ -594,5 +599,10 @@ def test_an_experiment_takes_a_whole_count_written_as_a_float(tmp_path):
                                      "axes": {"variant": ["reno"]}, "output": {"store": str(tmp_path / "s.sqlite")}})
     experiment(2.0)
     experiment(1e1)
+    # ... and so does the [sweep] table (replications = 2.0 had passed the check and crashed the run as a float).
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link", "replications": 2.0, "seed": 7.0},
+                              "fixed": {"rate": 125.0, "tau": 0.04, "buffer": 6, "duration": 20.0, "channel": "none"},
+                              "output": {"store": str(tmp_path / "r.sqlite")}})
+    assert (e.replications, e.seed) == (2, 7) and isinstance(e.replications, int)
     with pytest.raises(ExperimentError, match="initial_window.*must be an integer"):
         experiment(2.5)

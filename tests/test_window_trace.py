@@ -109,7 +109,7 @@ def test_cli_writes_the_trace_and_refuses_it_without_seconds(tmp_path, capsys):
     capsys.readouterr()
     assert main([*base, "--trace-csv", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--trace-seconds" in err[0]
+    assert len(err) == 1 and "--trace-csv" in err[0] and "needs --trace-seconds > 0" in err[0]
 
 
 def test_a_transfer_traces_its_window_from_the_handshakes_end():

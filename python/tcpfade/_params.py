@@ -132,6 +132,7 @@ def warn_unread(label: str, params: Iterable[Param], given: dict[str, Any], valu
         try:
             if given[p.name] == p.default:
                 continue
+            p.rule.check(p.name, given[p.name])   # a value its rule refuses gets that error, not a note first
             why = p.unread_when(values)
         except Exception:   # a value its rule is about to refuse: the error will say so
             continue

@@ -361,7 +361,16 @@ def unwritable(path: Path) -> str | None:
         return f"its directory {str(parent)!r} is not writable"
     if path.exists() and not os.access(path, os.W_OK):
         return "the file exists and is not writable"
-    return None
+    if path.exists() and not path.is_file():
+        import stat
+
+        sinks = {os.path.realpath(p) for p in (os.devnull, "/dev/stdout", "/dev/stderr")}
+        if stat.S_ISCHR(path.stat().st_mode) and os.path.realpath(path) not in sinks:
+            return "is a device, not a file to write into"
+    # The permission bits do not tell for root: a pseudo-file system (/proc, /sys) or a read-only mount says no only
+    # when a file is made there.
+    why = unwritable_directory(parent)
+    return None if why is None else f"its directory {str(parent)!r}: {why}"
 
 
 def uncreatable(path: Path) -> str | None:
@@ -510,10 +519,23 @@ def _limit(variable: str, default: float, unit: str) -> float:
 
 
 def memory_limit() -> float:
-    """Largest allocation one request may imply [bytes]: half the machine's memory, or the environment variable
+    """Largest allocation one request may imply [bytes]: half the machine's memory (or of the process's address-space
+    limit, `ulimit -v`), or the environment variable
     ``TCPFADE_MEMORY_LIMIT``. Above it, the request is refused at once with the size named, instead of aborting the
     process (Rust aborts on allocation failure) or swapping for hours."""
-    return _limit("TCPFADE_MEMORY_LIMIT", _physical_memory() // 2, "bytes")
+    return _limit("TCPFADE_MEMORY_LIMIT", min(_physical_memory(), _address_space_limit()) // 2, "bytes")
+
+
+def _address_space_limit() -> int:
+    """The process's address-space limit (``ulimit -v``) in bytes, or a very large number when it has none: a run
+    allowed half the machine would still fail inside a smaller limit, with the allocator's error."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return 1 << 62
+    return 1 << 62 if soft == resource.RLIM_INFINITY or soft <= 0 else int(soft)
 
 
 def work_limit() -> float:

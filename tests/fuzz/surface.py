@@ -228,6 +228,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "ssthresh_once_per_window": st.sampled_from([False, True, 0, "no", None]),
     "prr_bound": st.sampled_from(["ssrb", "crb", "safe_ack", "SSRB", "", None, 1]),
     "prr_partial_ack": st.sampled_from(["forced", "sndcnt", "Sndcnt", "", None, 0, True]),
+    "rack_timers": st.sampled_from(["rfc8985", "linux", "Linux", "", None, 2]),
     "delayed_ack_rule": st.sampled_from(["ns2", "rfc5681", "RFC5681", "bsd", "", None, 0, True]),
     "frto": st.sampled_from([False, True, 1, "yes", None]),
     "timestamps": st.sampled_from([False, True, 1, "yes", None]),
@@ -283,7 +284,8 @@ SIR = st.one_of(mixed(st.floats(-20, 20)), st.lists(st.floats(-20, 20), max_size
 #: experiment file may give any parameter a value of the wrong type (a switch as "yes" was a KeyError once).
 EXPERIMENT_KEYS = st.sampled_from(["fdt", "error_rate", "wmax", "slots", "rate", "tau", "buffer", "duration", "variant",
                                    "profile", "sack", "prr", "rack", "hystart", "hold_ssthresh_on_rto",
-                                   "integer_window", "cubic_alpha", "send_buffer", "prr_bound", "prr_partial_ack", "frto", "timestamps",
+                                   "integer_window", "cubic_alpha", "send_buffer", "prr_bound", "prr_partial_ack", "rack_timers", "frto",
+                                   "timestamps",
                                    "ssthresh_once_per_window", "recover_guard", "limited_transmit", "byte_counting", "rto_rule", "ssthresh_rule",
                                    "channel", "delayed_ack", "delayed_ack_rule", "x"])
 EXPERIMENT_VALUE = st.one_of(mixed(pos(1e-3, 1)), st.booleans(), st.integers(-3, 300),

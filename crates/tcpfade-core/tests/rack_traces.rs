@@ -18,7 +18,7 @@
 mod common;
 
 use common::{drain, sack_ack as ack};
-use tcpfade_core::tcp::{Rfc6298, Sender, SenderConfig, Variant};
+use tcpfade_core::tcp::{RackTimers, Rfc6298, Sender, SenderConfig, Variant, LINUX_TIMER_SLACK};
 
 const RTT: f64 = 0.125;
 const GAP: f64 = 1.0 / 64.0;
@@ -289,4 +289,45 @@ fn rack_needs_sack_and_the_slotted_model_refuses_it() {
     let on = cfg.with_sack(true).unwrap().with_rack(true).unwrap();
     assert!(on.rack);
     assert!(!on.with_sack(false).unwrap().rack); // RACK gives way with SACK, as PRR does
+}
+
+#[test]
+fn linuxs_timers_wait_two_milliseconds_more_and_tcp_rto_min_with_one_segment_out() {
+    // The same sender with Linux's timers (tcp_schedule_loss_probe(), tcp_rack_mark_lost()): PTO = 2·SRTT + 2 ms with
+    // more than one segment out, 2·SRTT + tcp_rto_min (this sender's 1 s minimum) with one; the reordering timer
+    // 2 ms after RFC 8985's.
+    let timer = Rfc6298 { initial: 1.0, min: 1.0, max: 60.0, granularity: 0.01, max_backoff: 64 };
+    let linux = |iw, segments| {
+        let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 1000.0).unwrap()
+            .with_rfc6298(timer).unwrap()
+            .with_initial_window(iw).unwrap()
+            .with_segments(segments).unwrap()
+            .with_sack(true).unwrap()
+            .with_rack(true).unwrap()
+            .with_rack_timers(RackTimers::Linux);
+        let mut s = Sender::new(cfg);
+        let first = drain(&mut s, 0.0);
+        (s, first)
+    };
+    // The first trace's start: after ACK 8, two segments out: 0.234375 + 0.25 + 0.002.
+    let (mut s, _) = linux(10, 10);
+    for k in 0..8 {
+        ack(&mut s, RTT + k as f64 * GAP, k + 1, &[]);
+    }
+    let pto = s.rack().unwrap().pto_deadline.unwrap();
+    assert!((pto - (RTT + 7.0 * GAP + 0.25 + LINUX_TIMER_SLACK)).abs() < 1e-12, "{pto}");
+    // One segment out (IW 1, one ACKed, one new out... a transfer of 2): 2·SRTT + 1 s = 1/8 + 1/4 + 1, past the RTO
+    // (1/8 + 1): the RTO's deadline wins (§7.2, and tcp_rto_delta_us()).
+    let (mut s, first) = linux(1, 2);
+    assert_eq!(first, vec![0]);
+    assert_eq!(ack(&mut s, RTT, 1, &[]), vec![1]);
+    assert_eq!(s.rack().unwrap().pto_deadline, Some(RTT + 1.0));
+    // The third trace's reordering timer: 0.28125 + 2 ms.
+    let (mut s, _) = linux(10, 10);
+    for k in 0..7 {
+        ack(&mut s, RTT + k as f64 * GAP, k + 1, &[]);
+    }
+    ack(&mut s, RTT + 8.0 * GAP, 7, &[(8, 9)]);
+    let reo = s.rack().unwrap().reo_deadline.unwrap();
+    assert!((reo - (0.28125 + LINUX_TIMER_SLACK)).abs() < 1e-12, "{reo}");
 }

@@ -142,3 +142,15 @@ fn the_window_trace_follows_the_loss_free_transfer_above() {
         assert!((got.0 - want.0).abs() < 1e-9 && (got.1, got.2, got.3) == (want.1, want.2, want.3), "{got:?} {want:?}");
     }
 }
+
+#[test]
+fn a_transfers_trace_runs_its_seconds_from_the_handshakes_end() {
+    // Found by a review: with a long handshake the trace's seconds were counted from the SYN and came back empty.
+    // The same transfer as above, its trace of 1.1 s: from 0.048 to 1.148, so the rows at 0.048 and 1.108.
+    let (_, trace) = tcpfade_core::driver::run_transfer_traced(
+        &config(Variant::Reno), Scripted { drop: HashSet::new(), seen: 0 }, &mut RttRange::default(),
+        Some(tcpfade_core::driver::WindowTrace::new(1.1, 100)), &mut Watch::quiet()).unwrap();
+    let times: Vec<f64> = trace.unwrap().rows().iter().map(|r| r.time).collect();
+    assert_eq!(times.len(), 2, "{times:?}");
+    assert!((times[0] - 0.048).abs() < 1e-9 && (times[1] - 1.108).abs() < 1e-9, "{times:?}");
+}

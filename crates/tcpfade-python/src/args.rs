@@ -4,7 +4,9 @@
 
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
-use tcpfade_core::tcp::{CubicAlpha, DelayedAckRule, PartialAck, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{
+    CubicAlpha, DelayedAckRule, PartialAck, PrrBound, RackTimers, Rfc6298, SenderConfig, SsthreshRule, Variant,
+};
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
 #[derive(FromPyObject)]
@@ -24,6 +26,7 @@ pub(crate) struct SenderArgs {
     pub prr_bound: String,
     pub prr_partial_ack: String,
     pub rack: bool,
+    pub rack_timers: String,
     pub frto: bool,
     pub hystart: bool,
     pub hold_ssthresh_on_rto: bool,
@@ -83,6 +86,7 @@ impl SenderArgs {
             .with_sack(self.sack)?
             .with_prr_bound(if self.prr { Some(PrrBound::from_name(&self.prr_bound)?) } else { None })?
             .with_rack(self.rack)?
+            .with_rack_timers(RackTimers::from_name(&self.rack_timers)?)
             .with_frto(self.frto)?
             .with_prr_partial_ack(PartialAck::from_name(&self.prr_partial_ack)?)
             .with_hystart(self.hystart)

@@ -16,7 +16,7 @@ import click
 
 from .. import _validate as v
 
-from ..errors import InternalError, TcpfadeError, TraceExhaustedError, TraceFormatError
+from ..errors import InertParameterWarning, InternalError, TcpfadeError, TraceExhaustedError, TraceFormatError
 from ..sweep.experiment import ExperimentError
 from .analyze import analyze
 from .channel import channel
@@ -235,6 +235,22 @@ def _renamed_options(args: list[str]) -> None:
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
 
 
+def _option_words(message: str) -> str:
+    """A model's note (``simulate_link: prr_bound = 'crb' has no effect ...``) in the command line's words
+    (``--prr-bound = 'crb' has no effect ...``)."""
+    return re.sub(r"^\w+: (\w+) = ", lambda m: "--" + m.group(1).replace("_", "-") + " = ", message)
+
+
+def _note_once(said: set[str]):
+    """``warnings.showwarning`` for the command line: each distinct note once, as one line on stderr."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = _option_words(str(message)) if issubclass(category, InertParameterWarning) else str(message)
+        if text not in said:
+            said.add(text)
+            click.echo(f"tcpfade: note: {text}", err=True)
+    return show
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tcpfade`` command; returns the exit status.
 
@@ -247,8 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("tcpfade: output = 'standard output' is not allowed: it is closed (nothing could be shown)",
                    err=True)
         return 2
-    # A warning (a former name in an experiment file, say) is one line too.
+    # A warning (a former name in an experiment file, a setting the run does not read) is one line too, said once
+    # however many points of a sweep raise it, and naming the option the user typed.
     warnings.formatwarning = lambda message, *_args, **_kw: f"tcpfade: note: {message}\n"
+    warnings.showwarning = _note_once(set())
     try:
         _renamed_options(args)
         cli.main(args=args, prog_name="tcpfade", standalone_mode=False)
@@ -292,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     except TcpfadeError as exc:
         click.echo(f"tcpfade: {_as_option(str(exc), getattr(exc, 'parameter', None), getattr(exc, 'value', None), args)}",
                    err=True)
+        return 2
+    except InertParameterWarning as exc:   # the user's PYTHONWARNINGS=error made a note an error: one line still
+        click.echo(f"tcpfade: {_option_words(str(exc))}", err=True)
         return 2
     except KeyboardInterrupt:
         click.echo("tcpfade: aborted", err=True)

@@ -12,7 +12,7 @@ from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
 from .options import (FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
-                      metric_text, output_options, print_table, progress_bar, require_channel, wrote)
+                      metric_text, output_options, print_table, progress_bar, require_channel, write_trace)
 
 
 @click.command("simulate-link")
@@ -44,7 +44,8 @@ def simulate_link(loss_rule, lossless, trace_plot, trace_csv, as_json, csv_path,
     """
     given = LINK.pick(kw)
     if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
-        raise v.fail("--trace-seconds", given["trace_seconds"], "must be > 0 with --trace-plot or --trace-csv")
+        option, path = ("--trace-plot", trace_plot) if trace_plot else ("--trace-csv", trace_csv)
+        raise v.fail(option, str(path), "needs --trace-seconds > 0 (the seconds of the run to trace)")
     mean_good, mean_bad = given["mean_good"], given["mean_bad"]
     channel = link_channel_option({k: x for k, x in kw.items() if k not in given} | {"mean_good": mean_good,
                                                                                    "mean_bad": mean_bad},
@@ -59,14 +60,6 @@ def simulate_link(loss_rule, lossless, trace_plot, trace_csv, as_json, csv_path,
     given.update(channel=channel, mean_good=mean_good, mean_bad=mean_bad)
     confidence = given["confidence"]
     r = run_link(**given, progress=progress_bar())
-    if trace_csv:
-        from .._io import write_table
-
-        write_table(r.trace, trace_csv, "--trace-csv")
-        wrote(trace_csv)
-    if trace_plot:
-        r.plot_trace(trace_plot)
-        wrote(trace_plot)
 
     def human() -> None:
         items = {"variant": r.variant, "profile": r.profile, "channel": channel_text(r.channel), "mu T (pipe) [packets]": r.pipe, "buffer B [packets]": r.buffer,
@@ -81,6 +74,7 @@ def simulate_link(loss_rule, lossless, trace_plot, trace_csv, as_json, csv_path,
                    "fraction of μ; loss rates per packet; timeouts and fast retransmits per second; mean_rtt in s.")
 
     emit(r, as_json=as_json, csv_path=csv_path, human=human)
+    write_trace(r, trace_csv, trace_plot)   # after the result: a file that fails to write loses nothing printed
 
 
 @click.command("analyze-link")

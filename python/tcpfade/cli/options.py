@@ -45,11 +45,13 @@ class Count(click.ParamType):
             return int(text)   # exactly, however large (a seed of 2**64 - 1 is not a float's)
         except ValueError:
             pass
+        from decimal import Decimal, InvalidOperation
+
         try:
-            number = float(text)
-        except ValueError:
+            number = Decimal(text)   # exactly: 9007199254740993e0 is that integer, not the float next to it
+        except InvalidOperation:
             _refuse(value, "must be a whole number (1000000 or 1e6)", param, ctx)
-        if not math.isfinite(number) or not number.is_integer():
+        if not number.is_finite() or number != number.to_integral_value() or abs(number) > Decimal(10) ** 400:
             _refuse(value, "must be a whole number (1000000 or 1e6)", param, ctx)
         return int(number)
 
@@ -125,6 +127,18 @@ SEED_HELP = "Seed of the random numbers: the same inputs and seed give the same 
 def wrote(path: Path, what: str = "") -> None:
     """Confirm a file written (on stderr, so that stdout stays the result)."""
     click.echo(f"wrote {path}" + (f" ({what})" if what else ""), err=True)
+
+
+def write_trace(result, csv_path: Path | None, plot_path: Path | None) -> None:
+    """Write a run's window trace (``result.trace``) as CSV and as a figure, where asked; after the result is out."""
+    if csv_path:
+        from .._io import write_table
+
+        write_table(result.trace, csv_path, "--trace-csv")
+        wrote(csv_path)
+    if plot_path:
+        result.plot_trace(plot_path)
+        wrote(plot_path)
 
 
 def output_options(rows: str = "one row"):

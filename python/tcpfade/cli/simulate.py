@@ -10,7 +10,7 @@ from .. import _validate as v
 from ..tcp import simulate as run_simulation
 from ..tcp.slotted import METRICS, SLOTTED
 from .options import (FIGURE_FILE, OUTPUT_FILE, build_channel, channel_options, emit, output_options,
-                      metric_text, note_iid, print_table, progress_bar, wrote)
+                      metric_text, note_iid, print_table, progress_bar, write_trace)
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation/chockalingam.md,
@@ -40,14 +40,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
         raise v.fail("--trace-slots", given["trace_slots"], "must be > 0 with --trace-plot or --trace-csv")
     chosen = build_channel(**{k: x for k, x in kw.items() if k not in given})
     result = run_simulation(channel=chosen, **given, progress=progress_bar())
-    if trace_csv:
-        from .._io import write_table
 
-        write_table(result.trace, trace_csv, "--trace-csv")
-        wrote(trace_csv)
-    if trace_plot:
-        result.plot_trace(trace_plot)
-        wrote(trace_plot)
     def human() -> None:
         rows = {"variant": result.variant, "channel": channel_text(result.channel), "slots": result.slots}
         for name in METRICS:
@@ -60,6 +53,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
                    "unit of transmit energy (E per transmission); mean_cwnd_at_loss in packets.")
 
     emit(result, as_json=as_json, csv_path=csv_path, human=human)
+    write_trace(result, trace_csv, trace_plot)   # after the result: a file that fails to write loses nothing printed
     note_iid(chosen)
     if result.timeouts < FEW_TIMEOUTS:
         click.echo(f"note: {result.timeouts} timeouts in this run; with fewer than {FEW_TIMEOUTS} the intervals are "

@@ -10,7 +10,7 @@ from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
 from .options import (COUNT, FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
-                      output_options, print_table, progress_bar, require_channel, wrote)
+                      output_options, print_table, progress_bar, require_channel, write_trace)
 
 
 @click.command()
@@ -44,7 +44,8 @@ def transfer(phase, drop_rate, replications, lossless, trace_plot, trace_csv, cs
     v.integer("--replications", replications, 1, 1 << 20)
     given = TRANSFER.pick(kw)
     if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
-        raise v.fail("--trace-seconds", given["trace_seconds"], "must be > 0 with --trace-plot or --trace-csv")
+        option, path = ("--trace-plot", trace_plot) if trace_plot else ("--trace-csv", trace_csv)
+        raise v.fail(option, str(path), "needs --trace-seconds > 0 (the seconds of the run to trace)")
     variant, seed, size_bytes, time_limit = given.pop("variant"), given.pop("seed"), given["size_bytes"], \
         given["time_limit"]
     channel = link_channel_option({k: x for k, x in kw.items() if k not in given and k not in ("variant", "seed")},
@@ -60,24 +61,17 @@ def transfer(phase, drop_rate, replications, lossless, trace_plot, trace_csv, cs
         raise v.fail("--drop-rate", drop_rate, "needs --phase (the mean On/Off phase)")
     channel = require_channel(channel, lossless, "--phase and --drop-rate for VDELDROP, or --error-rate, --p/--q, "
                                                  "--fdt, --trace-file")
+    if seed is not None:
+        v.SEED.check("--seed", seed)   # before the range of seeds below is worked out from it
     if seed is not None and seed + replications - 1 > v.SEED.high:
         raise v.fail("--replications", replications, f"runs seeds {seed} to {seed + replications - 1}, past the "
                                                      f"largest seed {v.SEED.high}: give a smaller --seed")
     # Without --seed the API says whether the channel needs one (a lossless or trace run draws nothing).
     seeds = [None] * replications if seed is None else list(range(seed, seed + replications))
+    trace_seconds = given.pop("trace_seconds")   # the first transfer's, run again below: a table keeps no trace
     rows = simulate_transfers(variant, channel, seeds=seeds,
                               progress=progress_bar() or None, **given)
-    if trace_plot or trace_csv:
-        # The first transfer again, for its trace (a table of transfers keeps one row each).
-        first = simulate_transfer(variant, channel, seed=seeds[0], **given)
-        if trace_csv:
-            from .._io import write_table
 
-            write_table(first.trace, trace_csv, "--trace-csv")
-            wrote(trace_csv)
-        if trace_plot:
-            first.plot_trace(trace_plot)
-            wrote(trace_plot)
     def human() -> None:
         items = {"variant": variant, "profile": rows["profile"].iloc[0], "channel": channel_text(None if channel is None else channel.describe()),
                  "transfers": len(rows), "completed": int(rows.completed.sum())}
@@ -114,3 +108,7 @@ def transfer(phase, drop_rate, replications, lossless, trace_plot, trace_csv, cs
                        f"{time_limit:g} s; their figures describe the run up to it", err=True)
 
     emit(rows, as_json=as_json, csv_path=csv_path, human=human)
+    if trace_plot or trace_csv:
+        # The first transfer again, for its trace (a table of transfers keeps one row each); after the results.
+        write_trace(simulate_transfer(variant, channel, seed=seeds[0], trace_seconds=trace_seconds, **given),
+                    trace_csv, trace_plot)

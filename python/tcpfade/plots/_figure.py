@@ -34,15 +34,15 @@ def checked_path(path: str | Path) -> Path:
     import os
 
     from .. import _validate as v
-    from ..errors import ParameterError
 
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
         raise v.fail("path", path, "must be a file path (str or pathlib.Path)", kind=v.ParameterTypeError)
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
-        raise ParameterError(f"out = {str(out)!r} is not allowed: the suffix must be one of {', '.join(FORMATS)}")
-    if not out.parent.is_dir():
-        raise ParameterError(f"out = {str(out)!r} is not allowed: its directory {str(out.parent)!r} does not exist")
+        raise v.fail("path", str(path), f"the suffix must be one of {', '.join(FORMATS)}")
+    why = v.unwritable(out)
+    if why:
+        raise v.fail("path", str(path), why)
     return out
 
 
@@ -63,7 +63,11 @@ def checked_table(name: str, table, columns: tuple[str, ...], finite: tuple[str,
     import numpy as np
 
     for c in finite:   # axes cannot be scaled to NaN or ±inf (matplotlib's ValueError, found by the fuzzer)
-        values = np.asarray(table[c])
+        try:
+            values = np.asarray(table[c], dtype=float)
+        except (TypeError, ValueError):
+            raise v.fail(name, f"a table whose column {c!r} holds {table[c].dtype} values",
+                         "must hold numbers in the columns it plots") from None
         if values.dtype.kind in "fc" and not np.isfinite(values).all():
             raise v.fail(name, f"a table whose column {c!r} holds NaN or infinite values",
                          "must hold finite numbers in the columns it plots")

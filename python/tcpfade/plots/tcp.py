@@ -85,7 +85,7 @@ def plot_window_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax
     import numpy as np
 
     checked_table("trace", trace, ("time", "cwnd", "ssthresh", "in_flight", "timeouts", "fast_retransmits"),
-                  finite=("time", "cwnd", "in_flight", "timeouts", "fast_retransmits"))
+                  finite=("time", "cwnd", "ssthresh", "in_flight", "timeouts", "fast_retransmits"))
     if path is not None:
         checked_path(path)
     with style():

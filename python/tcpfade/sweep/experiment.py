@@ -132,12 +132,13 @@ class Experiment:
                                                + ", ".join(f"[{s}]" for s in SECTIONS))
             if not isinstance(data[section], dict):
                 raise loc.error(None, section, f"must be a table [{section}]")
-        sweep, output = data.get("sweep", {}), data.get("output", {})
+        sweep, output = dict(data.get("sweep", {})), dict(data.get("output", {}))
         for section, table in (("sweep", sweep), ("output", output)):
             for key, value in table.items():
                 if key not in SECTIONS[section]:
                     raise loc.error(section, key, "unknown key; allowed: " + ", ".join(SECTIONS[section]))
-                _check_type(loc, section, key, value, SECTIONS[section][key])
+                # As checked: a whole number written 2.0 is the integer 2 from here on.
+                table[key] = _check_type(loc, section, key, value, SECTIONS[section][key])
         if "model" not in sweep:
             raise loc.error("sweep", "model", "missing: model = " + " or ".join(f'"{m}"' for m in models.MODELS))
         model = sweep["model"]

@@ -24,7 +24,7 @@ from ..channels.jakes import BitLevelFading, ThresholdFading
 from ..channels.markov import Bernoulli, GilbertElliott
 from ..emulator import EMULATE, check_machine, emulate, emulation_arguments
 from ..tcp import simulate, simulate_link, simulate_transfer
-from ..tcp.transfer import TRANSFER, TRANSFER_METRICS, transfer_arguments
+from ..tcp.transfer import TRANSFER, TRANSFER_COUNTS, TRANSFER_METRICS, transfer_arguments
 from ..tcp.link import LINK, LINK_COUNTS, LINK_METRICS, link_arguments
 from ..tcp.slotted import METRICS as SIMULATION_METRICS
 from ..tcp.slotted import SLOTTED, simulation_arguments
@@ -227,9 +227,10 @@ def _run_analyze_link(variant, channel, seed, kwargs):
 def _run_simulate_transfer(variant, channel, seed, kwargs):
     r = simulate_transfer(variant, channel, seed=seed, **kwargs)
     metrics = {m: _number(getattr(r, m)) for m in TRANSFER_METRICS}
-    metrics.update(completed=int(r.completed), immediate_recoveries=int(r.immediate_recoveries),
-                   slow_starts=int(r.slow_starts), energy_sender_joules=float(r.energy_sender_joules),
-                   notes=_notes(r))
+    metrics.update({m: int(getattr(r, m)) for m in TRANSFER_COUNTS})
+    metrics.update({f"{kind}_{what}": int(count) for kind, counts in r.by_kind.items()
+                    for what, count in zip(("segments", "bytes", "dropped"), counts)})
+    metrics.update(completed=int(r.completed), energy_sender_joules=float(r.energy_sender_joules), notes=_notes(r))
     return metrics, {}
 
 

@@ -193,6 +193,8 @@ class LinkResult(Record):
 
         if self.trace is None:
             raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
+        if self.trace.empty:
+            raise v.fail("trace", "no row", "the run kept no row to draw (a connection never established)")
         return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.profile} profile), "
                                                                 f"μ = {self.rate:g} packets/s, τ = {self.tau:g} s, "
                                                                 f"B = {self.buffer}")

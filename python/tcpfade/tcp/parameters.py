@@ -49,7 +49,8 @@ SEED = Param("seed", v.SEED, doc="Seed of the random numbers: the same inputs an
              sweep=False)
 
 WMAX = Param("wmax", v.Integer(1, 1 << 24), 1 << 16, "Receiver's advertised window Wmax (rwnd).", "packets")
-DUPTHRESH = Param("dupthresh", v.Integer(1, 1 << 20), 3, "Duplicate-ACK threshold K (dupthresh).", short="-K")
+DUPTHRESH = Param("dupthresh", v.Integer(1, 1 << 20), 3, "Duplicate-ACK threshold K (dupthresh).", short="-K",
+                  unread_when=lambda a: "oldtahoe has no fast retransmit" if a["variant"] == "oldtahoe" else None)
 INITIAL_SSTHRESH = Param("initial_ssthresh", v.Optional(v.Real(1.0)), None, "Initial ssthresh Wth.", "packets",
                          default_words="wmax")
 INITIAL_WINDOW = Param("initial_window", v.Integer(1, 1 << 20), 1,
@@ -103,6 +104,14 @@ RACK = Param("rack", v.Flag(), False,
              "and a reordering window (min_RTT/4) has passed, instead of by DupThresh, and a tail loss probe goes out "
              "2·SRTT after the last ACK instead of waiting for the RTO; needs sack=True.")
 
+RACK_TIMERS = Param("rack_timers", v.Choice(("rfc8985", "linux")), "rfc8985",
+                    "How RACK-TLP's timers are set (with rack=True): rfc8985, PTO = 2·SRTT (+ 200 ms with one segment "
+                    "out) and the reordering timer at the last segment's RACK.rtt + reo_wnd (RFC 8985 §7.2, §6.2); "
+                    "linux, as tcp_schedule_loss_probe() and tcp_rack_mark_lost() do: PTO = 2·SRTT + 2 ms "
+                    "(TCP_TIMEOUT_MIN), or + min_rto (tcp_rto_min) with one segment out, and the reordering timer 2 ms "
+                    "later.",
+                    unread_when=lambda a: None if a["rack"] else "it sets RACK-TLP's timers, and rack is off")
+
 FRTO = Param("frto", v.Flag(), False,
              "F-RTO (RFC 5682 §3, SACK-enhanced, as Linux's tcp_frto = 2): after a retransmission timeout the sender "
              "sends new data in place of the holes once, and if the next ACK acknowledges a segment never sent again "
@@ -141,11 +150,13 @@ INTEGER_WINDOW = Param("integer_window", v.Flag(), False,
 SSTHRESH_ONCE_PER_WINDOW = Param("ssthresh_once_per_window", v.Flag(), False,
                                  "A retransmission timeout during a fast recovery not yet past its recovery point leaves "
                                  "ssthresh as that recovery set it (the window's reduction is made already), as Linux's "
-                                 "tcp_enter_loss() does; the papers' TCP and RFC 5681 §3.1 set it again from cwnd.")
+                                 "tcp_enter_loss() does; the papers' TCP and RFC 5681 §3.1 set it again from cwnd.",
+                                 unread_when=lambda a: f"{a['variant']} has no fast recovery"
+                                 if a["variant"] in ("tahoe", "oldtahoe") else None)
 
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
-          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, FRTO, HYSTART, HOLD_SSTHRESH_ON_RTO,
+          LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, RACK_TIMERS, FRTO, HYSTART, HOLD_SSTHRESH_ON_RTO,
           SSTHRESH_ONCE_PER_WINDOW, CUBIC_ALPHA, INTEGER_WINDOW)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
@@ -170,12 +181,19 @@ def check_recovery_parts(a: dict) -> None:
 
 FIXED_RTO = Param("rto", v.Optional(TIMER_SECONDS), None, "A fixed retransmission timeout instead of RFC 6298's "
                   "estimate.", "s", default_words="RFC 6298")
-INITIAL_RTO = Param("initial_rto", TIMER_SECONDS, 3.0, "RTO before the first RTT sample (RFC 6298 §2.1).", "s")
-MIN_RTO = Param("min_rto", TIMER_SECONDS, 0.02, "RFC 6298's lower bound on the RTO (§2.4).", "s")
+def _estimator_only(a: dict) -> str | None:
+    """Why a setting of RFC 6298's estimator goes unread: a fixed rto has none."""
+    return None if a.get("rto") is None else "a fixed rto has no estimator"
+
+
+INITIAL_RTO = Param("initial_rto", TIMER_SECONDS, 3.0, "RTO before the first RTT sample (RFC 6298 §2.1).", "s",
+                    unread_when=_estimator_only)
+MIN_RTO = Param("min_rto", TIMER_SECONDS, 0.02, "RFC 6298's lower bound on the RTO (§2.4).", "s",
+                unread_when=_estimator_only)
 MAX_RTO = Param("max_rto", v.Real(1e-6, 1e5, words="must be a finite number in [1e-6, 1e5] (seconds)"), 64.0,
-                "RFC 6298's upper bound on the RTO (§2.5).", "s")
+                "RFC 6298's upper bound on the RTO (§2.5).", "s", unread_when=_estimator_only)
 CLOCK_GRANULARITY = Param("clock_granularity", v.Real(0.0, 1e3), 0.01,
-                          "The timer's clock tick G (RFC 6298 §2.3).", "s")
+                          "The timer's clock tick G (RFC 6298 §2.3).", "s", unread_when=_estimator_only)
 MAX_BACKOFF = Param("max_backoff", v.Integer(1, 1 << 20), 64,
                     "Largest multiplier of the RTO's binary backoff (RFC 6298 §5.5; a power of two).")
 
@@ -184,7 +202,7 @@ RTO_RULE = Param("rto_rule", v.Choice(("rfc6298", "linux")), "rfc6298",
                  "least min_rto) or linux (tcp_rtt_estimator(): the variance term is the round's largest deviation, "
                  "at least min_rto, decaying by a quarter per round, so RTO >= SRTT + min_rto). Not read with a fixed "
                  "rto (given with one, a warning says so).", default_words="RFC 6298",
-                 unread_when=lambda a: None if a["rto"] is None else "a fixed rto has no estimator")
+                 unread_when=_estimator_only)
 
 TIMESTAMPS = Param("timestamps", v.Flag(), False,
                    "RFC 7323 timestamps' RTT samples where Karn's rule takes none: segments carry their send time and "
@@ -211,7 +229,9 @@ DELAYED_ACK_RULE = Param("delayed_ack_rule", v.Choice(("ns2", "rfc5681")), "ns2"
                          "whole gap below the segments held out of order (ns-2's DelAckSink, the papers' simulations); "
                          "rfc5681, also one that fills part of it, i.e. whenever segments are held out of order (RFC "
                          "5681 §4.2; BSD's TCP_REASS and Linux's __tcp_ack_snd_check() do so). Out-of-order and old "
-                         "segments are ACKed at once under both.")
+                         "segments are ACKed at once under both.",
+                         unread_when=lambda a: None if a["delayed_ack"] is not None else "ACKs are not delayed "
+                                                                                         "(delayed_ack=None)")
 SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
                     "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "

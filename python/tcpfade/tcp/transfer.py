@@ -87,7 +87,7 @@ TRANSFER = Model("simulate_transfer", (
     Param("syn_option_bytes", v.Integer(0, 40), 4, "Option bytes of SYN and SYN-ACK (the MSS option).", "bytes"),
     Param("probe_option_bytes", v.Integer(0, 40), 8,
           "Option bytes of each probe segment (TCP-Probing's option: type, length, id; tsaoussidis-badr §3.1).",
-          "bytes"),
+          "bytes", unread_when=lambda a: None if a["variant"] == "probing" else "only TCP-Probing sends probes"),
     Param("mtu", v.Integer(1, 1 << 30), 65_535, "The largest segment the link carries, headers included.", "bytes"),
     Param("rate_bps", v.Real(1.0, 1e12, words="must be a finite number in [1, 1e12] (bits per second)"), RATE_BPS,
           "Link rate; the link is one half-duplex medium shared by both directions.", "bit/s"),
@@ -119,8 +119,10 @@ TRANSFER = Model("simulate_transfer", (
           "or \"dupacks\"), rtt1, rtt2, best_rtt, last_rtt [s], dupacks, exchanges, duration [s], cwnd, ssthresh and "
           "returning True (Immediate Recovery) or False (Slow Start).", cli=False, sweep=False,
           default_words="None (the paper's rule)"),
-    Param("probe_low", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on best RTT."),
-    Param("probe_high", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on last RTT."),
+    Param("probe_low", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on best RTT.",
+          unread_when=lambda a: None if a["decision"] is None else "a decision of your own does not read it"),
+    Param("probe_high", v.Real(1e-9, 1e9), 1.0, "The paper's rule's factor on last RTT.",
+          unread_when=lambda a: None if a["decision"] is None else "a decision of your own does not read it"),
     Param("time_limit", v.Real(1e-3, 1e9, words="must be a finite number in [1e-3, 1e9] (seconds)"), 1e5,
           "Simulated time after which an unfinished transfer stops (the result then says completed=False).", "s"),
     Param("device", v.Instance((str, Device), "must be a Device or a preset name"), "wavelan",
@@ -236,6 +238,8 @@ class TransferResult(Record):
 
         if self.trace is None:
             raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
+        if self.trace.empty:
+            raise v.fail("trace", "no row", "the run kept no row to draw (a connection never established)")
         return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.parameters.get('profile')} "
                                                                 f"profile), a transfer of {self.size_bytes} bytes")
 
@@ -443,6 +447,12 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         channel=None if channel is None else channel.describe(), trace=window_trace(raw.get("trace")))
 
 
+#: The counts of a transfer, as :class:`TransferResult` has them: what a sweep's row keeps beside the metrics (with the
+#: segments, bytes and drops of each kind, ``<kind>_segments``, ``<kind>_bytes``, ``<kind>_dropped``).
+TRANSFER_COUNTS = ("delivered_bytes", "transmissions", "retransmissions", "timeouts", "fast_retransmits",
+                   "spurious_timeouts", "syn_retransmissions", "probe_cycles", "cycles_after_timeout",
+                   "cycles_after_dupacks", "immediate_recoveries", "slow_starts", "probes_sent", "probe_restarts")
+
 #: The metrics of a transfer, for tables (each a field of :class:`TransferResult`).
 TRANSFER_METRICS = ("connection_time", "goodput_bps", "overhead_percent", "effort_bytes", "energy_joules",
                     "joules_per_bit", "retransmissions", "timeouts", "probe_cycles")
@@ -486,6 +496,9 @@ def simulate_transfers(variants: str | list[str], channel: Any = v.UNSET, *,
     if "seed" in kwargs:
         raise v.fail("seed", kwargs["seed"], "is not a parameter of simulate_transfers: give seeds (a count of "
                                              "replications, seeds 1..n, or a list of seeds)", kind=v.ParameterTypeError)
+    if kwargs.get("trace_seconds"):
+        raise v.fail("trace_seconds", kwargs["trace_seconds"], "is not kept by simulate_transfers, whose table has a "
+                                                               "row per transfer: call simulate_transfer for a trace")
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list, tuple, range)):
         raise v.fail("seeds", seeds, "must be a count or a list of seeds", kind=v.ParameterTypeError)
     seed_list = list(range(1, v.integer("seeds", seeds, 1, 1 << 20) + 1)) if isinstance(seeds, int) else list(seeds)

@@ -458,6 +458,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         loop {
             self.pump()?;
             if let Some(trace) = self.trace.as_mut().filter(|_| self.phase == Phase::Established) {
+                if trace.rows().is_empty() {
+                    trace.start_at(self.now); // its seconds run from the handshake's end
+                }
                 trace.record(self.now, &self.sender);
             }
             let event = NextEvent::of([

@@ -59,6 +59,8 @@ impl WindowRow {
 /// changed the sender, up to the time `until` and at most `max_rows` rows.
 #[derive(Debug, Clone, Default)]
 pub struct WindowTrace {
+    /// How long the trace runs, and until when (`span` after its start: 0, or [`WindowTrace::start_at`]).
+    span: f64,
     until: f64,
     max_rows: usize,
     rows: Vec<WindowRow>,
@@ -67,9 +69,14 @@ pub struct WindowTrace {
 }
 
 impl WindowTrace {
-    /// A trace of the run's first `until` seconds, of at most `max_rows` rows.
+    /// A trace of the run's first `until` seconds (see [`WindowTrace::start_at`]), of at most `max_rows` rows.
     pub fn new(until: f64, max_rows: usize) -> Self {
-        WindowTrace { until, max_rows, rows: Vec::new(), truncated: false }
+        WindowTrace { span: until, until, max_rows, rows: Vec::new(), truncated: false }
+    }
+
+    /// Run the trace's seconds from `start` instead of from time 0 (the transfer driver's: from the handshake's end).
+    pub fn start_at(&mut self, start: f64) {
+        self.until = start + self.span;
     }
 
     /// The rows, in time order.

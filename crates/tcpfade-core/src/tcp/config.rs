@@ -4,6 +4,7 @@
 use super::probing::BestRtt;
 use super::rto::{Rfc6298, RtoPolicy};
 use super::prr::{PartialAck, PrrBound};
+use super::rack::RackTimers;
 use super::receiver::DelayedAckRule;
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
@@ -94,6 +95,8 @@ pub struct SenderConfig {
     /// RACK-TLP (RFC 8985) as the loss detection of SACK's recovery: losses marked by transmit time (RACK) in place
     /// of DupThresh and IsLost, and tail loss probes (TLP). Off by default (the papers' TCP has none); needs SACK.
     pub rack: bool,
+    /// How RACK-TLP's probe and reordering timers are set: RFC 8985's formulas or Linux's ([`RackTimers`]).
+    pub rack_timers: RackTimers,
     /// HyStart++ (RFC 9406) in the initial slow start ([`super::hystart`]). Off by default (the papers' TCP has
     /// none, and Linux runs HyStart, a different algorithm); needs a clock in seconds.
     pub hystart: bool,
@@ -165,6 +168,7 @@ impl SenderConfig {
             sack: false,
             prr: None,
             rack: false,
+            rack_timers: RackTimers::Rfc8985,
             hystart: false,
             limited_transmit: false,
             hold_ssthresh_on_rto: false,
@@ -302,6 +306,13 @@ impl SenderConfig {
         }
         self.rack = on;
         Ok(self)
+    }
+
+    /// The same configuration with RACK-TLP's timers set by `timers` ([`SenderConfig::rack_timers`]); read only with
+    /// RACK on.
+    pub fn with_rack_timers(mut self, timers: RackTimers) -> Self {
+        self.rack_timers = timers;
+        self
     }
 
     /// The same configuration with F-RTO (RFC 5682 §3) on or off ([`SenderConfig::frto`]), with SACK or without it as

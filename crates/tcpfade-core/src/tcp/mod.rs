@@ -46,7 +46,7 @@ pub use probing::{
     BestRtt, CycleRecord, ProbeCounters, ProbeDecision, ProbeKind, ProbeMeasurement, ProbeOutcome, ProbeSegment,
     ProbeTrigger, RttMinima, RttRange,
 };
-pub use rack::{RackView, PTO_WITHOUT_SRTT, TLP_MAX_ACK_DELAY};
+pub use rack::{RackTimers, RackView, LINUX_TIMER_SLACK, PTO_WITHOUT_SRTT, TLP_MAX_ACK_DELAY};
 pub use receiver::{DelayedAckRule, Receiver};
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
 pub use sack::{SackBlocks, MAX_SACK_BLOCKS};

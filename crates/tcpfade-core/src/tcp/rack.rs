@@ -52,6 +52,32 @@ pub const TLP_MAX_ACK_DELAY: f64 = 0.2;
 /// The PTO before any SRTT exists [s] (RFC 8985 §7.2).
 pub const PTO_WITHOUT_SRTT: f64 = 1.0;
 
+/// Linux's TCP_TIMEOUT_MIN_US [s]: the slack `tcp_schedule_loss_probe()` adds to 2·SRTT when more than one segment is
+/// out, and `tcp_rack_mark_lost()` to the reordering timer.
+pub const LINUX_TIMER_SLACK: f64 = 0.002;
+
+/// How RACK-TLP's two timers are set: as RFC 8985 writes them, or as Linux's code does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RackTimers {
+    /// PTO = 2·SRTT, + TLP.max_ack_delay ([`TLP_MAX_ACK_DELAY`]) with one segment out (§7.2); the reordering timer at
+    /// the largest remaining RACK.rtt + RACK.reo_wnd (§6.2 step 5).
+    Rfc8985,
+    /// `tcp_schedule_loss_probe()`: PTO = 2·SRTT + TCP_TIMEOUT_MIN (2 ms, [`LINUX_TIMER_SLACK`]), or + tcp_rto_min (the
+    /// sender's min_rto) with one segment out; `tcp_rack_mark_lost()`: the reordering timer 2 ms later too.
+    Linux,
+}
+
+impl RackTimers {
+    /// The rule by name: "rfc8985" or "linux".
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "rfc8985" => Ok(RackTimers::Rfc8985),
+            "linux" => Ok(RackTimers::Linux),
+            _ => Err(crate::error::Error::invalid("rack_timers", format!("'{name}'"), "must be rfc8985 or linux")),
+        }
+    }
+}
+
 /// Time below which a remaining wait counts as run out [s]: the reordering timer fires at a sum of times whose
 /// rounding may leave a few ulps (Linux adds a fudge of its own, tcp_rack_reo_timeout()).
 const TIME_EPS: f64 = 1e-9;
@@ -107,6 +133,10 @@ pub(crate) struct Rack {
     /// The segments sent: their times and flags, and the undelivered ones by transmission time ([`super::rack_record`]).
     sent: SentList,
     dupthresh: u64,
+    /// What the PTO adds to 2·SRTT with one segment out and with more, and the reordering timer to its wait
+    /// ([`RackTimers`]).
+    pto_one_out: f64,
+    timer_slack: f64,
     /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
     pub lost: u64,
     pub rxt: u64,
@@ -130,10 +160,17 @@ pub(crate) struct Rack {
 }
 
 impl Rack {
-    pub(crate) fn new(dupthresh: u64) -> Self {
+    /// RACK-TLP with DupThresh `dupthresh`, its timers set by `timers` (`min_rto`: Linux's tcp_rto_min).
+    pub(crate) fn new(dupthresh: u64, timers: RackTimers, min_rto: f64) -> Self {
+        let (pto_one_out, timer_slack) = match timers {
+            RackTimers::Rfc8985 => (TLP_MAX_ACK_DELAY, 0.0),
+            RackTimers::Linux => (min_rto, LINUX_TIMER_SLACK),
+        };
         Rack {
             sent: SentList::new(),
             dupthresh,
+            pto_one_out,
+            timer_slack,
             lost: 0,
             rxt: 0,
             xmit_ts: f64::NEG_INFINITY,
@@ -374,7 +411,7 @@ impl Rack {
                 timeout = timeout.max(remaining);
             }
         }
-        self.reo_deadline = (timeout > 0.0).then_some(now + timeout);
+        self.reo_deadline = (timeout > 0.0).then_some(now + timeout + self.timer_slack);
         marked
     }
 
@@ -429,8 +466,8 @@ impl Rack {
             return;
         }
         let pto = match srtt {
-            Some(srtt) if high - una == 1 => 2.0 * srtt + TLP_MAX_ACK_DELAY,
-            Some(srtt) => 2.0 * srtt,
+            Some(srtt) if high - una == 1 => 2.0 * srtt + self.pto_one_out,
+            Some(srtt) => 2.0 * srtt + self.timer_slack,
             None => PTO_WITHOUT_SRTT,
         };
         let at = now + pto;
@@ -526,7 +563,7 @@ mod tests {
 
     #[test]
     fn tlp_loss_detection_follows_rfc_8985_section_7_4_2() {
-        let mut r = Rack::new(3);
+        let mut r = Rack::new(3, RackTimers::Rfc8985, 1.0);
         // A retransmitted probe of segment 9 (TLP.end_seq = 10).
         assert_eq!(r.on_pto(None, 10), Some(9));
         assert!(!r.tlp_on_ack(9, false, true)); // below TLP.end_seq: nothing

@@ -49,7 +49,7 @@
 
 use super::congestion::{Congestion, CongestionOps};
 use super::frto::{Frto, Verdict};
-use super::rack::{Context, Rack, RackTimer};
+use super::rack::{Context, Rack, RackTimer, RackTimers};
 use super::sack::Scoreboard;
 use super::prr::{sndcnt, PrrBound, PrrState};
 use super::state::TcpState;
@@ -108,7 +108,10 @@ pub(crate) struct SackRecovery {
 }
 
 impl SackRecovery {
-    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>, rack: bool, frto: bool) -> Self {
+    /// SACK's recovery for a receiver window `wmax`, with PRR's bound if any, RACK-TLP with its timers if any, and
+    /// F-RTO if `frto` (`min_rto`: what Linux's PTO adds with one segment out).
+    pub(crate) fn new(wmax: u64, dupthresh: u64, prr_bound: Option<PrrBound>, rack: Option<RackTimers>, frto: bool,
+                      min_rto: f64) -> Self {
         let board = Scoreboard::new(wmax);
         SackRecovery {
             board: if frto { board.with_retransmissions() } else { board },
@@ -123,7 +126,7 @@ impl SackRecovery {
             prr_bound,
             prr: None,
             last_rule: None,
-            rack: rack.then(|| Box::new(Rack::new(dupthresh))),
+            rack: rack.map(|timers| Box::new(Rack::new(dupthresh, timers, min_rto))),
             frto_on: frto,
             frto: None,
             frto_first: None,

@@ -66,7 +66,9 @@ impl Sender {
         let frto = || cfg.frto.then(|| Box::new(CumulativeFrto::new(cfg.wmax)));
         let recovery = match cfg.variant.recovery() {
             Recovery::FastRecoveryReno | Recovery::FastRecoveryNewReno if cfg.sack => {
-                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack, cfg.frto))
+                let min_rto = cfg.rto.estimated().map_or(super::rack::TLP_MAX_ACK_DELAY, |p| p.min);
+                RecoveryPart::Sack(SackRecovery::new(cfg.wmax, cfg.dupthresh, cfg.prr, cfg.rack.then_some(cfg.rack_timers),
+                                                     cfg.frto, min_rto))
             }
             Recovery::GoBackN => RecoveryPart::GoBackN(GoBackN),
             Recovery::FastRecoveryReno => RecoveryPart::Reno(Reno {

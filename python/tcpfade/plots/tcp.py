@@ -13,6 +13,19 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+def _labelled(fig, path, axes, xlabel: str, legend: str, titled, title: str, own_figure: bool) -> Figure:
+    """The window panel's labels, legend and grid, the title on ``titled`` (if any), and the figure written."""
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("window [packets]")
+    axes.legend(loc=legend)
+    axes.grid(alpha=0.3)
+    if titled is not None:
+        titled.set_title(title)
+    if own_figure:
+        fig.tight_layout()
+    return finish(fig, path)
+
+
 @v.checked()
 def plot_slot_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=None, title: str = "") -> Figure:
     """Per-slot trace in the style of chockalingam Figs. 1-3: transmitted packet id per slot (top; 0 = idle, so
@@ -54,15 +67,8 @@ def plot_slot_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax=N
         top.grid(alpha=0.3)
         bottom.step(slot, trace["cwnd"], where="post", label="W[i]")
         bottom.step(slot, trace["ssthresh"], where="post", linestyle="--", label="W$_{th}$[i]")
-        bottom.set_xlabel("time i [packet slots]")
-        bottom.set_ylabel("window [packets]")
-        bottom.legend(loc="upper left")
-        bottom.grid(alpha=0.3)
-        if title:
-            top.set_title(title)
-        if ax is None:
-            fig.tight_layout()
-        return finish(fig, path)
+        return _labelled(fig, path, bottom, "time i [packet slots]", "upper left", top if title else None, title,
+                         ax is None)
 
 
 @v.checked()
@@ -115,12 +121,4 @@ def plot_window_trace(trace: pd.DataFrame, path: str | Path | None = None, *, ax
             if steps.any():
                 axes.plot(time[steps], np.minimum(cwnd[steps], top * 0.97), marker, color=colour, markersize=7,
                           linestyle="none", label=label)
-        axes.set_xlabel("time [s]")
-        axes.set_ylabel("window [packets]")
-        axes.legend(loc="upper right")
-        axes.grid(alpha=0.3)
-        if title:
-            axes.set_title(title)
-        if ax is None:
-            fig.tight_layout()
-        return finish(fig, path)
+        return _labelled(fig, path, axes, "time [s]", "upper right", axes if title else None, title, ax is None)

@@ -189,15 +189,8 @@ class LinkResult(Record):
         """Draw :attr:`trace` (:func:`tcpfade.plots.plot_window_trace`): cwnd, ssthresh and the data in flight over
         time, with the fast retransmits and timeouts marked. Written to ``path`` if given (PNG, SVG or PDF); returns
         the matplotlib Figure."""
-        from ..plots.tcp import plot_window_trace
-
-        if self.trace is None:
-            raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
-        if self.trace.empty:
-            raise v.fail("trace", "no row", "the run kept no row to draw (a connection never established)")
-        return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.profile} profile), "
-                                                                f"μ = {self.rate:g} packets/s, τ = {self.tau:g} s, "
-                                                                f"B = {self.buffer}")
+        return plot_trace_of(self.trace, path, ax, f"{self.variant} ({self.profile} profile), μ = {self.rate:g} "
+                                                   f"packets/s, τ = {self.tau:g} s, B = {self.buffer}")
 
     def _row(self) -> dict[str, Any]:
         """Parameters, metrics and their intervals (``<metric>_low``, ``<metric>_high``) as a flat dict (a row of a
@@ -442,6 +435,17 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         channel=None if channel is None else channel.describe(),
         parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER)},
         trace=window_trace(raw.get("trace")))
+
+
+def plot_trace_of(trace: pd.DataFrame | None, path: str | Path | None, ax, title: str):
+    """A result's ``plot_trace``: its window trace drawn (:func:`tcpfade.plots.plot_window_trace`), or why not."""
+    from ..plots.tcp import plot_window_trace
+
+    if trace is None:
+        raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
+    if trace.empty:
+        raise v.fail("trace", "no row", "the run kept no row to draw (a connection never established)")
+    return plot_window_trace(trace, path, ax=ax, title=title)
 
 
 def window_trace(columns: dict[str, Any] | None) -> pd.DataFrame | None:

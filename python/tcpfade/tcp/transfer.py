@@ -28,7 +28,7 @@ from .._record import Record, channel_columns
 from .._watch import reporting
 from ..channels.base import SlotChannel
 from ..channels.continuous import ContinuousTwoState
-from .link import CHANNEL_WORDS, TRACE_ROW_BYTES, link_channel_spec, window_trace
+from .link import CHANNEL_WORDS, TRACE_ROW_BYTES, link_channel_spec, plot_trace_of, window_trace
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
 from .parameters import check_recovery_parts, DELAYED_ACK, DELAYED_ACK_RULE, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
@@ -234,14 +234,8 @@ class TransferResult(Record):
         """Draw :attr:`trace` (:func:`tcpfade.plots.plot_window_trace`): cwnd, ssthresh and the data in flight over
         time, with the fast retransmits and timeouts marked. Written to ``path`` if given (PNG, SVG or PDF); returns
         the matplotlib Figure."""
-        from ..plots.tcp import plot_window_trace
-
-        if self.trace is None:
-            raise v.fail("trace_seconds", 0, "simulate with trace_seconds > 0 to plot a trace")
-        if self.trace.empty:
-            raise v.fail("trace", "no row", "the run kept no row to draw (a connection never established)")
-        return plot_window_trace(self.trace, path, ax=ax, title=f"{self.variant} ({self.parameters.get('profile')} "
-                                                                f"profile), a transfer of {self.size_bytes} bytes")
+        return plot_trace_of(self.trace, path, ax, f"{self.variant} ({self.parameters.get('profile')} profile), a "
+                                                   f"transfer of {self.size_bytes} bytes")
 
     def _row(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""

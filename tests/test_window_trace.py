@@ -138,3 +138,13 @@ def test_the_transfer_command_writes_the_first_transfers_trace(tmp_path):
                                        trace_seconds=5)
     assert len(table) == len(direct.trace) > 3
     assert table.cwnd.tolist() == direct.trace.cwnd.tolist()
+
+
+def test_two_outputs_naming_one_file_are_refused_before_the_run(tmp_path, capsys):
+    """Found by a review: --csv and --trace-csv naming one file wrote one over the other without a word."""
+    same = str(tmp_path / "same.csv")
+    assert main(["simulate-link", "--rate", "125", "--tau", "0.04", "--buffer", "6", "--error-rate", "0.02",
+                 "--duration", "20", "--seed", "1", "--csv", same, "--trace-seconds", "5", "--trace-csv", same]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--trace-csv" in err[0] and "--csv writes too" in err[0]
+    assert not (tmp_path / "same.csv").exists()

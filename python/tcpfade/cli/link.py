@@ -12,7 +12,7 @@ from ..channels.continuous import LOSS_RULES, ContinuousTwoState
 from ..tcp import simulate_link as run_link
 from ..tcp.link import LINK, LINK_METRICS
 from .options import (FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
-                      metric_text, output_options, print_table, progress_bar, require_channel, write_trace)
+                      metric_text, output_options, print_table, progress_bar, require_channel, write_trace, distinct_outputs)
 
 
 @click.command("simulate-link")
@@ -42,6 +42,7 @@ def simulate_link(loss_rule, lossless, trace_plot, trace_csv, as_json, csv_path,
       tcpfade simulate-link --variant cubic --profile linux --rate 125 --tau 0.04 --buffer 6 --error-rate 0.01 \\
           --seed 1 --trace-seconds 20 --trace-plot window.png
     """
+    distinct_outputs(csv_path=csv_path, trace_csv=trace_csv, trace_plot=trace_plot)
     given = LINK.pick(kw)
     if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
         option, path = ("--trace-plot", trace_plot) if trace_plot else ("--trace-csv", trace_csv)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -127,6 +128,20 @@ SEED_HELP = "Seed of the random numbers: the same inputs and seed give the same 
 def wrote(path: Path, what: str = "") -> None:
     """Confirm a file written (on stderr, so that stdout stays the result)."""
     click.echo(f"wrote {path}" + (f" ({what})" if what else ""), err=True)
+
+
+def distinct_outputs(**paths: Path | None) -> None:
+    """Refuse two output options that name one file (the second would overwrite the first without a word); the
+    options by their Python names (``csv_path``, ``trace_csv``, ...)."""
+    seen: dict[str, str] = {}
+    for name, path in paths.items():
+        if path is None:
+            continue
+        key = os.path.realpath(path)
+        option = "--csv" if name == "csv_path" else "--" + name.replace("_", "-")
+        if key in seen:
+            raise v.fail(option, str(path), f"names the file {seen[key]} writes too: give each output its own file")
+        seen[key] = option
 
 
 def write_trace(result, csv_path: Path | None, plot_path: Path | None) -> None:

@@ -10,7 +10,7 @@ from .. import _validate as v
 from ..tcp import simulate as run_simulation
 from ..tcp.slotted import METRICS, SLOTTED
 from .options import (FIGURE_FILE, OUTPUT_FILE, build_channel, channel_options, emit, output_options,
-                      metric_text, note_iid, print_table, progress_bar, write_trace)
+                      metric_text, note_iid, print_table, progress_bar, write_trace, distinct_outputs)
 
 
 #: Below this many timeouts a run's batch-means intervals miss their level (docs/validation/chockalingam.md,
@@ -35,6 +35,7 @@ def simulate(trace_plot, trace_csv, as_json, csv_path, **kw) -> None:
       tcpfade simulate --variant tahoe --error-rate 0.05 --fdt 0.01 --wmax 6 -K 2 --rto-slots 5 \\
           --trace-slots 80 --trace-plot trace.png --seed 3
     """
+    distinct_outputs(csv_path=csv_path, trace_csv=trace_csv, trace_plot=trace_plot)
     given = SLOTTED.pick(kw)
     if (trace_plot or trace_csv) and given["trace_slots"] <= 0:
         raise v.fail("--trace-slots", given["trace_slots"], "must be > 0 with --trace-plot or --trace-csv")

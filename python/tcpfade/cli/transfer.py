@@ -10,7 +10,7 @@ from ..channels.continuous import ContinuousTwoState
 from .._stats import batch_interval
 from ..tcp.transfer import TRANSFER
 from .options import (COUNT, FIGURE_FILE, LOSSLESS_HELP, OUTPUT_FILE, channel_options, emit, link_channel_option,
-                      output_options, print_table, progress_bar, require_channel, write_trace)
+                      output_options, print_table, progress_bar, require_channel, write_trace, distinct_outputs)
 
 
 @click.command()
@@ -42,6 +42,7 @@ def transfer(phase, drop_rate, replications, lossless, trace_plot, trace_csv, cs
     from .. import _validate as v
 
     v.integer("--replications", replications, 1, 1 << 20)
+    distinct_outputs(csv_path=csv_path, trace_csv=trace_csv, trace_plot=trace_plot)
     given = TRANSFER.pick(kw)
     if (trace_plot or trace_csv) and given["trace_seconds"] <= 0:
         option, path = ("--trace-plot", trace_plot) if trace_plot else ("--trace-csv", trace_csv)

@@ -81,3 +81,20 @@ def test_the_command_line_says_it_in_one_note_and_runs():
     assert done.returncode == 0 and "goodput" in done.stdout
     notes = [line for line in done.stderr.splitlines() if "has no effect" in line]
     assert len(notes) == 1 and notes[0].startswith("tcpfade: note: --prr-bound = ")
+
+
+def test_wcdmas_tcp_says_so_once_and_its_profile_never():
+    """tcp_over_blocks and tcp_over_system take the parts by name outside the models' entries: the note at their own
+    boundary, not again for the parts wcdma.simulate hands on from its profile."""
+    from tcpfade import wcdma
+
+    with pytest.warns(InertParameterWarning, match="tcp_over_blocks: prr_bound = 'crb' has no effect here"):
+        given = wcdma.tcp_over_blocks([0, 0, 1, 0] * 750, prr_bound="crb")
+    assert given.throughput == wcdma.tcp_over_blocks([0, 0, 1, 0] * 750).throughput
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InertParameterWarning)
+        wcdma.simulate(users=2, duration=5.0, seed=1, profile="linux")   # the profile's cubic_alpha goes unsaid
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", InertParameterWarning)
+        wcdma.simulate(users=2, duration=5.0, seed=1, prr_bound="crb")
+    assert [str(w.message).split(":")[0] for w in seen] == ["wcdma.simulate"]

@@ -13,6 +13,8 @@ ACE = ATP / (S · CBR), joules per correct bit.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +27,7 @@ from .. import _validate as v
 from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
-from .._params import Model, Param
+from .._params import Model, Param, warn_unread
 from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, DELAYED_ACK_RULE, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, SEND_BUFFER,
                               window_cap, no_probes,
                               PROGRESS, RTO_RULE, SEED, TIMESTAMPS, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
@@ -127,6 +129,24 @@ def bearer_parts(parts: dict[str, Any], *, allowed: tuple[str, ...] = tuple(_PAR
     return {k: _PART_RULES[k].check(k, x) for k, x in parts.items()}
 
 
+def _noting_unread(label: str):
+    """The public face of a function that takes the sender's parts by name (``**parts``): a part given that the run
+    will not read gets an InertParameterWarning, as the models' entries give one (``Model.warn_unread``). The library's
+    own calls, which hand on parts a profile resolved, take ``.quiet``: the function without the notes."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def noted(*args: Any, **kwargs: Any):
+            given = {k: x for k, x in kwargs.items() if k in _PART_RULES}
+            if given:
+                values = {**{p.name: p.default for p in BEARER_PARTS}, "variant": "newreno", **kwargs}
+                warn_unread(label, BEARER_PARTS, given, values, stacklevel=3)
+            return fn(*args, **kwargs)
+        noted.quiet = fn   # type: ignore[attr-defined]
+        return noted
+    return decorate
+
+
+@_noting_unread("tcp_over_blocks")
 @v.checked(block_errors=v.Array(low=0, high=1, min_size=1, bools=True), tti_frames=v.Integer(1, 8),
            power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=BEARER_VARIANT.rule,
            ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
@@ -396,7 +416,7 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
     sys_result = simulate_system(users=users, doppler_hz=doppler_hz, target_sir_db=target_sir_db, step_db=step_db,
                                  duration=duration, seed=seed, sir_reference=a["sir_reference"], progress=progress,
                                  rays=a["rays"], **system)
-    w = tcp_over_system(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto,
+    w = tcp_over_system.quiet(sys_result, tti_frames=tti_frames, variant=a["variant"], ack_delay=ack_delay, min_rto=min_rto,
                         **parts)
     params = {"users": users, "doppler_hz": doppler_hz, "tti_frames": tti_frames, "target_sir_db": target_sir_db,
               "step_db": step_db, "duration": duration, "seed": seed, "variant": a["variant"], "ack_delay": ack_delay,
@@ -405,6 +425,7 @@ def simulate(*, users: int, doppler_hz: float, tti_frames: int, target_sir_db: f
     return WcdmaResult(w.users, sys_result, w.block_error_probability, params)
 
 
+@_noting_unread("tcp_over_system")
 @v.checked(tti_frames=TTI.rule, variant=BEARER_VARIANT.rule, ack_delay=ACK_DELAY_S.rule, min_rto=WCDMA_MIN_RTO.rule)
 def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno", ack_delay: float = 0.05,
                     min_rto: float = 1.0, **parts: Any) -> WcdmaResult:
@@ -451,7 +472,7 @@ def tcp_over_system(system: Any, *, tti_frames: int = 1, variant: str = "newreno
     bep = system.block_error_probability(tti_frames)
     rng = np.random.default_rng(np.random.SeedSequence([system.seed, 2]))
     bes = rng.random(bep.shape) < bep
-    per_user = [tcp_over_blocks(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
+    per_user = [tcp_over_blocks.quiet(bes[u].astype(np.uint8), tti_frames=tti_frames, power_dbw=system.power_dbw[u],
                                 variant=variant, ack_delay=ack_delay, min_rto=min_rto, block_error_probability=bep[u],
                                 **parts)
                 for u in range(system.users)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -148,3 +149,12 @@ def test_two_outputs_naming_one_file_are_refused_before_the_run(tmp_path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--trace-csv" in err[0] and "--csv writes too" in err[0]
     assert not (tmp_path / "same.csv").exists()
+
+
+@pytest.mark.parametrize("value", [5.0, [0.0, 5.0], np.array([1.0, 2.0]), True])
+def test_tables_of_runs_refuse_a_trace_they_would_drop(value):
+    with pytest.raises(ParameterError, match="trace_seconds = .* is not kept by runs"):
+        tcpfade.runs(tcpfade.simulate_link, **{k: x for k, x in SLOW_START.items() if k != "seed"}, seeds=1,
+                     trace_seconds=value)
+    with pytest.raises(ParameterError, match="trace_seconds = .* is not kept by simulate_transfers"):
+        tcpfade.simulate_transfers(["reno"], None, seeds=1, trace_seconds=5.0)

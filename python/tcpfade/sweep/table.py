@@ -93,10 +93,11 @@ def runs(function: Callable[..., Any], *, seeds: int | Iterable[int] | None = 1,
     if dask is not None:
         v.Instance(str, "must be a Dask scheduler's address, such as \"tcp://host:8786\"").check("dask", dask)
     for name in ("trace_seconds", "trace_slots"):
-        if parameters.get(name) is not None and not isinstance(parameters[name], (list, tuple, range)) \
-                and parameters[name] not in (0, 0.0):
-            raise v.fail(name, parameters[name], "is not kept by runs, whose table has a row per call (a trace is no "
-                                                 "row): call the function itself for its trace")
+        given = parameters.get(name)
+        asked = given if _is_axis(given) else [given]
+        if any(not (x is None or (isinstance(x, (int, float)) and not isinstance(x, bool) and x == 0)) for x in asked):
+            raise v.fail(name, given, "is not kept by runs, whose table has a row per call (a trace is no row): call "
+                                      "the function itself for its trace")
     if "seed" in parameters and seeds is not None:
         raise v.fail("seed", parameters["seed"], "is drawn by runs: give seeds (a number of replications or a list "
                                                  "of seeds), or seeds=None to pass seed as it is",

@@ -383,7 +383,6 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             delivered: self.receiver.delivered(),
             timeouts: sc.timeouts,
             fast_retransmits: sc.fast_retransmits,
-            spurious_timeouts: sc.spurious_timeouts,
             retransmissions: sc.retransmissions,
             rtt_samples,
             rtt_sum,
@@ -478,11 +477,9 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             batch.delivered = self.credited[i];
             batch.received = self.received_by_start[i];
             batch.new_received = self.new_received_by_start[i];
-            batch.spurious_timeouts = 0;
         }
-        // F-RTO's undos, each in the batch in which the timeout it undid fired, as the timeouts are counted: no measured
-        // window counts an undo without its timeout.
-        totals.spurious_timeouts = 0;
+        // F-RTO's undos (never in the snapshots), each in the batch in which the timeout it undid fired, as the timeouts
+        // are counted: no measured window counts an undo without its timeout.
         let last = self.credited.len() - 1;
         for &fired in self.sender.undone_timeouts() {
             if fired >= self.cfg.warmup {

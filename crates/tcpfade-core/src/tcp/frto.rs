@@ -85,8 +85,7 @@ impl Frto {
         st.cwnd = st.cwnd.max(self.prior_cwnd);
         st.ssthresh = st.ssthresh.max(self.prior_ssthresh);
         st.last_rto_una = None;
-        st.counters.spurious_timeouts += 1;
-        st.undone_timeouts.push(st.last_timeout_at);
+        st.undone_timeouts.push(st.last_timeout_at); // counted by it: SenderCounters::spurious_timeouts
     }
 
     /// The verdict on an ACK: `original` (it acknowledged an original segment), `advanced` (SND.UNA moved, to `una`),

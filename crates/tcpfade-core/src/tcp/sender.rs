@@ -639,7 +639,7 @@ impl Sender {
 
     /// Timeouts F-RTO found spurious and undid (0 without it).
     pub fn spurious_timeouts(&self) -> u64 {
-        self.st.counters.spurious_timeouts
+        self.st.undone_timeouts.len() as u64
     }
 
     /// PRR's variables in the current recovery (None outside one, or without PRR).
@@ -667,7 +667,7 @@ impl Sender {
 
     /// Event counts so far.
     pub fn counters(&self) -> SenderCounters {
-        self.st.counters
+        SenderCounters { spurious_timeouts: self.spurious_timeouts(), ..self.st.counters }
     }
 
     /// The configuration.

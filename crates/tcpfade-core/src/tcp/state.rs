@@ -26,7 +26,8 @@ pub struct SenderCounters {
     pub timeouts: u64,
     /// Fast retransmits (K-th duplicate ACK).
     pub fast_retransmits: u64,
-    /// Timeouts F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs); counted in `timeouts` too.
+    /// Timeouts F-RTO found spurious and undid (RFC 5682; Linux's TCPSpuriousRTOs); counted in `timeouts` too. Kept as
+    /// the list of their times (`TcpState::undone_timeouts`); this is its length, in `Sender::counters`.
     pub spurious_timeouts: u64,
 }
 
@@ -78,9 +79,10 @@ pub(crate) struct TcpState {
     pub ssthresh_once_per_window: bool,
     /// The cumulative ACK at the last timeout: a timeout with it unchanged repeats that one.
     pub last_rto_una: Option<u64>,
-    /// When the last timeout fired, and when each timeout F-RTO undid had fired (a driver counts an undo with its
-    /// timeout).
+    /// When the last timeout fired.
     pub last_timeout_at: f64,
+    /// When each timeout F-RTO undid had fired: the undos' count ([`SenderCounters::spurious_timeouts`], filled in by
+    /// `Sender::counters`), and what a driver needs to count an undo in the measured window of its timeout.
     pub undone_timeouts: Vec<f64>,
 }
 

@@ -1,12 +1,13 @@
 //! 400 random link runs (variants, windows, timers, SACK, PRR's bounds, RACK, limited transmit, the guards, IW10,
-//! ssthresh rules, byte counting, HyStart++, CUBIC's α, whole windows, delayed ACKs; perfect and two-state channels),
+//! ssthresh rules, byte counting, HyStart++, CUBIC's α, whole windows, delayed ACKs and their rules, F-RTO, timestamps,
+//! RACK's timers; perfect and two-state channels),
 //! each outcome printed whole: every count, every batch, the final window. Two revisions whose outputs are byte for
 //! byte the same computed the same results: the check behind "results identical" in docs/performance.md
 //! (`benchmarks/instructions.sh REV` runs it against REV).
 
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::driver::{run_link, LinkConfig, PerfectChannel};
-use tcpfade_core::tcp::{CubicAlpha, PrrBound, Rfc6298, SenderConfig, SsthreshRule, Variant};
+use tcpfade_core::tcp::{CubicAlpha, DelayedAckRule, PrrBound, RackTimers, Rfc6298, SenderConfig, SsthreshRule, Variant};
 /// A small LCG: the configurations must not depend on a library's generator, which could change between revisions.
 struct R(u64);
 impl R {
@@ -86,7 +87,13 @@ fn main() {
             .with_hold_ssthresh_on_rto(r.b())
             .with_cubic_alpha(if r.b() { CubicAlpha::Linux } else { CubicAlpha::Rfc9438 })
             .with_integer_window(r.b())
-            .with_ssthresh_once_per_window(r.b());
+            .with_ssthresh_once_per_window(r.b())
+            .with_timestamps(r.b())
+            .with_rack_timers(if r.b() { RackTimers::Linux } else { RackTimers::Rfc8985 })
+            .with_delayed_ack_rule(if r.b() { DelayedAckRule::Rfc5681 } else { DelayedAckRule::Ns2 });
+        if fr && r.b() {
+            s = s.with_frto(true).unwrap();
+        }
         let rate = [183.1, 1220.0, 12200.0][r.pick(3) as usize];
         let tau = [0.001, 0.01, 0.05][r.pick(3) as usize];
         let buffer = [5u64, 20, 100][r.pick(3) as usize];

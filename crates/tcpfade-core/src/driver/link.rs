@@ -244,21 +244,27 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
 impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_, C, O, SACK, TS> {
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
-            self.counts.sent += 1;
-            if self.on_link.is_none() {
-                self.on_link = Some((segment.seq, now));
-                self.busy_since = now;
-                if TS {
-                    self.on_link_emitted = now;
-                }
-            } else if (self.queue.len() as u64) < self.cfg.buffer {
-                self.queue.push_back(segment.seq);
-                if TS {
-                    self.emitted.push_back(now);
-                }
-            } else {
-                self.counts.buffer_losses += 1;
+            self.put_on_link(segment.seq, now);
+        }
+    }
+
+    /// The sender released `seq` at `now`: onto the idle link, into the buffer, or dropped by the full buffer.
+    #[inline(always)]
+    fn put_on_link(&mut self, seq: u64, now: f64) {
+        self.counts.sent += 1;
+        if self.on_link.is_none() {
+            self.on_link = Some((seq, now));
+            self.busy_since = now;
+            if TS {
+                self.on_link_emitted = now;
             }
+        } else if (self.queue.len() as u64) < self.cfg.buffer {
+            self.queue.push_back(seq);
+            if TS {
+                self.emitted.push_back(now);
+            }
+        } else {
+            self.counts.buffer_losses += 1;
         }
     }
 
@@ -433,12 +439,9 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             }
             now = next;
             self.observer.before_event(now, &self.sender);
-            // Only an ACK or a timer changes what the sender may send: after a link completion or a delayed ACK its
-            // state is as the last poll left it, which sent all it could, so it is not asked again.
-            let mut sender_moved = true;
             if event.is(LINK_DONE) {
                 self.finish_transmission(now)?;
-                sender_moved = false;
+                continue;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
                 if TS {
@@ -449,24 +452,32 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
                     let carried = self.sacks.front().is_some_and(|&(number, _)| number == self.acks_taken);
                     let blocks = if carried { self.sacks.pop_front().map(|(_, b)| b) } else { None };
-                    self.sender.on_sack_ack(now, value, blocks.as_ref().map_or(&[], SackBlocks::as_slice));
+                    let blocks = blocks.as_ref().map_or(&[][..], SackBlocks::as_slice);
+                    // The common ACK and its sends in one step (Sender::on_ack_then_send); any other as below.
+                    match self.sender.on_ack_then_send(now, value, blocks) {
+                        Some(sent) => sent.for_each(|seq| self.put_on_link(seq, now)),
+                        None => {
+                            self.sender.on_sack_ack(now, value, blocks);
+                            self.send_what_the_window_allows(now);
+                        }
+                    }
                 } else {
                     self.sender.on_ack(now, value);
+                    self.send_what_the_window_allows(now);
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
                 self.counts.timer_acks += 1;
                 self.send_ack(now, self.receiver.expected());
-                sender_moved = false;
+                continue;
             } else {
                 self.sender.on_timeout(now);
-            }
-            self.observer.after_event(&self.sender);
-            if sender_moved {
                 self.send_what_the_window_allows(now);
-                self.observer.after_sends(now, &self.sender);
-                timer = self.sender.timer_deadline();
             }
+            // Only an ACK or a timer changes what the sender may send, and its counts: after a link completion or a
+            // delayed ACK its state is as the last poll left it, which sent all it could, so it is not asked again.
+            self.observer.after_sends(now, &self.sender);
+            timer = self.sender.timer_deadline();
         }
     }
 

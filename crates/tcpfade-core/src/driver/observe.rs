@@ -20,10 +20,8 @@ pub trait LinkObserver {
     fn on_survived<C: LinkChannel + ?Sized>(&mut self, _start: f64, _channel: &mut C, _sender: &Sender) -> Result<()> {
         Ok(())
     }
-    /// After the event is handled, before the sender sends what its window allows.
-    #[inline]
-    fn after_event(&mut self, _sender: &Sender) {}
-    /// After the sender has sent what an ACK or a timer at `now` allowed (and at the start, after the first sends).
+    /// After an ACK or a timer at `now` is handled and the sender has sent what it allowed (and at the start, after the
+    /// first sends): the sender's state and counts change only then.
     #[inline]
     fn after_sends(&mut self, _now: f64, _sender: &Sender) {}
 }
@@ -44,11 +42,6 @@ impl<A: LinkObserver, B: LinkObserver> LinkObserver for (A, B) {
     fn on_survived<C: LinkChannel + ?Sized>(&mut self, start: f64, channel: &mut C, sender: &Sender) -> Result<()> {
         self.0.on_survived(start, channel, sender)?;
         self.1.on_survived(start, channel, sender)
-    }
-    #[inline]
-    fn after_event(&mut self, sender: &Sender) {
-        self.0.after_event(sender);
-        self.1.after_event(sender);
     }
     #[inline]
     fn after_sends(&mut self, now: f64, sender: &Sender) {
@@ -76,12 +69,6 @@ impl<O: LinkObserver> LinkObserver for Option<O> {
         match self {
             Some(o) => o.on_survived(start, channel, sender),
             None => Ok(()),
-        }
-    }
-    #[inline]
-    fn after_event(&mut self, sender: &Sender) {
-        if let Some(o) = self {
-            o.after_event(sender);
         }
     }
     #[inline]

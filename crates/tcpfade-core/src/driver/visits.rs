@@ -163,8 +163,10 @@ impl LinkObserver for VisitObserver {
         Ok(())
     }
 
+    /// The sender's counts move only when it takes an ACK or a timeout: an ended state waiting for them is looked at
+    /// again then.
     #[inline]
-    fn after_event(&mut self, sender: &Sender) {
+    fn after_sends(&mut self, _now: f64, sender: &Sender) {
         if self.ended.front().is_some_and(|e| e.effective_bad.is_some()) {
             let sc = sender.counters();
             if (sc.timeouts, sc.fast_retransmits) != self.classified_at {

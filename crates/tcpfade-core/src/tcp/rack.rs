@@ -228,6 +228,7 @@ impl Rack {
     }
 
     /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight).
+    #[inline]
     pub(crate) fn on_send(&mut self, seq: u64, now: f64, retransmission: bool, una: u64, high: u64) {
         if !retransmission {
             return self.sent.record_new(seq, now, una, high);
@@ -335,14 +336,28 @@ impl Rack {
                 self.sent.settle(una, high);
                 return false;
             }
-            // What deliver_in_order() finds, read off the sequence order: the last segment delivered is the most
-            // recently sent (and was sent after RACK.segment, the last one delivered before it), and the next sent
-            // after it.
-            self.delivered_in_order(self.slot(ack - 1).xmit, ack, now);
-            self.reo_deadline = None;
+            self.on_calm_ack(ack, now);
             return true;
         }
         self.on_quiet_ack_listed(una, ack, high, now)
+    }
+
+    /// Whether an ACK that moves the cumulative ACK, with no SACK block, is one [`Rack::on_quiet_ack`] takes in the calm
+    /// state: the record calm, and no probe outstanding or waiting. Changes nothing.
+    #[inline(always)]
+    pub(crate) fn takes_calm_ack(&self) -> bool {
+        self.sent.is_calm() && self.tlp_end.is_none() && self.probe.is_none()
+    }
+
+    /// [`Rack::on_quiet_ack`] in the calm state, for an ACK of `ack` (over SND.UNA, at most SND.NXT) at `now`: what
+    /// deliver_in_order() finds, read off the sequence order (the last segment delivered is the most recently sent, and
+    /// was sent after RACK.segment, the last one delivered before it); no segment is left sent before it, so no
+    /// reordering timer.
+    #[inline(always)]
+    pub(crate) fn on_calm_ack(&mut self, ack: u64, now: f64) {
+        debug_assert!(self.sent.is_calm() && self.tlp_end.is_none());
+        self.delivered_in_order(self.slot(ack - 1).xmit, ack, now);
+        self.reo_deadline = None;
     }
 
     /// [`Rack::on_quiet_ack`] outside the calm state: the list by transmission time is kept, and checked.

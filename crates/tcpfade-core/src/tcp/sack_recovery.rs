@@ -182,15 +182,64 @@ impl SackRecovery {
             };
             if quiet {
                 if ack > st.una {
-                    let acked = ack - st.una;
-                    (st.una, st.dupacks, st.limited_sent, self.lost_below) = (ack, 0, 0, ack);
-                    st.send_next = st.send_next.max(ack);
-                    cc.on_ack(st, acked, now);
+                    Self::moved_quietly(st, cc, &mut self.lost_below, ack, now);
                 }
                 return;
             }
         }
         self.on_other_ack(st, cc, ack, blocks, now, limit);
+    }
+
+    /// The cumulative ACK moves to `ack` with nothing SACKed or lost, outside recovery: the general path's steps reduce
+    /// to these (no duplicate to count, nothing lost; the window grows).
+    #[inline(always)]
+    fn moved_quietly(st: &mut TcpState, cc: &mut Congestion, lost_below: &mut u64, ack: u64, now: f64) {
+        let acked = ack - st.una;
+        (st.una, st.dupacks, st.limited_sent, *lost_below) = (ack, 0, 0, ack);
+        st.send_next = st.send_next.max(ack);
+        cc.on_ack(st, acked, now);
+    }
+
+    // -- The quiet step ([`super::Sender::on_ack_then_send`]): an ACK and the sends it allows, taken at once --
+
+    /// Whether an ACK that moves the cumulative ACK and carries no SACK block is one [`SackRecovery::on_ack`] takes on
+    /// its quiet path with RACK (if on) calm and no probe waiting, so that the sends after it are the ordinary rule's.
+    /// Changes nothing.
+    #[inline(always)]
+    pub(crate) fn takes_quiet_ack(&self, st: &TcpState) -> bool {
+        self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
+            && self.rack.as_deref().is_none_or(Rack::takes_calm_ack)
+    }
+
+    /// [`SackRecovery::on_ack`] and [`SackRecovery::rack_after_ack`] of an ACK [`SackRecovery::takes_quiet_ack`]
+    /// accepted, but the PTO, which [`SackRecovery::after_quiet_sends`] arms once the sends it allows are made.
+    #[inline(always)]
+    pub(crate) fn take_quiet_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, now: f64) {
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.on_calm_ack(ack, now);
+        }
+        Self::moved_quietly(st, cc, &mut self.lost_below, ack, now);
+    }
+
+    /// New segment `seq` went on the link at `now` after a quiet ACK: [`SackRecovery::rack_sent`] but the PTO, and the
+    /// scoreboard's note for F-RTO (`frto`).
+    #[inline(always)]
+    pub(crate) fn sent_quietly(&mut self, st: &TcpState, seq: u64, frto: bool, now: f64) {
+        if frto {
+            self.board.note_sent(seq, false);
+        }
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.on_send(seq, now, false, st.una, st.high);
+        }
+    }
+
+    /// The PTO after a quiet ACK and its sends (RFC 8985 §7.2: armed on an ACK of new data and after new data is sent;
+    /// each arming replaces the one before, so only the last counts, from the state after the last send).
+    #[inline(always)]
+    pub(crate) fn after_quiet_sends(&mut self, st: &TcpState, now: f64) {
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
+        }
     }
 
     /// [`SackRecovery::on_ack`] of an ACK that carries SACK blocks, or arrives with something SACKed, in recovery or

@@ -262,10 +262,10 @@ impl Rack {
         let cumulative = (una, ack.min(high));
         let sacked = sorted[..n].iter().map(|&(l, r)| (l.max(ack), r.min(high)));
         for (left, right) in std::iter::once(cumulative).chain(sacked) {
-            for seq in left..right {
-                if board.is_sacked(seq) {
-                    continue;
-                }
+            // The segments of the range not SACKed before, found a word of the scoreboard at a time.
+            let mut from = left;
+            while let Some(seq) = board.first_unsacked(from, right) {
+                from = seq + 1;
                 let slot = self.forget(seq);
                 let rtt = now - slot.xmit;
                 let retransmitted = slot.flags & EVER_RXT != 0;

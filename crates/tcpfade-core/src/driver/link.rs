@@ -277,7 +277,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             self.counts.received += 1;
             let new = self.receiver.is_new(seq);
             self.counts.new_received += u64::from(new);
-            if let Some(i) = self.batch_of(start) {
+            let batch = self.batch_of(start);
+            if let Some(i) = batch {
                 self.received_by_start[i] += 1;
                 self.new_received_by_start[i] += u64::from(new);
             }
@@ -285,7 +286,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             if TS {
                 self.ts_recent.on_segment(seq, self.on_link_emitted);
             }
-            self.receive(now, seq, start);
+            self.receive(now, seq, start, batch);
         }
         match self.queue.pop_front() {
             Some(next) => {
@@ -348,12 +349,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         }
     }
 
-    fn receive(&mut self, now: f64, seq: u64, start: f64) {
+    /// The receiver takes `seq`, whose delivering transmission started at `start`, in batch `batch` (`Link::batch_of`).
+    fn receive(&mut self, now: f64, seq: u64, start: f64, batch: Option<usize>) {
         let before = self.receiver.expected();
         let ack = self.receiver.on_segment(seq);
         let after = self.receiver.expected();
         if after > before {
-            self.credit(start);
+            if let Some(i) = batch {
+                self.credited[i] += 1;
+            }
             for held in before + 1..after {
                 if let Some(t) = self.held_starts.take(held) {
                     self.credit(t);

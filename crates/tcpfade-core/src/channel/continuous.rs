@@ -148,15 +148,23 @@ impl ContinuousTwoState {
 
     /// Whether a packet occupying `[start, start + duration)` is lost. Start times must be
     /// non-decreasing over calls; packets may overlap.
+    #[inline]
     pub fn packet_lost(&mut self, start: f64, duration: f64) -> Result<bool> {
         // The common case, a packet inside the one sojourn kept: the general path below would find the same single
         // state and draw the same number, at several times the cost per packet (NaN and infinities fail a test here).
+        // Inline in the driver's loop, the rest out of line.
         if self.segments.len() == 1 && start >= self.latest_query && duration >= 0.0 && start + duration < self.horizon {
             self.latest_query = start;
             let (ContinuousLossRule::AnyInstant(loss) | ContinuousLossRule::StateAtStart(loss)) = self.rule;
             let survive = 1.0 - loss[self.segments[0].1 as usize];
             return Ok(survive < 1.0 && self.loss_rng.random::<f64>() >= survive);
         }
+        self.packet_lost_across(start, duration)
+    }
+
+    /// [`ContinuousTwoState::packet_lost`] of a packet that may meet more than one sojourn.
+    #[inline(never)]
+    fn packet_lost_across(&mut self, start: f64, duration: f64) -> Result<bool> {
         check::non_negative("duration", duration)?;
         let survive = match self.rule {
             ContinuousLossRule::AnyInstant(loss) => {

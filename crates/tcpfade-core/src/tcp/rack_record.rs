@@ -85,7 +85,7 @@ impl SentList {
     }
 
     /// New segment `seq` sent at `now`, with `[una, high)` outstanding.
-    #[inline]
+    #[inline(always)]
     pub(super) fn record_new(&mut self, seq: u64, now: f64, una: u64, high: u64) {
         // Its old slot may be another segment's: copy only those before it.
         self.reserve(una, high, seq);

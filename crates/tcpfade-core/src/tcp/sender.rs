@@ -228,7 +228,7 @@ impl Sender {
     }
 
     /// The RTT sample an ACK of `ack` at `now` gives, if it covers the timed segment (Karn's rule kept at send).
-    #[inline]
+    #[inline(always)]
     fn take_rtt_sample(st: &mut TcpState, ack: u64, now: f64) {
         if let Some((seq, sent)) = st.timed.filter(|&(seq, _)| ack > seq) {
             debug_assert!(seq >= st.una);

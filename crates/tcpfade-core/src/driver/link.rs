@@ -372,6 +372,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     }
 
     /// The receiver's ACK of `ack` leaves at `now`, with its SACK blocks when SACK is on, and is counted.
+    #[inline(always)]
     fn send_ack(&mut self, now: f64, ack: u64) {
         self.counts.acks += 1;
         self.acks.push_back((now + self.cfg.tau, ack));

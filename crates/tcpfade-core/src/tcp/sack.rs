@@ -44,6 +44,13 @@ impl SackBlocks {
         }
     }
 
+    /// The first block's right edge moved to `right` (it grew).
+    #[inline]
+    pub(crate) fn set_first_right(&mut self, right: u64) {
+        debug_assert!(self.len > 0);
+        self.blocks[0].1 = right;
+    }
+
     /// The blocks, in the order they are carried.
     #[inline]
     pub fn as_slice(&self) -> &[(u64, u64)] {

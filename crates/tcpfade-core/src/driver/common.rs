@@ -21,7 +21,7 @@ impl<const N: usize> NextEvent<N> {
         // branches that predict well, where an index would become a jump table that mispredicts as events
         // alternate (link completions and ACKs).
         let times = deadlines.map(|d| d.unwrap_or(f64::INFINITY));
-        let time = times.iter().fold(f64::INFINITY, |a, &t| a.min(t));
+        let time = times.iter().fold(f64::INFINITY, |a, &t| crate::earlier(a, t));
         NextEvent { times, time }
     }
 

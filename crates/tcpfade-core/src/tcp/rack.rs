@@ -314,7 +314,7 @@ impl Rack {
     #[inline(always)]
     fn delivered_in_order(&mut self, xmit: f64, ack: u64, now: f64) {
         let rtt = now - xmit;
-        self.min_rtt = self.min_rtt.min(rtt);
+        self.min_rtt = crate::earlier(self.min_rtt, rtt);
         self.rtt = rtt;
         self.sampled_since_probe = true;
         if sent_after(xmit, ack, self.xmit_ts, self.end_seq) {
@@ -486,7 +486,7 @@ impl Rack {
             None => PTO_WITHOUT_SRTT,
         };
         let at = now + pto;
-        self.pto_deadline = Some(rto_expiry.map_or(at, |rto| at.min(rto)));
+        self.pto_deadline = Some(rto_expiry.map_or(at, |rto| crate::earlier(at, rto)));
     }
 
     /// Whether the record is in its calm state, which holds only outside recovery with nothing SACKed (a loss, a SACK
@@ -531,7 +531,7 @@ impl Rack {
     pub(crate) fn deadline(&self, rto: Option<f64>) -> Option<f64> {
         let pto_or_rto = self.pto_deadline.or(rto);
         match (self.reo_deadline, pto_or_rto) {
-            (Some(a), Some(b)) => Some(a.min(b)),
+            (Some(a), Some(b)) => Some(crate::earlier(a, b)),
             (a, b) => a.or(b),
         }
     }

@@ -142,7 +142,7 @@ impl RtoEstimator {
     pub fn rto(&self) -> f64 {
         match self.policy {
             RtoPolicy::Fixed(rto) => rto,
-            RtoPolicy::Rfc6298(p) | RtoPolicy::Linux(p) => (self.base * f64::from(self.backoff)).min(p.max),
+            RtoPolicy::Rfc6298(p) | RtoPolicy::Linux(p) => crate::earlier(self.base * f64::from(self.backoff), p.max),
         }
     }
 

@@ -274,9 +274,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             self.counts.channel_losses += 1;
             self.observer.on_channel_loss(now);
         } else {
-            self.counts.received += 1;
             let new = self.receiver.is_new(seq);
-            self.counts.new_received += u64::from(new);
             let batch = self.batch_of(start);
             if let Some(i) = batch {
                 self.received_by_start[i] += 1;
@@ -385,6 +383,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         }
     }
 
+    /// The counts at `now`; `delivered`, `received` and `new_received` are counted by the start of the transmission
+    /// ([`LinkCounts::delivered`]), which [`Link::outcome`] fills in.
     fn snapshot(&self, now: f64) -> LinkCounts {
         let sc = self.sender.counters();
         let (rtt_samples, rtt_sum) = self.sender.rto_estimator().sample_totals();
@@ -419,7 +419,6 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         // The sender's timers move only when it takes an ACK or a timeout (and sends after it): kept between those.
         let mut timer = self.sender.timer_deadline();
         loop {
-            watch.tick(|| now / cfg.duration)?;
             let event = NextEvent::of([
                 self.on_link.map(|(_, start)| start + self.service),
                 self.acks.front().map(|&(t, _)| t),
@@ -427,15 +426,16 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                 timer,
             ]);
             let next = event.time;
-            // A bulk sender always has a next event (a packet on the link, an ACK, a timer): none is a wedged sender,
-            // which must be an error, not a run that ends quietly at the next marks with nothing sent since.
-            if !next.is_finite() {
-                return Err(Error::invalid("rate", cfg.rate, &format!(
-                    "the simulation stalled at t = {now} s: the sender has nothing in flight, no timer and sends \
-                     nothing (internal error; please report it with the call)")));
-            }
             // Measurement marks fall between events: take the counts as they stand.
             while next_mark <= next {
+                // A bulk sender always has a next event (a packet on the link, an ACK, a timer): none (next is then
+                // infinite, past every mark) is a wedged sender, which must be an error, not a run that ends quietly
+                // at the next marks with nothing sent since.
+                if !next.is_finite() {
+                    return Err(Error::invalid("rate", cfg.rate, &format!(
+                        "the simulation stalled at t = {now} s: the sender has nothing in flight, no timer and sends \
+                         nothing (internal error; please report it with the call)")));
+                }
                 snapshots.push(self.snapshot(next_mark));
                 match marks.next() {
                     Some(m) => next_mark = m,
@@ -483,6 +483,9 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             // delayed ACK its state is as the last poll left it, which sent all it could, so it is not asked again.
             self.observer.after_sends(now, &self.sender);
             timer = self.sender.timer_deadline();
+            // Progress and a stop are looked at once an ACK or a timer is handled: every run has one or the other
+            // within a few events (a lost packet's timer, a received one's ACK).
+            watch.tick(|| now / cfg.duration)?;
         }
     }
 

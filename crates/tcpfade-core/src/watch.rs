@@ -1,7 +1,7 @@
 //! How a caller follows a long run and stops it.
 //!
 //! A run of 10¹¹ slots or 10⁸ simulated seconds takes minutes. The drivers call [`Watch::tick`] once per
-//! step of their main loop; about every interval given to [`Watch::new`] the watch hands the fraction
+//! step of their main loop (the link driver, once per ACK or timer it handles); about every interval given to [`Watch::new`] the watch hands the fraction
 //! done to its caller's `report`, and an error from `report` ends the run with that error. That is how
 //! the Python bindings draw a progress bar and answer Ctrl-C (a signal can only be seen with the GIL,
 //! which a run does not hold). The results never depend on the watch: it reads the clock, never the

@@ -140,6 +140,9 @@ pub(crate) struct Rack {
     /// Segments in [una, high) marked lost / with a retransmission in flight (the SACKed have neither).
     pub lost: u64,
     pub rxt: u64,
+    /// Of the segments marked lost, those with no retransmission in flight: NextSeg's rule (1) has one to send only
+    /// while this is not 0 ([`Rack::first_to_retransmit`]).
+    to_resend: u64,
     xmit_ts: f64,
     end_seq: u64,
     rtt: f64,
@@ -173,6 +176,7 @@ impl Rack {
             timer_slack,
             lost: 0,
             rxt: 0,
+            to_resend: 0,
             xmit_ts: f64::NEG_INFINITY,
             end_seq: 0,
             rtt: 0.0,
@@ -221,7 +225,8 @@ impl Rack {
 
     /// The first segment in `[from, to)` marked lost and not retransmitted since, not SACKed: NextSeg's rule (1).
     pub(crate) fn first_to_retransmit(&self, board: &Scoreboard, from: u64, to: u64) -> Option<u64> {
-        if self.lost == 0 {
+        if self.to_resend == 0 {
+            debug_assert!((from..to).all(|s| self.slot(s).flags & (LOST | RXT) != LOST || board.is_sacked(s)));
             return None;
         }
         (from..to).find(|&s| self.slot(s).flags & (LOST | RXT) == LOST && !board.is_sacked(s))
@@ -235,6 +240,7 @@ impl Rack {
         }
         let before = self.sent.record_retransmission(seq, now, una, high);
         self.rxt += u64::from(before & RXT == 0);
+        self.to_resend -= u64::from(before & (LOST | RXT) == LOST);
     }
 
     /// The segment `seq` is delivered (cumulatively or selectively): it leaves the lost and retransmitted counts.
@@ -242,6 +248,7 @@ impl Rack {
     fn forget(&mut self, seq: u64) -> Slot {
         let slot = self.sent.remove(seq);
         self.lost -= u64::from(slot.flags & LOST != 0);
+        self.to_resend -= u64::from(slot.flags & (LOST | RXT) == LOST);
         self.rxt -= u64::from(slot.flags & RXT != 0);
         slot
     }
@@ -433,6 +440,7 @@ impl Rack {
     fn mark_lost(&mut self, seq: u64) {
         let flags = self.slot(seq).flags;
         self.lost += u64::from(flags & LOST == 0);
+        self.to_resend += u64::from(flags & (LOST | RXT) != LOST);
         self.rxt -= u64::from(flags & RXT != 0);
         self.sent.slot_mut(seq).flags = (flags & !RXT) | LOST;
     }
@@ -461,6 +469,7 @@ impl Rack {
             self.sent.slot_mut(seq).flags &= !LOST;
         }
         self.lost = 0;
+        self.to_resend = 0;
     }
 
     /// §7.2: arm the PTO at `now` if the state allows one, else stop it.

@@ -210,6 +210,8 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     on_link: Option<(u64, f64)>,
     /// ACKs on their way back: arrival time and cumulative ACK.
     acks: VecDeque<(f64, u64)>,
+    /// When the first of them arrives (infinite when none is on its way): asked at every event, kept beside the queue.
+    next_ack_at: f64,
     /// The SACK blocks of those that carry any, by the ACK's number (1 for the first ACK sent; see `acks_taken`),
     /// when SACK is on: most ACKs of a bulk transfer carry none, and the queue of times stays as without SACK.
     sacks: VecDeque<(u64, SackBlocks)>,
@@ -373,7 +375,11 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     #[inline(always)]
     fn send_ack(&mut self, now: f64, ack: u64) {
         self.counts.acks += 1;
-        self.acks.push_back((now + self.cfg.tau, ack));
+        let at = now + self.cfg.tau;
+        if self.acks.is_empty() {
+            self.next_ack_at = at;
+        }
+        self.acks.push_back((at, ack));
         if TS {
             let echo = self.ts_recent.echo(ack);
             self.echoes.push_back(echo);
@@ -421,7 +427,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         loop {
             let event = NextEvent::of([
                 self.on_link.map(|(_, start)| start + self.service),
-                self.acks.front().map(|&(t, _)| t),
+                Some(self.next_ack_at),
                 self.ack_policy.deadline(),
                 timer,
             ]);
@@ -449,6 +455,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                 continue;
             } else if event.is(ACK_ARRIVES) {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
+                self.next_ack_at = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
                 if TS {
                     self.sender.note_echo(self.echoes.pop_front());
                 }
@@ -572,6 +579,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
             on_link: None,
             acks: VecDeque::new(),
+            next_ack_at: f64::INFINITY,
             sacks: VecDeque::new(),
             acks_taken: 0,
             emitted: VecDeque::new(),

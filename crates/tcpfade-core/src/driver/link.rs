@@ -276,7 +276,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             self.counts.channel_losses += 1;
             self.observer.on_channel_loss(now);
         } else {
-            let new = self.receiver.is_new(seq);
+            // The next expected packet is never held: new without looking (the common packet).
+            let new = seq == self.receiver.expected() || self.receiver.is_new(seq);
             let batch = self.batch_of(start);
             if let Some(i) = batch {
                 self.received_by_start[i] += 1;

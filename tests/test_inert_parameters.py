@@ -91,6 +91,12 @@ def test_wcdmas_tcp_says_so_once_and_its_profile_never():
     with pytest.warns(InertParameterWarning, match="tcp_over_blocks: prr_bound = 'crb' has no effect here"):
         given = wcdma.tcp_over_blocks([0, 0, 1, 0] * 750, prr_bound="crb")
     assert given.throughput == wcdma.tcp_over_blocks([0, 0, 1, 0] * 750).throughput
+    # Its own named arguments too: the timer's floor with a fixed rto, dupthresh for a variant without fast retransmit.
+    with pytest.warns(InertParameterWarning, match="tcp_over_blocks: min_rto = 0.3 has no effect here: a fixed rto"):
+        given = wcdma.tcp_over_blocks([0, 0, 1, 0] * 750, rto=0.5, min_rto=0.3)
+    assert given.throughput == wcdma.tcp_over_blocks([0, 0, 1, 0] * 750, rto=0.5).throughput
+    with pytest.warns(InertParameterWarning, match="tcp_over_blocks: dupthresh = 5 has no effect here: oldtahoe"):
+        wcdma.tcp_over_blocks([0, 0, 1, 0] * 750, variant="oldtahoe", dupthresh=5)
     with warnings.catch_warnings():
         warnings.simplefilter("error", InertParameterWarning)
         wcdma.simulate(users=2, duration=5.0, seed=1, profile="linux")   # the profile's cubic_alpha goes unsaid

@@ -28,7 +28,8 @@ from .._record import Record, interval_columns
 from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param, warn_unread
-from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, DELAYED_ACK_RULE, FIXED_RTO, INITIAL_RTO, MAX_RTO, MIN_RTO, SEND_BUFFER,
+from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, DELAYED_ACK_RULE, DUPTHRESH, FIXED_RTO, INITIAL_RTO, MAX_RTO,
+                              MIN_RTO, SEND_BUFFER,
                               window_cap, no_probes,
                               PROGRESS, RTO_RULE, SEED, TIMESTAMPS, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
@@ -117,6 +118,10 @@ BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "init
                 CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, TIMESTAMPS, DELAYED_ACK, DELAYED_ACK_RULE,
                 SEND_BUFFER)
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
+#: What tcp_over_blocks and tcp_over_system may find unread: the parts, and the timer floor and dupthresh they name
+#: (a fixed rto reads no min_rto; oldtahoe no dupthresh).
+_NOTED = (*BEARER_PARTS, WCDMA_MIN_RTO, DUPTHRESH.but(rule=v.Integer(1, 100)))
+_NOTED_NAMES = frozenset(p.name for p in _NOTED)
 
 
 def bearer_parts(parts: dict[str, Any], *, allowed: tuple[str, ...] = tuple(_PART_RULES)) -> dict[str, Any]:
@@ -136,10 +141,10 @@ def _noting_unread(label: str):
     def decorate(fn):
         @functools.wraps(fn)
         def noted(*args: Any, **kwargs: Any):
-            given = {k: x for k, x in kwargs.items() if k in _PART_RULES}
+            given = {k: x for k, x in kwargs.items() if k in _NOTED_NAMES}
             if given:
-                values = {**{p.name: p.default for p in BEARER_PARTS}, "variant": "newreno", **kwargs}
-                warn_unread(label, BEARER_PARTS, given, values, stacklevel=3)
+                values = {**{p.name: p.default for p in _NOTED}, "variant": "newreno", **kwargs}
+                warn_unread(label, _NOTED, given, values, stacklevel=3)
             return fn(*args, **kwargs)
         noted.quiet = fn   # type: ignore[attr-defined]
         return noted

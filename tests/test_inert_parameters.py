@@ -83,6 +83,19 @@ def test_the_command_line_says_it_in_one_note_and_runs():
     assert len(notes) == 1 and notes[0].startswith("tcpfade: note: --prr-bound = ")
 
 
+def test_a_sweep_names_the_experiment_files_key(tmp_path):
+    """An experiment file's setting is noted as the file spells it, not as an option the user never typed."""
+    (tmp_path / "inert.toml").write_text(
+        '[sweep]\nmodel = "simulate_link"\nseed = 1\nreplications = 1\n'
+        '[fixed]\nvariant = "newreno"\nrate = 125\ntau = 0.04\nbuffer = 6\nduration = 10.0\nprr_bound = "crb"\n'
+        'mean_bad = 0.01\n[axes]\nmean_good = [0.5]\n')
+    done = subprocess.run([sys.executable, "-m", "tcpfade", "sweep", "run", "inert.toml", "--workers", "1"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "has no effect" in line]
+    assert notes == ["tcpfade: note: prr_bound = 'crb' has no effect here: it is PRR's bound, and prr is off"]
+
+
 def test_wcdmas_tcp_says_so_once_and_its_profile_never():
     """tcp_over_blocks and tcp_over_system take the parts by name outside the models' entries: the note at their own
     boundary, not again for the parts wcdma.simulate hands on from its profile."""

@@ -241,10 +241,19 @@ def _option_words(message: str) -> str:
     return re.sub(r"^\w+: (\w+) = ", lambda m: "--" + m.group(1).replace("_", "-") + " = ", message)
 
 
-def _note_once(said: set[str]):
-    """``warnings.showwarning`` for the command line: each distinct note once, as one line on stderr."""
+def _key_words(message: str) -> str:
+    """A model's note in an experiment file's words: its key as written there (``prr_bound = 'crb' has no effect ...``,
+    the settings being the file's, not options)."""
+    return re.sub(r"^\w+: (\w+) = ", lambda m: m.group(1) + " = ", message)
+
+
+def _note_once(said: set[str], *, file_keys: bool = False):
+    """``warnings.showwarning`` for the command line: each distinct note once, as one line on stderr, a setting named as
+    the user wrote it (an option, or with ``file_keys`` a key of the experiment file)."""
+    words = _key_words if file_keys else _option_words
+
     def show(message, category, filename, lineno, file=None, line=None) -> None:
-        text = _option_words(str(message)) if issubclass(category, InertParameterWarning) else str(message)
+        text = words(str(message)) if issubclass(category, InertParameterWarning) else str(message)
         if text not in said:
             said.add(text)
             click.echo(f"tcpfade: note: {text}", err=True)
@@ -266,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     # A warning (a former name in an experiment file, a setting the run does not read) is one line too, said once
     # however many points of a sweep raise it, and naming the option the user typed.
     warnings.formatwarning = lambda message, *_args, **_kw: f"tcpfade: note: {message}\n"
-    warnings.showwarning = _note_once(set())
+    # `tcpfade sweep` takes its settings from an experiment file, whose keys the notes name.
+    warnings.showwarning = _note_once(set(), file_keys=args[:1] == ["sweep"])
     try:
         _renamed_options(args)
         cli.main(args=args, prog_name="tcpfade", standalone_mode=False)

@@ -1,0 +1,111 @@
+"""Files and directories as parameters: the rule for a path to read or to write (:class:`FilePath`) and why a path
+cannot serve (``unreadable``, ``unwritable``, ``uncreatable``, ``unwritable_directory``), which the API's rules and
+the command line's parameter types share. Checked before any work is done, so that no result is computed only to be
+lost. :mod:`tcpfade._validate` re-exports them (``v.FilePath``, ``v.unwritable``, ...)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ._validate import Rule, fail
+from .errors import ParameterTypeError
+
+
+class FilePath(Rule):
+    """A path (str or os.PathLike). ``must="exist"``: an existing regular file; ``must="write"``: a file that
+    can be created or replaced (its directory exists and is writable, and it is not a directory), checked before
+    any work is done so that no result is computed only to be lost."""
+
+    def __init__(self, must: str = "exist") -> None:
+        self.must = must
+
+    def describe(self) -> str:
+        return "must be an existing file" if self.must == "exist" else \
+            "must be a file path in an existing, writable directory"
+
+    def check(self, name: str, value: Any) -> Path:
+        if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+            raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError)
+        try:
+            p = Path(value)
+            text = str(p)
+        except (TypeError, ValueError):
+            raise fail(name, value, "must be a path (str or pathlib.Path)", kind=ParameterTypeError) from None
+        if not text or "\x00" in text:
+            raise fail(name, value, "must be a non-empty path without NUL characters")
+        try:
+            why = unreadable(p) if self.must == "exist" else unwritable(p)
+        except OSError as exc:   # a name longer than the file system allows, a loop of links, ...
+            why = f"cannot be used: {exc.strerror or exc}"
+        if why:
+            raise fail(name, text, why)
+        return p
+
+
+# Why a path cannot serve (None: it can). The API's rules and the command line's parameter types share them.
+
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` is not a file one can read."""
+    if not path.is_file():
+        return "must be an existing file" + (" (it is a directory)" if path.is_dir() else "")
+    if not os.access(path, os.R_OK):
+        return "must be a readable file (permission denied)"
+    return None
+
+
+def unwritable(path: Path) -> str | None:
+    """Why no file can be written at ``path``: a directory, a directory that does not exist or is not writable, a
+    file that exists and is not writable."""
+    if path.is_dir():
+        return "must be a file path, not a directory"
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        return f"its directory {str(parent)!r} does not exist (create it first)"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"its directory {str(parent)!r} is not writable"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file exists and is not writable"
+    if path.exists() and not path.is_file():
+        import stat
+
+        sinks = {os.path.realpath(p) for p in (os.devnull, "/dev/stdout", "/dev/stderr")}
+        if stat.S_ISCHR(path.stat().st_mode) and os.path.realpath(path) not in sinks:
+            return "is a device, not a file to write into"
+    # The permission bits do not tell for root: a pseudo-file system (/proc, /sys) or a read-only mount says no only
+    # when a file is made there.
+    why = unwritable_directory(parent)
+    return None if why is None else f"its directory {str(parent)!r}: {why}"
+
+
+def uncreatable(path: Path) -> str | None:
+    """Why ``path`` (and the directories above it that are missing) cannot be created, or, if it exists, written
+    into: its nearest existing ancestor must be a writable directory."""
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        return f"cannot be created or written ({str(probe)!r} is not a writable directory)"
+    return None
+
+
+def unwritable_directory(path: Path) -> str | None:
+    """Why no file can be created in the existing directory ``path``, found by creating (and removing) one: the
+    permission bits do not tell for root, to whom a read-only mount or a pseudo-file system (/proc, /sys) says no only
+    when asked."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return f"no file can be created in it ({exc.strerror or exc})"
+    return None
+
+
+def path(name: str, value: object) -> "os.PathLike[str]":
+    """A file system path: a non-empty str or an os.PathLike (a pathlib.Path), never a number, a bool or None."""
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
+        return Path(value)
+    raise fail(name, value, "must be a file path (a non-empty str or a pathlib.Path)", kind=ParameterTypeError)

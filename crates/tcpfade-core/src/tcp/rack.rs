@@ -264,7 +264,10 @@ impl Rack {
         let mut newest: Option<(f64, u64, f64)> = None; // (xmit_ts, end_seq, rtt) of the valid segment sent last
         let mut sorted = [(0u64, 0u64); super::MAX_SACK_BLOCKS];
         let n = blocks.len().min(sorted.len());
-        sorted[..n].copy_from_slice(&blocks[..n]);
+        // Element by element: a slice copy of a length known only at run time is a call to memcpy.
+        for (to, &from) in sorted.iter_mut().zip(blocks) {
+            *to = from;
+        }
         sorted[..n].sort_unstable();
         let cumulative = (una, ack.min(high));
         let sacked = sorted[..n].iter().map(|&(l, r)| (l.max(ack), r.min(high)));

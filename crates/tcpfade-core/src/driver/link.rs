@@ -466,8 +466,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                     let carried = self.sacks.front().is_some_and(|&(number, _)| number == self.acks_taken);
                     let blocks = if carried { self.sacks.pop_front().map(|(_, b)| b) } else { None };
                     let blocks = blocks.as_ref().map_or(&[][..], SackBlocks::as_slice);
-                    // The common ACK and its sends in one step (Sender::on_ack_then_send); any other as below.
-                    match self.sender.on_ack_then_send(now, value, blocks) {
+                    // The common ACK and its sends in one step (Sender::on_sack_ack_then_send); any other as below.
+                    match self.sender.on_sack_ack_then_send(now, value, blocks) {
                         Some(sent) => sent.for_each(|seq| self.put_on_link(seq, now)),
                         None => {
                             self.sender.on_sack_ack(now, value, blocks);
@@ -475,8 +475,13 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                         }
                     }
                 } else {
-                    self.sender.on_ack(now, value);
-                    self.send_what_the_window_allows(now);
+                    match self.sender.on_ack_then_send(now, value) {
+                        Some(sent) => sent.for_each(|seq| self.put_on_link(seq, now)),
+                        None => {
+                            self.sender.on_ack(now, value);
+                            self.send_what_the_window_allows(now);
+                        }
+                    }
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();

@@ -200,7 +200,7 @@ impl SackRecovery {
         cc.on_ack(st, acked, now);
     }
 
-    // -- The quiet step ([`super::Sender::on_ack_then_send`]): an ACK and the sends it allows, taken at once --
+    // -- The quiet step ([`super::Sender::on_sack_ack_then_send`]): an ACK and the sends it allows, taken at once --
 
     /// Whether an ACK that moves the cumulative ACK and carries no SACK block is one [`SackRecovery::on_ack`] takes on
     /// its quiet path with RACK (if on) calm and no probe waiting, so that the sends after it are the ordinary rule's.

@@ -338,15 +338,17 @@ impl Sender {
         }
     }
 
-    /// An ACK and the sends it allows, in one step, when it is a SACK sender's common ACK: it moves the cumulative ACK
-    /// (to at most the highest sent), carries no SACK block, and finds nothing SACKed, no recovery, no retransmission
-    /// pending, no tail loss probe outstanding or waiting and RACK's record calm (`super::rack_record`). Then it is
-    /// exactly [`Sender::on_sack_ack`] followed by [`Sender::poll_transmit`] until it returns None (the same parts'
-    /// steps, without asking again at each segment what the ACK already showed); returns the new segments sent,
-    /// `from..to` (perhaps none). For any other ACK it changes nothing and returns None: the caller takes the ACK and
-    /// polls as usual. A driver calls it in place of those two for the speed of a bulk transfer's steady state.
+    /// An ACK with its SACK blocks and the sends it allows, in one step, when it is a SACK sender's common ACK: it moves
+    /// the cumulative ACK (to at most the highest sent), carries no SACK block, and finds nothing SACKed, no recovery,
+    /// no retransmission pending, no tail loss probe outstanding or waiting and RACK's record calm
+    /// (`super::rack_record`). Then it is exactly [`Sender::on_sack_ack`] followed by [`Sender::poll_transmit`] until it
+    /// returns None (the same parts' steps, without asking again at each segment what the ACK already showed); returns
+    /// the new segments sent, `from..to` (perhaps none). For any other ACK, or a sender without SACK, it changes nothing
+    /// and returns None: the caller takes the ACK and polls as usual. A driver calls it in place of those two for the
+    /// speed of a bulk transfer's steady state; [`Sender::on_ack_then_send`] is the same for a cumulative ACK.
     #[inline(always)]
-    pub fn on_ack_then_send(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) -> Option<std::ops::Range<u64>> {
+    pub fn on_sack_ack_then_send(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)])
+                                 -> Option<std::ops::Range<u64>> {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return None };
         let st = &mut self.st;
         if !blocks.is_empty() || !(st.una < ack && ack <= st.high) || st.send_next != st.high || st.retransmit.is_some()
@@ -368,6 +370,39 @@ impl Sender {
         }
         st.send_next = to;
         part.after_quiet_sends(st, now);
+        Some(from..to)
+    }
+
+    /// [`Sender::on_sack_ack_then_send`] for a cumulative-ACK sender (go-back-N, Reno, NewReno, without SACK): a
+    /// cumulative ACK that moves SND.UNA (to at most the highest sent) outside recovery, with no duplicate ACK counted,
+    /// no retransmission pending, SND.NXT at its highest and no F-RTO, is [`Sender::on_ack`] (the recovery part's open
+    /// ACK: W grows) followed by [`Sender::poll_transmit`] until it returns None, which sends the new segments the
+    /// window allows (no limited transmit without a duplicate ACK). Returns them; None, having changed nothing, for any
+    /// other ACK and for a SACK or TCP-Probing sender.
+    #[inline(always)]
+    pub fn on_ack_then_send(&mut self, now: f64, ack: u64) -> Option<std::ops::Range<u64>> {
+        if matches!(self.recovery, RecoveryPart::Sack(_) | RecoveryPart::Probe(_)) {
+            return None;
+        }
+        let st = &mut self.st;
+        if self.cfg.frto || !(st.una < ack && ack <= st.high) || st.recover.is_some() || st.dupacks != 0
+            || st.send_next != st.high || st.retransmit.is_some()
+        {
+            return None;
+        }
+        let acked = ack - st.una;
+        Self::take_rtt_sample(st, ack, now);
+        st.una = ack;
+        super::recovery::open_ack(st, &mut self.cc, acked, now);
+        // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
+        st.timer = (st.una < st.high).then_some(now + st.rto.rto());
+        let limit = self.cfg.segments.unwrap_or(u64::MAX);
+        let from = st.send_next;
+        let to = (st.una + st.whole_cwnd().min(self.cfg.wmax)).min(limit).max(from);
+        for seq in from..to {
+            Self::emit(st, seq, now);
+        }
+        st.send_next = to;
         Some(from..to)
     }
 

@@ -364,3 +364,16 @@ fn without_losses_a_sack_run_is_the_cumulative_run_and_with_losses_it_resends_no
         assert!(dup(&on.totals) < dup(&off.totals), "{variant:?}: {} vs {}", dup(&on.totals), dup(&off.totals));
     }
 }
+
+#[test]
+fn an_ack_older_than_snd_una_acknowledges_nothing_and_its_blocks_are_taken() {
+    // IW 10, packets 0-9 out. The ACK of 3 (three acknowledged, slow start: cwnd 10 + 1 = 11) lets 10-13 go
+    // (SND.UNA + 11 = 14). Then, reordered on the way back, an older ACK of 1 that SACKs 5: it moves nothing, its block
+    // is taken (one duplicate by RFC 6675 §2, short of DupThresh and of IsLost), pipe = (14 − 3) − 1 SACKed = 10, and
+    // the window (3 + 11 = 14) sends nothing more.
+    let (mut s, _) = sender(Variant::NewReno, 10, true, None, None);
+    assert_eq!(ack(&mut s, 1.0, 3, &[]), [10, 11, 12, 13]);
+    let sent = ack(&mut s, 1.01, 1, &[(5, 6)]);
+    assert_eq!((s.una(), s.is_sacked(5), s.pipe(), s.cwnd(), s.in_recovery()), (3, true, Some(10), 11.0, false));
+    assert!(sent.is_empty());
+}

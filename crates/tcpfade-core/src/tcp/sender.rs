@@ -324,6 +324,9 @@ impl Sender {
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
         let st = &mut self.st;
+        // An ACK older than SND.UNA (ACKs reordered on the way back) acknowledges nothing new; its SACK blocks still
+        // say what the receiver holds, and are taken (as Linux's tcp_ack() takes an old ACK's SACK information).
+        let ack = ack.max(st.una);
         let new_data = ack > st.una;
         if new_data {
             Self::take_rtt_sample(st, ack, now);
@@ -358,19 +361,14 @@ impl Sender {
         }
         Self::take_rtt_sample(st, ack, now);
         part.take_quiet_ack(st, &mut self.cc, ack, now);
-        // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
-        st.timer = (st.una < st.high).then_some(now + st.rto.rto());
-        // next_in_order()'s rule with no duplicate ACK (so no limited transmit): every new segment the window allows.
-        let limit = self.cfg.segments.unwrap_or(u64::MAX);
-        let from = st.send_next;
-        let to = (st.una + st.whole_cwnd().min(self.cfg.wmax)).min(limit).max(from);
-        for seq in from..to {
+        let sends = Self::after_quiet_ack(st, &self.cfg, now);
+        for seq in sends.clone() {
             Self::emit(st, seq, now);
             part.sent_quietly(st, seq, self.cfg.frto, now);
         }
-        st.send_next = to;
+        st.send_next = sends.end;
         part.after_quiet_sends(st, now);
-        Some(from..to)
+        Some(sends)
     }
 
     /// [`Sender::on_sack_ack_then_send`] for a cumulative-ACK sender (go-back-N, Reno, NewReno, without SACK): a
@@ -394,16 +392,24 @@ impl Sender {
         Self::take_rtt_sample(st, ack, now);
         st.una = ack;
         super::recovery::open_ack(st, &mut self.cc, acked, now);
-        // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
-        st.timer = (st.una < st.high).then_some(now + st.rto.rto());
-        let limit = self.cfg.segments.unwrap_or(u64::MAX);
-        let from = st.send_next;
-        let to = (st.una + st.whole_cwnd().min(self.cfg.wmax)).min(limit).max(from);
-        for seq in from..to {
+        let sends = Self::after_quiet_ack(st, &self.cfg, now);
+        for seq in sends.clone() {
             Self::emit(st, seq, now);
         }
-        st.send_next = to;
-        Some(from..to)
+        st.send_next = sends.end;
+        Some(sends)
+    }
+
+    /// What a quiet ACK (either kind) leaves to do before the sends: the timer restarted, and the new segments the
+    /// window allows now, `from..to` (SND.NXT not yet moved).
+    #[inline(always)]
+    fn after_quiet_ack(st: &mut TcpState, cfg: &SenderConfig, now: f64) -> std::ops::Range<u64> {
+        // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
+        st.timer = (st.una < st.high).then_some(now + st.rto.rto());
+        // next_in_order()'s rule with no duplicate ACK (so no limited transmit): every new segment the window allows.
+        let limit = cfg.segments.unwrap_or(u64::MAX);
+        let from = st.send_next;
+        from..(st.una + st.whole_cwnd().min(cfg.wmax)).min(limit).max(from)
     }
 
     /// [`Sender::on_sack_ack`] out of line, for a SACK sender given an ACK without blocks through [`Sender::on_ack`]: the

@@ -331,3 +331,24 @@ fn linuxs_timers_wait_two_milliseconds_more_and_tcp_rto_min_with_one_segment_out
     let reo = s.rack().unwrap().reo_deadline.unwrap();
     assert!((reo - (0.28125 + LINUX_TIMER_SLACK)).abs() < 1e-12, "{reo}");
 }
+
+#[test]
+fn a_probe_acknowledged_before_it_is_sent_is_dropped() {
+    // The tail of the first trace: 0-9 at 0, ACKs of 0-7 by 0.234375, the PTO at 0.484375 chooses 9 (no new data).
+    // A caller that takes an ACK before polling: 9's original, late, is SACKed first (ACK 8, block 9). Sending the
+    // probe now would count a delivered segment in flight again; it is dropped. Nothing is lost yet (8 was sent at 0,
+    // as 9 was: 0 + RACK.rtt 0.5 + reo_wnd 1/32 is later than now, so the reordering timer waits for it), and
+    // pipe = (10 − 8) − 1 SACKed = 1.
+    let (mut s, _) = sender(10, 10);
+    for k in 0..8 {
+        ack(&mut s, RTT + k as f64 * GAP, k + 1, &[]);
+    }
+    let pto = RTT + 7.0 * GAP + 0.25;
+    assert_eq!(s.timer_deadline(), Some(pto));
+    s.on_timeout(pto);
+    assert_eq!(s.rack().unwrap().probes, 1);
+    let sent = ack(&mut s, 0.5, 8, &[(9, 10)]);
+    assert!(sent.is_empty(), "sent {sent:?}");
+    assert_eq!((s.pipe(), s.in_recovery(), s.counters().retransmissions), (Some(1), false, 0));
+    assert_eq!(s.rack().unwrap().reo_deadline, Some(0.5 + RTT / 4.0));
+}

@@ -550,8 +550,12 @@ impl SackRecovery {
     }
 
     /// A probe waiting to go out, taken.
-    pub(crate) fn take_probe(&mut self) -> Option<u64> {
-        self.rack.as_deref_mut().and_then(|rack| rack.probe.take())
+    /// A probe the PTO chose is dropped if, before it was sent, the segment was acknowledged, cumulatively or by SACK
+    /// (a caller that took an ACK between the timeout and its polls): sending it would count a delivered segment in
+    /// flight again.
+    pub(crate) fn take_probe(&mut self, st: &TcpState) -> Option<u64> {
+        let seq = self.rack.as_deref_mut().and_then(|rack| rack.probe.take())?;
+        (seq >= st.una && (seq >= st.high || !self.board.is_sacked(seq))).then_some(seq)
     }
 
     /// Whether a probe waits to go out.

@@ -149,7 +149,7 @@ impl Sender {
     fn poll_transmit_sack(&mut self, now: f64) -> Option<Segment> {
         let limit = self.limit();
         let (seq, probe) = match &mut self.recovery {
-            RecoveryPart::Sack(part) => match part.take_probe() {
+            RecoveryPart::Sack(part) => match part.take_probe(&self.st) {
                 // RFC 8985 §7.3: the probe goes beyond cwnd.
                 Some(seq) => {
                     if seq == self.st.send_next {

@@ -120,7 +120,8 @@ BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "init
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
 #: What tcp_over_blocks and tcp_over_system may find unread: the parts, and the timer floor and dupthresh they name
 #: (a fixed rto reads no min_rto; oldtahoe no dupthresh).
-_NOTED = (*BEARER_PARTS, WCDMA_MIN_RTO, DUPTHRESH.but(rule=v.Integer(1, 100)))
+BEARER_DUPTHRESH = DUPTHRESH.but(rule=v.Integer(1, 100))
+_NOTED = (*BEARER_PARTS, WCDMA_MIN_RTO, BEARER_DUPTHRESH)
 _NOTED_NAMES = frozenset(p.name for p in _NOTED)
 
 
@@ -154,7 +155,7 @@ def _noting_unread(label: str):
 @_noting_unread("tcp_over_blocks")
 @v.checked(block_errors=v.Array(low=0, high=1, min_size=1, bools=True), tti_frames=v.Integer(1, 8),
            power_dbw=v.Optional(v.Array(low=-400.0, high=100.0)), variant=BEARER_VARIANT.rule,
-           ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=v.Integer(1, 100),
+           ack_delay=v.Real(0.0, 100.0), wmax=v.Integer(1, 1 << 20), dupthresh=BEARER_DUPTHRESH.rule,
            initial_rto=_PART_RULES["initial_rto"], min_rto=WCDMA_MIN_RTO.rule, max_rto=_PART_RULES["max_rto"],
            clock_granularity=_PART_RULES["clock_granularity"], batches=v.Integer(2, 1000), confidence=v.CONFIDENCE,
            block_error_probability=v.Optional(v.Array(low=0.0, high=1.0, min_size=1)), progress=v.PROGRESS)

@@ -195,9 +195,9 @@ impl SackRecovery {
     #[inline(always)]
     fn moved_quietly(st: &mut TcpState, cc: &mut Congestion, lost_below: &mut u64, ack: u64, now: f64) {
         let acked = ack - st.una;
-        (st.una, st.dupacks, st.limited_sent, *lost_below) = (ack, 0, 0, ack);
+        (st.una, *lost_below) = (ack, ack);
         st.send_next = st.send_next.max(ack);
-        cc.on_ack(st, acked, now);
+        super::recovery::open_ack(st, cc, acked, now);
     }
 
     // -- The quiet step ([`super::Sender::on_sack_ack_then_send`]): an ACK and the sends it allows, taken at once --
@@ -549,8 +549,7 @@ impl SackRecovery {
         Some(rack)
     }
 
-    /// A probe waiting to go out, taken.
-    /// A probe the PTO chose is dropped if, before it was sent, the segment was acknowledged, cumulatively or by SACK
+    /// A probe waiting to go out, taken. A probe the PTO chose is dropped if, before it was sent, the segment was acknowledged, cumulatively or by SACK
     /// (a caller that took an ACK between the timeout and its polls): sending it would count a delivered segment in
     /// flight again.
     pub(crate) fn take_probe(&mut self, st: &TcpState) -> Option<u64> {

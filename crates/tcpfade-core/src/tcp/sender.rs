@@ -372,10 +372,10 @@ impl Sender {
     }
 
     /// [`Sender::on_sack_ack_then_send`] for a cumulative-ACK sender (go-back-N, Reno, NewReno, without SACK): a
-    /// cumulative ACK that moves SND.UNA (to at most the highest sent) outside recovery, with no duplicate ACK counted,
-    /// no retransmission pending, SND.NXT at its highest and no F-RTO, is [`Sender::on_ack`] (the recovery part's open
-    /// ACK: W grows) followed by [`Sender::poll_transmit`] until it returns None, which sends the new segments the
-    /// window allows (no limited transmit without a duplicate ACK). Returns them; None, having changed nothing, for any
+    /// cumulative ACK that moves SND.UNA (to at most the highest sent) outside recovery, with no retransmission pending,
+    /// SND.NXT at its highest and no F-RTO, is [`Sender::on_ack`] (the recovery part's open ACK: W grows, the
+    /// duplicate-ACK count restarts) followed by [`Sender::poll_transmit`] until it returns None, which sends the new
+    /// segments the window allows (no limited transmit, with no duplicate ACK counted). Returns them; None, having changed nothing, for any
     /// other ACK and for a SACK or TCP-Probing sender.
     #[inline(always)]
     pub fn on_ack_then_send(&mut self, now: f64, ack: u64) -> Option<std::ops::Range<u64>> {
@@ -383,8 +383,8 @@ impl Sender {
             return None;
         }
         let st = &mut self.st;
-        if self.cfg.frto || !(st.una < ack && ack <= st.high) || st.recover.is_some() || st.dupacks != 0
-            || st.send_next != st.high || st.retransmit.is_some()
+        if self.cfg.frto || !(st.una < ack && ack <= st.high) || st.recover.is_some() || st.send_next != st.high
+            || st.retransmit.is_some()
         {
             return None;
         }

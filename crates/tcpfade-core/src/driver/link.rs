@@ -24,7 +24,7 @@
 //! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
 //! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.
 
-use super::common::{counters, AckPolicy, NextEvent, TsRecent};
+use super::common::{counters, AckPolicy, TsRecent};
 use crate::check;
 use crate::error::{Error, Result};
 use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
@@ -192,10 +192,20 @@ impl HeldStarts {
     }
 }
 
-/// The driver's events, in the order they are handled at equal times.
-const LINK_DONE: usize = 0;
-const ACK_ARRIVES: usize = 1;
-const DELAYED_ACK: usize = 2;
+/// The bit of an ACK on its way back that says its SACK blocks wait in the queue beside (`Link::sacks`): a sequence
+/// number never reaches it (2^63 packets).
+const CARRIES_SACK: u64 = 1 << 63;
+
+/// A batch's counts by the start of the transmission ([`LinkCounts::delivered`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct ByStart {
+    /// Packets delivered in order, by the batch in which their delivering transmission started.
+    delivered: u64,
+    /// Packets received correctly, by the batch in which their transmission started.
+    received: u64,
+    /// Of them, those the receiver did not have ([`LinkCounts::new_received`]).
+    new_received: u64,
+}
 
 /// The run's state; `SACK` says whether ACKs carry SACK blocks, `TS` whether segments and ACKs carry timestamps
 /// (constants, so that without them the driver's loop is exactly the cumulative-ACK one).
@@ -206,17 +216,19 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     sender: Sender,
     receiver: Receiver,
     queue: VecDeque<u64>,
-    /// The packet on the link: sequence number and start of its transmission.
-    on_link: Option<(u64, f64)>,
-    /// ACKs on their way back: arrival time and cumulative ACK.
+    /// The packet on the link: sequence number, start of its transmission, and when it ends (infinite when the link
+    /// is idle): plain fields, where an option was unpacked at every event.
+    link_seq: u64,
+    link_start: f64,
+    link_done_at: f64,
+    /// ACKs on their way back: arrival time and cumulative ACK, with [`CARRIES_SACK`] set in it when the ACK's SACK
+    /// blocks wait in `sacks`.
     acks: VecDeque<(f64, u64)>,
     /// When the first of them arrives (infinite when none is on its way): asked at every event, kept beside the queue.
     next_ack_at: f64,
-    /// The SACK blocks of those that carry any, by the ACK's number (1 for the first ACK sent; see `acks_taken`),
-    /// when SACK is on: most ACKs of a bulk transfer carry none, and the queue of times stays as without SACK.
-    sacks: VecDeque<(u64, SackBlocks)>,
-    /// ACKs that have arrived at the sender (the number of the last one).
-    acks_taken: u64,
+    /// The SACK blocks of the ACKs on their way back that carry any, in order, when SACK is on: most ACKs of a bulk
+    /// transfer carry none, and the queue of times stays as without SACK.
+    sacks: VecDeque<SackBlocks>,
     /// With timestamps: when each packet in the buffer left the sender (its TSval), the one on the link's, the
     /// receiver's TS.Recent, and the echo each ACK on its way back carries (beside `acks`).
     emitted: VecDeque<f64>,
@@ -226,13 +238,8 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HeldStarts,
-    /// Packets delivered, by the batch in which their delivering transmission started (see
-    /// [`LinkCounts::delivered`]).
-    credited: Vec<u64>,
-    /// Packets received correctly, by the batch in which their transmission started.
-    received_by_start: Vec<u64>,
-    /// Of them, those the receiver did not have (see [`LinkCounts::new_received`]).
-    new_received_by_start: Vec<u64>,
+    /// The counts kept by the batch in which a transmission started, one entry a batch.
+    by_start: Vec<ByStart>,
     /// Length of a batch of the measured time [s].
     batch_length: f64,
     /// The start times [lo, hi) counted in batch i, as (lo, hi, i) (empty at first).
@@ -254,8 +261,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     #[inline(always)]
     fn put_on_link(&mut self, seq: u64, now: f64) {
         self.counts.sent += 1;
-        if self.on_link.is_none() {
-            self.on_link = Some((seq, now));
+        if self.link_done_at == f64::INFINITY {
+            self.start_on_link(seq, now);
             self.busy_since = now;
             if TS {
                 self.on_link_emitted = now;
@@ -271,7 +278,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     }
 
     fn finish_transmission(&mut self, now: f64) -> Result<()> {
-        let (seq, start) = self.on_link.take().expect("a packet is on the link");
+        let (seq, start) = (self.link_seq, self.link_start);
         if self.channel.lost(start, self.service)? {
             self.counts.channel_losses += 1;
             self.observer.on_channel_loss(now);
@@ -279,26 +286,39 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             // The next expected packet is never held: new without looking (the common packet).
             let new = seq == self.receiver.expected() || self.receiver.is_new(seq);
             let batch = self.batch_of(start);
-            if let Some(i) = batch {
-                self.received_by_start[i] += 1;
-                self.new_received_by_start[i] += u64::from(new);
-            }
             self.observer.on_survived(start, &mut self.channel, &self.sender)?;
             if TS {
                 self.ts_recent.on_segment(seq, self.on_link_emitted);
             }
-            self.receive(now, seq, start, batch);
+            self.receive(now, seq, start, batch, new);
         }
         match self.queue.pop_front() {
             Some(next) => {
-                self.on_link = Some((next, now));
+                self.start_on_link(next, now);
                 if TS {
                     self.on_link_emitted = self.emitted.pop_front().expect("a TSval for each packet in the buffer");
                 }
             }
-            None => self.counts.busy += now - self.busy_since,
+            None => {
+                self.link_done_at = f64::INFINITY;
+                self.counts.busy += now - self.busy_since;
+            }
         }
         Ok(())
+    }
+
+    /// When the receiver's held ACK goes out (infinite when none is held).
+    #[inline(always)]
+    fn delayed_ack_at(&self) -> f64 {
+        self.ack_policy.deadline().unwrap_or(f64::INFINITY)
+    }
+
+    /// `seq` starts its transmission at `now`.
+    #[inline(always)]
+    fn start_on_link(&mut self, seq: u64, now: f64) {
+        self.link_seq = seq;
+        self.link_start = now;
+        self.link_done_at = now + self.service;
     }
 
     /// The batch in which a transmission started at `start` is counted (None in the warm-up): the index
@@ -312,7 +332,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         if !(start >= self.cfg.warmup) {
             return None;
         }
-        let last = self.credited.len() - 1;
+        let last = self.by_start.len() - 1;
         let i = self.raw_batch(start).min(last);
         let hi = if i == last { f64::INFINITY } else { self.first_start_of(i + 1) };
         self.batch_bounds = (self.first_start_of(i), hi, i);
@@ -346,19 +366,23 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     /// Credit a packet delivered in order to the batch in which its delivering transmission started.
     fn credit(&mut self, start: f64) {
         if let Some(i) = self.batch_of(start) {
-            self.credited[i] += 1;
+            self.by_start[i].delivered += 1;
         }
     }
 
-    /// The receiver takes `seq`, whose delivering transmission started at `start`, in batch `batch` (`Link::batch_of`).
-    fn receive(&mut self, now: f64, seq: u64, start: f64, batch: Option<usize>) {
+    /// The receiver takes `seq`, whose delivering transmission started at `start`, in batch `batch` (`Link::batch_of`);
+    /// `new`: a sequence number it neither held nor had passed.
+    fn receive(&mut self, now: f64, seq: u64, start: f64, batch: Option<usize>, new: bool) {
         let before = self.receiver.expected();
         let ack = self.receiver.on_segment(seq);
         let after = self.receiver.expected();
+        if let Some(i) = batch {
+            let counts = &mut self.by_start[i];
+            counts.received += 1;
+            counts.new_received += u64::from(new);
+            counts.delivered += u64::from(after > before);
+        }
         if after > before {
-            if let Some(i) = batch {
-                self.credited[i] += 1;
-            }
             for held in before + 1..after {
                 if let Some(t) = self.held_starts.take(held) {
                     self.credit(t);
@@ -380,14 +404,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         if self.acks.is_empty() {
             self.next_ack_at = at;
         }
-        self.acks.push_back((at, ack));
         if TS {
             let echo = self.ts_recent.echo(ack);
             self.echoes.push_back(echo);
         }
-        if SACK && self.receiver.has_sack_blocks() {
-            self.sacks.push_back((self.counts.acks, self.receiver.sack_blocks()));
+        let carries = SACK && self.receiver.has_sack_blocks();
+        if carries {
+            self.sacks.push_back(self.receiver.sack_blocks());
         }
+        self.acks.push_back((at, ack | u64::from(carries) << 63));
     }
 
     /// The counts at `now`; `delivered`, `received` and `new_received` are counted by the start of the transmission
@@ -395,7 +420,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     fn snapshot(&self, now: f64) -> LinkCounts {
         let sc = self.sender.counters();
         let (rtt_samples, rtt_sum) = self.sender.rto_estimator().sample_totals();
-        let busy = self.counts.busy + if self.on_link.is_some() { now - self.busy_since } else { 0.0 };
+        let busy = self.counts.busy + if self.link_done_at < f64::INFINITY { now - self.busy_since } else { 0.0 };
         LinkCounts {
             time: now,
             delivered: self.receiver.delivered(),
@@ -423,16 +448,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         }
         self.send_what_the_window_allows(now);
         self.observer.after_sends(now, &self.sender);
-        // The sender's timers move only when it takes an ACK or a timeout (and sends after it): kept between those.
-        let mut timer = self.sender.timer_deadline();
+        // The sender's timers move only when it takes an ACK or a timeout (and sends after it), the delayed ACK's at a
+        // link completion or its own event: the earlier of the two, `later`, is kept between those, and each event
+        // compares three times (ties in the order the module's doc gives).
+        let delayed_acks = cfg.delayed_ack.is_some();
+        let mut timer = self.sender.timer_deadline().unwrap_or(f64::INFINITY);
+        let mut later = crate::earlier(self.delayed_ack_at(), timer);
         loop {
-            let event = NextEvent::of([
-                self.on_link.map(|(_, start)| start + self.service),
-                Some(self.next_ack_at),
-                self.ack_policy.deadline(),
-                timer,
-            ]);
-            let next = event.time;
+            let (link_at, ack_at) = (self.link_done_at, self.next_ack_at);
+            let next = crate::earlier(crate::earlier(link_at, ack_at), later);
             // Measurement marks fall between events: take the counts as they stand.
             while next_mark <= next {
                 // A bulk sender always has a next event (a packet on the link, an ACK, a timer): none (next is then
@@ -451,20 +475,22 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             }
             now = next;
             self.observer.before_event(now, &self.sender);
-            if event.is(LINK_DONE) {
+            if link_at == now {
                 self.finish_transmission(now)?;
+                if delayed_acks {
+                    later = crate::earlier(self.delayed_ack_at(), timer);
+                }
                 continue;
-            } else if event.is(ACK_ARRIVES) {
+            } else if ack_at == now {
                 let (_, value) = self.acks.pop_front().expect("an ACK is due");
                 self.next_ack_at = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
                 if TS {
                     self.sender.note_echo(self.echoes.pop_front());
                 }
                 if SACK {
-                    self.acks_taken += 1;
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
-                    let carried = self.sacks.front().is_some_and(|&(number, _)| number == self.acks_taken);
-                    let blocks = if carried { self.sacks.pop_front().map(|(_, b)| b) } else { None };
+                    let blocks = if value & CARRIES_SACK != 0 { self.sacks.pop_front() } else { None };
+                    let value = value & !CARRIES_SACK;
                     let blocks = blocks.as_ref().map_or(&[][..], SackBlocks::as_slice);
                     // The common ACK and its sends in one step (Sender::on_sack_ack_then_send); any other as below.
                     match self.sender.on_sack_ack_then_send(now, value, blocks) {
@@ -483,10 +509,11 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                         }
                     }
                 }
-            } else if event.is(DELAYED_ACK) {
+            } else if self.delayed_ack_at() == now {
                 self.ack_policy.release();
                 self.counts.timer_acks += 1;
                 self.send_ack(now, self.receiver.expected());
+                later = timer;
                 continue;
             } else {
                 self.sender.on_timeout(now);
@@ -495,7 +522,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             // Only an ACK or a timer changes what the sender may send, and its counts: after a link completion or a
             // delayed ACK its state is as the last poll left it, which sent all it could, so it is not asked again.
             self.observer.after_sends(now, &self.sender);
-            timer = self.sender.timer_deadline();
+            timer = self.sender.timer_deadline().unwrap_or(f64::INFINITY);
+            later = crate::earlier(self.delayed_ack_at(), timer);
             // Progress and a stop are looked at once an ACK or a timer is handled: every run has one or the other
             // within a few events (a lost packet's timer, a received one's ACK).
             watch.tick(|| now / cfg.duration)?;
@@ -506,22 +534,21 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         let mut batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
         let mut totals = snapshots.last().expect("marks").minus(&snapshots[0]);
         for (i, batch) in batches.iter_mut().enumerate() {
-            batch.delivered = self.credited[i];
-            batch.received = self.received_by_start[i];
-            batch.new_received = self.new_received_by_start[i];
+            (batch.delivered, batch.received, batch.new_received) =
+                (self.by_start[i].delivered, self.by_start[i].received, self.by_start[i].new_received);
         }
         // F-RTO's undos (never in the snapshots), each in the batch in which the timeout it undid fired, as the timeouts
         // are counted: no measured window counts an undo without its timeout.
-        let last = self.credited.len() - 1;
+        let last = self.by_start.len() - 1;
         for &fired in self.sender.undone_timeouts() {
             if fired >= self.cfg.warmup {
                 batches[self.raw_batch(fired).min(last)].spurious_timeouts += 1;
                 totals.spurious_timeouts += 1;
             }
         }
-        totals.delivered = self.credited.iter().sum();
-        totals.received = self.received_by_start.iter().sum();
-        totals.new_received = self.new_received_by_start.iter().sum();
+        totals.delivered = self.by_start.iter().map(|b| b.delivered).sum();
+        totals.received = self.by_start.iter().map(|b| b.received).sum();
+        totals.new_received = self.by_start.iter().map(|b| b.new_received).sum();
         LinkOutcome {
             totals,
             batches,
@@ -583,20 +610,19 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             sender: Sender::new(cfg.sender),
             receiver: Receiver::new(cfg.sender.wmax).with_sack(SACK),
             queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
-            on_link: None,
+            link_seq: 0,
+            link_start: 0.0,
+            link_done_at: f64::INFINITY,
             acks: VecDeque::new(),
             next_ack_at: f64::INFINITY,
             sacks: VecDeque::new(),
-            acks_taken: 0,
             emitted: VecDeque::new(),
             on_link_emitted: 0.0,
             ts_recent: TsRecent::new(),
             echoes: VecDeque::new(),
             ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
             held_starts: HeldStarts::new(cfg.sender.wmax),
-            credited: vec![0; cfg.batches as usize],
-            received_by_start: vec![0; cfg.batches as usize],
-            new_received_by_start: vec![0; cfg.batches as usize],
+            by_start: vec![ByStart::default(); cfg.batches as usize],
             batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
             batch_bounds: (0.0, 0.0, 0),
             service: 1.0 / cfg.rate,

@@ -58,13 +58,14 @@ struct EndedGood {
 }
 
 /// The observer that gathers [`VisitStats`] (what [`super::run_link`] runs).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct VisitObserver {
     /// Good states that end before the warm-up does are not measured.
     warmup: f64,
-    /// The sampled good state in progress (its sojourn's start and end), and those that ended and wait for
-    /// their outcome (several when bad visits come faster than TCP detects their losses).
-    sampled: Option<(f64, f64)>,
+    /// The sampled good state in progress (its sojourn's start and end; NaN for none, which every comparison below
+    /// finds false, as an option's None: asked at every event, it costs less as two floats), and those that ended and
+    /// wait for their outcome (several when bad visits come faster than TCP detects their losses).
+    sampled: (f64, f64),
     ended: VecDeque<EndedGood>,
     visits: VisitStats,
     /// The sender's (timeouts, fast retransmits) at the last classification: an ended state that waited then waits
@@ -72,10 +73,21 @@ pub struct VisitObserver {
     classified_at: (u64, u64),
 }
 
+/// No sampled good state in progress (`VisitObserver::sampled`).
+const NONE_SAMPLED: (f64, f64) = (f64::NAN, f64::NAN);
+
+impl Default for VisitObserver {
+    /// [`VisitObserver::new`] with no warm-up.
+    fn default() -> Self {
+        Self::new(0.0)
+    }
+}
+
 impl VisitObserver {
     /// An observer that measures good states ending at or after `warmup`.
     pub fn new(warmup: f64) -> Self {
-        VisitObserver { warmup, ..Default::default() }
+        VisitObserver { warmup, sampled: NONE_SAMPLED, ended: VecDeque::new(), visits: VisitStats::default(),
+                        classified_at: (0, 0) }
     }
 
     /// The statistics so far; good states still waiting for their outcome count as unresolved.
@@ -119,9 +131,10 @@ impl LinkObserver for VisitObserver {
     /// A sampled good state whose sojourn ended by `now` has ended, at window W'.
     #[inline]
     fn before_event(&mut self, now: f64, sender: &Sender) {
-        if let Some((_, end)) = self.sampled.filter(|&(_, end)| end <= now) {
+        let (_, end) = self.sampled;
+        if end <= now {
             let sc = sender.counters();
-            self.sampled = None;
+            self.sampled = NONE_SAMPLED;
             self.ended.push_back(EndedGood {
                 end,
                 window: (sender.cwnd() as usize).clamp(1, VISIT_WINDOWS),
@@ -148,14 +161,14 @@ impl LinkObserver for VisitObserver {
     /// duration of the state before.
     #[inline]
     fn on_survived<C: LinkChannel + ?Sized>(&mut self, start: f64, channel: &mut C, sender: &Sender) -> Result<()> {
-        if self.sampled.is_some_and(|(s, e)| s <= start && start < e) {
+        if self.sampled.0 <= start && start < self.sampled.1 {
             return Ok(()); // the same good sojourn: no need to ask the channel (the common case)
         }
         let Some((good_start, good_end, _)) = channel.sojourn_at(start)? else { return Ok(()) };
-        if self.sampled.is_some_and(|(s, _)| s == good_start) {
+        if self.sampled.0 == good_start {
             return Ok(());
         }
-        self.sampled = Some((good_start, good_end));
+        self.sampled = (good_start, good_end);
         if let Some(e) = self.ended.back_mut().filter(|e| e.effective_bad.is_none()) {
             e.effective_bad = Some(start - e.end);
         }

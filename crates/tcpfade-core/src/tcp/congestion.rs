@@ -76,11 +76,11 @@ impl CongestionOps for Aimd {
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, _now: f64) {
         let segments = if self.byte_counting { acked } else { 1 };
         if st.cwnd < st.ssthresh {
-            st.cwnd += segments.min(2) as f64;
+            st.cwnd += crate::count(segments.min(2));
         } else if self.integer {
             cong_avoid_ai(st, st.whole_cwnd(), segments, &mut self.count);
         } else {
-            st.cwnd += segments as f64 / st.cwnd;
+            st.cwnd += crate::count(segments) / st.cwnd;
         }
         if st.cwnd > self.wmax {
             st.cwnd = self.wmax;

@@ -200,9 +200,9 @@ impl super::congestion::CongestionOps for Cubic {
         }
         let segments = if self.byte_counting { acked } else { 1 };
         if st.cwnd < st.ssthresh {
-            st.cwnd += segments.min(2) as f64; // §4.10: Reno's slow start
+            st.cwnd += crate::count(segments.min(2)); // §4.10: Reno's slow start
         } else {
-            let segments = segments as f64;
+            let segments = crate::count(segments);
             if self.epoch.is_none() {
                 self.epoch = Some(self.begin_epoch(now, st.cwnd));
             }

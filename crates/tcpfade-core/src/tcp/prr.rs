@@ -97,13 +97,13 @@ pub(crate) fn sndcnt(state: &mut PrrState, bound: PrrBound, delivered: u64, pipe
     state.delivered += delivered;
     let count = if pipe > ssthresh {
         // The proportional part: sending tracks delivery at the ratio ssthresh / RecoverFS.
-        (state.delivered as f64 * ssthresh / state.recover_fs as f64).ceil() - state.out as f64
+        (crate::count(state.delivered) * ssthresh / crate::count(state.recover_fs)).ceil() - crate::count(state.out)
     } else {
-        let owed = state.delivered as f64 - state.out as f64;
+        let owed = crate::count(state.delivered) - crate::count(state.out);
         let limit = match bound {
-            PrrBound::Ssrb => owed.max(delivered as f64) + 1.0,
+            PrrBound::Ssrb => owed.max(crate::count(delivered)) + 1.0,
             PrrBound::Crb => owed,
-            PrrBound::SafeAck => owed.max(delivered as f64) + f64::from(u8::from(safe)),
+            PrrBound::SafeAck => owed.max(crate::count(delivered)) + f64::from(u8::from(safe)),
         };
         (ssthresh - pipe).min(limit)
     };

@@ -399,7 +399,7 @@ impl SackRecovery {
     fn in_recovery(&mut self, st: &mut TcpState, delivered: u64, safe: bool) {
         self.pipe = self.set_pipe(st);
         if let (Some(prr), Some(bound)) = (&mut self.prr, self.prr_bound) {
-            let pipe = self.pipe as f64;
+            let pipe = crate::count(self.pipe);
             st.cwnd = pipe + sndcnt(prr, bound, delivered, pipe, st.ssthresh, safe);
         }
     }

@@ -14,6 +14,7 @@ transfers").
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -222,12 +223,22 @@ class TransferResult(Record):
     by_kind: dict[str, tuple[int, int, int]] = field(repr=False)
     radios: dict[str, dict[str, float]] = field(repr=False)
     parameters: dict[str, Any] = field(repr=False)
-    cycles: pd.DataFrame = field(repr=False, compare=False)
+    #: The probe cycles' columns as the core returned them: the DataFrame is built when :attr:`cycles` is first read
+    #: (building it for every transfer took 40% of a small transfer's time, and a sweep of transfers reads none).
+    _cycles: dict[str, Any] = field(repr=False, compare=False)
     frames: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     channel: dict[str, Any] | None = field(default=None, repr=False)
     trace: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     _headline = ("variant", "completed", "connection_time", "goodput_bps", "overhead_percent", "energy_joules")
+
+    @functools.cached_property
+    def cycles(self) -> pd.DataFrame:
+        """One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome."""
+        import pandas as pd
+
+        return pd.DataFrame(self._cycles)
+
     _undefined = {"joules_per_bit": "nothing was delivered: the energy spent bought no bit"}
 
     def plot_trace(self, path: str | Path | None = None, *, ax=None):
@@ -239,7 +250,7 @@ class TransferResult(Record):
 
     def _row(self) -> dict[str, Any]:
         """Parameters, metrics and segment counts by kind as a flat dict (one row of a table)."""
-        skip = ("by_kind", "radios", "parameters", "cycles", "frames", "channel", "trace")
+        skip = ("by_kind", "radios", "parameters", "_cycles", "frames", "channel", "trace")
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in skip}
         for name, (segments, nbytes, dropped) in self.by_kind.items():
             out[f"{name}_segments"], out[f"{name}_bytes"], out[f"{name}_dropped"] = segments, nbytes, dropped
@@ -414,7 +425,6 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
                         "tx_frames": tx_frames, "tx_bytes": tx_bytes, "rx_frames": rx_frames, "rx_bytes": rx_bytes}
         energies.append(dev.energy(time, tx_time, rx_time, tx_frames, tx_bytes, rx_frames, rx_bytes))
     cycles_after_timeout, cycles_after_dupacks, ir, ss, probes_sent, restarts = raw["probes"]
-    cycles = pd.DataFrame(raw["cycles"])
     frames = None
     if raw["frames"] is not None:
         frames = pd.DataFrame(raw["frames"])
@@ -437,7 +447,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         immediate_recoveries=int(ir), slow_starts=int(ss), probes_sent=int(probes_sent), probe_restarts=int(restarts),
         energy_joules=total_energy, energy_sender_joules=energies[0], energy_receiver_joules=energies[1],
         joules_per_bit=total_energy / (8.0 * delivered) if delivered else math.inf, device=dev.name,
-        by_kind=by_kind, radios=radios, parameters=parameters, cycles=cycles, frames=frames,
+        by_kind=by_kind, radios=radios, parameters=parameters, _cycles=raw["cycles"], frames=frames,
         channel=None if channel is None else channel.describe(), trace=window_trace(raw.get("trace")))
 
 

@@ -58,6 +58,13 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
     s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
     # Any finite A, B, k, α: a least-squares fit (fit_universal_curve) explores them beyond the physical range.
     A, B, k, alpha = (v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
+    out = _curve(x, fd, s0, A, B, k, alpha)
+    return float(out.reshape(-1)[0]) if np.ndim(pe) == 0 else out
+
+
+def _curve(x: np.ndarray, fd: float, s0: float, A: float, B: float, k: float, alpha: float) -> np.ndarray:
+    """:func:`universal_curve` at points and parameters already checked (a fit evaluates it tens of thousands of times,
+    where checking each call's arguments again took most of the fit's time)."""
     x_tilde = 1.0 + np.log10(np.maximum(x, 1e-300)) / 3.0
     if A * fd + B == 0.0:
         raise v.fail("B", B, f"A·doppler_hz + B must not be 0 (eq. (5): x_s = 1/(A f_d + B) − k; here A = {A:g}, "
@@ -70,8 +77,7 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
         # 10^(α ln y) = y^(α ln 10); as z / (z + 1) = 1 / (1 + z^−1), computed without overflow.
         log_z = alpha * np.log(np.where(y > 0, y, 1.0)) * np.log(10.0)
         f = s0 / (1.0 + np.exp(-log_z))
-    out = np.where(gap <= 0, s0, np.where(y <= 0, 0.0, f))
-    return float(out.reshape(-1)[0]) if np.ndim(pe) == 0 else out
+    return np.where(gap <= 0, s0, np.where(y <= 0, 0.0, f))
 
 
 @dataclass(frozen=True, repr=False)
@@ -158,6 +164,7 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
 
     x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)
     s = np.asarray(v.Array(low=0.0, high=1.0).check("throughput", throughput), dtype=float)
+    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
     if s.shape != x.shape:
         raise v.fail("throughput", f"an array of {s.size} values", f"must match pe ({x.size} values)")
     if np.ndim(doppler_hz) == 0 and not isinstance(doppler_hz, (list, tuple)):
@@ -193,9 +200,12 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
 
     def model(_i, A, B, k, alpha):
         # One vectorized call per Doppler (a call per point made fits of a thousand users take a minute).
+        # The points, Dopplers and S(0) were checked above; the parameters the optimizer tries are checked as
+        # universal_curve checks them (any finite value).
+        A, B, k, alpha = (v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
         out = np.empty_like(x)
         for f, at in groups:
-            out[at] = universal_curve(x[at], float(f), s0=s0, A=A, B=B, k=k, alpha=alpha)
+            out[at] = _curve(x[at], float(f), s0, A, B, k, alpha)
         return out
 
     names = ("A", "B", "k", "alpha")

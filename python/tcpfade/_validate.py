@@ -428,9 +428,19 @@ def checked(**rules: Rule) -> Callable[[Callable[..., Any]], Callable[..., Any]]
         if unknown:  # a rule for a parameter that does not exist is a bug of ours; say so at import
             raise RuntimeError(f"{fn.__qualname__}: rules for unknown parameters {sorted(unknown)}")
         label = fn.__qualname__.replace(".__init__", "")
+        binder = _binder(signature)
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if binder is not None:
+                try:
+                    arguments = binder(*args, **kwargs)
+                except TypeError:   # a call that does not bind: signature.bind's error, said as ours
+                    arguments = None
+                if arguments is not None:
+                    for name, rule in rules.items():
+                        arguments[name] = rule.check(name, arguments[name])
+                    return fn(**arguments)
             bound = _bind(signature, label, args, kwargs)
             arguments = bound.arguments
             for name, rule in rules.items():
@@ -441,6 +451,27 @@ def checked(**rules: Rule) -> Callable[[Callable[..., Any]], Callable[..., Any]]
         return wrapper
 
     return decorate
+
+
+def _binder(signature: inspect.Signature) -> Callable[..., dict[str, Any]] | None:
+    """A function with the signature's parameters and defaults that returns every argument by name, as
+    ``signature.bind`` with ``apply_defaults`` does, bound by the interpreter instead of in Python (a tenth of the
+    time: a call with forty parameters spent more binding its arguments than simulating a small transfer). None for
+    a signature with positional-only, ``*args`` or ``**kwargs`` parameters, which :func:`_bind` handles alone."""
+    params = list(signature.parameters.values())
+    if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        return None
+    defaults = {p.name: p.default for p in params if p.default is not p.empty}
+    parts, star = [], False
+    for p in params:
+        if p.kind is p.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        parts.append(p.name if p.name not in defaults else f"{p.name}=_tcpfade_defaults[{p.name!r}]")
+    body = ", ".join(f"{p.name!r}: {p.name}" for p in params)
+    namespace: dict[str, Any] = {"_tcpfade_defaults": defaults}
+    exec(f"def bind({', '.join(parts)}):\n    return {{{body}}}\n", namespace)  # noqa: S102  (our own signatures)
+    return namespace["bind"]
 
 
 def _bind(signature: inspect.Signature, label: str, args: tuple, kwargs: dict) -> inspect.BoundArguments:

@@ -421,7 +421,25 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             }
             Frame::Ack(ack, sack, echo) => {
                 self.sender.note_echo(Some(echo));
-                self.sender.on_sack_ack(self.now, ack, sack.as_slice());
+                let blocks = sack.as_slice();
+                // The common ACK and its sends in one step (Sender::on_sack_ack_then_send, on_ack_then_send), as the
+                // link driver takes it: the same sends pump would make next, in the same order; any other ACK as
+                // before, its sends left to pump.
+                let sent = match self.phase {
+                    Phase::Established => match self.sender.on_sack_ack_then_send(self.now, ack, blocks) {
+                        None if blocks.is_empty() => self.sender.on_ack_then_send(self.now, ack),
+                        sent => sent,
+                    },
+                    _ => None,
+                };
+                match sent {
+                    Some(sent) => {
+                        for seq in sent {
+                            self.send(Frame::Data { seq, retransmission: false, tsval: self.now }, false)?;
+                        }
+                    }
+                    None => self.sender.on_sack_ack(self.now, ack, blocks),
+                }
             }
             Frame::Probe(answer) => {
                 // The probe cycle judges its own measurements (tsaoussidis-badr §3.1); the log keeps its record.

@@ -8,26 +8,10 @@
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::driver::{run_link, LinkConfig, PerfectChannel};
 use tcpfade_core::tcp::{CubicAlpha, DelayedAckRule, PrrBound, RackTimers, Rfc6298, SenderConfig, SsthreshRule, Variant};
-/// A small LCG: the configurations must not depend on a library's generator, which could change between revisions.
-struct R(u64);
-impl R {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn pick(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn b(&mut self) -> bool {
-        self.pick(2) == 1
-    }
-    fn f(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * (self.next() as f64 / (1u64 << 31) as f64)
-    }
-}
+#[path = "digest/lcg.rs"]
+mod lcg;
+use lcg::R;
+
 fn main() {
     let mut r = R(12345);
     for i in 0..400 {

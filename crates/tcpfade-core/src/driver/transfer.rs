@@ -231,8 +231,10 @@ enum Frame {
     HandshakeAck,
     /// A data segment, and when it left the sender (its timestamp, echoed back when the sender uses timestamps).
     Data { seq: u64, retransmission: bool, tsval: f64 },
-    /// A cumulative ACK, its SACK blocks, and the timestamp it echoes (RFC 7323's TSecr).
-    Ack(u64, SackBlocks, f64),
+    /// A cumulative ACK, how many SACK blocks it carries, and the timestamp it echoes (RFC 7323's TSecr). The blocks
+    /// travel beside the frames in flight (`Run::sacks_in_flight`): a frame with them inside was four times the size,
+    /// and the queue of frames in flight copies each frame in and out.
+    Ack(u64, u8, f64),
     Probe(ProbeSegment),
     FinAck,
     FinalAck,
@@ -268,8 +270,10 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     now: f64,
     phase: Phase,
     medium_free: f64,
-    /// (arrival, to receiver?, frame, corrupted on the air)
-    in_flight: VecDeque<(f64, bool, Frame, bool)>,
+    /// (arrival, to receiver?, frame, corrupted on the air, its bytes and airtime as sent)
+    in_flight: VecDeque<(f64, bool, Frame, bool, u64, f64)>,
+    /// The SACK blocks of the ACKs in flight that carry any, in order.
+    sacks_in_flight: VecDeque<SackBlocks>,
     syn_sent: Option<f64>,
     syn_deadline: Option<f64>,
     syn_tries: u32,
@@ -292,15 +296,15 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             Frame::Syn | Frame::SynAck => h + self.cfg.syn_option_bytes,
             Frame::Data { seq, .. } if seq < self.n => h + (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss),
             Frame::Probe(_) => h + self.cfg.probe_option_bytes,
-            Frame::Ack(_, sack, _) => h + sack.option_bytes(),
+            Frame::Ack(_, blocks, _) => h + crate::tcp::sack::option_bytes_for(blocks),
             _ => h,
         }
     }
 
-    /// How long `frame` holds the link [s].
-    fn airtime(&self, frame: Frame) -> f64 {
+    /// How long `frame`, of `bytes` bytes, holds the link [s].
+    fn airtime(&self, frame: Frame, bytes: u64) -> f64 {
         let metered = match (self.cfg.metering, frame) {
-            (Metering::Frame, _) => self.bytes(frame),
+            (Metering::Frame, _) => bytes,
             (Metering::Payload, Frame::Data { seq, .. }) if seq < self.n => {
                 (self.cfg.size - seq * self.cfg.mss).min(self.cfg.mss)
             }
@@ -327,10 +331,25 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
 
     /// TCP of one host hands `frame` to IP now.
     fn send(&mut self, frame: Frame, from_receiver: bool) -> Result<()> {
+        self.transmit(frame, from_receiver).map(drop)
+    }
+
+    /// The receiver's ACK of `ack`, echoing `echo`, with its SACK blocks.
+    fn send_ack(&mut self, ack: u64, echo: f64) -> Result<()> {
+        let sack = self.receiver.sack_blocks();
+        let blocks = sack.len() as u8;
+        if self.transmit(Frame::Ack(ack, blocks, echo), true)? && blocks > 0 {
+            self.sacks_in_flight.push_back(sack);
+        }
+        Ok(())
+    }
+
+    /// [`Run::send`], saying whether the frame went onto the medium (a drop before IP does not).
+    fn transmit(&mut self, frame: Frame, from_receiver: bool) -> Result<bool> {
         let bytes = self.bytes(frame);
         let (kind, number) = self.kind(frame, from_receiver);
         let exposed = !from_receiver || self.cfg.drop_acks;
-        let duration = self.airtime(frame);
+        let duration = self.airtime(frame, bytes);
         let start = self.now.max(self.medium_free);
         let dropped = exposed && {
             let at = if self.cfg.loss_on_air { start } else { self.now };
@@ -344,15 +363,15 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             self.out.frames.push(FrameRecord { time: self.now, from: u8::from(from_receiver), kind, number, bytes, dropped });
         }
         if dropped && !self.cfg.loss_on_air {
-            return Ok(()); // VDELDROP between TCP and IP: it never reaches the link
+            return Ok(false); // VDELDROP between TCP and IP: it never reaches the link
         }
         self.medium_free = start + duration;
         let radio = &mut self.out.radios[usize::from(from_receiver)];
         radio.tx_time += duration;
         radio.tx_frames += 1;
         radio.tx_bytes += bytes;
-        self.in_flight.push_back((start + duration + self.cfg.delay, !from_receiver, frame, dropped));
-        Ok(())
+        self.in_flight.push_back((start + duration + self.cfg.delay, !from_receiver, frame, dropped, bytes, duration));
+        Ok(true)
     }
 
     /// The sender sends whatever it may now: the SYN at the start, then probes and data.
@@ -391,7 +410,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.send(Frame::FinAck, true)?;
                 } else if self.ack_policy.ack_now(self.now, seq, before, ack, || self.receiver.holds_out_of_order()) {
                     let echo = self.ts_recent.echo(ack);
-                    self.send(Frame::Ack(ack, self.receiver.sack_blocks(), echo), true)?;
+                    self.send_ack(ack, echo)?;
                 }
             }
             Frame::Probe(probe) => {
@@ -405,7 +424,8 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         Ok(false)
     }
 
-    fn arrive_at_sender(&mut self, frame: Frame) -> Result<()> {
+    /// `frame` reaches the sender, with its SACK blocks if it is an ACK that carries any.
+    fn arrive_at_sender(&mut self, frame: Frame, sack: Option<SackBlocks>) -> Result<()> {
         match frame {
             Frame::SynAck => {
                 if self.phase == Phase::Connecting {
@@ -419,9 +439,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.send(Frame::HandshakeAck, false)?;
                 }
             }
-            Frame::Ack(ack, sack, echo) => {
+            Frame::Ack(ack, _, echo) => {
                 self.sender.note_echo(Some(echo));
-                let blocks = sack.as_slice();
+                let blocks = sack.as_ref().map_or(&[][..], SackBlocks::as_slice);
                 // The common ACK and its sends in one step (Sender::on_sack_ack_then_send, on_ack_then_send), as the
                 // link driver takes it: the same sends pump would make next, in the same order; any other ACK as
                 // before, its sends left to pump.
@@ -503,8 +523,13 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
             }
             self.now = next;
             if event.is(ARRIVAL) {
-                let (_, to_receiver, frame, corrupted) = self.in_flight.pop_front().expect("front");
-                let (bytes, airtime) = (self.bytes(frame), self.airtime(frame));
+                let (_, to_receiver, frame, corrupted, bytes, airtime) = self.in_flight.pop_front().expect("front");
+                let sack = match frame {
+                    Frame::Ack(_, blocks, _) if blocks > 0 => {
+                        Some(self.sacks_in_flight.pop_front().expect("the blocks of each ACK in flight that has any"))
+                    }
+                    _ => None,
+                };
                 let radio = &mut self.out.radios[usize::from(to_receiver)];
                 radio.rx_time += airtime;
                 radio.rx_frames += 1;
@@ -516,14 +541,14 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                             return Ok(());
                         }
                     } else {
-                        self.arrive_at_sender(frame)?;
+                        self.arrive_at_sender(frame, sack)?;
                     }
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
                 let ack = self.receiver.expected();
                 let echo = self.ts_recent.echo(ack);
-                self.send(Frame::Ack(ack, self.receiver.sack_blocks(), echo), true)?;
+                self.send_ack(ack, echo)?;
             } else if event.is(FIN_ACK) {
                 self.finack_tries += 1;
                 self.finack_deadline = Some(self.now + self.fin_timeout());
@@ -578,6 +603,7 @@ pub fn run_transfer_traced<C: LinkChannel, D: ProbeDecision + ?Sized>(
         phase: Phase::Connecting,
         medium_free: 0.0,
         in_flight: VecDeque::new(),
+        sacks_in_flight: VecDeque::new(),
         syn_sent: None,
         syn_deadline: None,
         syn_tries: 0,

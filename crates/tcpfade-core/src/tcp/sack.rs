@@ -72,10 +72,15 @@ impl SackBlocks {
     /// The bytes the SACK option adds to the ACK's header: kind and length (2) and 8 per block, padded with NOPs
     /// to a multiple of 4 (RFC 2018 §3); none without a block.
     pub fn option_bytes(&self) -> u64 {
-        match self.len {
-            0 => 0,
-            n => (2 + 8 * u64::from(n)).div_ceil(4) * 4,
-        }
+        option_bytes_for(self.len)
+    }
+}
+
+/// [`SackBlocks::option_bytes`] of an ACK with `blocks` blocks.
+pub(crate) fn option_bytes_for(blocks: u8) -> u64 {
+    match blocks {
+        0 => 0,
+        n => (2 + 8 * u64::from(n)).div_ceil(4) * 4,
     }
 }
 

@@ -43,6 +43,25 @@ def test_plots_return_a_figure_draw_into_given_axes_and_write_only_when_asked(tm
     assert plot_slot_trace(r.trace, ax=(top, bottom)) is host and bottom.get_lines()
 
 
+def test_saving_draws_once_a_format_and_leaves_the_callers_figure_as_it_was(tmp_path, monkeypatch):
+    """A figure laid out by tight_layout() keeps a placeholder engine that made savefig draw it twice a format; saving
+    sets it aside (one draw a format) and puts it back on the caller's figure."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    host = Figure()
+    ax = host.subplots()
+    host.tight_layout()
+    draws = []
+    original = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: (draws.append(1), original(self, renderer))[1])
+    for suffix in ("png", "svg", "pdf"):
+        assert plot_error_vs_snr(_table(), tmp_path / f"t.{suffix}", ax=ax) is host
+    # A placeholder still (the plot's own tight_layout() makes a new one): not None, which would change what the
+    # caller's next subplots_adjust() does.
+    assert len(draws) == 3 and isinstance(host.get_layout_engine(), PlaceHolderLayoutEngine)
+
+
 def test_the_publication_style_is_applied_and_pyplot_is_not_used():
     fig = plot_error_vs_snr(_table())
     ax = fig.axes[0]

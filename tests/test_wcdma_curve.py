@@ -54,3 +54,13 @@ def test_one_doppler_fits_k_and_alpha_and_holds_a_and_b():
     assert fit.held == ("A", "B") and (fit.A, fit.B) == (1.39, 2.78) and fit.errors["A"] == 0.0
     assert abs(fit.k - 0.05) < 4 * fit.errors["k"] and abs(fit.alpha - 1.1) < 4 * fit.errors["alpha"]
     assert fit.rms_residual < 0.012
+
+
+def test_a_fit_with_several_faults_names_the_first_of_its_inputs():
+    """S(0) is checked after the points (where the curve's first evaluation checked it), so a call with a wrong S(0) and
+    too few throughputs names the throughputs, as it always did."""
+    pe = np.logspace(-3, -0.3, 20)
+    with pytest.raises(Exception, match="throughput = an array of 19 values"):
+        fit_universal_curve(pe, np.full(19, 0.5), 6.0, s0=0.0)
+    with pytest.raises(Exception, match="s0 = 0.0 is not allowed"):
+        fit_universal_curve(pe, universal_curve(pe, 6.0), 6.0, s0=0.0)

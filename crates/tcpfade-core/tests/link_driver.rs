@@ -217,3 +217,15 @@ fn the_bad_visit_observer_only_watches() {
         assert_eq!((watched.totals, watched.batches, watched.final_cwnd), (bare.totals, bare.batches, bare.final_cwnd));
     }
 }
+
+/// A rate so small that a packet's transmission time 1/rate overflows is refused, naming the rate: the driver marks an
+/// idle link by an infinite end of transmission, so such a link would read as idle (found by the fifteenth session's
+/// review: sends replaced the packet on the link instead of queueing).
+#[test]
+fn a_rate_whose_transmission_time_overflows_is_refused() {
+    for rate in [5e-324, 1e-310] {
+        let err = run_link(&config(Variant::NewReno, rate, 0.01, 3, 100.0, 0.0), PerfectChannel).unwrap_err();
+        assert!(err.to_string().contains("rate") && err.to_string().contains("1/rate"), "{err}");
+    }
+    assert!(run_link(&config(Variant::NewReno, 1e-300, 0.01, 3, 100.0, 0.0), PerfectChannel).is_ok());
+}

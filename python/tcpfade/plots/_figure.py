@@ -133,15 +133,21 @@ def save(fig, out: Path, *, close: bool = True) -> Path:
 
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
-    # After tight_layout() a figure keeps a placeholder engine, and savefig draws the whole figure once more before
-    # each format only to run it: dropped, the files are the same (measured: the PNG byte for byte, the SVG but for
-    # its random ids) and a figure saved in three formats is drawn three times, not six.
-    if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
-        fig.set_layout_engine(None)
-
     def write(target: Path) -> None:
-        with matplotlib.rc_context(SAVE_STYLE):
-            fig.savefig(target, format=out.suffix.lstrip(".").lower())
+        # After tight_layout() a figure keeps a placeholder engine, and savefig draws the whole figure once more before
+        # each format only to run it: set aside while saving (and put back: the figure may be the caller's), the files
+        # are the same (measured: the PNG byte for byte, the SVG but for its random ids) and a figure saved in three
+        # formats is drawn three times, not six.
+        engine = fig.get_layout_engine()
+        placeholder = isinstance(engine, PlaceHolderLayoutEngine)
+        if placeholder:
+            fig.set_layout_engine(None)
+        try:
+            with matplotlib.rc_context(SAVE_STYLE):
+                fig.savefig(target, format=out.suffix.lstrip(".").lower())
+        finally:
+            if placeholder:
+                fig.set_layout_engine(engine)
 
     try:
         return write_file(out, write, parameter="path", temporary_suffix=out.suffix)

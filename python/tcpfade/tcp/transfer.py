@@ -172,7 +172,8 @@ class TransferResult(Record):
     radios : dict[str, dict[str, float]]
         Per host (``sender``, ``receiver``): time transmitting, receiving and idle [s], frames and bytes each way.
     cycles : pandas.DataFrame
-        One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome.
+        One row per probe cycle: its trigger, the two probe RTTs, the best and last RTT, its outcome. Built when first
+        read, from the core's columns (the dataclass field ``_cycles``, which ``dataclasses.replace`` takes).
     frames : pandas.DataFrame or None
         Every frame on the link, when ``record_frames`` was set.
     trace : pandas.DataFrame or None

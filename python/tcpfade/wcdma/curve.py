@@ -164,7 +164,6 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
 
     x = np.asarray(v.Array(low=0.0, high=1.0, min_size=5).check("pe", pe), dtype=float)
     s = np.asarray(v.Array(low=0.0, high=1.0).check("throughput", throughput), dtype=float)
-    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
     if s.shape != x.shape:
         raise v.fail("throughput", f"an array of {s.size} values", f"must match pe ({x.size} values)")
     if np.ndim(doppler_hz) == 0 and not isinstance(doppler_hz, (list, tuple)):
@@ -196,6 +195,8 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
                      f"must reach where the curve falls (P_e above {falls:.2g} at the paper's parameters): points "
                      "where S stays at S(0) determine no parameter of eqs. (3)-(6)")
 
+    # S(0) last, where its first evaluation of the curve checked it before (a call with several faults names the same).
+    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
     groups = [(f, fd == f) for f in np.unique(fd)]
 
     def model(_i, A, B, k, alpha):

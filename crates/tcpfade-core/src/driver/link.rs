@@ -65,6 +65,11 @@ impl LinkConfig {
                 only, not TCP-Probing's header-only probes; simulate it with simulate_transfer"));
         }
         check::positive("rate", self.rate)?;
+        if !(1.0 / self.rate).is_finite() {
+            // The driver marks an idle link by an infinite end of transmission (and a packet that never ends is no link).
+            return Err(Error::invalid("rate", self.rate, "must be large enough that a packet's transmission time 1/rate \
+                is finite"));
+        }
         check::non_negative("tau", self.tau)?;
         check::int_in("buffer", self.buffer, 0, 1 << 30)?;
         check::positive("duration", self.duration)?;

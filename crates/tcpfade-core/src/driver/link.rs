@@ -24,6 +24,7 @@
 //! Bookkeeping that only one study needs watches the run through a [`LinkObserver`]: [`run_link`] gathers
 //! abouzeid's bad-visit statistics ([`VisitObserver`]); [`run_link_observed`] takes any observer.
 
+use super::by_start::{ByStart, HeldStarts};
 use super::common::{counters, AckPolicy, TsRecent};
 use crate::check;
 use crate::error::{Error, Result};
@@ -156,61 +157,9 @@ pub struct LinkOutcome {
     pub visits: VisitStats,
 }
 
-/// The start of the delivering transmission of each packet the receiver holds out of order, by sequence number: a
-/// ring over the receiver's window (every held packet lies within Wmax above the cumulative ACK), allocated at the
-/// first packet out of order, where a hash map cost a hash per packet held.
-struct HeldStarts {
-    starts: Vec<f64>,
-    wmax: u64,
-}
-
-impl HeldStarts {
-    fn new(wmax: u64) -> Self {
-        HeldStarts { starts: Vec::new(), wmax }
-    }
-
-    #[inline]
-    fn index(&self, seq: u64) -> usize {
-        (seq & (self.starts.len() as u64 - 1)) as usize
-    }
-
-    /// Record `start` for `seq`, unless a start is recorded already (the first delivering transmission counts).
-    fn keep_first(&mut self, seq: u64, start: f64) {
-        if self.starts.is_empty() {
-            self.starts = vec![f64::NAN; (self.wmax + 1).next_power_of_two() as usize];
-        }
-        let i = self.index(seq);
-        if self.starts[i].is_nan() {
-            self.starts[i] = start;
-        }
-    }
-
-    /// The start recorded for `seq`, forgotten.
-    #[inline]
-    fn take(&mut self, seq: u64) -> Option<f64> {
-        if self.starts.is_empty() {
-            return None;
-        }
-        let i = self.index(seq);
-        let t = std::mem::replace(&mut self.starts[i], f64::NAN);
-        (!t.is_nan()).then_some(t)
-    }
-}
-
 /// The bit of an ACK on its way back that says its SACK blocks wait in the queue beside (`Link::sacks`): a sequence
 /// number never reaches it (2^63 packets).
 const CARRIES_SACK: u64 = 1 << 63;
-
-/// A batch's counts by the start of the transmission ([`LinkCounts::delivered`]).
-#[derive(Debug, Clone, Copy, Default)]
-struct ByStart {
-    /// Packets delivered in order, by the batch in which their delivering transmission started.
-    delivered: u64,
-    /// Packets received correctly, by the batch in which their transmission started.
-    received: u64,
-    /// Of them, those the receiver did not have ([`LinkCounts::new_received`]).
-    new_received: u64,
-}
 
 /// The run's state; `SACK` says whether ACKs carry SACK blocks, `TS` whether segments and ACKs carry timestamps
 /// (constants, so that without them the driver's loop is exactly the cumulative-ACK one).

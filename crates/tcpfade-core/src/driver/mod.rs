@@ -9,11 +9,13 @@
 //! What they share (the choice of the next event, the ACK policy, counter differences) is written once in
 //! `common`. All report their progress to, and can be stopped by, a [`crate::watch::Watch`].
 
+mod by_start;
 pub(crate) mod common;
 pub mod link;
 pub mod observe;
 pub mod slotted;
 pub mod transfer;
+mod transfer_records;
 pub mod visits;
 pub mod window_trace;
 

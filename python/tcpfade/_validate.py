@@ -432,21 +432,19 @@ def checked(**rules: Rule) -> Callable[[Callable[..., Any]], Callable[..., Any]]
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound, arguments = None, None
             if binder is not None:
                 try:
                     arguments = binder(*args, **kwargs)
-                except TypeError:   # a call that does not bind: signature.bind's error, said as ours
-                    arguments = None
-                if arguments is not None:
-                    for name, rule in rules.items():
-                        arguments[name] = rule.check(name, arguments[name])
-                    return fn(**arguments)
-            bound = _bind(signature, label, args, kwargs)
-            arguments = bound.arguments
+                except TypeError:   # a call that does not bind: signature.bind's error, said as ours, below
+                    pass
+            if arguments is None:
+                bound = _bind(signature, label, args, kwargs)
+                arguments = bound.arguments
             for name, rule in rules.items():
                 if name in arguments:
                     arguments[name] = rule.check(name, arguments[name])
-            return fn(*bound.args, **bound.kwargs)
+            return fn(**arguments) if bound is None else fn(*bound.args, **bound.kwargs)
 
         return wrapper
 

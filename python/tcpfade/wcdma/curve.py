@@ -20,6 +20,13 @@ from .._record import Record
 
 #: The paper's parameters (§3.4).
 PAPER = {"A": 1.39, "B": 2.78, "k": 0.03, "alpha": 1.3}
+#: S(0), the throughput without errors: a share of the bearer's rate.
+S0 = v.Real(0.0, 1.0, low_open=True)
+
+
+def _parameters(A: float, B: float, k: float, alpha: float) -> tuple[float, float, float, float]:
+    """A, B, k and α checked: any finite values (a least-squares fit explores them beyond the physical range)."""
+    return tuple(v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
 
 
 @v.checked()
@@ -55,10 +62,8 @@ def universal_curve(pe, doppler_hz, *, s0: float = 472 / 512, A: float = PAPER["
         raise v.fail("pe", pe, "must be a number or an array of numbers in [0, 1]", kind=v.ParameterTypeError)
     x = np.atleast_1d(np.asarray(v.Array(low=0.0, high=1.0).check("pe", np.atleast_1d(pe)), dtype=float))
     fd = v.Real(0.0, 1e4).check("doppler_hz", doppler_hz)
-    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
-    # Any finite A, B, k, α: a least-squares fit (fit_universal_curve) explores them beyond the physical range.
-    A, B, k, alpha = (v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
-    out = _curve(x, fd, s0, A, B, k, alpha)
+    s0 = S0.check("s0", s0)
+    out = _curve(x, fd, s0, *_parameters(A, B, k, alpha))
     return float(out.reshape(-1)[0]) if np.ndim(pe) == 0 else out
 
 
@@ -196,17 +201,17 @@ def fit_universal_curve(pe, throughput, doppler_hz, *, s0: float = 472 / 512) ->
                      "where S stays at S(0) determine no parameter of eqs. (3)-(6)")
 
     # S(0) last, where its first evaluation of the curve checked it before (a call with several faults names the same).
-    s0 = v.Real(0.0, 1.0, low_open=True).check("s0", s0)
+    s0 = S0.check("s0", s0)
     groups = [(f, fd == f) for f in np.unique(fd)]
 
     def model(_i, A, B, k, alpha):
         # One vectorized call per Doppler (a call per point made fits of a thousand users take a minute).
-        # The points, Dopplers and S(0) were checked above; the parameters the optimizer tries are checked as
-        # universal_curve checks them (any finite value).
-        A, B, k, alpha = (v.Real().check(name, value) for name, value in (("A", A), ("B", B), ("k", k), ("alpha", alpha)))
+        # The points, Dopplers and S(0) were checked above; the parameters the optimizer tries as universal_curve
+        # checks them.
+        parameters = _parameters(A, B, k, alpha)
         out = np.empty_like(x)
         for f, at in groups:
-            out[at] = _curve(x[at], float(f), s0, A, B, k, alpha)
+            out[at] = _curve(x[at], float(f), s0, *parameters)
         return out
 
     names = ("A", "B", "k", "alpha")

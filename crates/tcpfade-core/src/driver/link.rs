@@ -366,7 +366,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         if carries {
             self.sacks.push_back(self.receiver.sack_blocks());
         }
-        self.acks.push_back((at, ack | u64::from(carries) << 63));
+        self.acks.push_back((at, if carries { ack | CARRIES_SACK } else { ack }));
     }
 
     /// The counts at `now`; `delivered`, `received` and `new_received` are counted by the start of the transmission

@@ -258,8 +258,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         self.transmit(frame, from_receiver).map(drop)
     }
 
-    /// The receiver's ACK of `ack`, echoing `echo`, with its SACK blocks.
-    fn send_ack(&mut self, ack: u64, echo: f64) -> Result<()> {
+    /// The receiver's ACK of `ack`, with the timestamp it echoes and its SACK blocks.
+    fn send_ack(&mut self, ack: u64) -> Result<()> {
+        let echo = self.ts_recent.echo(ack);
         let sack = self.receiver.sack_blocks();
         let blocks = sack.len() as u8;
         if self.transmit(Frame::Ack(ack, blocks, echo), true)? && blocks > 0 {
@@ -333,8 +334,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.finack_deadline = Some(self.now + self.fin_timeout());
                     self.send(Frame::FinAck, true)?;
                 } else if self.ack_policy.ack_now(self.now, seq, before, ack, || self.receiver.holds_out_of_order()) {
-                    let echo = self.ts_recent.echo(ack);
-                    self.send_ack(ack, echo)?;
+                    self.send_ack(ack)?;
                 }
             }
             Frame::Probe(probe) => {
@@ -470,9 +470,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 }
             } else if event.is(DELAYED_ACK) {
                 self.ack_policy.release();
-                let ack = self.receiver.expected();
-                let echo = self.ts_recent.echo(ack);
-                self.send_ack(ack, echo)?;
+                self.send_ack(self.receiver.expected())?;
             } else if event.is(FIN_ACK) {
                 self.finack_tries += 1;
                 self.finack_deadline = Some(self.now + self.fin_timeout());

@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use std::collections::VecDeque;
-use tcpfade_core::tcp::{RackTimers, Receiver, Rfc6298, Sender, SenderConfig, Variant};
+use tcpfade_core::tcp::{AckStep, RackTimers, Receiver, Rfc6298, Sender, SenderConfig, Variant};
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -107,101 +107,139 @@ fn same(quick: &Sender, general: &Sender, sent: (&[u64], &[u64]), at: f64) -> Re
     Ok(())
 }
 
+/// The two senders over the network of case `c`, compared after every event; returns how many ACKs the one-step call took,
+/// and how many of those were a fast recovery's.
+fn compare(c: &Case) -> Result<(u32, u32), TestCaseError> {
+    let (mut quick, mut general) = (sender(c), sender(c));
+    let mut receiver = Receiver::new(c.wmax).with_sack(c.sack);
+    let mut rng = Lcg(c.seed);
+    let service = 1.0 / c.rate;
+    // Packets on the way: (arrival at the receiver, seq, the sender's clock at send); ACKs on the way back:
+    // (arrival, cumulative ACK, blocks, echoed send time).
+    let mut link: VecDeque<(f64, u64, f64)> = VecDeque::new();
+    let mut acks: VecDeque<(f64, u64, Vec<(u64, u64)>, f64)> = VecDeque::new();
+    let (mut link_free, mut burst_left, mut echo) = (0.0_f64, 0u32, 0.0_f64);
+    let (mut took_quietly, mut took_in_recovery, mut events) = (0u32, 0u32, 0u32);
+    let mut send = |segs: &[u64], now: f64, link: &mut VecDeque<(f64, u64, f64)>, rng: &mut Lcg| {
+        for &seq in segs {
+            link_free = link_free.max(now) + service;
+            // A loss starts a burst of `burst` more.
+            let lost = if burst_left > 0 { burst_left -= 1; true } else if rng.below(1000) < c.loss {
+                burst_left = c.burst;
+                true
+            } else {
+                false
+            };
+            if !lost {
+                link.push_back((link_free, seq, now));
+            }
+        }
+    };
+    let first = poll_all(&mut general, 0.0);
+    prop_assert_eq!(&first, &poll_all(&mut quick, 0.0));
+    send(&first, 0.0, &mut link, &mut rng);
+    let mut now = 0.0;
+    for _ in 0..6_000 {
+        let next_packet = link.front().map_or(f64::INFINITY, |p| p.0);
+        let next_ack = acks.front().map_or(f64::INFINITY, |a| a.0);
+        let timer = general.timer_deadline().unwrap_or(f64::INFINITY);
+        prop_assert_eq!(quick.timer_deadline(), general.timer_deadline());
+        now = next_packet.min(next_ack).min(timer);
+        if !now.is_finite() || general.is_done() {
+            break;
+        }
+        if next_packet == now {
+            let (_, seq, sent_at) = link.pop_front().unwrap();
+            if seq <= receiver.expected() {
+                echo = sent_at; // TS.Recent (RFC 7323 §4.3), as the link driver keeps it
+            }
+            let ack = receiver.on_segment(seq);
+            let blocks = receiver.sack_blocks().as_slice().to_vec();
+            acks.push_back((now + c.delay, ack, blocks, echo));
+            continue;
+        }
+        let sent = if next_ack == now {
+            let (_, ack, blocks, echoed) = acks.pop_front().unwrap();
+            quick.note_echo(Some(echoed));
+            general.note_echo(Some(echoed));
+            let step = if c.sack {
+                quick.on_sack_ack_then_send(now, ack, &blocks)
+            } else {
+                quick.on_ack_then_send(now, ack).map(AckStep::Sent)
+            };
+            let in_recovery = quick.in_recovery();
+            let quick_sent = match step {
+                Some(AckStep::Sent(range)) => {
+                    took_quietly += 1;
+                    took_in_recovery += u32::from(in_recovery);
+                    range.collect()
+                }
+                Some(AckStep::Poll) => {
+                    took_in_recovery += 1;
+                    poll_all(&mut quick, now)
+                }
+                None if c.sack => {
+                    quick.on_sack_ack(now, ack, &blocks);
+                    poll_all(&mut quick, now)
+                }
+                None => {
+                    quick.on_ack(now, ack);
+                    poll_all(&mut quick, now)
+                }
+            };
+            if c.sack {
+                general.on_sack_ack(now, ack, &blocks);
+            } else {
+                general.on_ack(now, ack);
+            }
+            (quick_sent, poll_all(&mut general, now))
+        } else {
+            quick.on_timeout(now);
+            general.on_timeout(now);
+            (poll_all(&mut quick, now), poll_all(&mut general, now))
+        };
+        same(&quick, &general, (&sent.0, &sent.1), now)?;
+        // The whole state, field for field, now and then (its Debug form is long).
+        events += 1;
+        if events % 16 == 0 {
+            prop_assert_eq!(format!("{quick:?}"), format!("{general:?}"), "state at t = {}", now);
+        }
+        send(&sent.1, now, &mut link, &mut rng);
+    }
+    // The comparison means something only if the quiet step was taken (a cumulative-ACK sender with F-RTO never
+    // takes it: F-RTO notes every segment sent).
+    let never = !c.sack && c.frto;
+    prop_assert!(took_quietly > 0 || never || general.counters().transmissions < 3, "never taken by t = {}", now);
+    prop_assert!(!never || took_quietly == 0);
+    // The recovery step needs RACK.
+    prop_assert!(c.rack || took_in_recovery == 0);
+    Ok((took_quietly, took_in_recovery))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn the_quiet_step_is_the_ack_and_the_polls_it_replaces(c in cases()) {
-        let (mut quick, mut general) = (sender(&c), sender(&c));
-        let mut receiver = Receiver::new(c.wmax).with_sack(c.sack);
-        let mut rng = Lcg(c.seed);
-        let service = 1.0 / c.rate;
-        // Packets on the way: (arrival at the receiver, seq, the sender's clock at send); ACKs on the way back:
-        // (arrival, cumulative ACK, blocks, echoed send time).
-        let mut link: VecDeque<(f64, u64, f64)> = VecDeque::new();
-        let mut acks: VecDeque<(f64, u64, Vec<(u64, u64)>, f64)> = VecDeque::new();
-        let (mut link_free, mut burst_left, mut echo) = (0.0_f64, 0u32, 0.0_f64);
-        let (mut took_quietly, mut events) = (0u32, 0u32);
-        let mut send = |segs: &[u64], now: f64, link: &mut VecDeque<(f64, u64, f64)>, rng: &mut Lcg| {
-            for &seq in segs {
-                link_free = link_free.max(now) + service;
-                // A loss starts a burst of `burst` more.
-                let lost = if burst_left > 0 { burst_left -= 1; true } else if rng.below(1000) < c.loss {
-                    burst_left = c.burst;
-                    true
-                } else {
-                    false
-                };
-                if !lost {
-                    link.push_back((link_free, seq, now));
-                }
-            }
-        };
-        let first = poll_all(&mut general, 0.0);
-        prop_assert_eq!(&first, &poll_all(&mut quick, 0.0));
-        send(&first, 0.0, &mut link, &mut rng);
-        let mut now = 0.0;
-        for _ in 0..6_000 {
-            let next_packet = link.front().map_or(f64::INFINITY, |p| p.0);
-            let next_ack = acks.front().map_or(f64::INFINITY, |a| a.0);
-            let timer = general.timer_deadline().unwrap_or(f64::INFINITY);
-            prop_assert_eq!(quick.timer_deadline(), general.timer_deadline());
-            now = next_packet.min(next_ack).min(timer);
-            if !now.is_finite() || general.is_done() {
-                break;
-            }
-            if next_packet == now {
-                let (_, seq, sent_at) = link.pop_front().unwrap();
-                if seq <= receiver.expected() {
-                    echo = sent_at; // TS.Recent (RFC 7323 §4.3), as the link driver keeps it
-                }
-                let ack = receiver.on_segment(seq);
-                let blocks = receiver.sack_blocks().as_slice().to_vec();
-                acks.push_back((now + c.delay, ack, blocks, echo));
-                continue;
-            }
-            let sent = if next_ack == now {
-                let (_, ack, blocks, echoed) = acks.pop_front().unwrap();
-                quick.note_echo(Some(echoed));
-                general.note_echo(Some(echoed));
-                let step = if c.sack { quick.on_sack_ack_then_send(now, ack, &blocks) } else { quick.on_ack_then_send(now, ack) };
-                let quick_sent = match step {
-                    Some(range) => {
-                        took_quietly += 1;
-                        range.collect()
-                    }
-                    None if c.sack => {
-                        quick.on_sack_ack(now, ack, &blocks);
-                        poll_all(&mut quick, now)
-                    }
-                    None => {
-                        quick.on_ack(now, ack);
-                        poll_all(&mut quick, now)
-                    }
-                };
-                if c.sack {
-                    general.on_sack_ack(now, ack, &blocks);
-                } else {
-                    general.on_ack(now, ack);
-                }
-                (quick_sent, poll_all(&mut general, now))
-            } else {
-                quick.on_timeout(now);
-                general.on_timeout(now);
-                (poll_all(&mut quick, now), poll_all(&mut general, now))
-            };
-            same(&quick, &general, (&sent.0, &sent.1), now)?;
-            // The whole state, field for field, now and then (its Debug form is long).
-            events += 1;
-            if events % 16 == 0 {
-                prop_assert_eq!(format!("{quick:?}"), format!("{general:?}"), "state at t = {}", now);
-            }
-            send(&sent.1, now, &mut link, &mut rng);
-        }
-        // The comparison means something only if the quiet step was taken (a cumulative-ACK sender with F-RTO never
-        // takes it: F-RTO notes every segment sent).
-        let never = !c.sack && c.frto;
-        prop_assert!(took_quietly > 0 || never || general.counters().transmissions < 3, "never taken by t = {}", now);
-        prop_assert!(!never || took_quietly == 0);
+        compare(&c)?;
     }
+}
+
+/// The recovery step is taken, often, where it applies: CUBIC or NewReno with SACK and RACK, PRR or not, over random
+/// losses (and short bursts) on a link whose window holds several segments; each run compared event by event.
+#[test]
+fn the_recovery_step_is_the_ack_and_the_polls_it_replaces() {
+    let mut in_recovery = 0;
+    for (i, (variant, prr, frto, loss, burst)) in [(Variant::Cubic, true, false, 15, 0), (Variant::Cubic, false, true, 30, 1),
+                                                   (Variant::NewReno, true, false, 20, 2), (Variant::Reno, false, false, 10, 0)]
+        .into_iter().enumerate()
+    {
+        let c = Case { variant, sack: true, limited_transmit: false, prr, rack: true, linux_timers: i % 2 == 1, frto,
+                       hystart: false, byte_counting: false, initial_window: 10, wmax: 200, segments: None, rate: 1000.0,
+                       delay: 0.02, loss, burst, seed: 7 + i as u64 };
+        let (_, taken) = compare(&c).unwrap_or_else(|e| panic!("case {c:?}: {e}"));
+        assert!(taken >= 100, "case {c:?}: the recovery step taken {taken} times");
+        in_recovery += taken;
+    }
+    assert!(in_recovery >= 800, "{in_recovery}");
 }

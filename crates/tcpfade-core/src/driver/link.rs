@@ -28,7 +28,7 @@ use super::by_start::{ByStart, HeldStarts};
 use super::common::{counters, AckPolicy, TsRecent};
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{Receiver, SackBlocks, Sender, SenderConfig};
+use crate::tcp::{AckStep, Receiver, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
@@ -446,9 +446,10 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                     let blocks = if value & CARRIES_SACK != 0 { self.sacks.pop_front() } else { None };
                     let value = value & !CARRIES_SACK;
                     let blocks = blocks.as_ref().map_or(&[][..], SackBlocks::as_slice);
-                    // The common ACK and its sends in one step (Sender::on_sack_ack_then_send); any other as below.
+                    // The common ACKs and their sends in one step (Sender::on_sack_ack_then_send); any other as below.
                     match self.sender.on_sack_ack_then_send(now, value, blocks) {
-                        Some(sent) => sent.for_each(|seq| self.put_on_link(seq, now)),
+                        Some(AckStep::Sent(sent)) => sent.for_each(|seq| self.put_on_link(seq, now)),
+                        Some(AckStep::Poll) => self.send_what_the_window_allows(now),
                         None => {
                             self.sender.on_sack_ack(now, value, blocks);
                             self.send_what_the_window_allows(now);

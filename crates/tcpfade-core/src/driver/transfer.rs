@@ -41,7 +41,7 @@ use super::link::LinkChannel;
 use super::window_trace::WindowTrace;
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{ProbeDecision, ProbeSegment, Receiver, Rfc6298, SackBlocks, Sender, SenderConfig};
+use crate::tcp::{AckStep, ProbeDecision, ProbeSegment, Receiver, Rfc6298, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
@@ -369,19 +369,20 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 // The common ACK and its sends in one step (Sender::on_sack_ack_then_send, on_ack_then_send), as the
                 // link driver takes it: the same sends pump would make next, in the same order; any other ACK as
                 // before, its sends left to pump.
-                let sent = match self.phase {
+                let step = match self.phase {
                     Phase::Established => match self.sender.on_sack_ack_then_send(self.now, ack, blocks) {
-                        None if blocks.is_empty() => self.sender.on_ack_then_send(self.now, ack),
-                        sent => sent,
+                        None if blocks.is_empty() => self.sender.on_ack_then_send(self.now, ack).map(AckStep::Sent),
+                        step => step,
                     },
                     _ => None,
                 };
-                match sent {
-                    Some(sent) => {
+                match step {
+                    Some(AckStep::Sent(sent)) => {
                         for seq in sent {
                             self.send(Frame::Data { seq, retransmission: false, tsval: self.now }, false)?;
                         }
                     }
+                    Some(AckStep::Poll) => {} // taken; pump sends what it allows
                     None => self.sender.on_sack_ack(self.now, ack, blocks),
                 }
             }

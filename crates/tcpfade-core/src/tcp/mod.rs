@@ -53,7 +53,7 @@ pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
 pub use hystart::HyStartPhase;
 pub use prr::{PartialAck, PrrBound, PrrState};
 pub use sack_recovery::NextSegRule;
-pub use sender::Sender;
+pub use sender::{AckStep, Sender};
 pub use state::{Segment, SenderCounters};
 
 use crate::error::{Error, Result};

@@ -276,26 +276,49 @@ impl Rack {
             let mut from = left;
             while let Some(seq) = board.first_unsacked(from, right) {
                 from = seq + 1;
-                let slot = self.forget(seq);
-                let rtt = now - slot.xmit;
-                let retransmitted = slot.flags & EVER_RXT != 0;
-                if !retransmitted {
-                    self.min_rtt = self.min_rtt.min(rtt); // step 1
-                }
-                // Step 2: a retransmitted segment delivered sooner than min_RTT after its retransmission may be
-                // the original's delivery; its timing is not trusted.
-                let valid = !(retransmitted && rtt < self.min_rtt);
-                if valid && newest.is_none_or(|(t, e, _)| sent_after(slot.xmit, seq + 1, t, e)) {
-                    newest = Some((slot.xmit, seq + 1, rtt));
-                }
-                // Step 3.
-                if seq + 1 > self.fack {
-                    self.fack = seq + 1;
-                } else if seq + 1 < self.fack && !retransmitted {
-                    self.reordering_seen = true;
-                }
+                self.deliver(seq, now, &mut newest);
             }
         }
+        self.take_newest(newest);
+    }
+
+    /// [`Rack::on_delivery`] of an ACK that newly delivers `seq` alone, by SACK, with `[una, high)` outstanding (a
+    /// recovery's common duplicate ACK: `super::sack_recovery`'s one-step ACK).
+    #[inline(always)]
+    pub(crate) fn on_one_delivery(&mut self, una: u64, high: u64, seq: u64, now: f64) {
+        self.sent.settle(una, high);
+        let mut newest = None;
+        self.deliver(seq, now, &mut newest);
+        self.take_newest(newest);
+    }
+
+    /// Steps 1 and 3 for segment `seq`, newly delivered at `now`; for step 2, `newest` (the valid segment sent last
+    /// among those this ACK delivered, as (xmit_ts, end_seq, rtt)) becomes it if it is valid and sent after.
+    #[inline(always)]
+    fn deliver(&mut self, seq: u64, now: f64, newest: &mut Option<(f64, u64, f64)>) {
+        let slot = self.forget(seq);
+        let rtt = now - slot.xmit;
+        let retransmitted = slot.flags & EVER_RXT != 0;
+        if !retransmitted {
+            self.min_rtt = self.min_rtt.min(rtt); // step 1
+        }
+        // Step 2: a retransmitted segment delivered sooner than min_RTT after its retransmission may be
+        // the original's delivery; its timing is not trusted.
+        let valid = !(retransmitted && rtt < self.min_rtt);
+        if valid && newest.is_none_or(|(t, e, _)| sent_after(slot.xmit, seq + 1, t, e)) {
+            *newest = Some((slot.xmit, seq + 1, rtt));
+        }
+        // Step 3.
+        if seq + 1 > self.fack {
+            self.fack = seq + 1;
+        } else if seq + 1 < self.fack && !retransmitted {
+            self.reordering_seen = true;
+        }
+    }
+
+    /// Step 2 once an ACK's segments are delivered: RACK.rtt, and RACK.segment if `newest` was sent after it.
+    #[inline(always)]
+    fn take_newest(&mut self, newest: Option<(f64, u64, f64)>) {
         if let Some((xmit, end, rtt)) = newest {
             self.rtt = rtt;
             self.sampled_since_probe = true;
@@ -357,6 +380,19 @@ impl Rack {
     #[inline(always)]
     pub(crate) fn takes_calm_ack(&self) -> bool {
         self.sent.is_calm() && self.tlp_end.is_none() && self.probe.is_none()
+    }
+
+    /// Whether no probe is outstanding or waiting: then an ACK's §7.4 check changes nothing and the sends after it are
+    /// not a probe (a recovery's one-step ACK, `super::sack_recovery`). Changes nothing.
+    #[inline(always)]
+    pub(crate) fn takes_recovery_ack(&self) -> bool {
+        self.tlp_end.is_none() && self.probe.is_none()
+    }
+
+    /// Whether a segment marked lost waits for its retransmission (NextSeg's rule (1) has one to send).
+    #[inline(always)]
+    pub(crate) fn has_lost_to_resend(&self) -> bool {
+        self.to_resend > 0
     }
 
     /// [`Rack::on_quiet_ack`] in the calm state, for an ACK of `ack` (over SND.UNA, at most SND.NXT) at `now`: what

@@ -198,6 +198,17 @@ impl Scoreboard {
         new
     }
 
+    /// Mark `seq` SACKed: [`Scoreboard::mark`] of `[seq, seq + 1)`, without counting bits.
+    #[inline(always)]
+    pub(crate) fn mark_one(&mut self, seq: u64) -> u64 {
+        let (w, bit) = (self.word(seq), 1u64 << (seq & 63));
+        let new = u64::from(self.words[w] & bit == 0);
+        self.words[w] |= bit;
+        self.count += new;
+        self.high_sacked = self.high_sacked.max(seq + 1);
+        new
+    }
+
     /// The cumulative ACK moved from `from` to `to`: forget the marks below it (they are acknowledged).
     pub(crate) fn advance(&mut self, from: u64, to: u64) {
         if self.count == 0 || to <= from {

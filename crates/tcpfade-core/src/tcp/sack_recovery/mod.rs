@@ -47,6 +47,8 @@
 //! is retransmitted, and a retransmitted one twice unless it was marked lost (Linux's packets_out − sacked_out −
 //! lost_out + retrans_out); after a timeout RACK marks what RFC 8985 §6.3 says instead of every hole.
 
+mod one_step;
+
 use super::congestion::{Congestion, CongestionOps};
 use super::frto::{Frto, Verdict};
 use super::rack::{Context, Rack, RackTimer, RackTimers};
@@ -198,48 +200,6 @@ impl SackRecovery {
         (st.una, *lost_below) = (ack, ack);
         st.send_next = st.send_next.max(ack);
         super::recovery::open_ack(st, cc, acked, now);
-    }
-
-    // -- The quiet step ([`super::Sender::on_sack_ack_then_send`]): an ACK and the sends it allows, taken at once --
-
-    /// Whether an ACK that moves the cumulative ACK and carries no SACK block is one [`SackRecovery::on_ack`] takes on
-    /// its quiet path with RACK (if on) calm and no probe waiting, so that the sends after it are the ordinary rule's.
-    /// Changes nothing.
-    #[inline(always)]
-    pub(crate) fn takes_quiet_ack(&self, st: &TcpState) -> bool {
-        self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
-            && self.rack.as_deref().is_none_or(Rack::takes_calm_ack)
-    }
-
-    /// [`SackRecovery::on_ack`] and [`SackRecovery::rack_after_ack`] of an ACK [`SackRecovery::takes_quiet_ack`]
-    /// accepted, but the PTO, which [`SackRecovery::after_quiet_sends`] arms once the sends it allows are made.
-    #[inline(always)]
-    pub(crate) fn take_quiet_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, now: f64) {
-        if let Some(rack) = self.rack.as_deref_mut() {
-            rack.on_calm_ack(ack, now);
-        }
-        Self::moved_quietly(st, cc, &mut self.lost_below, ack, now);
-    }
-
-    /// New segment `seq` went on the link at `now` after a quiet ACK: [`SackRecovery::rack_sent`] but the PTO, and the
-    /// scoreboard's note for F-RTO (`frto`).
-    #[inline(always)]
-    pub(crate) fn sent_quietly(&mut self, st: &TcpState, seq: u64, frto: bool, now: f64) {
-        if frto {
-            self.board.note_sent(seq, false);
-        }
-        if let Some(rack) = self.rack.as_deref_mut() {
-            rack.on_send(seq, now, false, st.una, st.high);
-        }
-    }
-
-    /// The PTO after a quiet ACK and its sends (RFC 8985 §7.2: armed on an ACK of new data and after new data is sent;
-    /// each arming replaces the one before, so only the last counts, from the state after the last send).
-    #[inline(always)]
-    pub(crate) fn after_quiet_sends(&mut self, st: &TcpState, now: f64) {
-        if let Some(rack) = self.rack.as_deref_mut() {
-            rack.arm_pto_calm(st.una, st.high, st.rto.srtt(), st.timer, now);
-        }
     }
 
     /// [`SackRecovery::on_ack`] of an ACK that carries SACK blocks, or arrives with something SACKed, in recovery or
@@ -410,8 +370,7 @@ impl SackRecovery {
         if let Some(seq) = self.entry.filter(|&s| s >= st.una && s < st.high) {
             return Some((seq, NextSegRule::Entry));
         }
-        let window = st.whole_cwnd().min(self.wmax);
-        if self.pipe >= window {
+        if self.window_room(st) == 0 {
             return None;
         }
         let from = self.rxt_next.max(st.una);
@@ -423,7 +382,7 @@ impl SackRecovery {
         if let Some(seq) = lost {
             return Some((seq, NextSegRule::Lost));
         }
-        if st.send_next < st.una + self.wmax && st.send_next < limit {
+        if self.new_data_room(st, limit) > 0 {
             return Some((st.send_next, NextSegRule::New));
         }
         if st.recover.is_none() || self.rack.is_some() {
@@ -439,6 +398,20 @@ impl SackRecovery {
             }
         }
         None
+    }
+
+    /// Packets cwnd allows beyond pipe (RFC 6675 §5 step C: one may be sent while cwnd − pipe ≥ 1), cwnd whole and
+    /// capped by the receiver's window.
+    #[inline(always)]
+    fn window_room(&self, st: &TcpState) -> u64 {
+        st.whole_cwnd().min(self.wmax).saturating_sub(self.pipe)
+    }
+
+    /// New packets NextSeg's rule (2) may send from SND.NXT: within the receiver's window above the cumulative ACK and
+    /// before `limit`, one past the last packet of a finite transfer.
+    #[inline(always)]
+    fn new_data_room(&self, st: &TcpState, limit: u64) -> u64 {
+        (st.una + self.wmax).min(limit).saturating_sub(st.send_next)
     }
 
     /// `seq` chosen by `rule` is sent (RFC 6675 §5 steps C.2-C.4; RFC 6937's prr_out).

@@ -46,6 +46,9 @@ use super::state::TcpState;
 use super::{CongestionControl, LossDetection, Recovery, Variant};
 use crate::error::Result;
 
+mod one_step;
+
+pub use one_step::AckStep;
 pub use super::config::SenderConfig;
 pub use super::state::{Segment, SenderCounters};
 
@@ -339,77 +342,6 @@ impl Sender {
         if self.cfg.rack {
             part.rack_after_ack(st, new_data, now);
         }
-    }
-
-    /// An ACK with its SACK blocks and the sends it allows, in one step, when it is a SACK sender's common ACK: it moves
-    /// the cumulative ACK (to at most the highest sent), carries no SACK block, and finds nothing SACKed, no recovery,
-    /// no retransmission pending, no tail loss probe outstanding or waiting and RACK's record calm
-    /// (`super::rack_record`). Then it is exactly [`Sender::on_sack_ack`] followed by [`Sender::poll_transmit`] until it
-    /// returns None (the same parts' steps, without asking again at each segment what the ACK already showed); returns
-    /// the new segments sent, `from..to` (perhaps none). For any other ACK, or a sender without SACK, it changes nothing
-    /// and returns None: the caller takes the ACK and polls as usual. A driver calls it in place of those two for the
-    /// speed of a bulk transfer's steady state; [`Sender::on_ack_then_send`] is the same for a cumulative ACK.
-    #[inline(always)]
-    pub fn on_sack_ack_then_send(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)])
-                                 -> Option<std::ops::Range<u64>> {
-        let RecoveryPart::Sack(part) = &mut self.recovery else { return None };
-        let st = &mut self.st;
-        if !blocks.is_empty() || !(st.una < ack && ack <= st.high) || st.send_next != st.high || st.retransmit.is_some()
-            || !part.takes_quiet_ack(st)
-        {
-            return None;
-        }
-        Self::take_rtt_sample(st, ack, now);
-        part.take_quiet_ack(st, &mut self.cc, ack, now);
-        let sends = Self::after_quiet_ack(st, &self.cfg, now);
-        for seq in sends.clone() {
-            Self::emit(st, seq, now);
-            part.sent_quietly(st, seq, self.cfg.frto, now);
-        }
-        st.send_next = sends.end;
-        part.after_quiet_sends(st, now);
-        Some(sends)
-    }
-
-    /// [`Sender::on_sack_ack_then_send`] for a cumulative-ACK sender (go-back-N, Reno, NewReno, without SACK): a
-    /// cumulative ACK that moves SND.UNA (to at most the highest sent) outside recovery, with no retransmission pending,
-    /// SND.NXT at its highest and no F-RTO, is [`Sender::on_ack`] (the recovery part's open ACK: W grows, the
-    /// duplicate-ACK count restarts) followed by [`Sender::poll_transmit`] until it returns None, which sends the new
-    /// segments the window allows (no limited transmit, with no duplicate ACK counted). Returns them; None, having changed nothing, for any
-    /// other ACK and for a SACK or TCP-Probing sender.
-    #[inline(always)]
-    pub fn on_ack_then_send(&mut self, now: f64, ack: u64) -> Option<std::ops::Range<u64>> {
-        if matches!(self.recovery, RecoveryPart::Sack(_) | RecoveryPart::Probe(_)) {
-            return None;
-        }
-        let st = &mut self.st;
-        if self.cfg.frto || !(st.una < ack && ack <= st.high) || st.recover.is_some() || st.send_next != st.high
-            || st.retransmit.is_some()
-        {
-            return None;
-        }
-        let acked = ack - st.una;
-        Self::take_rtt_sample(st, ack, now);
-        st.una = ack;
-        super::recovery::open_ack(st, &mut self.cc, acked, now);
-        let sends = Self::after_quiet_ack(st, &self.cfg, now);
-        for seq in sends.clone() {
-            Self::emit(st, seq, now);
-        }
-        st.send_next = sends.end;
-        Some(sends)
-    }
-
-    /// What a quiet ACK (either kind) leaves to do before the sends: the timer restarted, and the new segments the
-    /// window allows now, `from..to` (SND.NXT not yet moved).
-    #[inline(always)]
-    fn after_quiet_ack(st: &mut TcpState, cfg: &SenderConfig, now: f64) -> std::ops::Range<u64> {
-        // D2: restarted by an ACK of new data, stopped when nothing is outstanding.
-        st.timer = (st.una < st.high).then_some(now + st.rto.rto());
-        // next_in_order()'s rule with no duplicate ACK (so no limited transmit): every new segment the window allows.
-        let limit = cfg.segments.unwrap_or(u64::MAX);
-        let from = st.send_next;
-        from..(st.una + st.whole_cwnd().min(cfg.wmax)).min(limit).max(from)
     }
 
     /// [`Sender::on_sack_ack`] out of line, for a SACK sender given an ACK without blocks through [`Sender::on_ack`]: the

@@ -175,11 +175,13 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     link_seq: u64,
     link_start: f64,
     link_done_at: f64,
-    /// ACKs on their way back: arrival time and cumulative ACK, with [`CARRIES_SACK`] set in it when the ACK's SACK
-    /// blocks wait in `sacks`.
-    acks: VecDeque<(f64, u64)>,
-    /// When the first of them arrives (infinite when none is on its way): asked at every event, kept beside the queue.
+    /// The first ACK on its way back, as plain fields: when it arrives (infinite when none is on its way) and its
+    /// cumulative ACK, with [`CARRIES_SACK`] set in it when the ACK's SACK blocks wait in `sacks`. A round trip of
+    /// less than two packets' transmission has at most one ACK on its way, and the queue below stays empty.
     next_ack_at: f64,
+    next_ack: u64,
+    /// The ACKs behind it, in order: arrival time and value as above.
+    acks: VecDeque<(f64, u64)>,
     /// The SACK blocks of the ACKs on their way back that carry any, in order, when SACK is on: most ACKs of a bulk
     /// transfer carry none, and the queue of times stays as without SACK.
     sacks: VecDeque<SackBlocks>,
@@ -355,9 +357,6 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     fn send_ack(&mut self, now: f64, ack: u64) {
         self.counts.acks += 1;
         let at = now + self.cfg.tau;
-        if self.acks.is_empty() {
-            self.next_ack_at = at;
-        }
         if TS {
             let echo = self.ts_recent.echo(ack);
             self.echoes.push_back(echo);
@@ -366,7 +365,12 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         if carries {
             self.sacks.push_back(self.receiver.sack_blocks());
         }
-        self.acks.push_back((at, if carries { ack | CARRIES_SACK } else { ack }));
+        let value = if carries { ack | CARRIES_SACK } else { ack };
+        if self.next_ack_at == f64::INFINITY {
+            (self.next_ack_at, self.next_ack) = (at, value);
+        } else {
+            self.acks.push_back((at, value));
+        }
     }
 
     /// The counts at `now`; `delivered`, `received` and `new_received` are counted by the start of the transmission
@@ -436,8 +440,8 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                 }
                 continue;
             } else if ack_at == now {
-                let (_, value) = self.acks.pop_front().expect("an ACK is due");
-                self.next_ack_at = self.acks.front().map_or(f64::INFINITY, |&(t, _)| t);
+                let value = self.next_ack;
+                (self.next_ack_at, self.next_ack) = self.acks.pop_front().unwrap_or((f64::INFINITY, 0));
                 if TS {
                     self.sender.note_echo(self.echoes.pop_front());
                 }
@@ -568,8 +572,9 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             link_seq: 0,
             link_start: 0.0,
             link_done_at: f64::INFINITY,
-            acks: VecDeque::new(),
             next_ack_at: f64::INFINITY,
+            next_ack: 0,
+            acks: VecDeque::new(),
             sacks: VecDeque::new(),
             emitted: VecDeque::new(),
             on_link_emitted: 0.0,

@@ -185,6 +185,8 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     /// The SACK blocks of the ACKs on their way back that carry any, in order, when SACK is on: most ACKs of a bulk
     /// transfer carry none, and the queue of times stays as without SACK.
     sacks: VecDeque<SackBlocks>,
+    /// The SACK blocks of the ACK being taken, when it carries any.
+    ack_blocks: SackBlocks,
     /// With timestamps: when each packet in the buffer left the sender (its TSval), the one on the link's, the
     /// receiver's TS.Recent, and the echo each ACK on its way back carries (beside `acks`).
     emitted: VecDeque<f64>,
@@ -447,9 +449,11 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                 }
                 if SACK {
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
-                    let blocks = if value & CARRIES_SACK != 0 { self.sacks.pop_front() } else { None };
+                    if value & CARRIES_SACK != 0 {
+                        self.ack_blocks = self.sacks.pop_front().expect("the SACK blocks of an ACK that carries them");
+                    }
+                    let blocks = if value & CARRIES_SACK != 0 { self.ack_blocks.as_slice() } else { &[] };
                     let value = value & !CARRIES_SACK;
-                    let blocks = blocks.as_ref().map_or(&[][..], SackBlocks::as_slice);
                     // The common ACKs and their sends in one step (Sender::on_sack_ack_then_send); any other as below.
                     match self.sender.on_sack_ack_then_send(now, value, blocks) {
                         Some(AckStep::Sent(sent)) => sent.for_each(|seq| self.put_on_link(seq, now)),
@@ -576,6 +580,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             next_ack: 0,
             acks: VecDeque::new(),
             sacks: VecDeque::new(),
+            ack_blocks: SackBlocks::NONE,
             emitted: VecDeque::new(),
             on_link_emitted: 0.0,
             ts_recent: TsRecent::new(),

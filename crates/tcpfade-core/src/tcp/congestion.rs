@@ -124,9 +124,21 @@ pub(crate) enum Congestion {
 }
 
 impl Congestion {
-    /// HyStart++ after the congestion part's own growth (out of line: the sender without it only tests an Option).
+    /// The part's own growth for an ACK ([`CongestionOps::on_ack`] but HyStart++).
+    #[inline(always)]
+    fn grow(&mut self, st: &mut TcpState, acked: u64, now: f64) {
+        match self {
+            Congestion::Aimd(cc) => cc.on_ack(st, acked, now),
+            Congestion::Cubic(cc) => cc.on_ack(st, acked, now),
+        }
+    }
+
+    /// [`CongestionOps::on_ack`] with HyStart++ after the congestion part's own growth (out of line: the sender without
+    /// it only tests an Option).
     #[inline(never)]
-    fn hystart(st: &mut TcpState, before: f64, slow_start: bool, now: f64) {
+    fn on_ack_with_hystart(&mut self, st: &mut TcpState, acked: u64, now: f64) {
+        let (before, slow_start) = (st.cwnd, st.cwnd < st.ssthresh);
+        self.grow(st, acked, now);
         let mut part = st.hystart.take().expect("HyStart++ runs");
         if part.phase != super::hystart::HyStartPhase::Done {
             part.after_ack(st, before, slow_start, now);
@@ -138,14 +150,10 @@ impl Congestion {
 impl CongestionOps for Congestion {
     #[inline]
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, now: f64) {
-        let (before, slow_start) = (st.cwnd, st.cwnd < st.ssthresh);
-        match self {
-            Congestion::Aimd(cc) => cc.on_ack(st, acked, now),
-            Congestion::Cubic(cc) => cc.on_ack(st, acked, now),
-        }
         if st.hystart.is_some() {
-            Self::hystart(st, before, slow_start, now);
+            return self.on_ack_with_hystart(st, acked, now);
         }
+        self.grow(st, acked, now);
     }
 
     #[inline]

@@ -218,7 +218,10 @@ impl super::congestion::CongestionOps for Cubic {
                 let cnt = self.linux_cnt(st, e, d);
                 super::congestion::cong_avoid_ai(st, cnt, segments as u64, &mut self.count);
             } else if w_t < e.w_est {
-                st.cwnd = st.cwnd.max(e.w_est); // §4.3: Reno-friendly region
+                // §4.3: Reno-friendly region (cwnd = max(cwnd, W_est); a comparison, where f64::max pays for NaN).
+                if e.w_est > st.cwnd {
+                    st.cwnd = e.w_est;
+                }
             } else {
                 let target = Self::cubic_target(st, d, e.w_max);
                 st.cwnd += segments * (target - st.cwnd) / st.cwnd;

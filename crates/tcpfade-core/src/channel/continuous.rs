@@ -35,10 +35,10 @@ pub struct ContinuousTwoState {
     rule: ContinuousLossRule,
     /// Sojourns (start time, state) covering [segments[0].0, horizon), in order.
     segments: VecDeque<(f64, u8)>,
-    /// The state of `segments[0]`, and a packet's chance to survive each state (1 − its loss probability), read for
-    /// every packet ([`ContinuousTwoState::packet_lost`]).
-    first_state: u8,
+    /// A packet's chance to survive each state (1 − its loss probability), and that of the state of `segments[0]`,
+    /// read for every packet ([`ContinuousTwoState::packet_lost`]).
     survive: [f64; 2],
+    first_survive: f64,
     horizon: f64,
     latest_query: f64,
     state_rng: Rng,
@@ -63,8 +63,8 @@ impl ContinuousTwoState {
             mean: [mean_good, mean_bad],
             rule,
             segments: VecDeque::from([(0.0, first)]),
-            first_state: first,
             survive: [1.0 - loss[0], 1.0 - loss[1]],
+            first_survive: 1.0 - loss[usize::from(first)],
             horizon: 0.0,
             latest_query: 0.0,
             state_rng,
@@ -113,7 +113,7 @@ impl ContinuousTwoState {
         loop {
             while self.segments.len() > 1 && self.segments[1].0 <= t {
                 self.segments.pop_front();
-                self.first_state = self.segments[0].1;
+                self.first_survive = self.survive[usize::from(self.segments[0].1)];
             }
             if self.horizon > t {
                 return Ok(());
@@ -162,7 +162,7 @@ impl ContinuousTwoState {
         // Inline in the driver's loop, the rest out of line.
         if self.segments.len() == 1 && start >= self.latest_query && duration >= 0.0 && start + duration < self.horizon {
             self.latest_query = start;
-            let survive = self.survive[usize::from(self.first_state)];
+            let survive = self.first_survive;
             return Ok(survive < 1.0 && self.loss_rng.random::<f64>() >= survive);
         }
         self.packet_lost_across(start, duration)

@@ -90,7 +90,9 @@ impl SentList {
         // Its old slot may be another segment's: copy only those before it.
         self.reserve(una, high, seq);
         debug_assert!(self.calm || self.slot(seq).flags & LISTED == 0, "a new segment's slot holds an undelivered one");
-        *self.slot_mut(seq) = Slot { xmit: now, ..Slot::default() };
+        // The links are not written: only a listed slot's are read, and listing one writes them.
+        let slot = self.slot_mut(seq);
+        (slot.xmit, slot.flags) = (now, 0);
         if !self.calm {
             self.link_last(seq);
         }

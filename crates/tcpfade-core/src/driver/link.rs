@@ -486,7 +486,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             // delayed ACK its state is as the last poll left it, which sent all it could, so it is not asked again.
             self.observer.after_sends(now, &self.sender);
             timer = self.sender.timer_deadline().unwrap_or(f64::INFINITY);
-            later = crate::earlier(self.delayed_ack_at(), timer);
+            later = if delayed_acks { crate::earlier(self.delayed_ack_at(), timer) } else { timer };
             // Progress and a stop are looked at once an ACK or a timer is handled: every run has one or the other
             // within a few events (a lost packet's timer, a received one's ACK).
             watch.tick(|| now / cfg.duration)?;

@@ -1,4 +1,4 @@
-//! The one-step ACKs of SACK's recovery part (`super::super::Sender::on_sack_ack_then_send`): an ACK and the sends it
+//! The one-step ACKs of SACK's recovery part ([`crate::tcp::Sender::on_sack_ack_then_send`]): an ACK and the sends it
 //! allows, taken at once, where the general path ([`SackRecovery::on_ack`], then the sender's `poll_transmit` until it
 //! returns None) would ask again at every step what the ACK already showed. Two kinds:
 //!

@@ -1,10 +1,10 @@
 //! The sender's one-step ACKs: an ACK and the sends it allows, taken at once, for the speed of a bulk transfer (the
 //! link and transfer drivers call them first). Each is the general way of taking that ACK ([`Sender::on_sack_ack`] or
 //! [`Sender::on_ack`], then [`Sender::poll_transmit`] until it returns None) with the same parts' steps, and is checked
-//! against it at every event by `tests/quiet_step.rs`; the SACK part's side is [`super::super::sack_recovery`]'s.
+//! against it at every event by `tests/quiet_step.rs`; the SACK part's side is [`crate::tcp::sack_recovery`]'s.
 
-use super::super::sack_recovery::NextSegRule;
-use super::super::state::TcpState;
+use crate::tcp::sack_recovery::NextSegRule;
+use crate::tcp::state::TcpState;
 use super::{RecoveryPart, Sender, SenderConfig};
 
 /// What [`Sender::on_sack_ack_then_send`] did with an ACK it took.
@@ -19,7 +19,7 @@ pub enum AckStep {
 
 impl Sender {
     /// An ACK with its SACK blocks and the sends it allows, in one step, when it is one of a SACK sender's two common
-    /// ACKs ([`super::sack_recovery`]'s one-step ACKs):
+    /// ACKs ([`crate::tcp::sack_recovery`]'s one-step ACKs):
     ///
     /// - the quiet ACK: it moves the cumulative ACK (to at most the highest sent), carries no SACK block, and finds
     ///   nothing SACKed, no recovery, no retransmission pending, no tail loss probe outstanding or waiting and RACK's
@@ -98,7 +98,7 @@ impl Sender {
         let acked = ack - st.una;
         Self::take_rtt_sample(st, ack, now);
         st.una = ack;
-        super::super::recovery::open_ack(st, &mut self.cc, acked, now);
+        crate::tcp::recovery::open_ack(st, &mut self.cc, acked, now);
         let sends = Self::after_quiet_ack(st, &self.cfg, now);
         for seq in sends.clone() {
             Self::emit(st, seq, now);

@@ -377,3 +377,33 @@ fn an_ack_older_than_snd_una_acknowledges_nothing_and_its_blocks_are_taken() {
     assert_eq!((s.una(), s.is_sacked(5), s.pipe(), s.cwnd(), s.in_recovery()), (3, true, Some(10), 11.0, false));
     assert!(sent.is_empty());
 }
+
+/// An ACK carries at most three SACK blocks (RFC 2018 §3 beside timestamps; `MAX_SACK_BLOCKS`): a caller that hands the
+/// sender more has the rest ignored, by RACK's delivery and the scoreboard alike. Before, the scoreboard took all four
+/// and RACK three, so a segment counted SACKed stayed counted lost, and pipe went below zero.
+#[test]
+fn blocks_beyond_three_are_ignored_by_every_part() {
+    let build = || {
+        let cfg = SenderConfig::new(Variant::NewReno, 40, 3, 1.0, 1e9).unwrap().with_initial_window(10).unwrap()
+            .with_sack(true).unwrap().with_rack(true).unwrap();
+        let mut s = Sender::new(cfg);
+        assert_eq!(drain(&mut s, 0.0), (0..10).collect::<Vec<_>>());
+        s
+    };
+    let (mut four, mut three) = (build(), build());
+    four.on_sack_ack(0.1, 0, &[(2, 3), (4, 5), (6, 7), (8, 9)]);
+    three.on_sack_ack(0.1, 0, &[(2, 3), (4, 5), (6, 7)]);
+    assert_eq!(format!("{four:?}"), format!("{three:?}"));
+    // Segments 0, 1, 3 and 5 sent before the newest SACKed one (6) are lost by RACK's time rule once their wait is over;
+    // 8 is not SACKed for either sender.
+    assert!(!four.is_sacked(8));
+    for (t, ack, blocks) in [(0.2, 0, vec![(2, 3), (4, 5), (6, 8)]), (0.3, 1, vec![(2, 3), (4, 5), (6, 10)]),
+                             (0.4, 10, vec![])] {
+        let (a, b) = (drain(&mut four, t), drain(&mut three, t));
+        assert_eq!(a, b);
+        four.on_sack_ack(t, ack, &blocks);
+        three.on_sack_ack(t, ack, &blocks);
+        assert_eq!(format!("{four:?}"), format!("{three:?}"), "after the ACK of {ack} at {t}");
+        assert!(four.pipe().is_some());
+    }
+}

@@ -321,10 +321,12 @@ impl Sender {
     }
 
     /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
-    /// blocks are ignored and this is [`Sender::on_ack`].
+    /// blocks are ignored and this is [`Sender::on_ack`]. Only the first [`super::MAX_SACK_BLOCKS`] blocks are read, as
+    /// an ACK's option carries no more ([`super::SackBlocks::new`] drops the rest likewise).
     #[inline(always)]
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
+        let blocks = &blocks[..blocks.len().min(super::MAX_SACK_BLOCKS)];
         let st = &mut self.st;
         // An ACK older than SND.UNA (ACKs reordered on the way back) acknowledges nothing new; its SACK blocks still
         // say what the receiver holds, and are taken (as Linux's tcp_ack() takes an old ACK's SACK information).

@@ -12,6 +12,15 @@ pub(super) struct ByStart {
     pub(super) new_received: u64,
 }
 
+impl ByStart {
+    /// Add another count of the same batch.
+    pub(super) fn add(&mut self, other: &ByStart) {
+        self.delivered += other.delivered;
+        self.received += other.received;
+        self.new_received += other.new_received;
+    }
+}
+
 /// The start of the delivering transmission of each packet the receiver holds out of order, by sequence number: a
 /// ring over the receiver's window (every held packet lies within Wmax above the cumulative ACK), allocated at the
 /// first packet out of order, where a hash map cost a hash per packet held.

@@ -196,8 +196,10 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     ack_policy: AckPolicy,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HeldStarts,
-    /// The counts kept by the batch in which a transmission started, one entry a batch.
+    /// The counts kept by the batch in which a transmission started, one entry a batch; those of batch `current.0` in
+    /// `current.1` until a transmission of a later batch ends (starts come in order), then added to its entry.
     by_start: Vec<ByStart>,
+    current: (usize, ByStart),
     /// Length of a batch of the measured time [s].
     batch_length: f64,
     /// The start times [lo, hi) counted in batch i, as (lo, hi, i) (empty at first).
@@ -323,9 +325,27 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
 
     /// Credit a packet delivered in order to the batch in which its delivering transmission started.
     fn credit(&mut self, start: f64) {
-        if let Some(i) = self.batch_of(start) {
-            self.by_start[i].delivered += 1;
+        match self.batch_of(start) {
+            Some(i) if i == self.current.0 => self.current.1.delivered += 1,
+            Some(i) => self.by_start[i].delivered += 1,
+            None => {}
         }
+    }
+
+    /// The counts by start of batch `i`, where the transmission that ended now started: the current batch's, after
+    /// those of the batch before are put in their entry if `i` is a later one.
+    #[inline(always)]
+    fn counts_of(&mut self, i: usize) -> &mut ByStart {
+        if i != self.current.0 {
+            self.close_current(i);
+        }
+        &mut self.current.1
+    }
+
+    #[inline(never)]
+    fn close_current(&mut self, i: usize) {
+        let (j, counts) = std::mem::replace(&mut self.current, (i, ByStart::default()));
+        self.by_start[j].add(&counts);
     }
 
     /// The receiver takes `seq`, whose delivering transmission started at `start`, in batch `batch` (`Link::batch_of`);
@@ -335,7 +355,7 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         let ack = self.receiver.on_segment(seq);
         let after = self.receiver.expected();
         if let Some(i) = batch {
-            let counts = &mut self.by_start[i];
+            let counts = self.counts_of(i);
             counts.received += 1;
             counts.new_received += u64::from(new);
             counts.delivered += u64::from(after > before);
@@ -493,7 +513,9 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         }
     }
 
-    fn outcome(&self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
+    fn outcome(&mut self, snapshots: Vec<LinkCounts>) -> LinkOutcome {
+        let last = self.by_start.len() - 1;
+        self.close_current(last);
         let mut batches: Vec<LinkCounts> = snapshots.windows(2).map(|w| w[1].minus(&w[0])).collect();
         let mut totals = snapshots.last().expect("marks").minus(&snapshots[0]);
         for (i, batch) in batches.iter_mut().enumerate() {
@@ -502,7 +524,6 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         }
         // F-RTO's undos (never in the snapshots), each in the batch in which the timeout it undid fired, as the timeouts
         // are counted: no measured window counts an undo without its timeout.
-        let last = self.by_start.len() - 1;
         for &fired in self.sender.undone_timeouts() {
             if fired >= self.cfg.warmup {
                 batches[self.raw_batch(fired).min(last)].spurious_timeouts += 1;
@@ -588,6 +609,7 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
             held_starts: HeldStarts::new(cfg.sender.wmax),
             by_start: vec![ByStart::default(); cfg.batches as usize],
+            current: (0, ByStart::default()),
             batch_length: (cfg.duration - cfg.warmup) / cfg.batches as f64,
             batch_bounds: (0.0, 0.0, 0),
             service: 1.0 / cfg.rate,

@@ -25,8 +25,15 @@ impl SackRecovery {
     /// Changes nothing.
     #[inline(always)]
     pub(crate) fn takes_quiet_ack(&self, st: &TcpState) -> bool {
-        self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
-            && self.rack.as_deref().is_none_or(Rack::takes_calm_ack)
+        match self.rack.as_deref() {
+            // RACK's record is calm only outside recovery with nothing SACKed (`rack_record`; checked in debug builds).
+            Some(rack) => {
+                let calm = rack.takes_calm_ack();
+                debug_assert!(!calm || (self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()));
+                calm
+            }
+            None => self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none(),
+        }
     }
 
     /// [`SackRecovery::on_ack`] and [`SackRecovery::rack_after_ack`] of an ACK [`SackRecovery::takes_quiet_ack`]

@@ -469,10 +469,12 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
                 }
                 if SACK {
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
-                    if value & CARRIES_SACK != 0 {
+                    let blocks: &[(u64, u64)] = if value & CARRIES_SACK != 0 {
                         self.ack_blocks = self.sacks.pop_front().expect("the SACK blocks of an ACK that carries them");
-                    }
-                    let blocks = if value & CARRIES_SACK != 0 { self.ack_blocks.as_slice() } else { &[] };
+                        self.ack_blocks.as_slice()
+                    } else {
+                        &[]
+                    };
                     let value = value & !CARRIES_SACK;
                     // The common ACKs and their sends in one step (Sender::on_sack_ack_then_send); any other as below.
                     match self.sender.on_sack_ack_then_send(now, value, blocks) {

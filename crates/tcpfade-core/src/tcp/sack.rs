@@ -200,13 +200,11 @@ impl Scoreboard {
 
     /// Mark `seq` SACKed: [`Scoreboard::mark`] of `[seq, seq + 1)`, without counting bits.
     #[inline(always)]
-    pub(crate) fn mark_one(&mut self, seq: u64) -> u64 {
+    pub(crate) fn mark_one(&mut self, seq: u64) {
         let (w, bit) = (self.word(seq), 1u64 << (seq & 63));
-        let new = u64::from(self.words[w] & bit == 0);
+        self.count += u64::from(self.words[w] & bit == 0);
         self.words[w] |= bit;
-        self.count += new;
         self.high_sacked = self.high_sacked.max(seq + 1);
-        new
     }
 
     /// The cumulative ACK moved from `from` to `to`: forget the marks below it (they are acknowledged).

@@ -382,13 +382,13 @@ impl Rack {
     /// state: the record calm, and no probe outstanding or waiting. Changes nothing.
     #[inline(always)]
     pub(crate) fn takes_calm_ack(&self) -> bool {
-        self.sent.is_calm() && self.tlp_end.is_none() && self.probe.is_none()
+        self.sent.is_calm() && self.no_probe()
     }
 
     /// Whether no probe is outstanding or waiting: then an ACK's §7.4 check changes nothing and the sends after it are
-    /// not a probe (a recovery's one-step ACK, `super::sack_recovery`). Changes nothing.
+    /// not a probe (the one-step ACKs, `super::sack_recovery`).
     #[inline(always)]
-    pub(crate) fn takes_recovery_ack(&self) -> bool {
+    pub(crate) fn no_probe(&self) -> bool {
         self.tlp_end.is_none() && self.probe.is_none()
     }
 

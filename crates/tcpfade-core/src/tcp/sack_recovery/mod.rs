@@ -155,6 +155,13 @@ impl SackRecovery {
         st.recover.is_some() || self.after_rto.is_some()
     }
 
+    /// Nothing SACKed, outside recovery and after no timeout: the state between losses, in which an ACK of new data
+    /// without blocks finds nothing to count as a duplicate and nothing lost.
+    #[inline(always)]
+    fn between_losses(&self, st: &TcpState) -> bool {
+        self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()
+    }
+
     /// RFC 6675's pipe: as of the last ACK or send while this part governs, else SetPipe now.
     pub(crate) fn pipe(&self, st: &TcpState) -> u64 {
         if self.governs(st) {
@@ -174,7 +181,7 @@ impl SackRecovery {
     #[inline(always)]
     pub(crate) fn on_ack(&mut self, st: &mut TcpState, cc: &mut Congestion, ack: u64, blocks: &[(u64, u64)], now: f64,
                          limit: u64) {
-        if blocks.is_empty() && self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none() {
+        if blocks.is_empty() && self.between_losses(st) {
             // Nothing SACKed, before or now, outside recovery: the general path below reduces to this (no
             // duplicate to count, nothing lost), and it is the common ACK of a bulk transfer. With RACK, when its
             // own steps reduce likewise (Rack::on_quiet_ack).
@@ -517,8 +524,8 @@ impl SackRecovery {
     /// debug builds), so the PTO needs none of the general context.
     #[inline(always)]
     fn calm_rack(&mut self, st: &TcpState) -> Option<&mut Rack> {
+        debug_assert!(self.rack.as_deref().is_none_or(|rack| !rack.is_calm()) || self.between_losses(st));
         let rack = self.rack.as_deref_mut().filter(|rack| rack.is_calm())?;
-        debug_assert!(st.recover.is_none() && self.after_rto.is_none() && self.board.count() == 0);
         Some(rack)
     }
 

@@ -29,10 +29,10 @@ impl SackRecovery {
             // RACK's record is calm only outside recovery with nothing SACKed (`rack_record`; checked in debug builds).
             Some(rack) => {
                 let calm = rack.takes_calm_ack();
-                debug_assert!(!calm || (self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none()));
+                debug_assert!(!calm || self.between_losses(st));
                 calm
             }
-            None => self.board.count() == 0 && st.recover.is_none() && self.after_rto.is_none(),
+            None => self.between_losses(st),
         }
     }
 
@@ -76,7 +76,7 @@ impl SackRecovery {
         let rack = self.rack.as_deref()?;
         if !(ack == st.una && st.recover.is_some_and(|point| ack < point) && ack < left && left < right
             && right <= st.high && st.send_next == st.high)
-            || self.after_rto.is_some() || self.frto.is_some() || self.entry.is_some() || !rack.takes_recovery_ack()
+            || self.after_rto.is_some() || self.frto.is_some() || self.entry.is_some() || !rack.no_probe()
         {
             return None;
         }

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
-cargo build --release -q -p tcpfade-core --examples
+cargo build --release -q -p tcpfade-core --features tools --examples
 for case in cubic+sack+prr+rack newreno loss_free/cubic+sack+prr+rack loss_free/newreno; do
     out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/link_instructions "$case" 2000 2>&1)
     refs=$(echo "$out" | awk '/refs:/ {gsub(",", "", $4); print $4}')
@@ -24,7 +24,9 @@ if [ $# -ge 1 ]; then
     mkdir -p "$tree/crates/tcpfade-core/examples/digest"
     cp crates/tcpfade-core/examples/{link,transfer}_digest.rs "$tree/crates/tcpfade-core/examples/"
     cp crates/tcpfade-core/examples/digest/*.rs "$tree/crates/tcpfade-core/examples/digest/"
-    (cd "$tree" && CARGO_TARGET_DIR="$PWD/target" cargo build --release -q -p tcpfade-core --example link_digest \
+    # A revision from before the examples needed the `tools` feature builds them without it.
+    features=$(grep -q '^tools = ' "$tree/crates/tcpfade-core/Cargo.toml" && echo "--features tools" || true)
+    (cd "$tree" && CARGO_TARGET_DIR="$PWD/target" cargo build --release -q -p tcpfade-core $features --example link_digest \
         --example transfer_digest)
     for what in "400 link runs:link_digest" "300 transfers:transfer_digest"; do
         if cmp -s <(target/release/examples/${what#*:}) <("$tree/target/release/examples/${what#*:}"); then

@@ -2,7 +2,7 @@
 //! (`benchmarks/instructions.sh`): criterion's wall-clock figures scatter by 2× on a shared host, the instructions a
 //! delivered packet costs do not.
 //!
-//! `cargo run --release -p tcpfade-core --example link_instructions -- CASE [SECONDS]`, CASE one of
+//! `cargo run --release -p tcpfade-core --features tools --example link_instructions -- CASE [SECONDS]`, CASE one of
 //! `cubic+sack+prr+rack`, `newreno` (the near-i.i.d. channel) or `loss_free/cubic+sack+prr+rack`, `loss_free/newreno`
 //! (a perfect channel, Wmax = 20); prints the packets delivered.
 

@@ -2,7 +2,7 @@
 //! limited transmit, delayed ACKs, ACK drops and losses on the air, both meterings, with and without the window trace;
 //! perfect and two-state channels), each outcome printed whole. Two revisions whose outputs are byte for byte the same
 //! computed the same transfers: the check behind "transfers identical" in docs/performance.md. Run it at both
-//! revisions (`cargo run --release -q -p tcpfade-core --example transfer_digest`) and compare.
+//! revisions (`cargo run --release -q -p tcpfade-core --features tools --example transfer_digest`) and compare.
 
 use tcpfade_core::channel::continuous::{ContinuousLossRule, ContinuousTwoState};
 use tcpfade_core::driver::{run_transfer_traced, Metering, PerfectChannel, TransferConfig, WindowTrace};

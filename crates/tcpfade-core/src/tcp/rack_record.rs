@@ -136,6 +136,36 @@ impl SentList {
         last
     }
 
+    /// Segment `seq`, delivered and out of the list, is undelivered again (the receiver reneged): back in the list at
+    /// its place by transmission time, found by a walk from the oldest (rare: at a timeout after a renege). Not in the
+    /// calm state.
+    #[cold]
+    pub(super) fn relink(&mut self, seq: u64) {
+        debug_assert!(!self.calm && self.slot(seq).flags & LISTED == 0);
+        let xmit = self.slot(seq).xmit;
+        // The first listed segment sent after it (a later time; at the same time the higher sequence).
+        let mut next = self.head;
+        while next != NONE {
+            let n = self.slot(next);
+            if n.xmit > xmit || (n.xmit == xmit && next > seq) {
+                break;
+            }
+            next = n.next;
+        }
+        let prev = if next == NONE { self.tail } else { self.slot(next).prev };
+        let slot = self.slot_mut(seq);
+        (slot.prev, slot.next) = (prev, next);
+        slot.flags |= LISTED;
+        match prev {
+            NONE => self.head = seq,
+            p => self.slot_mut(p).next = seq,
+        }
+        match next {
+            NONE => self.tail = seq,
+            n => self.slot_mut(n).prev = seq,
+        }
+    }
+
     /// Put `seq` at the end of the list (sent now, the latest).
     #[inline]
     fn link_last(&mut self, seq: u64) {

@@ -207,6 +207,12 @@ impl Scoreboard {
         self.high_sacked = self.high_sacked.max(seq + 1);
     }
 
+    /// Forget every mark (the receiver reneged: `super::sack_recovery`'s evidence); the retransmitted bits stay.
+    pub(crate) fn clear(&mut self) {
+        self.words.fill(0);
+        (self.count, self.high_sacked) = (0, 0);
+    }
+
     /// The cumulative ACK moved from `from` to `to`: forget the marks below it (they are acknowledged).
     pub(crate) fn advance(&mut self, from: u64, to: u64) {
         if self.count == 0 || to <= from {

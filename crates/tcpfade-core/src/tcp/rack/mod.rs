@@ -235,7 +235,9 @@ impl Rack {
         (from..to).find(|&s| self.slot(s).flags & (LOST | RXT) == LOST && !board.is_sacked(s))
     }
 
-    /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight).
+    /// `seq` went on the link at `now` (§6.1: record Segment.xmit_ts; a retransmission is in flight). The SACK part
+    /// does not tell it of a retransmission of a SACKed segment, which RACK holds delivered (`super::sack_recovery`'s
+    /// evidence).
     #[inline]
     pub(crate) fn on_send(&mut self, seq: u64, now: f64, retransmission: bool, una: u64, high: u64) {
         if !retransmission {
@@ -273,7 +275,15 @@ impl Rack {
         }
         sorted[..n].sort_unstable();
         let cumulative = (una, ack.min(high));
-        let sacked = sorted[..n].iter().map(|&(l, r)| (l.max(ack), r.min(high)));
+        // The blocks lie above `ack` and within `high` (the SACK part takes no other); each segment once: an overlap of
+        // two blocks (not from an honest receiver) is delivered by the first.
+        debug_assert!(sorted[..n].iter().all(|&(l, r)| ack < l && r <= high));
+        let mut floor = ack;
+        let sacked = sorted[..n].iter().map(|&(l, r)| {
+            let from = l.max(floor);
+            floor = floor.max(r);
+            (from, r)
+        });
         for (left, right) in std::iter::once(cumulative).chain(sacked) {
             // The segments of the range not SACKed before, found a word of the scoreboard at a time.
             let mut from = left;
@@ -477,6 +487,14 @@ impl Rack {
         }
         self.reo_deadline = (timeout > 0.0).then_some(now + timeout + self.timer_slack);
         marked
+    }
+
+    /// The receiver reneged on `seq`, which it had SACKed (delivered, for RACK), with `[una, high)` outstanding: it is
+    /// undelivered again, back among the others by transmission time, for the RTO's marks to judge (§6.3;
+    /// `super::sack_recovery`'s evidence).
+    pub(crate) fn reneged(&mut self, seq: u64, una: u64, high: u64) {
+        self.sent.settle(una, high);
+        self.sent.relink(seq);
     }
 
     fn mark_lost(&mut self, seq: u64) {

@@ -24,8 +24,8 @@
 //! - **After a timeout** (§5.1): RecoveryPoint = HighData, recovery ends, and no new one starts until the
 //!   cumulative ACK reaches it. Until then every un-SACKed packet below it counts as lost, and the sender sends
 //!   by pipe as in recovery but with rules (1) and (2) only: it fills the holes in order from the cumulative ACK,
-//!   skipping what the receiver holds, and W grows from the loss window by slow start. The scoreboard is kept
-//!   (our receiver never reneges).
+//!   skipping what the receiver holds, and W grows from the loss window by slow start. The scoreboard is kept,
+//!   unless the receiver reneged (`evidence`: what SACK information the part believes of a buggy or lying one).
 //!
 //! **PRR** (RFC 6937 §3) replaces "cwnd = ssthresh" during recovery: at entry prr_delivered = prr_out = 0 and
 //! RecoverFS = FlightSize, the packets outstanding less those limited transmit sent (RFC 5681 §3.2 step 2, as for
@@ -47,6 +47,7 @@
 //! is retransmitted, and a retransmitted one twice unless it was marked lost (Linux's packets_out − sacked_out −
 //! lost_out + retrans_out); after a timeout RACK marks what RFC 8985 §6.3 says instead of every hole.
 
+mod evidence;
 mod one_step;
 
 use super::congestion::{Congestion, CongestionOps};
@@ -217,6 +218,14 @@ impl SackRecovery {
         let (old_una, before) = (st.una, self.board.count());
         let new_data = ack > st.una;
         self.frto_new = false;
+        // Only the blocks within the outstanding data, whole, and the same ones for every part (`evidence`).
+        let taken;
+        let blocks = if Self::all_credible(blocks, ack, st.high) {
+            blocks
+        } else {
+            taken = Self::credible(blocks, ack, st.high);
+            taken.as_slice()
+        };
         // F-RTO's evidence, before the scoreboard takes the ACK: does it cover an original segment?
         let original = self.frto.is_some_and(|f| self.covers_original(st, ack, blocks, f.high_seq));
         if let Some(rack) = self.rack.as_deref_mut() {
@@ -229,7 +238,7 @@ impl SackRecovery {
         }
         let mut fresh = 0;
         for &(left, right) in blocks {
-            fresh += self.board.mark(left.max(st.una), right.min(st.high));
+            fresh += self.board.mark(left, right);
         }
         let delivered = (ack - old_una + self.board.count()).saturating_sub(before);
         if new_data {
@@ -241,7 +250,7 @@ impl SackRecovery {
         if let Some(f) = self.frto.as_mut() {
             let new_ok = st.next_new_segment(self.wmax, limit).is_some();
             match f.on_ack(original, new_data, fresh > 0, st.una, st.high, new_ok) {
-                Verdict::Spurious => self.undo_timeout(st),
+                Verdict::Spurious => self.undo_timeout(st, now),
                 Verdict::Real => self.frto = None,
                 Verdict::SendNew => {
                     self.frto_new = true;
@@ -295,18 +304,15 @@ impl SackRecovery {
         }
     }
 
-    /// Whether an ACK of `ack` with `blocks` newly acknowledges, cumulatively or by SACK, a segment below `high_seq`
-    /// never sent again (F-RTO's evidence; Linux's FLAG_ORIG_SACK_ACKED).
-    fn covers_original(&self, st: &TcpState, ack: u64, blocks: &[(u64, u64)], high_seq: u64) -> bool {
-        let top = st.high.min(high_seq);
-        self.board.count_originals(st.una, ack.min(top)) > 0
-            || blocks.iter().any(|&(l, r)| self.board.count_originals(l.max(ack).max(st.una), r.min(top)) > 0)
-    }
-
     /// F-RTO found the timeout spurious: the window before it comes back, and the sender leaves loss recovery with
-    /// nothing marked lost (Linux's tcp_try_undo_loss() with tcp_undo_cwnd_reduction(sk, true)).
-    fn undo_timeout(&mut self, st: &mut TcpState) {
+    /// nothing marked lost (Linux's tcp_try_undo_loss() with tcp_undo_cwnd_reduction(sk, true)). The timer runs on
+    /// (at `now`): the timeout stopped it for the retransmission to restart, which a caller that took this ACK before
+    /// polling never sends.
+    fn undo_timeout(&mut self, st: &mut TcpState, now: f64) {
         self.frto.take().expect("an F-RTO episode").undo_window(st);
+        if st.timer.is_none() && st.una < st.high {
+            st.timer = Some(now + st.rto.rto());
+        }
         self.after_rto = None;
         self.entry = None;
         self.frto_new = false;
@@ -332,13 +338,16 @@ impl SackRecovery {
 
     fn pipe_with(&self, st: &TcpState, lost_below: u64) -> u64 {
         let (una, high) = (st.una, st.high);
+        // The counts never exceed what is outstanding (`evidence`): saturating only as a last guard.
         if let Some(rack) = &self.rack {
-            return (high - una) - self.board.count() - rack.lost + rack.rxt;
+            debug_assert!(self.board.count() + rack.lost <= high - una + rack.rxt, "pipe below zero");
+            return (high - una + rack.rxt).saturating_sub(self.board.count() + rack.lost);
         }
         let lost = (lost_below - una) - self.board.count_in(una, lost_below);
         let rxt = self.rxt_next.clamp(una, high);
         let retransmitted = (rxt - una) - self.board.count_in(una, rxt);
-        (high - una) - self.board.count() - lost + retransmitted
+        debug_assert!(self.board.count() + lost <= high - una + retransmitted, "pipe below zero");
+        (high - una + retransmitted).saturating_sub(self.board.count() + lost)
     }
 
     /// RFC 6675 §5 step 4: enter loss recovery.
@@ -441,6 +450,7 @@ impl SackRecovery {
 
     /// The retransmission timer expired (RFC 6675 §5.1; the timeout is counted and the RTO backed off already).
     pub(crate) fn timeout(&mut self, st: &mut TcpState, cc: &mut Congestion, now: f64) {
+        self.forget_reneged(st);
         if self.frto_on {
             self.frto = Frto::at_timeout(&mut self.frto_first, st, self.after_rto.is_some());
             self.frto_new = false;
@@ -514,6 +524,9 @@ impl SackRecovery {
         }
         let cx = self.context(st);
         let Some(rack) = self.rack.as_deref_mut() else { return };
+        if retransmission && self.board.is_sacked(seq) {
+            return; // not in flight by SetPipe's count, and delivered for RACK (`evidence`)
+        }
         rack.on_send(seq, now, retransmission, st.una, st.high);
         if !retransmission && !probe {
             rack.arm_pto(&cx, now);

@@ -322,17 +322,21 @@ impl Sender {
 
     /// An ACK with its SACK blocks (RFC 2018) arrived at `now`. Without SACK ([`SenderConfig::sack`] off) the
     /// blocks are ignored and this is [`Sender::on_ack`]. Only the first [`super::MAX_SACK_BLOCKS`] blocks are read, as
-    /// an ACK's option carries no more ([`super::SackBlocks::new`] drops the rest likewise).
+    /// an ACK's option carries no more ([`super::SackBlocks::new`] drops the rest likewise). Any ACK, a lying
+    /// receiver's too: the SACK part's `evidence` says what of it is taken.
     #[inline(always)]
     pub fn on_sack_ack(&mut self, now: f64, ack: u64, blocks: &[(u64, u64)]) {
         let RecoveryPart::Sack(part) = &mut self.recovery else { return self.on_ack(now, ack) };
         let blocks = &blocks[..blocks.len().min(super::MAX_SACK_BLOCKS)];
         let st = &mut self.st;
         // An ACK older than SND.UNA (ACKs reordered on the way back) acknowledges nothing new; its SACK blocks still
-        // say what the receiver holds, and are taken (as Linux's tcp_ack() takes an old ACK's SACK information).
+        // say what the receiver holds, and are judged as any ACK's (Linux's tcp_ack() takes an old ACK's SACK blocks).
         let ack = ack.max(st.una);
         let new_data = ack > st.una;
         if new_data {
+            if ack > st.high {
+                return; // RFC 9293 §3.10.7.4: it acknowledges something never sent; dropped, blocks and all
+            }
             Self::take_rtt_sample(st, ack, now);
         }
         part.on_ack(st, &mut self.cc, ack, blocks, now, self.cfg.segments.unwrap_or(u64::MAX));

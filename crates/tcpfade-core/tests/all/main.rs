@@ -19,6 +19,8 @@ mod limited_transmit;
 mod link_driver;
 #[path = "../link_properties.rs"]
 mod link_properties;
+#[path = "../lying_receiver.rs"]
+mod lying_receiver;
 #[path = "../probing_traces.rs"]
 mod probing_traces;
 #[path = "../prr_traces.rs"]

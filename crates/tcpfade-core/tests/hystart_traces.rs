@@ -122,6 +122,8 @@ fn a_loss_ends_hystart_and_the_slotted_model_refuses_it() {
     // it by congestion avoidance's 1/16, with no CSS quarter.
     s.on_ack(5.1, 52);
     assert_eq!(s.cwnd(), 16.0);
+    // 52 onward go out (an ACK of a segment never sent is dropped, RFC 9293 §3.10.7.4).
+    while s.poll_transmit(5.1).is_some() {}
     s.on_ack(5.2, 53);
     assert_eq!(s.cwnd(), 16.0 + 1.0 / 16.0);
     let cfg = SenderConfig::new(Variant::NewReno, 64, 3, 1.0, 64.0).unwrap().with_hystart(true);

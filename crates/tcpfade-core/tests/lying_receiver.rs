@@ -53,6 +53,24 @@ fn an_ack_of_data_never_sent_is_dropped_and_a_block_reaching_past_it_is_ignored_
 }
 
 #[test]
+fn a_cumulative_ack_of_data_never_sent_is_dropped_without_sack_too() {
+    for variant in [Variant::Reno, Variant::NewReno, Variant::Cubic] {
+        let cfg = SenderConfig::new(variant, 64, 3, 100.0, 1000.0).unwrap().with_initial_window(4).unwrap();
+        let mut s = Sender::new(cfg);
+        assert_eq!(drain(&mut s, 0.0), [0, 1, 2, 3]);
+        // 0-3 out (the highest sent is 3, SND.NXT 4). An ACK of 9 names 4-8, never sent: dropped (before, SND.UNA went
+        // to 9 and the sender went on from 9, 4-8 never sent).
+        s.on_ack(1.0, 9);
+        assert_eq!((s.una(), s.cwnd()), (0, 4.0), "{variant:?}");
+        assert_eq!(drain(&mut s, 1.0), [] as [u64; 0]);
+        // The honest ACK of 2 after it: slow start, cwnd 5, and 4-6 go (2 + 5 = 7).
+        s.on_ack(1.1, 2);
+        assert_eq!((s.una(), s.cwnd()), (2, 5.0), "{variant:?}");
+        assert_eq!(drain(&mut s, 1.1), [4, 5, 6]);
+    }
+}
+
+#[test]
 fn a_stale_acks_block_reaching_snd_una_is_ignored_and_its_other_blocks_taken() {
     for rack in [false, true] {
         let mut s = scripted(Variant::NewReno, rack);

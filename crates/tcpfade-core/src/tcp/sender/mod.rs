@@ -37,13 +37,14 @@ use super::frto::CumulativeFrto;
 use super::probe_cycle::ProbeRecovery;
 use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
-use super::rack::RackView;
 use super::hystart::{HyStart, HyStartPhase};
-use super::prr::PrrState;
-use super::sack_recovery::{NextSegRule, SackRecovery};
+use super::sack_recovery::SackRecovery;
 use super::state::TcpState;
-use super::{CongestionControl, LossDetection, Recovery, Variant};
+use super::{CongestionControl, LossDetection, Recovery};
+#[cfg(doc)]
+use super::Variant;
 
+mod inspect;
 mod one_step;
 mod probing;
 
@@ -285,6 +286,9 @@ impl Sender {
             return self.on_sack_ack_without_blocks(now, ack);
         }
         let st = &mut self.st;
+        if ack > st.high {
+            return; // RFC 9293 §3.10.7.4: it acknowledges something never sent; dropped
+        }
         if ack > st.una {
             let (old_una, acked) = (st.una, ack - st.una);
             Self::take_rtt_sample(st, ack, now);
@@ -499,105 +503,5 @@ impl Sender {
             }
             self.cc.on_ack(st, 1, first_ack + i as f64);
         }
-    }
-
-    /// Congestion window W.
-    pub fn cwnd(&self) -> f64 {
-        self.st.cwnd
-    }
-
-    /// Slow-start threshold Wth.
-    pub fn ssthresh(&self) -> f64 {
-        self.st.ssthresh
-    }
-
-    /// First unacknowledged sequence number.
-    pub fn una(&self) -> u64 {
-        self.st.una
-    }
-
-    /// min(⌊W⌋, Wmax).
-    pub fn usable_window(&self) -> u64 {
-        // W >= 1, so truncation is the floor (and compiles to one instruction, not a libm call).
-        self.st.whole_cwnd().min(self.cfg.wmax)
-    }
-
-    /// Whether fast recovery (or SACK's loss recovery) is in progress.
-    pub fn in_recovery(&self) -> bool {
-        self.st.recover.is_some()
-    }
-
-    // -- SACK (RFC 6675) and PRR (RFC 6937); None or false without SACK --
-
-    fn sack(&self) -> Option<&SackRecovery> {
-        match &self.recovery {
-            RecoveryPart::Sack(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    /// RFC 6675's pipe: the packets the sender deems in the network (None without SACK).
-    pub fn pipe(&self) -> Option<u64> {
-        self.sack().map(|part| part.pipe(&self.st))
-    }
-
-    /// Whether the scoreboard holds `seq` as SACKed (false without SACK).
-    pub fn is_sacked(&self, seq: u64) -> bool {
-        self.sack().is_some_and(|part| seq >= self.st.una && seq < self.st.high && part.board.is_sacked(seq))
-    }
-
-    /// The NextSeg rule behind the last packet SACK's recovery chose (None without SACK or before any).
-    pub fn last_rule(&self) -> Option<NextSegRule> {
-        self.sack().and_then(|part| part.last_rule)
-    }
-
-    /// Where HyStart++ stands (None without it); over from the first loss (RFC 9406 §4.2), which the part itself
-    /// notes at the next ACK of new data.
-    pub fn hystart_phase(&self) -> Option<HyStartPhase> {
-        let lost = self.st.counters.fast_retransmits + self.st.counters.timeouts > 0;
-        self.st.hystart.as_deref().map(|h| if lost { HyStartPhase::Done } else { h.phase })
-    }
-
-    /// Timeouts F-RTO found spurious and undid (0 without it).
-    pub fn spurious_timeouts(&self) -> u64 {
-        self.st.undone_timeouts.len() as u64
-    }
-
-    /// PRR's variables in the current recovery (None outside one, or without PRR).
-    pub fn prr_state(&self) -> Option<PrrState> {
-        self.recovery.prr_state()
-    }
-
-    /// RACK-TLP's state (None without it).
-    pub fn rack(&self) -> Option<RackView> {
-        self.sack().and_then(|part| part.rack.as_deref()).map(super::rack::Rack::view)
-    }
-
-    /// Whether RACK holds `seq` as lost (false without RACK, or once `seq` is acknowledged).
-    pub fn is_marked_lost(&self, seq: u64) -> bool {
-        let st = &self.st;
-        self.sack().and_then(|part| part.rack.as_deref()).is_some_and(|rack| {
-            seq >= st.una && seq < st.high && !self.is_sacked(seq) && rack.is_lost(seq)
-        })
-    }
-
-    /// The retransmission-timeout estimator (RTT samples, SRTT, backoff).
-    pub fn rto_estimator(&self) -> &RtoEstimator {
-        &self.st.rto
-    }
-
-    /// Event counts so far.
-    pub fn counters(&self) -> SenderCounters {
-        SenderCounters { spurious_timeouts: self.spurious_timeouts(), ..self.st.counters }
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &SenderConfig {
-        &self.cfg
-    }
-
-    /// The variant whose parts this sender runs.
-    pub fn variant(&self) -> Variant {
-        self.cfg.variant
     }
 }

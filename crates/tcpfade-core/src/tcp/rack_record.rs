@@ -153,6 +153,18 @@ impl SentList {
             next = n.next;
         }
         let prev = if next == NONE { self.tail } else { self.slot(next).prev };
+        self.splice(seq, prev, next);
+    }
+
+    /// Put `seq` at the end of the list (sent now, the latest).
+    #[inline]
+    fn link_last(&mut self, seq: u64) {
+        self.splice(seq, self.tail, NONE);
+    }
+
+    /// Put `seq` into the list between `prev` and `next`, neighbours in it (NONE at an end).
+    #[inline(always)]
+    fn splice(&mut self, seq: u64, prev: u64, next: u64) {
         let slot = self.slot_mut(seq);
         (slot.prev, slot.next) = (prev, next);
         slot.flags |= LISTED;
@@ -164,20 +176,6 @@ impl SentList {
             NONE => self.tail = seq,
             n => self.slot_mut(n).prev = seq,
         }
-    }
-
-    /// Put `seq` at the end of the list (sent now, the latest).
-    #[inline]
-    fn link_last(&mut self, seq: u64) {
-        let tail = self.tail;
-        let slot = self.slot_mut(seq);
-        (slot.prev, slot.next) = (tail, NONE);
-        slot.flags |= LISTED;
-        match tail {
-            NONE => self.head = seq,
-            t => self.slot_mut(t).next = seq,
-        }
-        self.tail = seq;
     }
 
     /// Take `seq` out of the list, if it is in it.

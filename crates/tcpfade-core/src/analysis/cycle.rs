@@ -55,7 +55,7 @@ pub struct CycleModel {
     pub states: Vec<CycleStart>,
     /// Row i: (next state, probability) pairs, each target once.
     pub transitions: Vec<Vec<(usize, f64)>>,
-    /// rewards[i][r]: expected reward r of a cycle from state i.
+    /// `rewards[i][r]`: expected reward r of a cycle from state i.
     pub rewards: Vec<[f64; 8]>,
 }
 

@@ -3,9 +3,9 @@
 //! relative accuracy of transition probabilities down to 1e-300, where LU cancels. It is the last fallback of the
 //! analyses' solvers (`tcpfade.analysis.renewal`), for nearly reducible chains.
 //!
-//! The reduction of state k touches only the pairs (i, j) with a[i][k] ≠ 0 and a[k][j] ≠ 0, so a chain that stays
-//! sparse as it is reduced costs far less than the n³ of a dense elimination (numpy's outer products paid it all:
-//! 53 s at 2,400 states).
+//! The reduction of state k touches only the pairs (i, j) with a\[i\]\[k\] ≠ 0 and a\[k\]\[j\] ≠ 0, so a chain that
+//! stays sparse as it is reduced costs far less than the n³ of a dense elimination (numpy's outer products paid it
+//! all: 53 s at 2,400 states).
 
 use crate::error::Result;
 use crate::watch::Watch;

@@ -19,7 +19,7 @@
 //! - Reno: the partial ACK of the retransmission of packet 0 ends recovery with W = Wth, una = h_1 and
 //!   t + 1 - h_1 packets outstanding. If that fills the window, the sender stalls until the timer;
 //!   otherwise new packets go out and what follows depends on the held packets: it is played a round
-//!   at a time from those states ("seeds", [`super::reno_rounds`]), which need t < ⌈Y/2⌉ + K - 1.
+//!   at a time from those states ("seeds", `super::reno_rounds`), which need t < ⌈Y/2⌉ + K - 1.
 //!
 //! So, except for Reno's seeds, a loss pattern matters only through t, the hole h_c at which things
 //! change and the run of held packets right after it (what a later good retransmission frees). Their

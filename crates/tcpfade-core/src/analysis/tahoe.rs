@@ -10,7 +10,7 @@
 //!
 //! One forward recursion over the slots after the loss serves every window class: its state at slot
 //! x is (channel state, correct slots j < K, a new loss seen?), and it carries besides probability
-//! E[j] and the pessimistic count ℓ1 − 1 of eqs. (23)-(24), the correct slots before the first new
+//! E\[j\] and the pessimistic count ℓ1 − 1 of eqs. (23)-(24), the correct slots before the first new
 //! loss (the φ probabilities of §4.2.1, for both channel states of the loss slot at once). The class
 //! of ⌊Y⌋ = m reads the recursion at slot m − 1 and the fast retransmits at slots up to m − 1
 //! (prefix sums), so a class costs O(1) once the recursion, O(Wmax·K), is done. docs/models.md

@@ -131,7 +131,7 @@ impl BlockTrace {
         Ok(BlockTrace { errors, interval, wrap })
     }
 
-    /// Time the sequence covers [s].
+    /// Time the sequence covers \[s\].
     pub fn span(&self) -> f64 {
         self.errors.len() as f64 * self.interval
     }
@@ -159,9 +159,9 @@ pub enum LinkChannelSpec {
     Perfect,
     /// The continuous-time two-state channel, in real time or (`packet_clock`) advanced only by packets.
     Continuous {
-        /// E[X] [s].
+        /// E\[X\] \[s\].
         mean_good: f64,
-        /// E[Y] [s].
+        /// E\[Y\] \[s\].
         mean_bad: f64,
         /// How a state met corrupts a packet.
         rule: ContinuousLossRule,
@@ -173,11 +173,11 @@ pub enum LinkChannelSpec {
     /// A fading slot channel (threshold or bit-level) run in real time, its `fading.fdt` read as the Doppler
     /// frequency fD in Hz ([`TimedThreshold`], [`TimedBitLevel`]); other slot channels have no time clock.
     Timed(SlotChannelSpec),
-    /// A block error sequence with its own interval [s].
+    /// A block error sequence with its own interval \[s\].
     Blocks {
         /// 0/1 per block.
         errors: Arc<[u8]>,
-        /// Block duration [s].
+        /// Block duration \[s\].
         interval: f64,
         /// Start again at the beginning when exhausted.
         wrap: bool,

@@ -1,8 +1,8 @@
 //! Continuous-time two-state channel (abouzeid §III; VDELDROP of tsaoussidis §4).
 //!
-//! An alternating good (0) / bad (1) process with exponential sojourns of means E[X] (good) and
-//! E[Y] (bad), started in its stationary distribution (bad with probability
-//! f = E[Y] / (E[X] + E[Y]), abouzeid eq. (1)). It evolves in time whatever the sender does: the
+//! An alternating good (0) / bad (1) process with exponential sojourns of means E\[X\] (good) and
+//! E\[Y\] (bad), started in its stationary distribution (bad with probability
+//! f = E\[Y\] / (E\[X\] + E\[Y\]), abouzeid eq. (1)). It evolves in time whatever the sender does: the
 //! sojourns come from their own random stream, so the sample path is fixed by the seed and the
 //! packets asked about do not change it.
 //!
@@ -46,7 +46,7 @@ pub struct ContinuousTwoState {
 }
 
 impl ContinuousTwoState {
-    /// Channel with mean good duration `mean_good` = E[X] and mean bad duration `mean_bad` = E[Y]
+    /// Channel with mean good duration `mean_good` = E\[X\] and mean bad duration `mean_bad` = E\[Y\]
     /// (any time unit, used consistently), judging packets by `rule`.
     pub fn new(mean_good: f64, mean_bad: f64, rule: ContinuousLossRule, seed: u64) -> Result<Self> {
         check::positive("mean_good", mean_good)?;
@@ -75,7 +75,7 @@ impl ContinuousTwoState {
         Ok(channel)
     }
 
-    /// Fraction of time in the bad state, f = E[Y] / (E[X] + E[Y]) (abouzeid eq. (1)).
+    /// Fraction of time in the bad state, f = E\[Y\] / (E\[X\] + E\[Y\]) (abouzeid eq. (1)).
     pub fn bad_fraction(&self) -> f64 {
         self.mean[1] / (self.mean[0] + self.mean[1])
     }

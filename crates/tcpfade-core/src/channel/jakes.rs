@@ -1,4 +1,4 @@
-//! Jakes sum-of-sinusoids Rayleigh fading simulator (BRIEF D6; zorzi-rao §5.1, ref. [11]).
+//! Jakes sum-of-sinusoids Rayleigh fading simulator (BRIEF D6; zorzi-rao §5.1, ref. \[11\]).
 //!
 //! With N = 4 N0 + 2 and the maximum Doppler angular frequency ω_m = 2π f_D, Jakes' model is
 //!

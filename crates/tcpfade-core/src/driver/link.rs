@@ -44,17 +44,17 @@ pub struct LinkConfig {
     pub sender: SenderConfig,
     /// Link rate μ [packets/s].
     pub rate: f64,
-    /// Round-trip propagation and processing delay τ [s], excluding the link's transmission time.
+    /// Round-trip propagation and processing delay τ \[s\], excluding the link's transmission time.
     pub tau: f64,
-    /// Buffer B [packets], not counting the packet on the link.
+    /// Buffer B \[packets\], not counting the packet on the link.
     pub buffer: u64,
-    /// Simulated time [s].
+    /// Simulated time \[s\].
     pub duration: f64,
-    /// Time at the start that is simulated but not measured [s].
+    /// Time at the start that is simulated but not measured \[s\].
     pub warmup: f64,
     /// Equal batches of the measured time (for batch-means intervals).
     pub batches: u64,
-    /// Delayed-ACK timeout [s]; `None` ACKs every segment.
+    /// Delayed-ACK timeout \[s\]; `None` ACKs every segment.
     pub delayed_ack: Option<f64>,
 }
 
@@ -95,7 +95,7 @@ counters! {
     /// Cumulative counts (or, as differences, those of a batch).
     #[derive(Debug, Clone, Copy, Default, PartialEq)]
     pub struct LinkCounts {
-        /// Time elapsed [s].
+        /// Time elapsed \[s\].
         pub time: f64,
         /// Packets delivered in order to the receiving user, each once. In a run's totals and batches, a packet is
         /// counted in the batch where the transmission that delivered it *started*, and only if it was delivered by
@@ -126,11 +126,11 @@ counters! {
         /// run's totals and batches, counted in the batch where the timeout fired, and only if undone by the end of the
         /// run: never more than the timeouts counted there.
         pub spurious_timeouts: u64,
-        /// Valid RTT samples, and their sum [s].
+        /// Valid RTT samples, and their sum \[s\].
         pub rtt_samples: u64,
-        /// Sum of the RTT samples [s].
+        /// Sum of the RTT samples \[s\].
         pub rtt_sum: f64,
-        /// Time the link spent sending [s].
+        /// Time the link spent sending \[s\].
         pub busy: f64,
         /// Segments sent again (after a timeout or a fast retransmit, and NewReno's partial ACKs).
         pub retransmissions: u64,

@@ -7,7 +7,8 @@ use crate::error::Result;
 use crate::tcp::Sender;
 
 /// What a driver-specific bookkeeper sees of a link run (abouzeid's bad-visit statistics are one:
-/// [`VisitObserver`]). Every hook has a no-op default, so [`NoObserver`] compiles away.
+/// [`VisitObserver`](crate::driver::visits::VisitObserver)). Every hook has a no-op default, so [`NoObserver`]
+/// compiles away.
 pub trait LinkObserver {
     /// Before the event at `now` is handled.
     #[inline]

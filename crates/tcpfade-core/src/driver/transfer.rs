@@ -77,15 +77,15 @@ pub struct TransferConfig {
     pub rate: f64,
     /// What the rate meters: whole frames or payload only.
     pub metering: Metering,
-    /// One-way propagation delay [s].
+    /// One-way propagation delay \[s\].
     pub delay: f64,
-    /// Delayed-ACK timeout [s]; None: an ACK per segment.
+    /// Delayed-ACK timeout \[s\]; None: an ACK per segment.
     pub delayed_ack: Option<f64>,
     /// The channel drops the receiver's segments too (VDELDROP on both hosts).
     pub drop_acks: bool,
     /// Dropped segments occupy the link (lost on the air) instead of vanishing between TCP and IP.
     pub loss_on_air: bool,
-    /// Simulated time after which an unfinished transfer stops [s].
+    /// Simulated time after which an unfinished transfer stops \[s\].
     pub time_limit: f64,
     /// Keep a log of every frame.
     pub record_frames: bool,
@@ -126,7 +126,7 @@ impl TransferConfig {
 pub struct TransferOutcome {
     /// The receiver got the sender's last ACK before the time limit.
     pub completed: bool,
-    /// Time from the first SYN to the end of the connection (or to the time limit) [s].
+    /// Time from the first SYN to the end of the connection (or to the time limit) \[s\].
     pub time: f64,
     /// Bytes delivered in order to the receiving application.
     pub delivered: u64,
@@ -144,7 +144,7 @@ pub struct TransferOutcome {
     pub cycles: Vec<CycleRecord>,
     /// The frame log, when asked for.
     pub frames: Vec<FrameRecord>,
-    /// The smoothed RTT at the end (if any sample was taken) [s].
+    /// The smoothed RTT at the end (if any sample was taken) \[s\].
     pub srtt: Option<f64>,
 }
 

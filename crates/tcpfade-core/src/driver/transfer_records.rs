@@ -47,9 +47,9 @@ pub struct KindCount {
 /// One host's radio: time and traffic transmitted and received.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Radio {
-    /// Time transmitting [s].
+    /// Time transmitting \[s\].
     pub tx_time: f64,
-    /// Time receiving [s] (frames corrupted on the air included).
+    /// Time receiving \[s\] (frames corrupted on the air included).
     pub rx_time: f64,
     /// Frames transmitted.
     pub tx_frames: u64,
@@ -64,7 +64,7 @@ pub struct Radio {
 /// A frame as the frame log records it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrameRecord {
-    /// When TCP handed it to IP [s].
+    /// When TCP handed it to IP \[s\].
     pub time: f64,
     /// 0 sender, 1 receiver.
     pub from: u8,

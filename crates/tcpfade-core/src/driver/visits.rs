@@ -20,13 +20,13 @@ pub const OUTCOMES: [&str; 3] = ["no_loss", "triple_duplicate", "timeout"];
 /// (abouzeid §IV-F, I, J), and the effective bad durations U that follow them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct VisitStats {
-    /// counts[w' − 1][outcome], the last row gathering every larger window.
+    /// counts\[w' − 1\]\[outcome\], the last row gathering every larger window.
     pub by_window: Vec<[u64; 3]>,
-    /// Σ U per outcome [s].
+    /// Σ U per outcome \[s\].
     pub effective_bad_sum: [f64; 3],
     /// Number of U per outcome.
     pub effective_bad_count: [u64; 3],
-    /// Σ of the base RTO (before backoff) in force when the good state ended, per outcome [s]: what the
+    /// Σ of the base RTO (before backoff) in force when the good state ended, per outcome \[s\]: what the
     /// analysis' Δ(w') stands for (abouzeid §IV-B approximation 3).
     pub rto_sum: [f64; 3],
     /// Σ of the backoff multiplier in force when the good state ended, per outcome: above 1 when Karn's rule

@@ -10,11 +10,11 @@ use crate::tcp::Sender;
 /// The sender after one event (and the sends it allowed).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WindowRow {
-    /// Simulated time [s].
+    /// Simulated time \[s\].
     pub time: f64,
-    /// Congestion window cwnd [packets].
+    /// Congestion window cwnd \[packets\].
     pub cwnd: f64,
-    /// Slow-start threshold ssthresh [packets].
+    /// Slow-start threshold ssthresh \[packets\].
     pub ssthresh: f64,
     /// SND.UNA: the first unacknowledged sequence number.
     pub una: u64,
@@ -24,7 +24,7 @@ pub struct WindowRow {
     pub pipe: Option<u64>,
     /// Whether a fast recovery (or SACK's loss recovery) is in progress.
     pub in_recovery: bool,
-    /// The retransmission timeout the sender would arm now, backoff included [s].
+    /// The retransmission timeout the sender would arm now, backoff included \[s\].
     pub rto: f64,
     /// Timer expirations so far.
     pub timeouts: u64,

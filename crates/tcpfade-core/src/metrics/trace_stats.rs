@@ -11,7 +11,7 @@ pub struct TraceStats {
     pub slots: u64,
     /// Lost slots.
     pub losses: u64,
-    /// transitions[a][b]: how often slot i+1 was b after slot i was a.
+    /// `transitions[a][b]`: how often slot i+1 was b after slot i was a.
     pub transitions: [[u64; 2]; 2],
     /// Lengths of the maximal runs of consecutive losses: length -> count (a run cut by the end
     /// of the trace counts with the length seen).

@@ -1,7 +1,7 @@
 //! The congestion-control part of the sender (BRIEF §3; ns-3's TcpCongestionOps, Linux's
 //! tcp_congestion_ops): how W grows per ACK of new data and what Wth becomes at a loss. The recovery part
 //! ([`super::recovery`]) decides *when* these apply; this part says *how much*, each rule written once.
-//! Two parts: Reno-style AIMD ([`Aimd`], the papers') and CUBIC ([`super::cubic`], RFC 9438).
+//! Two parts: Reno-style AIMD (`Aimd`, the papers') and CUBIC ([`super::cubic`], RFC 9438).
 //!
 //! Dispatch is static (an enum matched in place, inlined): the sender's per-ACK path is the simulators'
 //! hottest (BRIEF §6).

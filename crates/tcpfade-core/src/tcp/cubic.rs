@@ -26,7 +26,7 @@
 //! - §4.7, fast convergence: at a loss below the previous W_max, W_max = cwnd (1 + β_cubic)/2.
 //! - §4.8, timeout: ssthresh as §4.6, cwnd = 1 (the loss window), and the next congestion-avoidance stage
 //!   starts with K = 0 and W_max = W_est = cwnd_epoch.
-//! - §4.10, slow start below ssthresh as Reno's ([`super::congestion::Aimd`]'s rule).
+//! - §4.10, slow start below ssthresh as Reno's (`super::congestion::Aimd`'s rule).
 //! - §5.8, an application-limited sender: cwnd does not grow while the window is not fully used, and the time
 //!   spent so is left out of t (the epoch's start moves forward by it). The drivers' only application limit is
 //!   the end of a finite transfer's data: an ACK finds the sender limited when every segment has been sent and

@@ -30,9 +30,9 @@
 
 use super::state::TcpState;
 
-/// MIN_RTT_THRESH [s] (RFC 9406 §4.3).
+/// MIN_RTT_THRESH \[s\] (RFC 9406 §4.3).
 pub const MIN_RTT_THRESH: f64 = 0.004;
-/// MAX_RTT_THRESH [s].
+/// MAX_RTT_THRESH \[s\].
 pub const MAX_RTT_THRESH: f64 = 0.016;
 /// MIN_RTT_DIVISOR.
 pub const MIN_RTT_DIVISOR: f64 = 8.0;

@@ -128,9 +128,9 @@ impl RttMinima {
 pub struct ProbeMeasurement {
     /// What started the cycle.
     pub trigger: ProbeTrigger,
-    /// RTT of PROBE1 / PR1_ACK of the exchange that completed [s].
+    /// RTT of PROBE1 / PR1_ACK of the exchange that completed \[s\].
     pub rtt1: f64,
-    /// RTT of PROBE2 / PR2_ACK [s].
+    /// RTT of PROBE2 / PR2_ACK \[s\].
     pub rtt2: f64,
     /// Best RTT as the sender's [`BestRtt`] reading defines it, never from this cycle's own probes (0: no
     /// sample of that kind yet).
@@ -141,7 +141,7 @@ pub struct ProbeMeasurement {
     pub dupacks: u64,
     /// Exchanges started in this cycle (1 + restarts after a lost probe or answer).
     pub exchanges: u64,
-    /// Time from the start of the cycle to PR2_ACK [s].
+    /// Time from the start of the cycle to PR2_ACK \[s\].
     pub duration: f64,
     /// Congestion window W and threshold Wth when the cycle ends.
     pub cwnd: f64,
@@ -208,7 +208,7 @@ pub struct ProbeCounters {
 /// A probe cycle that ended: its measurements, when it ended, and the decision (the transfer driver's log).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CycleRecord {
-    /// When PR2_ACK arrived [s].
+    /// When PR2_ACK arrived \[s\].
     pub end: f64,
     /// The measurements the decision saw.
     pub measurement: ProbeMeasurement,

@@ -1,4 +1,4 @@
-//! PRR (RFC 6937 §3): its sndcnt ([`sndcnt`], which SACK's recovery uses as well, `super::sack_recovery`), and PRR
+//! PRR (RFC 6937 §3): its sndcnt (`sndcnt`, which SACK's recovery uses as well, `super::sack_recovery`), and PRR
 //! as the window rule of the cumulative-ACK fast recovery (Reno's and NewReno's, CUBIC's
 //! too), without SACK: what Linux runs when the peer does not negotiate SACK.
 //!
@@ -12,7 +12,7 @@
 //! - pipe = (high − una) − sacked − 1 while the hole's retransmission waits, (high − una) − sacked after;
 //! - at entry: RecoverFS = the flight less limited transmit's segments (RFC 5681 §3.2 step 2), prr_delivered =
 //!   prr_out = 0; on every ACK in recovery, the entering one included, prr_delivered += DeliveredData and
-//!   sndcnt follows RFC 6937 §3 ([`sndcnt`]); prr_out counts every transmission since entry.
+//!   sndcnt follows RFC 6937 §3 (`sndcnt`); prr_out counts every transmission since entry.
 //!
 //! The cumulative sender sends while `send_next < una + W` (retransmissions first and regardless), so PRR's
 //! "cwnd = pipe + sndcnt" becomes W = (high − una) + sndcnt less the waiting retransmission: the same packets, with

@@ -22,13 +22,13 @@ use crate::error::Result;
 /// Parameters of the RFC 6298 estimator. [`Rfc6298::ns2`] has ns-2's defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rfc6298 {
-    /// RTO before the first RTT sample [s].
+    /// RTO before the first RTT sample \[s\].
     pub initial: f64,
-    /// Lower bound of the RTO [s].
+    /// Lower bound of the RTO \[s\].
     pub min: f64,
-    /// Upper bound of the RTO [s], backoff included.
+    /// Upper bound of the RTO \[s\], backoff included.
     pub max: f64,
-    /// Clock granularity G [s] (ns-2's tcpTick).
+    /// Clock granularity G \[s\] (ns-2's tcpTick).
     pub granularity: f64,
     /// Largest backoff multiplier (a power of two).
     pub max_backoff: u32,
@@ -241,7 +241,7 @@ impl RtoEstimator {
         self.rttvar
     }
 
-    /// RTO before backoff [s] (the initial RTO until the first sample).
+    /// RTO before backoff \[s\] (the initial RTO until the first sample).
     pub fn base(&self) -> f64 {
         self.base
     }

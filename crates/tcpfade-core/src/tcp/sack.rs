@@ -5,7 +5,7 @@
 //! [`MAX_SACK_BLOCKS`] blocks: RFC 2018 §3 allows four in 40 option bytes, three when the timestamp option is
 //! in use too, as it is by default in Linux and the BSDs; we take three.
 //!
-//! The [`Scoreboard`] keeps one bit per outstanding packet (SACKed or not) in a ring indexed by sequence number,
+//! The `Scoreboard` keeps one bit per outstanding packet (SACKed or not) in a ring indexed by sequence number,
 //! sized like the receiver's ring by the receiver's window Wmax: the sender never has more than Wmax packets
 //! outstanding, so every packet between the cumulative ACK and the highest sent has its own bit. Every query
 //! the loss-recovery rules make (how many SACKed in a range, the K-th highest SACKed, the first or last

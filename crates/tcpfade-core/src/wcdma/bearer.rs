@@ -12,9 +12,9 @@ pub struct RadioBearer {
     blocks: BlockTrace,
     power_w: Vec<f64>,
     slot: f64,
-    /// Transmit energy spent while packets were on the link [J].
+    /// Transmit energy spent while packets were on the link \[J\].
     pub energy: f64,
-    /// Time packets were on the link [s].
+    /// Time packets were on the link \[s\].
     pub busy: f64,
 }
 
@@ -34,7 +34,7 @@ impl RadioBearer {
         Ok(RadioBearer { blocks: BlockTrace::new(errors.into(), tti, false)?, power_w, slot, energy: 0.0, busy: 0.0 })
     }
 
-    /// Time the sequence covers [s].
+    /// Time the sequence covers \[s\].
     pub fn span(&self) -> f64 {
         self.blocks.span()
     }

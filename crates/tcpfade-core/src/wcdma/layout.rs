@@ -18,11 +18,11 @@ use rand_distr::{Distribution, StandardNormal};
 pub struct Layout {
     /// Cells per side of the rhombus (5: 25 cells).
     pub side: usize,
-    /// Cell side R [m].
+    /// Cell side R \[m\].
     pub cell_side: f64,
-    /// Base station positions [m].
+    /// Base station positions \[m\].
     pub stations: Vec<(f64, f64)>,
-    /// User positions [m].
+    /// User positions \[m\].
     pub users: Vec<(f64, f64)>,
     /// Mean path gain (linear) of each user to each base station, path loss and shadowing: `gain[u][b]`.
     pub gain: Vec<Vec<f64>>,

@@ -13,15 +13,15 @@ use crate::error::Result;
 /// The loop of one link, in dB.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PowerControl {
-    /// Transmit power now [dBW].
+    /// Transmit power now \[dBW\].
     pub power_db: f64,
-    /// Target SIR t [dB].
+    /// Target SIR t \[dB\].
     pub target_db: f64,
-    /// Step Δ [dB].
+    /// Step Δ \[dB\].
     pub step_db: f64,
-    /// Largest power [dBW].
+    /// Largest power \[dBW\].
     pub max_db: f64,
-    /// Smallest power [dBW].
+    /// Smallest power \[dBW\].
     pub min_db: f64,
 }
 
@@ -38,7 +38,7 @@ impl PowerControl {
         Ok(PowerControl { power_db: max_db, target_db, step_db, max_db, min_db: max_db - range_db })
     }
 
-    /// The SIR measured in this slot [dB]: set the power for the next slot and return it.
+    /// The SIR measured in this slot \[dB\]: set the power for the next slot and return it.
     #[inline]
     pub fn update(&mut self, measured_sir_db: f64) -> f64 {
         let step = if measured_sir_db < self.target_db { self.step_db } else { -self.step_db };

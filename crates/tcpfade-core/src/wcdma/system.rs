@@ -128,17 +128,17 @@ pub struct SystemConfig {
     pub users: usize,
     /// Cells per side of the torus (5: 25 cells).
     pub cells_per_side: usize,
-    /// Cell side [m].
+    /// Cell side \[m\].
     pub cell_side: f64,
-    /// A of the path loss A·r^−β [dB].
+    /// A of the path loss A·r^−β \[dB\].
     pub path_loss_db: f64,
     /// β.
     pub path_loss_exponent: f64,
-    /// Shadowing spread σ [dB].
+    /// Shadowing spread σ \[dB\].
     pub shadowing_db: f64,
-    /// Doppler frequency f_d [Hz].
+    /// Doppler frequency f_d \[Hz\].
     pub doppler_hz: f64,
-    /// Slot (power-control period) [s].
+    /// Slot (power-control period) \[s\].
     pub slot: f64,
     /// Jakes oscillators N0.
     pub oscillators: u64,
@@ -146,15 +146,15 @@ pub struct SystemConfig {
     pub rays: RayProfile,
     /// Spreading factor (processing gain).
     pub spreading_factor: f64,
-    /// Thermal noise [dBW].
+    /// Thermal noise \[dBW\].
     pub noise_dbw: f64,
-    /// Largest transmit power [dBW].
+    /// Largest transmit power \[dBW\].
     pub max_power_dbw: f64,
-    /// Power control range below the maximum [dB].
+    /// Power control range below the maximum \[dB\].
     pub power_range_db: f64,
-    /// Power control step Δ [dB].
+    /// Power control step Δ \[dB\].
     pub step_db: f64,
-    /// Power control target t [dB], in the SIR of `sir_reference`.
+    /// Power control target t \[dB\], in the SIR of `sir_reference`.
     pub target_sir_db: f64,
     /// The SIR the power control compares with its target (D13).
     pub sir_reference: SirReference,
@@ -197,11 +197,11 @@ impl SystemConfig {
 /// What a run produced: per-user traces (row-major, `users` × `slots`) and summaries.
 #[derive(Debug, Clone)]
 pub struct SystemOutcome {
-    /// SIR after despreading [dB].
+    /// SIR after despreading \[dB\].
     pub sir_db: Vec<f32>,
-    /// Transmit power [dBW].
+    /// Transmit power \[dBW\].
     pub power_dbw: Vec<f32>,
-    /// Own-link RAKE fading gain Σ p_r |h_r|² [dB].
+    /// Own-link RAKE fading gain Σ p_r |h_r|² \[dB\].
     pub fading_db: Vec<f32>,
     /// Slots each user spent at the maximum power.
     pub max_power_slots: Vec<u64>,

@@ -9,7 +9,7 @@
 //!   retransmitted, whether it is marked lost, and whether a retransmission of it is in flight; kept in a ring
 //!   keyed by sequence number beside the SACK scoreboard, grown with the flight, and the undelivered ones also in a
 //!   list by transmission time (Linux's `tsorted_sent_queue`), which step 5 walks from the oldest
-//!   ([`super::rack_record`]; between losses, when that list is the sequence order, it is not kept).
+//!   (`super::rack_record`; between losses, when that list is the sequence order, it is not kept).
 //! - **On each ACK** (§6.2), over the segments it newly acknowledges, cumulatively or selectively:
 //!   - step 1: RACK.min_RTT, the smallest RTT of a segment never retransmitted (Karn-valid, as RFC 7323's
 //!     per-segment samples; a global minimum: the paths simulated here do not migrate, so the windowed filter the
@@ -48,15 +48,15 @@ pub(crate) use tlp::RackTimer;
 use super::rack_record::{SentList, Slot, EVER_RXT, LOST, NONE, RXT};
 use super::sack::Scoreboard;
 
-/// TLP.max_ack_delay [s]: the worst-case delayed-ACK timer added to the PTO when one segment is in flight
+/// TLP.max_ack_delay \[s\]: the worst-case delayed-ACK timer added to the PTO when one segment is in flight
 /// (RFC 8985 §7.2 recommends 200 ms; Linux adds TCP_RTO_MIN, also 200 ms).
 pub const TLP_MAX_ACK_DELAY: f64 = 0.2;
 
-/// The PTO before any SRTT exists [s] (RFC 8985 §7.2).
+/// The PTO before any SRTT exists \[s\] (RFC 8985 §7.2).
 pub const PTO_WITHOUT_SRTT: f64 = 1.0;
 
-/// Linux's TCP_TIMEOUT_MIN_US [s]: the slack `tcp_schedule_loss_probe()` adds to 2·SRTT when more than one segment is
-/// out, and `tcp_rack_mark_lost()` to the reordering timer.
+/// Linux's TCP_TIMEOUT_MIN_US \[s\]: the slack `tcp_schedule_loss_probe()` adds to 2·SRTT when more than one segment
+/// is out, and `tcp_rack_mark_lost()` to the reordering timer.
 pub const LINUX_TIMER_SLACK: f64 = 0.002;
 
 /// How RACK-TLP's two timers are set: as RFC 8985 writes them, or as Linux's code does.

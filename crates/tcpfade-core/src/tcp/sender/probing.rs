@@ -61,7 +61,7 @@ impl Sender {
     }
 
     /// End the cycle whose measurements [`Sender::on_probe_ack`] returned with `outcome` (§3; see
-    /// [`super::probe_cycle`]).
+    /// [`crate::tcp::probe_cycle`]).
     pub fn end_probe_cycle(&mut self, outcome: ProbeOutcome) {
         if let RecoveryPart::Probe(p) = &mut self.recovery {
             p.end_cycle(&mut self.st, &mut self.cc, outcome);
@@ -73,7 +73,8 @@ impl Sender {
         self.probe().is_some_and(ProbeRecovery::in_cycle)
     }
 
-    /// Best RTT as the configured [`super::BestRtt`] reading defines it now (0: no sample of that kind yet).
+    /// Best RTT as the configured [`BestRtt`](crate::tcp::BestRtt) reading defines it now (0: no sample of that
+    /// kind yet).
     pub fn best_rtt(&self) -> f64 {
         self.st.rtts.best(self.cfg.best_rtt)
     }
@@ -84,8 +85,8 @@ impl Sender {
     }
 
     /// When each timeout F-RTO found spurious and undid had fired, in the order of the undos (one per
-    /// [`SenderCounters::spurious_timeouts`]): what a driver needs to count an undo in the measured window of its
-    /// timeout.
+    /// [`SenderCounters::spurious_timeouts`](crate::tcp::SenderCounters::spurious_timeouts)): what a driver needs
+    /// to count an undo in the measured window of its timeout.
     pub fn undone_timeouts(&self) -> &[f64] {
         &self.st.undone_timeouts
     }

@@ -23,9 +23,9 @@ const SLICE: Duration = Duration::from_millis(20);
 pub struct BulkSpec {
     /// The sender's congestion control, by the kernel's name (reno, cubic, bbr, ...).
     pub congestion: String,
-    /// Length of the transfer from the connection's start [s].
+    /// Length of the transfer from the connection's start \[s\].
     pub duration: f64,
-    /// Time at the start not measured [s].
+    /// Time at the start not measured \[s\].
     pub warmup: f64,
 }
 
@@ -102,17 +102,17 @@ pub struct TcpInfo {
     pub retransmissions: u64,
     /// RTO expirations (tcpi_total_rto, Linux 6.7 and later; None before).
     pub timeouts: Option<u64>,
-    /// Smoothed RTT [s].
+    /// Smoothed RTT \[s\].
     pub rtt: f64,
-    /// RTT variation [s].
+    /// RTT variation \[s\].
     pub rttvar: f64,
-    /// Smallest RTT seen [s].
+    /// Smallest RTT seen \[s\].
     pub min_rtt: f64,
-    /// The current RTO [s].
+    /// The current RTO \[s\].
     pub rto: f64,
-    /// Sender MSS [bytes].
+    /// Sender MSS \[bytes\].
     pub mss: u32,
-    /// Congestion window [segments].
+    /// Congestion window \[segments\].
     pub cwnd: u32,
     /// Data bytes sent, retransmissions included.
     pub bytes_sent: u64,
@@ -174,9 +174,9 @@ fn tcp_info(stream: &TcpStream) -> Result<TcpInfo> {
 /// What a bulk transfer measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BulkOutcome {
-    /// Data bytes the receiver's kernel took in order between the two snapshots ([`received_in_order`]).
+    /// Data bytes the receiver's kernel took in order between the two snapshots (`received_in_order`).
     pub received_bytes: u64,
-    /// Time between the two snapshots [s].
+    /// Time between the two snapshots \[s\].
     pub measured: f64,
     /// The two snapshots' times on the links' clock (seconds since the emulation began, the logs' time): the
     /// goodput counts the data the link delivered for the first time in between (`crate::segments`).

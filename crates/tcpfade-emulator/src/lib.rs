@@ -43,7 +43,7 @@ pub struct EmulatorConfig {
     pub forward: LinkSpec,
     /// Receiver to sender (the ACK path).
     pub reverse: LinkSpec,
-    /// MTU of both devices [bytes]: the largest IP packet, so a full TCP segment is MTU − 40 − options bytes.
+    /// MTU of both devices \[bytes\]: the largest IP packet, so a full TCP segment is MTU − 40 − options bytes.
     pub mtu: u32,
     /// net.ipv4.tcp_sack in both namespaces.
     pub sack: bool,

@@ -29,9 +29,9 @@ const LOOK_EVERY: f64 = 0.02;
 pub struct LinkSpec {
     /// Link rate [bit/s]: a packet of n bytes is on the link for 8n / rate seconds.
     pub rate_bps: f64,
-    /// One-way propagation delay after the link [s].
+    /// One-way propagation delay after the link \[s\].
     pub delay: f64,
-    /// DropTail buffer B [packets], not counting the packet on the link.
+    /// DropTail buffer B \[packets\], not counting the packet on the link.
     pub buffer: u64,
     /// The channel the packets on the link meet.
     pub channel: LinkChannelSpec,
@@ -56,7 +56,7 @@ pub enum Fate {
 pub struct Decision {
     /// Arrival at the link, seconds since the emulation began.
     pub time: f64,
-    /// IP packet size [bytes].
+    /// IP packet size \[bytes\].
     pub bytes: u32,
     /// Its fate.
     pub fate: Fate,
@@ -71,9 +71,9 @@ pub struct Decision {
 /// How late the writes came against the virtual schedule, and what the link cost.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Timing {
-    /// Lateness of each delivery [s] (the write's time minus its scheduled time).
+    /// Lateness of each delivery \[s\] (the write's time minus its scheduled time).
     pub lateness: Vec<f32>,
-    /// CPU time the link's thread used [s].
+    /// CPU time the link's thread used \[s\].
     pub cpu_seconds: f64,
 }
 

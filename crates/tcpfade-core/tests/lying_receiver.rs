@@ -359,3 +359,48 @@ proptest! {
         one_step_agrees(&c, &events)?;
     }
 }
+
+// -- a misbehaving caller (the drivers compute every time and sample themselves; a caller of the Rust API may not) --
+
+#[test]
+fn an_rtt_sample_that_is_not_a_time_is_ignored() {
+    for (variant, linux) in [(Variant::NewReno, false), (Variant::Cubic, false), (Variant::Cubic, true)] {
+        let cfg = SenderConfig::new(variant, 64, 3, 1.0, 1000.0).unwrap().with_initial_window(2).unwrap();
+        let cfg = if linux { cfg.with_linux_rto(Rfc6298::ns2()) } else { cfg.with_rfc6298(Rfc6298::ns2()) }.unwrap();
+        let mut s = Sender::new(cfg);
+        // Before the fix NaN made the RTO NaN (a deadline never due: the sender wedged), −1 s made Linux's RTO 0.
+        for rtt in [f64::NAN, -1.0, f64::INFINITY, f64::NEG_INFINITY] {
+            s.on_rtt_sample(rtt);
+        }
+        assert_eq!((s.rto_estimator().srtt(), s.rto_estimator().sample_totals().0), (None, 0), "{variant:?}");
+        // The clock going backwards: 0 and 1 sent at t = 100, the ACK of 1 "at" t = 5 gives no sample either.
+        assert_eq!(drain(&mut s, 100.0), [0, 1]);
+        s.on_ack(5.0, 1);
+        assert_eq!(s.rto_estimator().srtt(), None, "{variant:?}");
+        let deadline = s.timer_deadline().expect("1 is outstanding: a timer runs");
+        assert!(deadline.is_finite() && deadline > 5.0, "{variant:?}: {deadline}");
+        assert!(s.cwnd().is_finite());
+        // A real sample after them is taken: 2 (sent at 100, when the ACK of 1 allowed it, and timed) ACKed at 100.25.
+        assert_eq!(drain(&mut s, 100.0).first(), Some(&2));
+        s.on_ack(100.25, 3);
+        assert_eq!(s.rto_estimator().srtt(), Some(0.25), "{variant:?}");
+    }
+}
+
+#[test]
+fn a_probe_cycle_is_ended_only_at_its_decision() {
+    use tcpfade_core::tcp::ProbeOutcome;
+    let cfg = SenderConfig::new(Variant::Probing, 64, 3, 1.0, 1000.0).unwrap().with_rfc6298(Rfc6298::ns2()).unwrap();
+    let mut s = Sender::new(cfg);
+    assert!(!drain(&mut s, 0.0).is_empty());
+    // The timer expires: a probe cycle begins, its first probe not even sent.
+    let deadline = s.timer_deadline().unwrap();
+    s.on_timeout(deadline);
+    assert!(s.in_probe_cycle());
+    let before = (s.probe_counters(), s.cwnd(), s.ssthresh());
+    // Ending it now (before the fix, a debug assertion failed; in release the cycle ended with no measurement) does
+    // nothing.
+    s.end_probe_cycle(ProbeOutcome::SlowStart);
+    assert!(s.in_probe_cycle());
+    assert_eq!((s.probe_counters(), s.cwnd(), s.ssthresh()), before);
+}

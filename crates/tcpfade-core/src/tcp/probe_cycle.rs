@@ -271,9 +271,13 @@ impl ProbeRecovery {
     /// from the point where" the loss was detected: the first unacknowledged segment is sent again, then new
     /// data; after a dupack-triggered cycle W is inflated by the duplicate ACKs counted (Wmax still caps it).
     /// Slow Start: go back N with Wth from the congestion-control rule. Either way the RTO's backoff ends.
+    /// Only a cycle at its decision ends: before both probes are answered there is nothing to decide on, and the call
+    /// is ignored (the drivers end a cycle with what `on_probe_ack` returned, at its decision).
     pub(crate) fn end_cycle(&mut self, st: &mut TcpState, cc: &mut Congestion, outcome: ProbeOutcome) {
-        let Some(cycle) = self.cycle.take() else { return };
-        debug_assert_eq!(cycle.stage, Stage::Decide);
+        if !self.cycle.as_ref().is_some_and(|cycle| cycle.stage == Stage::Decide) {
+            return;
+        }
+        let cycle = self.cycle.take().expect("a cycle at its decision");
         // From now on this cycle's probes are earlier probes, for the cycles after it.
         st.rtts.note_probe(cycle.own_min);
         // The exchange's id makes its round trip unambiguous, so, as a valid sample would (Karn), it ends

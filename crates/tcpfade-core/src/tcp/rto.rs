@@ -153,8 +153,19 @@ impl RtoEstimator {
     }
 
     /// A valid RTT sample from an ACK that moved the cumulative ACK to `una` when `snd_nxt` was one past the highest
-    /// sent: update SRTT and the variance, the RTO, and end any backoff.
+    /// sent: update SRTT and the variance, the RTO, and end any backoff. A sample that is not a time (NaN, infinite, negative: a caller's clock gone backwards) is no measurement and
+    /// is ignored, so that SRTT, the RTO and what reads them (CUBIC's RTT) stay finite.
     pub fn on_sample_at(&mut self, rtt: f64, una: u64, snd_nxt: u64) {
+        if rtt.is_finite() && rtt >= 0.0 {
+            self.take_sample(rtt, una, snd_nxt);
+        }
+    }
+
+    /// [`RtoEstimator::on_sample_at`] of a sample the caller found to be a time (the sender, which checks it once for
+    /// this and its RTT record).
+    #[inline]
+    pub(crate) fn take_sample(&mut self, rtt: f64, una: u64, snd_nxt: u64) {
+        debug_assert!(rtt.is_finite() && rtt >= 0.0);
         self.samples += 1;
         self.sample_sum += rtt;
         let p = match self.policy {

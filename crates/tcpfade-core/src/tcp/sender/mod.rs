@@ -237,8 +237,9 @@ impl Sender {
             debug_assert!(seq >= st.una);
             st.timed = None;
             let rtt = if st.timed_retransmission { Self::echoed_rtt(st, now) } else { Some(now - sent) };
-            if let Some(rtt) = rtt {
-                st.rto.on_sample_at(rtt, ack, st.high);
+            // A sample that is not a time (a caller's NaN, or its clock gone backwards) is no sample.
+            if let Some(rtt) = rtt.filter(|rtt| rtt.is_finite() && *rtt >= 0.0) {
+                st.rto.take_sample(rtt, ack, st.high);
                 st.rtts.note_data(rtt);
             }
         }
@@ -456,8 +457,12 @@ impl Sender {
     }
 
     /// An RTT measured outside the data path (a SYN's, say): it updates the estimator (RFC 6298 §2
-    /// allows it) and counts for best RTT under [`super::BestRtt::Earlier`].
+    /// allows it) and counts for best RTT under [`super::BestRtt::Earlier`]. Not a time (NaN, infinite,
+    /// negative): ignored.
     pub fn on_rtt_sample(&mut self, rtt: f64) {
+        if !(rtt.is_finite() && rtt >= 0.0) {
+            return;
+        }
         self.st.rto.on_sample(rtt);
         self.st.rtts.note_other(rtt);
     }

@@ -61,7 +61,7 @@ impl Sender {
     }
 
     /// End the cycle whose measurements [`Sender::on_probe_ack`] returned with `outcome` (§3; see
-    /// [`crate::tcp::probe_cycle`]).
+    /// [`crate::tcp::probe_cycle`]). Ignored unless a cycle waits for its decision (both probes answered).
     pub fn end_probe_cycle(&mut self, outcome: ProbeOutcome) {
         if let RecoveryPart::Probe(p) = &mut self.recovery {
             p.end_cycle(&mut self.st, &mut self.cc, outcome);

@@ -33,12 +33,14 @@ fn the_sender_starts_at_iw_and_a_timeout_falls_back_to_one_segment() {
     s.on_ack(1.1, 2);
     assert_eq!(s.cwnd(), 6.0);
     assert_eq!(std::iter::from_fn(|| s.poll_transmit(1.1)).count(), 2); // 6, 7
-    // The RTO (100) fires: Wth = ⌈6/2⌉ = 3, W = 1 (RFC 5681's loss window, not IW), resend from una = 2.
-    s.on_timeout(101.0);
+    // The RTO (100, restarted by the ACK at 1.1) fires at 101.1: Wth = ⌈6/2⌉ = 3, W = 1 (RFC 5681's loss window, not
+    // IW), resend from una = 2.
+    assert_eq!(s.timer_deadline(), Some(1.1 + 100.0));
+    s.on_timeout(1.1 + 100.0);
     assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 3.0));
-    let again = s.poll_transmit(101.0).unwrap();
+    let again = s.poll_transmit(101.1).unwrap();
     assert!(again.retransmission && again.seq == 2);
-    assert!(s.poll_transmit(101.0).is_none());
+    assert!(s.poll_transmit(101.1).is_none());
 }
 
 #[test]

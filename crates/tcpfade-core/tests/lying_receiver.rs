@@ -403,4 +403,30 @@ fn a_probe_cycle_is_ended_only_at_its_decision() {
     s.end_probe_cycle(ProbeOutcome::SlowStart);
     assert!(s.in_probe_cycle());
     assert_eq!((s.probe_counters(), s.cwnd(), s.ssthresh()), before);
+    // A probe polled at a time that is not one is not sent (before, its timer was NaN and the cycle never timed out);
+    // at a time, it is, and its timer is due later.
+    assert!(s.poll_probe(f64::NAN).is_none());
+    assert!(s.poll_probe(deadline).is_some());
+    assert!(s.probe_deadline().is_some_and(|t| t.is_finite() && t > deadline));
+}
+
+#[test]
+fn a_stray_timeout_is_no_expiry() {
+    for variant in [Variant::OldTahoe, Variant::Tahoe, Variant::Reno, Variant::NewReno, Variant::Cubic, Variant::Probing] {
+        let cfg = SenderConfig::new(variant, 64, 3, 1.0, 1000.0).unwrap().with_rfc6298(Rfc6298::ns2()).unwrap();
+        let mut s = Sender::new(cfg);
+        // Nothing sent, no timer: before the fix a timeout was counted, ssthresh fell from 1000 to 2 (CUBIC 2.8) and
+        // W to 1, with no loss at all (Probing began a probe cycle with nothing outstanding).
+        s.on_timeout(0.5);
+        assert_eq!((s.counters().timeouts, s.cwnd(), s.ssthresh()), (0, 1.0, 1000.0), "{variant:?}");
+        assert!(!s.in_probe_cycle());
+        // 0 sent at t = 0: a timer runs; a call before its deadline, or with NaN, is no expiry either; at it, it is.
+        assert_eq!(drain(&mut s, 0.0), [0]);
+        let deadline = s.timer_deadline().expect("0 is outstanding");
+        s.on_timeout(deadline / 2.0);
+        s.on_timeout(f64::NAN);
+        assert_eq!(s.counters().timeouts, 0, "{variant:?}");
+        s.on_timeout(deadline);
+        assert_eq!(s.counters().timeouts, 1, "{variant:?}");
+    }
 }

@@ -392,8 +392,12 @@ impl Sender {
 
     /// The timer expired at `now`: the RTO backs off (RFC 6298 §5.5; a fixed RTO does not: BRIEF D2), the
     /// timed segment gives no sample (Karn), and the recovery part reacts (zorzi-rao §2 rule 3, or a probe
-    /// cycle).
+    /// cycle). Ignored unless a timer is due at `now` ([`Sender::timer_deadline`] at or before it): a caller's stray
+    /// call, with no timer running or before its deadline, is no expiry (the drivers call it at the deadline).
     pub fn on_timeout(&mut self, now: f64) {
+        if !self.timer_deadline().is_some_and(|deadline| deadline <= now) {
+            return;
+        }
         if self.cfg.rack {
             let new = self.new_data_for_probe();
             if let RecoveryPart::Sack(part) = &mut self.recovery {
@@ -493,7 +497,7 @@ impl Sender {
     /// Exactly `n` rounds of (send one new packet, receive its ACK), for a clean sender, the ACKs arriving at
     /// `first_ack`, `first_ack` + 1, …: the shortcut the slotted driver takes through error-free stretches.
     /// Costs O(1) once W has reached Wmax.
-    pub fn fast_forward(&mut self, n: u64, first_ack: f64) {
+    pub(crate) fn fast_forward(&mut self, n: u64, first_ack: f64) {
         debug_assert!(self.is_clean());
         let st = &mut self.st;
         st.timed = None; // the shortcut takes no RTT samples

@@ -16,10 +16,11 @@ impl Sender {
     }
 
     /// The probe to send now, if a cycle has one waiting (PROBE1 or PROBE2); the probe and measurement
-    /// timers start with it.
+    /// timers start with it. None at a `now` that is not a time (NaN, infinite): a timer started then would never
+    /// be due.
     pub fn poll_probe(&mut self, now: f64) -> Option<ProbeSegment> {
         match &mut self.recovery {
-            RecoveryPart::Probe(p) => p.poll_probe(now),
+            RecoveryPart::Probe(p) if now.is_finite() => p.poll_probe(now),
             _ => None,
         }
     }

@@ -32,29 +32,35 @@ PROGRAM = f"""
 tracepoint:tcp:tcp_probe /args->sport == {PORT}/ {{
   $tp = (struct tcp_sock *)args->skaddr;
   $sk = (struct sock *)args->skaddr;
-  printf("R %llu %u %u %u %u %d %d\\n", nsecs, $tp->rcv_nxt, $tp->rcv_wnd, $tp->rcv_ssthresh, $tp->window_clamp,
-         $tp->rcvq_space.space, $sk->sk_rcvbuf);
+  printf("R %llu %llu %u %u %u %u %d %d\\n", nsecs, (uint64)args->skaddr, $tp->rcv_nxt, $tp->rcv_wnd, $tp->rcv_ssthresh,
+         $tp->window_clamp, $tp->rcvq_space.space, $sk->sk_rcvbuf);
 }}
 tracepoint:tcp:tcp_probe /args->dport == {PORT}/ {{
   printf("S %llu %u %u %u\\n", nsecs, args->snd_wnd, args->snd_cwnd, args->snd_una);
 }}
 """
-COLUMNS = {"R": ["t", "rcv_nxt", "rcv_wnd", "rcv_ssthresh", "window_clamp", "space", "rcvbuf"],
+COLUMNS = {"R": ["t", "sock", "rcv_nxt", "rcv_wnd", "rcv_ssthresh", "window_clamp", "space", "rcvbuf"],
            "S": ["t", "snd_wnd", "cwnd", "snd_una"]}
 
 
 def parse(lines: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The receiver's and the sender's rows, times in seconds from the receiver's first row."""
+    """The receiver's and the sender's rows in time order (several CPUs print out of order), the receiver's those of
+    the data connection alone (the server socket with the most rows: the emulator checks the path with a connection
+    of its own first), times in seconds from its first row."""
     rows: dict[str, list[list[int]]] = {"R": [], "S": []}
     for line in lines:
         parts = line.split()
         if parts and parts[0] in rows and len(parts) == len(COLUMNS[parts[0]]) + 1:
             rows[parts[0]].append([int(x) for x in parts[1:]])
-    frames = [pd.DataFrame(rows[k], columns=COLUMNS[k], dtype="float64") for k in ("R", "S")]
-    t0 = frames[0].t.min() if len(frames[0]) else 0.0
-    for f in frames:
+    receiver, sender = (pd.DataFrame(rows[k], columns=COLUMNS[k], dtype="float64") for k in ("R", "S"))
+    if len(receiver):
+        receiver = receiver[receiver.sock == receiver.sock.value_counts().idxmax()]
+    receiver = receiver.sort_values("t", kind="stable").reset_index(drop=True)
+    sender = sender.sort_values("t", kind="stable").reset_index(drop=True)
+    t0 = receiver.t.iloc[0] if len(receiver) else 0.0
+    for f in (receiver, sender):
         f["t"] = (f.t - t0) / 1e9
-    return frames[0], frames[1]
+    return receiver, sender
 
 
 def summary(receiver: pd.DataFrame, payload: int) -> dict[str, float]:
@@ -79,20 +85,22 @@ def summary(receiver: pd.DataFrame, payload: int) -> dict[str, float]:
 
 
 def drs_error(receiver: pd.DataFrame) -> tuple[int, float]:
-    """Linux's dynamic right-sizing checked on the run: at each measurement that raised the clamp, the clamp against
-    ``tcp_rcvbuf_grow()``'s rcvwin = 2c · (1 + 2 (c − s) / s) from the new measure c and the one before it s (bytes
-    read in a receiver round trip), which holds while nothing is held out of order (then the held extent is added).
-    The number of such measurements (the first, from the initial 10 segments, included) and the largest relative
-    error."""
-    events = receiver[(receiver.space.diff() > 0) & (receiver.window_clamp.diff() > 0)]
+    """Linux's dynamic right-sizing checked on the run, at every measurement (a rise of ``rcvq_space.space``, the
+    bytes read in a receiver round trip): ``tcp_rcvbuf_grow()`` computes rcvwin = 2c · (1 + 2 (c − s) / s) from the
+    new measure c and the one before it s (plus the extent held out of order, when something is), and raises the clamp
+    to it if that is more. So where the clamp rose with the measure it must equal rcvwin, and where it did not, rcvwin
+    must not exceed it. The number of measurements and the largest relative error (an excess where the clamp stayed)."""
+    space, clamp = receiver.space.to_numpy(), receiver.window_clamp.to_numpy()
     errors = []
-    for i, row in events.iterrows():
-        before = receiver.loc[:i - 1].space.iloc[-1] if i > receiver.index[0] else np.nan
-        if not before > 0:
+    for i in range(1, len(receiver)):
+        c, s0 = space[i], space[i - 1]
+        if not (c > s0 > 0):
             continue
-        c, s0 = row.space, before
         predicted = 2 * c * (1 + 2 * (c - s0) / s0)
-        errors.append(abs(row.window_clamp - predicted) / predicted)
+        if clamp[i] > clamp[i - 1]:
+            errors.append(abs(clamp[i] - predicted) / predicted)
+        else:
+            errors.append(max(predicted - clamp[i], 0.0) / predicted)
     return len(errors), (max(errors) if errors else float("nan"))
 
 
@@ -109,9 +117,6 @@ def main() -> int:
         if receiver.empty:
             print(f"{cell['name']} seed {seed}: no receiver rows (is bpftrace attached?)", file=sys.stderr)
             return 1
-        receiver = receiver[receiver.t >= receiver.t[receiver.space.diff() < 0].max()] if (receiver.space.diff() < 0).any() \
-            else receiver   # the data connection's rows: the emulator's check of the path comes first
-        receiver = receiver.assign(t=receiver.t - receiver.t.iloc[0]).reset_index(drop=True)
         measured, error = drs_error(receiver)
         row = {"cell": cell["name"], "seed": seed, "goodput": result.goodput, **summary(receiver, payload),
                "drs_measurements": measured, "drs_formula_max_error": error}

@@ -274,10 +274,7 @@ impl ProbeRecovery {
     /// Only a cycle at its decision ends: before both probes are answered there is nothing to decide on, and the call
     /// is ignored (the drivers end a cycle with what `on_probe_ack` returned, at its decision).
     pub(crate) fn end_cycle(&mut self, st: &mut TcpState, cc: &mut Congestion, outcome: ProbeOutcome) {
-        if !self.cycle.as_ref().is_some_and(|cycle| cycle.stage == Stage::Decide) {
-            return;
-        }
-        let cycle = self.cycle.take().expect("a cycle at its decision");
+        let Some(cycle) = self.cycle.take_if(|cycle| cycle.stage == Stage::Decide) else { return };
         // From now on this cycle's probes are earlier probes, for the cycles after it.
         st.rtts.note_probe(cycle.own_min);
         // The exchange's id makes its round trip unambiguous, so, as a valid sample would (Karn), it ends

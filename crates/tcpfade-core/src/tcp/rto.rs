@@ -20,6 +20,13 @@ use crate::check;
 use crate::error::Result;
 
 /// Parameters of the RFC 6298 estimator. [`Rfc6298::ns2`] has ns-2's defaults.
+/// Whether an RTT sample is a time: finite and not negative (NaN, an infinity, or a caller's clock gone backwards is
+/// none, and every entry that takes a sample ignores it).
+#[inline(always)]
+pub fn is_time(rtt: f64) -> bool {
+    rtt.is_finite() && rtt >= 0.0
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rfc6298 {
     /// RTO before the first RTT sample \[s\].
@@ -153,10 +160,11 @@ impl RtoEstimator {
     }
 
     /// A valid RTT sample from an ACK that moved the cumulative ACK to `una` when `snd_nxt` was one past the highest
-    /// sent: update SRTT and the variance, the RTO, and end any backoff. A sample that is not a time (NaN, infinite, negative: a caller's clock gone backwards) is no measurement and
-    /// is ignored, so that SRTT, the RTO and what reads them (CUBIC's RTT) stay finite.
+    /// sent: update SRTT and the variance, the RTO, and end any backoff. A sample that is not a time
+    /// ([`is_time`]) is no measurement and is ignored, so that SRTT, the RTO and what reads them (CUBIC's RTT) stay
+    /// finite.
     pub fn on_sample_at(&mut self, rtt: f64, una: u64, snd_nxt: u64) {
-        if rtt.is_finite() && rtt >= 0.0 {
+        if is_time(rtt) {
             self.take_sample(rtt, una, snd_nxt);
         }
     }
@@ -165,7 +173,7 @@ impl RtoEstimator {
     /// this and its RTT record).
     #[inline]
     pub(crate) fn take_sample(&mut self, rtt: f64, una: u64, snd_nxt: u64) {
-        debug_assert!(rtt.is_finite() && rtt >= 0.0);
+        debug_assert!(is_time(rtt));
         self.samples += 1;
         self.sample_sum += rtt;
         let p = match self.policy {

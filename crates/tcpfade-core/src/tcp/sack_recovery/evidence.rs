@@ -30,14 +30,14 @@ impl SackRecovery {
     /// being SND.UNA once the ACK's cumulative ACK is taken (see the module documentation).
     #[inline(always)]
     pub(super) fn all_credible(blocks: &[(u64, u64)], una: u64, high: u64) -> bool {
-        blocks.iter().all(|&(left, right)| credible(left, right, una, high))
+        blocks.iter().all(|&(left, right)| credible_block(left, right, una, high))
     }
 
     /// The blocks of an ACK the part takes, in the order given (when [`SackRecovery::all_credible`] is false).
     #[cold]
-    pub(super) fn credible(blocks: &[(u64, u64)], una: u64, high: u64) -> SackBlocks {
+    pub(super) fn credible_blocks(blocks: &[(u64, u64)], una: u64, high: u64) -> SackBlocks {
         let mut taken = SackBlocks::NONE;
-        for &(left, right) in blocks.iter().filter(|&&(left, right)| credible(left, right, una, high)) {
+        for &(left, right) in blocks.iter().filter(|&&(left, right)| credible_block(left, right, una, high)) {
             taken.push((left, right));
         }
         taken
@@ -68,6 +68,6 @@ impl SackRecovery {
 
 /// The rule for one block `[left, right)` (see the module documentation).
 #[inline(always)]
-fn credible(left: u64, right: u64, una: u64, high: u64) -> bool {
+pub(super) fn credible_block(left: u64, right: u64, una: u64, high: u64) -> bool {
     una < left && left < right && right <= high
 }

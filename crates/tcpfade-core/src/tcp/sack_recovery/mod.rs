@@ -223,7 +223,7 @@ impl SackRecovery {
         let blocks = if Self::all_credible(blocks, ack, st.high) {
             blocks
         } else {
-            taken = Self::credible(blocks, ack, st.high);
+            taken = Self::credible_blocks(blocks, ack, st.high);
             taken.as_slice()
         };
         // F-RTO's evidence, before the scoreboard takes the ACK: does it cover an original segment?

@@ -14,6 +14,7 @@
 //!
 //! Each is checked against the general path, state and sends at every event, by `tests/quiet_step.rs`.
 
+use super::evidence::credible_block;
 use super::{NextSegRule, SackRecovery};
 use crate::tcp::congestion::Congestion;
 use crate::tcp::rack::Rack;
@@ -74,8 +75,8 @@ impl SackRecovery {
     pub(crate) fn takes_recovery_dupack(&self, st: &TcpState, ack: u64, blocks: &[(u64, u64)]) -> Option<u64> {
         let &[(left, right)] = blocks else { return None };
         let rack = self.rack.as_deref()?;
-        if !(ack == st.una && st.recover.is_some_and(|point| ack < point) && ack < left && left < right
-            && right <= st.high && st.send_next == st.high)
+        if !(ack == st.una && st.recover.is_some_and(|point| ack < point) && credible_block(left, right, ack, st.high)
+            && st.send_next == st.high)
             || self.after_rto.is_some() || self.frto.is_some() || self.entry.is_some() || !rack.no_probe()
         {
             return None;

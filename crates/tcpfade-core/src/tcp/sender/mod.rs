@@ -238,7 +238,7 @@ impl Sender {
             st.timed = None;
             let rtt = if st.timed_retransmission { Self::echoed_rtt(st, now) } else { Some(now - sent) };
             // A sample that is not a time (a caller's NaN, or its clock gone backwards) is no sample.
-            if let Some(rtt) = rtt.filter(|rtt| rtt.is_finite() && *rtt >= 0.0) {
+            if let Some(rtt) = rtt.filter(|&rtt| super::rto::is_time(rtt)) {
                 st.rto.take_sample(rtt, ack, st.high);
                 st.rtts.note_data(rtt);
             }
@@ -464,7 +464,7 @@ impl Sender {
     /// allows it) and counts for best RTT under [`super::BestRtt::Earlier`]. Not a time (NaN, infinite,
     /// negative): ignored.
     pub fn on_rtt_sample(&mut self, rtt: f64) {
-        if !(rtt.is_finite() && rtt >= 0.0) {
+        if !super::rto::is_time(rtt) {
             return;
         }
         self.st.rto.on_sample(rtt);

@@ -26,8 +26,8 @@ def test_slow_start_rows_as_worked_by_hand():
     (§2.3); the ACK at 0.7 s covers no timed packet."""
     r = tcpfade.simulate_link("newreno", **SLOW_START, trace_seconds=0.75)
     t = r.trace
-    assert list(t.columns) == ["time", "cwnd", "ssthresh", "una", "high", "in_flight", "pipe", "in_recovery", "rto",
-                               "timeouts", "fast_retransmits"]
+    assert list(t.columns) == ["time", "cwnd", "ssthresh", "una", "high", "in_flight", "pipe", "rwnd", "in_recovery",
+                               "rto", "timeouts", "fast_retransmits"]
     expected = [(0.0, 1, 0, 1, 3.0), (0.3, 2, 1, 3, 0.9), (0.6, 3, 2, 5, 0.75), (0.7, 4, 3, 7, 0.75)]
     assert len(t) == len(expected)
     for row, (time, cwnd, una, high, rto) in zip(t.itertuples(), expected):

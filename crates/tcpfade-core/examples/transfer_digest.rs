@@ -75,6 +75,20 @@ fn main() {
                 run_transfer_traced(&cfg, ch, &mut rule, trace, &mut watch)
             }
         };
-        println!("{i} {:?}", out);
+        // The trace's rows field by field, those every revision compared has (a field added since, as `rwnd`, is no
+        // difference in what was computed before it).
+        match out {
+            Ok((outcome, trace)) => {
+                println!("{i} {outcome:?}");
+                for w in trace.iter().flat_map(|t| t.rows()) {
+                    println!("  {} {} {} {} {} {:?} {} {} {} {}", w.time, w.cwnd, w.ssthresh, w.una, w.high, w.pipe,
+                             w.in_recovery, w.rto, w.timeouts, w.fast_retransmits);
+                }
+                if let Some(t) = &trace {
+                    println!("  truncated {}", t.truncated());
+                }
+            }
+            Err(e) => println!("{i} {e:?}"),
+        }
     }
 }

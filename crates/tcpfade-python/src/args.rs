@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use tcpfade_core::error::Result;
 use tcpfade_core::tcp::{
-    CubicAlpha, DelayedAckRule, PartialAck, PrrBound, RackTimers, Rfc6298, SenderConfig, SsthreshRule, Variant,
+    CubicAlpha, DelayedAckRule, PartialAck, PrrBound, RackTimers, Rfc6298, RwndRule, SenderConfig, SsthreshRule, Variant,
 };
 
 /// The sender's window rules (`tcpfade.tcp.parameters.SENDER`) and its variant.
@@ -68,10 +68,13 @@ impl SenderArgs {
         }
     }
 
-    /// [`SenderArgs::config`] with the receiver's delayed ACKs ruled by `rule` (by name), for the drivers that
-    /// delay ACKs (the link and the transfer; `delayed_ack_rule` is declared beside `delayed_ack`).
-    pub(crate) fn config_with_acks(&self, timer: &TimerArgs, rule: &str) -> Result<SenderConfig> {
-        Ok(self.config(timer)?.with_delayed_ack_rule(DelayedAckRule::from_name(rule)?))
+    /// [`SenderArgs::config`] with the receiver's rules, for the drivers that model its ACKs (the link and the
+    /// transfer; `delayed_ack_rule` and `rwnd_rule` are declared beside `delayed_ack`): delayed ACKs ruled by
+    /// `ack_rule` and the window by `rwnd_rule` (by name), for segments of `mss` bytes of payload.
+    pub(crate) fn config_with_acks(&self, timer: &TimerArgs, ack_rule: &str, rwnd_rule: &str, mss: u64)
+                                   -> Result<SenderConfig> {
+        Ok(self.config(timer)?.with_delayed_ack_rule(DelayedAckRule::from_name(ack_rule)?)
+            .with_rwnd_rule(RwndRule::from_name(rwnd_rule, mss)?))
     }
 
     /// The sender's window rules with a fixed timeout of `rto` (seconds, or slots in the slotted model).
@@ -109,6 +112,9 @@ pub(crate) struct LinkArgs {
     pub batches: u64,
     pub delayed_ack: Option<f64>,
     pub delayed_ack_rule: String,
+    pub rwnd_rule: String,
+    /// The bytes of payload a packet carries, for `rwnd_rule` (computed by `tcpfade.tcp.link`, not a parameter).
+    pub rwnd_mss: u64,
     pub seed: u64,
 }
 
@@ -126,6 +132,7 @@ pub(crate) struct TransferArgs {
     pub delay: f64,
     pub delayed_ack: Option<f64>,
     pub delayed_ack_rule: String,
+    pub rwnd_rule: String,
     pub drop_acks: bool,
     pub loss_on_air: bool,
     pub time_limit: f64,

@@ -69,11 +69,12 @@ fn simulate_link<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
-    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, seed } = args.extract()?;
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, rwnd_rule, rwnd_mss, seed } =
+        args.extract()?;
     let channel = link_spec_from_dict(&channel)?;
     let trace = trace.map(|(seconds, rows)| WindowTrace::new(seconds, rows));
     let (outcome, trace) = run_watched(py, progress, |watch| {
-        let sender = sender.config_with_acks(&timer, &delayed_ack_rule)?;
+        let sender = sender.config_with_acks(&timer, &delayed_ack_rule, &rwnd_rule, rwnd_mss)?;
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match &channel {
             // The channels of abouzeid's figures run without the box's indirect call.
@@ -105,8 +106,8 @@ fn simulate_link<'py>(
     Ok(out)
 }
 
-/// A window trace's rows as a dict of columns: time, cwnd, ssthresh, una, high, pipe (−1 without SACK), in_recovery,
-/// rto, timeouts, fast_retransmits (Python makes the DataFrame).
+/// A window trace's rows as a dict of columns: time, cwnd, ssthresh, una, high, pipe (−1 without SACK), rwnd,
+/// in_recovery, rto, timeouts, fast_retransmits (Python makes the DataFrame).
 pub(crate) fn trace_columns<'py>(py: Python<'py>, trace: &WindowTrace) -> PyResult<Bound<'py, PyDict>> {
     let rows = trace.rows();
     let floats = |f: fn(&WindowRow) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
@@ -118,6 +119,7 @@ pub(crate) fn trace_columns<'py>(py: Python<'py>, trace: &WindowTrace) -> PyResu
     columns.set_item("una", counts(|r| r.una))?;
     columns.set_item("high", counts(|r| r.high))?;
     columns.set_item("pipe", rows.iter().map(|r| r.pipe.map_or(-1, |p| p as i64)).collect::<Vec<i64>>())?;
+    columns.set_item("rwnd", counts(|r| r.rwnd))?;
     columns.set_item("in_recovery", rows.iter().map(|r| r.in_recovery).collect::<Vec<bool>>())?;
     columns.set_item("rto", floats(|r| r.rto))?;
     columns.set_item("timeouts", counts(|r| r.timeouts))?;

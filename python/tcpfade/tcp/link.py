@@ -23,7 +23,8 @@ from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_probes, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER,
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_probes, payload_bytes, PROGRESS, RWND_RULE, SEED,
+                         SEND_BUFFER, SENDER, TIMER,
                          WINDOW_TRACE, window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
 from .profiles import PROFILE, PROFILES
@@ -95,7 +96,8 @@ class LinkResult(Record):
         a row at the start and one after each ACK or timer that changed the sender, taken once it has sent what
         that event allowed. Columns: ``time`` [s], ``cwnd`` and ``ssthresh`` [packets], ``una`` (SND.UNA) and
         ``high`` (one past the highest sequence number sent), ``in_flight`` = high − una, ``pipe`` (RFC 6675's,
-        with SACK; missing without), ``in_recovery``, ``rto`` (the timer the sender would arm, backoff included
+        with SACK; missing without), ``rwnd`` (the receiver's window as the last ACK advertised it [packets]:
+        wmax unless ``rwnd_rule="linux"``), ``in_recovery``, ``rto`` (the timer the sender would arm, backoff included
         [s]), and the run's ``timeouts`` and ``fast_retransmits`` so far. :meth:`plot_trace` draws it.
     outcomes_by_window : numpy.ndarray or None
         Visits by window w2 (row w2 − 1) and outcome (no loss, triple duplicate, timeout).
@@ -265,7 +267,7 @@ LINK = Model("simulate_link", (
           default_words="1000·max(t_p, E[X] + E[Y]), at least 100 s (abouzeid §V)"),
     Param("warmup", v.Optional(v.NON_NEGATIVE), None, "Time simulated but not measured.", "s",
           default_words="duration / 10"),
-    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER,
+    SEED, PROFILE, *SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, RWND_RULE, SEND_BUFFER,
     Param("channel_clock", v.Choice(("time", "packets")), "time",
           "time: the channel evolves in real time, idle or not (abouzeid §III); packets: it advances only by each "
           "packet's transmission time, frozen while the link idles (ns-2's original model, abouzeid §I-A); a fading "
@@ -400,7 +402,8 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     spec = link_channel_spec(channel, mu, args["channel_clock"])
     with reporting(progress, "simulated time") as report:
         # The core's window is the receiver's, or the sender's buffer where that holds fewer packets.
-        core = {**args, "wmax": window_cap(args["wmax"], args["send_buffer"], size)}
+        core = {**args, "wmax": window_cap(args["wmax"], args["send_buffer"], size),
+                "rwnd_mss": payload_bytes(size, args["timestamps"])}
         raw = _core.simulate_link(core, spec, report,
                                   (args["trace_seconds"], args["trace_rows"]) if args["trace_rows"] else None)
     totals = np.asarray(raw["totals"], dtype=float)
@@ -433,7 +436,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
         mean_backoff_at_bad=mean_backoff, ci=ci,
         outcomes_by_window=by_window if by_window.size else None,
         channel=None if channel is None else channel.describe(),
-        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, SEND_BUFFER)},
+        parameters={p.name: args[p.name] for p in (*SENDER, *TIMER, DELAYED_ACK, DELAYED_ACK_RULE, RWND_RULE, SEND_BUFFER)},
         trace=window_trace(raw.get("trace")))
 
 

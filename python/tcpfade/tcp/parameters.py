@@ -232,11 +232,25 @@ DELAYED_ACK_RULE = Param("delayed_ack_rule", v.Choice(("ns2", "rfc5681")), "ns2"
                          "segments are ACKed at once under both.",
                          unread_when=lambda a: None if a["delayed_ack"] is not None else "ACKs are not delayed "
                                                                                          "(delayed_ack=None)")
+RWND_RULE = Param("rwnd_rule", v.Choice(("wmax", "linux")), "wmax",
+                  "The window the receiver advertises in each ACK: wmax, its whole buffer, every time (the papers' "
+                  "receiver); linux, Linux 6.18's autotuned window for a reader that reads at once "
+                  "(tcp_grow_window(), tcp_rcv_space_adjust(), __tcp_select_window(); docs/models.md, \"The "
+                  "receiver's window\"): 45 segments of 1448 bytes at first, rising with what arrives in each of the "
+                  "receiver's round trips, never above wmax. The kernel counts bytes: a packet of the link model "
+                  "carries packet_bytes less 52 bytes of IP, TCP and timestamp headers (40 without timestamps), a "
+                  "transfer's segment mss.")
 SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
                     "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "
                     "window (the smaller holds) and, like it, bounds cwnd. Linux's is tcp_wmem's maximum, 4 MiB; None: "
                     "no limit.", "bytes", default_words="no limit")
+
+
+def payload_bytes(packet_bytes: int, timestamps: bool) -> int:
+    """The bytes of payload of a packet of ``packet_bytes`` on the wire, for the receiver's window (``rwnd_rule``):
+    less 20 bytes of IP header, 20 of TCP and, with timestamps, RFC 7323's 12-byte option; at least 1."""
+    return max(packet_bytes - 40 - (12 if timestamps else 0), 1)
 
 
 def window_cap(wmax: int, send_buffer: int | None, packet_bytes: int) -> int:

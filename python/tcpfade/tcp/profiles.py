@@ -62,7 +62,7 @@ LINUX = Profile(
      "max_rto": 120.0, "timestamps": True,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "delayed_ack_rule": "rfc5681", "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
-     "prr_partial_ack": "sndcnt", "frto": True},
+     "prr_partial_ack": "sndcnt", "frto": True, "rwnd_rule": "linux"},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -116,6 +116,12 @@ LINUX = Profile(
         "frto": "net.ipv4.tcp_frto = 2 (Documentation/networking/ip-sysctl.rst): F-RTO, with SACK and without "
                 "(tcp_enter_loss() sets tp->frto from the sysctl alone), tcp_process_loss() in tcp_input.c; an undo "
                 "restores tcp_undo_cwnd_reduction()'s max(cwnd, prior_cwnd) and prior_ssthresh",
+        "rwnd_rule": "net.ipv4.tcp_moderate_rcvbuf = 1 with tcp_rmem = 4096 131072 33554432 (Documentation/"
+                     "networking/ip-sysctl.rst): the receiver's window starts at the SYN-ACK's 64 KiB, its ceiling "
+                     "rcv_ssthresh grows two segments a segment (tcp_grow_window()), and once a receiver round trip "
+                     "the buffer is right-sized to 2c(1 + 2(c − s)/s) of what was read (tcp_rcv_space_adjust(), "
+                     "tcp_rcvbuf_grow() in kernel 6.18); __tcp_select_window() never moves the right edge back; "
+                     "traced against the kernel (docs/validation/kernel.md)",
         "prr_partial_ack": "tcp_xmit_retransmit_queue() in tcp_output.c stops once tcp_packets_in_flight() reaches "
                            "snd_cwnd, which tcp_cwnd_reduction() sets to pipe + sndcnt, forcing a packet only while "
                            "prr_out is 0; traced, a partial ACK with sndcnt 0 sent nothing and the RTO repaired the "

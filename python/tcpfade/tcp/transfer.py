@@ -32,7 +32,8 @@ from ..channels.continuous import ContinuousTwoState
 from .link import CHANNEL_WORDS, TRACE_ROW_BYTES, link_channel_spec, plot_trace_of, window_trace
 from .._params import Model, Param
 from ..devices import Device, device as resolve_device
-from .parameters import check_recovery_parts, DELAYED_ACK, DELAYED_ACK_RULE, PROGRESS, SEED, SEND_BUFFER, SENDER, TIMER, variant
+from .parameters import (check_recovery_parts, DELAYED_ACK, DELAYED_ACK_RULE, PROGRESS, RWND_RULE, SEED, SEND_BUFFER, SENDER,
+                         TIMER, variant)
 from .parameters import WINDOW_TRACE, window_cap
 from .profiles import PROFILE, PROFILES
 
@@ -95,6 +96,7 @@ TRANSFER = Model("simulate_transfer", (
     Param("delay", SECONDS_4, 0.0, "One-way propagation delay.", "s"),
     DELAYED_ACK.but(default=0.2),
     DELAYED_ACK_RULE,
+    RWND_RULE,
     SEND_BUFFER,
     Param("drop_acks", v.Flag(), True, "The channel drops the receiver's segments too (VDELDROP on both hosts); "
           "else only the sender's."),
@@ -431,7 +433,7 @@ def _result(a: dict[str, Any], raw: dict[str, Any]) -> TransferResult:
         frames = pd.DataFrame(raw["frames"])
     channel = a["channel"]
     parameters = {k: a[k] for k in ("mss", "header_bytes", "rate_bps", "metering", "delay", "delayed_ack",
-                                    "delayed_ack_rule", "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt",
+                                    "delayed_ack_rule", "rwnd_rule", "drop_acks", "loss_on_air", "rwnd_bytes", "best_rtt",
                                     "time_limit", "profile")}
     # The sender's parts and timer as the profile and the call resolved them (wmax from rwnd_bytes).
     parameters.update({p.name: a[p.name] for p in (*SENDER, *TIMER, SEND_BUFFER)})

@@ -29,7 +29,7 @@ from .._watch import reporting
 from ..tcp.metrics import batch_interval
 from .._params import Model, Param, warn_unread
 from ..tcp.parameters import (CLOCK_GRANULARITY, DELAYED_ACK, DELAYED_ACK_RULE, DUPTHRESH, FIXED_RTO, INITIAL_RTO, MAX_RTO,
-                              MIN_RTO, SEND_BUFFER,
+                              MIN_RTO, RWND_RULE, SEND_BUFFER,
                               window_cap, no_probes,
                               PROGRESS, RTO_RULE, SEED, TIMESTAMPS, SENDER, WINDOW_VARIANTS, check_recovery_parts, variant)
 from ..tcp.profiles import PROFILE, PROFILES
@@ -116,7 +116,7 @@ WCDMA_MIN_RTO = MIN_RTO.but(rule=v.Real(1e-3, 1e3), default=1.0,
 BEARER_PARTS = (*(p for p in SENDER if p.name not in ("wmax", "dupthresh", "initial_ssthresh")), FIXED_RTO,
                 INITIAL_RTO.but(rule=v.Real(1e-3, 1e3)), MAX_RTO.but(rule=v.Real(1e-3, 1e4)),
                 CLOCK_GRANULARITY.but(rule=v.Real(0.0, 10.0)), RTO_RULE, TIMESTAMPS, DELAYED_ACK, DELAYED_ACK_RULE,
-                SEND_BUFFER)
+                RWND_RULE, SEND_BUFFER)
 _PART_RULES = {p.name: p.rule for p in BEARER_PARTS}
 #: What tcp_over_blocks and tcp_over_system may find unread: the parts, and the timer floor and dupthresh they name
 #: (a fixed rto reads no min_rto; oldtahoe no dupthresh).
@@ -244,6 +244,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                 "clock_granularity": clock_granularity, "max_backoff": 64, "rate": rate, "tau": ack_delay,
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
         args["wmax"] = window_cap(wmax, args["send_buffer"], MTU_BYTES)
+        args["rwnd_mss"] = MTU_BYTES - HEADER_BYTES
         raw = _core.tcp_over_bearer(errors == 1, tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))

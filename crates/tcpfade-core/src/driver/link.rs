@@ -28,7 +28,8 @@ use super::by_start::{ByStart, HeldStarts};
 use super::common::{counters, AckPolicy, TsRecent};
 use crate::check;
 use crate::error::{Error, Result};
-use crate::tcp::{AckStep, Receiver, SackBlocks, Sender, SenderConfig};
+use super::tuned_window::TunedWindow;
+use crate::tcp::{AckStep, Receiver, RwndRule, SackBlocks, Sender, SenderConfig};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 
@@ -161,9 +162,10 @@ pub struct LinkOutcome {
 /// number never reaches it (2^63 packets).
 const CARRIES_SACK: u64 = 1 << 63;
 
-/// The run's state; `SACK` says whether ACKs carry SACK blocks, `TS` whether segments and ACKs carry timestamps
-/// (constants, so that without them the driver's loop is exactly the cumulative-ACK one).
-struct Link<'o, C, O, const SACK: bool, const TS: bool> {
+/// The run's state; `SACK` says whether ACKs carry SACK blocks, `EXTRA` whether segments and ACKs carry more than
+/// sequence numbers: timestamps, or Linux's autotuned window (constants, so that without them the driver's loop is
+/// exactly the cumulative-ACK one; which of the two is said at run time).
+struct Link<'o, C, O, const SACK: bool, const EXTRA: bool> {
     cfg: LinkConfig,
     channel: C,
     observer: &'o mut O,
@@ -187,13 +189,17 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     sacks: VecDeque<SackBlocks>,
     /// The SACK blocks of the ACK being taken, when it carries any.
     ack_blocks: SackBlocks,
-    /// With timestamps: when each packet in the buffer left the sender (its TSval), the one on the link's, the
+    /// With timestamps: when each packet in the buffer left the sender (its TSval) and the receiver's timestamp it
+    /// echoes (its TSecr: when the receiver sent the last ACK the sender had taken), the one on the link's, the
     /// receiver's TS.Recent, and the echo each ACK on its way back carries (beside `acks`).
-    emitted: VecDeque<f64>,
-    on_link_emitted: f64,
+    emitted: VecDeque<(f64, f64)>,
+    on_link_emitted: (f64, f64),
     ts_recent: TsRecent,
     echoes: VecDeque<f64>,
     ack_policy: AckPolicy,
+    /// Linux's autotuned receive window ([`crate::tcp::RwndRule::Linux`]); None with the papers' receiver, whose
+    /// window is Wmax.
+    rwnd: Option<TunedWindow>,
     /// Start of the delivering transmission of each packet held out of order at the receiver.
     held_starts: HeldStarts,
     /// The counts kept by the batch in which a transmission started, one entry a batch; those of batch `current.0` in
@@ -210,7 +216,7 @@ struct Link<'o, C, O, const SACK: bool, const TS: bool> {
     busy_since: f64,
 }
 
-impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_, C, O, SACK, TS> {
+impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const EXTRA: bool> Link<'_, C, O, SACK, EXTRA> {
     fn send_what_the_window_allows(&mut self, now: f64) {
         while let Some(segment) = self.sender.poll_transmit(now) {
             self.put_on_link(segment.seq, now);
@@ -224,13 +230,13 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         if self.link_done_at == f64::INFINITY {
             self.start_on_link(seq, now);
             self.busy_since = now;
-            if TS {
-                self.on_link_emitted = now;
+            if EXTRA {
+                self.on_link_emitted = (now, self.rwnd.as_ref().map_or(0.0, TunedWindow::echo));
             }
         } else if (self.queue.len() as u64) < self.cfg.buffer {
             self.queue.push_back(seq);
-            if TS {
-                self.emitted.push_back(now);
+            if EXTRA {
+                self.emitted.push_back((now, self.rwnd.as_ref().map_or(0.0, TunedWindow::echo)));
             }
         } else {
             self.counts.buffer_losses += 1;
@@ -247,15 +253,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             let new = seq == self.receiver.expected() || self.receiver.is_new(seq);
             let batch = self.batch_of(start);
             self.observer.on_survived(start, &mut self.channel, &self.sender)?;
-            if TS {
-                self.ts_recent.on_segment(seq, self.on_link_emitted);
+            if EXTRA && self.cfg.sender.timestamps {
+                self.ts_recent.on_segment(seq, self.on_link_emitted.0);
             }
             self.receive(now, seq, start, batch, new);
         }
         match self.queue.pop_front() {
             Some(next) => {
                 self.start_on_link(next, now);
-                if TS {
+                if EXTRA {
                     self.on_link_emitted = self.emitted.pop_front().expect("a TSval for each packet in the buffer");
                 }
             }
@@ -369,8 +375,15 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
         } else if seq > before {
             self.held_starts.keep_first(seq, start);
         }
+        if let Some(rwnd) = self.rwnd.as_mut().filter(|_| EXTRA) {
+            let echo = self.cfg.sender.timestamps.then_some(self.on_link_emitted.1);
+            rwnd.taken(now, seq, before, echo, &self.receiver, SACK);
+        }
         if self.ack_policy.ack_now(now, seq, before, ack, || self.receiver.holds_out_of_order()) {
             self.send_ack(now, ack);
+        }
+        if let Some(rwnd) = self.rwnd.as_mut().filter(|_| EXTRA) {
+            rwnd.read(now, &self.receiver);
         }
     }
 
@@ -379,13 +392,17 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
     fn send_ack(&mut self, now: f64, ack: u64) {
         self.counts.acks += 1;
         let at = now + self.cfg.tau;
-        if TS {
+        if EXTRA && self.cfg.sender.timestamps {
             let echo = self.ts_recent.echo(ack);
             self.echoes.push_back(echo);
         }
         let carries = SACK && self.receiver.has_sack_blocks();
         if carries {
             self.sacks.push_back(self.receiver.sack_blocks());
+        }
+        if let Some(rwnd) = self.rwnd.as_mut().filter(|_| EXTRA) {
+            let window = rwnd.window(ack, &self.receiver);
+            rwnd.sent(window, now);
         }
         let value = if carries { ack | CARRIES_SACK } else { ack };
         if self.next_ack_at == f64::INFINITY {
@@ -464,8 +481,13 @@ impl<C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'_,
             } else if ack_at == now {
                 let value = self.next_ack;
                 (self.next_ack_at, self.next_ack) = self.acks.pop_front().unwrap_or((f64::INFINITY, 0));
-                if TS {
-                    self.sender.note_echo(self.echoes.pop_front());
+                if EXTRA {
+                    if self.cfg.sender.timestamps {
+                        self.sender.note_echo(self.echoes.pop_front());
+                    }
+                    if let Some(rwnd) = &mut self.rwnd {
+                        rwnd.arrived(true, &mut self.sender);
+                    }
                 }
                 if SACK {
                     // Most ACKs carry no block: their empty slice costs no copy of an empty option.
@@ -579,7 +601,7 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
     watch: &mut Watch<'_>,
 ) -> Result<LinkOutcome> {
     cfg.validate()?;
-    match (cfg.sender.sack, cfg.sender.timestamps) {
+    match (cfg.sender.sack, cfg.sender.timestamps || cfg.sender.rwnd_rule != RwndRule::Wmax) {
         (true, false) => Link::<C, O, true, false>::new(cfg, channel, observer).run(watch),
         (false, false) => Link::<C, O, false, false>::new(cfg, channel, observer).run(watch),
         (true, true) => Link::<C, O, true, true>::new(cfg, channel, observer).run(watch),
@@ -587,13 +609,20 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
     }
 }
 
-impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link<'o, C, O, SACK, TS> {
+impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const EXTRA: bool> Link<'o, C, O, SACK, EXTRA> {
     fn new(cfg: &LinkConfig, channel: C, observer: &'o mut O) -> Self {
+        // The connection starts established: the SYN-ACK, which the first data segments echo, left a round trip before
+        // them, with the receiver's first window.
+        let rwnd = TunedWindow::new(cfg.sender.rwnd_rule, -cfg.round_trip());
+        let mut sender = Sender::new(cfg.sender);
+        if let Some(rwnd) = &rwnd {
+            sender.note_window(rwnd.syn_window());
+        }
         Link {
             cfg: *cfg,
             channel,
             observer,
-            sender: Sender::new(cfg.sender),
+            sender,
             receiver: Receiver::new(cfg.sender.wmax).with_sack(SACK),
             queue: VecDeque::with_capacity(cfg.buffer.min(1 << 16) as usize),
             link_seq: 0,
@@ -605,10 +634,11 @@ impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const TS: bool> Link
             sacks: VecDeque::new(),
             ack_blocks: SackBlocks::NONE,
             emitted: VecDeque::new(),
-            on_link_emitted: 0.0,
+            on_link_emitted: (0.0, 0.0),
             ts_recent: TsRecent::new(),
             echoes: VecDeque::new(),
             ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
+            rwnd,
             held_starts: HeldStarts::new(cfg.sender.wmax),
             by_start: vec![ByStart::default(); cfg.batches as usize],
             current: (0, ByStart::default()),

@@ -7,7 +7,7 @@
 //!   TCP-Probing's probe segments (tsaoussidis-badr §4).
 //!
 //! What they share (the choice of the next event, the ACK policy, counter differences) is written once in
-//! `common`. All report their progress to, and can be stopped by, a [`crate::watch::Watch`].
+//! `common`, and Linux's autotuned receive window at their receiver in `tuned_window`. All report their progress to, and can be stopped by, a [`crate::watch::Watch`].
 
 mod by_start;
 pub(crate) mod common;
@@ -16,6 +16,7 @@ pub mod observe;
 pub mod slotted;
 pub mod transfer;
 mod transfer_records;
+mod tuned_window;
 pub mod visits;
 pub mod window_trace;
 

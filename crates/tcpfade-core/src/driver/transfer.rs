@@ -37,6 +37,7 @@
 //! after each event the sender sends whatever it may.
 
 use super::common::{AckPolicy, NextEvent, TsRecent};
+use super::tuned_window::TunedWindow;
 use super::link::LinkChannel;
 use super::window_trace::WindowTrace;
 use crate::check;
@@ -153,8 +154,9 @@ enum Frame {
     Syn,
     SynAck,
     HandshakeAck,
-    /// A data segment, and when it left the sender (its timestamp, echoed back when the sender uses timestamps).
-    Data { seq: u64, retransmission: bool, tsval: f64 },
+    /// A data segment, when it left the sender (its timestamp, echoed back when the sender uses timestamps), and the
+    /// receiver's timestamp it echoes (read by Linux's autotuned receive window, `TunedWindow`).
+    Data { seq: u64, retransmission: bool, tsval: f64, tsecr: f64 },
     /// A cumulative ACK, how many SACK blocks it carries, and the timestamp it echoes (RFC 7323's TSecr). The blocks
     /// travel beside the frames in flight (`Run::sacks_in_flight`): a frame with them inside was four times the size,
     /// and the queue of frames in flight copies each frame in and out.
@@ -204,6 +206,8 @@ struct Run<'a, C: LinkChannel, D: ProbeDecision + ?Sized> {
     ack_policy: AckPolicy,
     /// The receiver's RFC 7323 TS.Recent, which its ACKs echo.
     ts_recent: TsRecent,
+    /// Linux's autotuned receive window ([`crate::tcp::RwndRule::Linux`]); None with Wmax in every ACK.
+    rwnd: Option<TunedWindow>,
     finack_deadline: Option<f64>,
     finack_tries: u32,
     /// The sender's window over time, when asked for.
@@ -258,15 +262,26 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
         self.transmit(frame, from_receiver).map(drop)
     }
 
-    /// The receiver's ACK of `ack`, with the timestamp it echoes and its SACK blocks.
+    /// The receiver's ACK of `ack`, with the timestamp it echoes, its SACK blocks and its window.
     fn send_ack(&mut self, ack: u64) -> Result<()> {
         let echo = self.ts_recent.echo(ack);
         let sack = self.receiver.sack_blocks();
         let blocks = sack.len() as u8;
-        if self.transmit(Frame::Ack(ack, blocks, echo), true)? && blocks > 0 {
-            self.sacks_in_flight.push_back(sack);
+        let window = self.rwnd.as_mut().map(|rwnd| rwnd.window(ack, &self.receiver));
+        if self.transmit(Frame::Ack(ack, blocks, echo), true)? {
+            if blocks > 0 {
+                self.sacks_in_flight.push_back(sack);
+            }
+            if let (Some(rwnd), Some(window)) = (self.rwnd.as_mut(), window) {
+                rwnd.sent(window, self.now);
+            }
         }
         Ok(())
+    }
+
+    /// Data segment `seq` as the sender sends it now.
+    fn data(&self, seq: u64, retransmission: bool) -> Frame {
+        Frame::Data { seq, retransmission, tsval: self.now, tsecr: self.rwnd.as_ref().map_or(0.0, TunedWindow::echo) }
     }
 
     /// [`Run::send`], saying whether the frame went onto the medium (a drop before IP does not).
@@ -311,7 +326,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 if let Some(probe) = self.sender.poll_probe(self.now) {
                     self.send(Frame::Probe(probe), false)?;
                 } else if let Some(seg) = self.sender.poll_transmit(self.now) {
-                    self.send(Frame::Data { seq: seg.seq, retransmission: seg.retransmission, tsval: self.now }, false)?;
+                    self.send(self.data(seg.seq, seg.retransmission), false)?;
                 } else {
                     return Ok(());
                 }
@@ -322,11 +337,20 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
 
     fn arrive_at_receiver(&mut self, frame: Frame) -> Result<bool> {
         match frame {
-            Frame::Syn => self.send(Frame::SynAck, true)?,
-            Frame::Data { seq, tsval, .. } => {
+            Frame::Syn => {
+                if let Some(rwnd) = &mut self.rwnd {
+                    rwnd.handshake(self.now);
+                }
+                self.send(Frame::SynAck, true)?
+            }
+            Frame::Data { seq, tsval, tsecr, .. } => {
                 self.ts_recent.on_segment(seq, tsval);
                 let before = self.receiver.expected();
                 let ack = self.receiver.on_segment(seq);
+                if let Some(rwnd) = &mut self.rwnd {
+                    let echo = self.cfg.sender.timestamps.then_some(tsecr);
+                    rwnd.taken(self.now, seq, before, echo, &self.receiver, self.cfg.sender.sack);
+                }
                 if ack > self.n {
                     // The FIN, in order: everything is delivered. ACK it and close at once.
                     self.ack_policy.release();
@@ -335,6 +359,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     self.send(Frame::FinAck, true)?;
                 } else if self.ack_policy.ack_now(self.now, seq, before, ack, || self.receiver.holds_out_of_order()) {
                     self.send_ack(ack)?;
+                }
+                if let Some(rwnd) = &mut self.rwnd {
+                    rwnd.read(self.now, &self.receiver);
                 }
             }
             Frame::Probe(probe) => {
@@ -358,6 +385,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     }
                     self.syn_deadline = None;
                     self.phase = Phase::Established;
+                    if let Some(rwnd) = &self.rwnd {
+                        self.sender.note_window(rwnd.syn_window());
+                    }
                 }
                 if self.phase == Phase::Established {
                     self.send(Frame::HandshakeAck, false)?;
@@ -379,7 +409,7 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                 match step {
                     Some(AckStep::Sent(sent)) => {
                         for seq in sent {
-                            self.send(Frame::Data { seq, retransmission: false, tsval: self.now }, false)?;
+                            self.send(self.data(seq, false), false)?;
                         }
                     }
                     Some(AckStep::Poll) => {} // taken; pump sends what it allows
@@ -455,6 +485,9 @@ impl<C: LinkChannel, D: ProbeDecision + ?Sized> Run<'_, C, D> {
                     }
                     _ => None,
                 };
+                if let (Some(rwnd), Frame::Ack(..)) = (self.rwnd.as_mut(), frame) {
+                    rwnd.arrived(!corrupted, &mut self.sender); // its window before the ACK itself
+                }
                 let radio = &mut self.out.radios[usize::from(to_receiver)];
                 radio.rx_time += airtime;
                 radio.rx_frames += 1;
@@ -532,6 +565,7 @@ pub fn run_transfer_traced<C: LinkChannel, D: ProbeDecision + ?Sized>(
         syn_tries: 0,
         ack_policy: AckPolicy::new(cfg.delayed_ack, cfg.sender.delayed_ack_rule),
         ts_recent: TsRecent::new(),
+        rwnd: TunedWindow::new(cfg.sender.rwnd_rule, 0.0),
         finack_deadline: None,
         finack_tries: 0,
         trace,

@@ -22,6 +22,8 @@ pub struct WindowRow {
     pub high: u64,
     /// RFC 6675's pipe, with SACK (None without).
     pub pipe: Option<u64>,
+    /// The receiver's window as the last ACK advertised it \[packets\] (Wmax but with `rwnd_rule = linux`).
+    pub rwnd: u64,
     /// Whether a fast recovery (or SACK's loss recovery) is in progress.
     pub in_recovery: bool,
     /// The retransmission timeout the sender would arm now, backoff included \[s\].
@@ -42,6 +44,7 @@ impl WindowRow {
             una: sender.una(),
             high: sender.high(),
             pipe: sender.pipe(),
+            rwnd: sender.rwnd(),
             in_recovery: sender.in_recovery(),
             rto: sender.rto_estimator().rto(),
             timeouts: counters.timeouts,

@@ -6,6 +6,7 @@ use super::rto::{Rfc6298, RtoPolicy};
 use super::prr::{PartialAck, PrrBound};
 use super::rack::RackTimers;
 use super::receiver::DelayedAckRule;
+use super::rwnd::RwndRule;
 use super::{LossDetection, Recovery, Variant};
 use crate::check;
 use crate::error::{Error, Result};
@@ -142,6 +143,10 @@ pub struct SenderConfig {
     /// ([`DelayedAckRule`]). ns-2's by default (the papers' simulations); the receiver's rule, kept here with the
     /// connection's other choices as `sack` is.
     pub delayed_ack_rule: DelayedAckRule,
+    /// The window the receiver advertises in each ACK ([`RwndRule`]): Wmax by default (the papers' receiver), or
+    /// Linux's autotuned window, which the drivers that carry it (the link and transfer drivers) hand the sender with
+    /// each ACK; the receiver's rule, kept here as `delayed_ack_rule` is.
+    pub rwnd_rule: RwndRule,
 }
 
 impl SenderConfig {
@@ -179,6 +184,7 @@ impl SenderConfig {
             prr_partial_ack: PartialAck::Forced,
             frto: false,
             delayed_ack_rule: DelayedAckRule::Ns2,
+            rwnd_rule: RwndRule::Wmax,
         })
     }
 
@@ -363,6 +369,12 @@ impl SenderConfig {
     /// The same configuration with the receiver's delayed ACKs ruled by `rule` ([`DelayedAckRule`]).
     pub fn with_delayed_ack_rule(mut self, rule: DelayedAckRule) -> Self {
         self.delayed_ack_rule = rule;
+        self
+    }
+
+    /// The same configuration with the receiver's window ruled by `rule` ([`RwndRule`]).
+    pub fn with_rwnd_rule(mut self, rule: RwndRule) -> Self {
+        self.rwnd_rule = rule;
         self
     }
 

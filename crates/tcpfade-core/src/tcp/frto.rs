@@ -207,14 +207,14 @@ impl CumulativeFrto {
     }
 
     /// The segment to send now: `Some(choice)` while step 2b's ACK lets new data out in place of the holes (within
-    /// the window `usable`, with the retransmissions still out and the new ones in flight; `wmax` the receiver's
-    /// window, `limit` one past a finite transfer's last segment); None leaves the choice to the ordinary rule, once
+    /// the window `usable`, with the retransmissions still out and the new ones in flight, and the receiver's window;
+    /// `limit` one past a finite transfer's last segment); None leaves the choice to the ordinary rule, once
     /// going back N has passed over step 2b's segments if it reached them.
     #[inline]
-    pub(crate) fn next_segment(&mut self, st: &mut TcpState, usable: u64, wmax: u64, limit: u64) -> Option<Option<u64>> {
+    pub(crate) fn next_segment(&mut self, st: &mut TcpState, usable: u64, limit: u64) -> Option<Option<u64>> {
         if let Some(from) = self.new_from {
             let in_flight = (st.send_next - st.una) + (st.high - from);
-            let ok = st.retransmit.is_none() && in_flight < usable && st.high < st.una + wmax && st.high < limit;
+            let ok = st.retransmit.is_none() && in_flight < usable && st.high < st.una + st.rwnd && st.high < limit;
             return Some(ok.then_some(st.high));
         }
         if let Some((from, to)) = self.skip {
@@ -234,10 +234,10 @@ impl CumulativeFrto {
         None
     }
 
-    /// Whether a new segment is there for step 2b: below the receiver's window `wmax` above SND.UNA and `limit`.
+    /// Whether a new segment is there for step 2b: within the receiver's window above SND.UNA and below `limit`.
     #[inline]
-    pub(crate) fn new_data(st: &TcpState, wmax: u64, limit: u64) -> bool {
-        st.high < st.una + wmax && st.high < limit
+    pub(crate) fn new_data(st: &TcpState, limit: u64) -> bool {
+        st.high < st.una + st.rwnd && st.high < limit
     }
 }
 

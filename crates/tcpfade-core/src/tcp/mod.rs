@@ -36,6 +36,7 @@ mod rack_record;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
+pub mod rwnd;
 pub mod sack;
 pub mod sack_recovery;
 pub mod sender;
@@ -49,6 +50,7 @@ pub use probing::{
 pub use rack::{RackTimers, RackView, LINUX_TIMER_SLACK, PTO_WITHOUT_SRTT, TLP_MAX_ACK_DELAY};
 pub use receiver::{DelayedAckRule, Receiver};
 pub use rto::{Rfc6298, RtoEstimator, RtoPolicy};
+pub use rwnd::{LinuxWindow, RwndRule};
 pub use sack::{SackBlocks, MAX_SACK_BLOCKS};
 pub use hystart::HyStartPhase;
 pub use prr::{PartialAck, PrrBound, PrrState};

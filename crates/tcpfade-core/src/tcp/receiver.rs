@@ -14,6 +14,8 @@ pub struct Receiver {
     held: Vec<bool>,
     /// How many of `held` are set: whether a gap lies below the packets held, in O(1) per segment.
     held_count: u64,
+    /// One past the highest packet held out of order, while any is (what Linux's autotuning adds for them).
+    held_end: u64,
     mask: u64,
     /// In a probe exchange (between PROBE1 and PR2_ACK); false is tsaoussidis-badr's ESTAB state.
     probing: bool,
@@ -148,6 +150,7 @@ impl Receiver {
             expected: 0,
             held: vec![false; size as usize],
             held_count: 0,
+            held_end: 0,
             mask: size - 1,
             probing: false,
             sack: None,
@@ -213,6 +216,7 @@ impl Receiver {
             let slot = &mut self.held[(seq & self.mask) as usize];
             self.held_count += u64::from(!*slot);
             *slot = true;
+            self.held_end = self.held_end.max(seq + 1);
             if self.sack.is_some() {
                 self.note_sack(seq);
             }
@@ -277,6 +281,15 @@ impl Receiver {
     /// Whether out-of-order packets are held.
     pub fn holds_out_of_order(&self) -> bool {
         self.held_count > 0
+    }
+
+    /// The packets held out of order, and one past the highest of them (the next expected when none is held).
+    pub fn held(&self) -> (u64, u64) {
+        if self.held_count > 0 {
+            (self.held_count, self.held_end)
+        } else {
+            (0, self.expected)
+        }
     }
 
     /// Deliver `n` in-order packets at once (a driver's fast-forward through error-free slots

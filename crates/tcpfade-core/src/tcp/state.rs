@@ -44,6 +44,10 @@ pub(crate) struct TcpState {
     pub send_next: u64,
     /// One past the highest sequence number ever sent.
     pub high: u64,
+    /// The receiver's window (RFC 9293's SND.WND, in segments above SND.UNA): what the last ACK advertised, which
+    /// bounds the segments outstanding with ⌊W⌋. Wmax throughout, unless the driver passes each ACK's window
+    /// (`Sender::note_window`, Linux's autotuning receiver, `super::rwnd`).
+    pub rwnd: u64,
     /// Duplicate ACKs since the last ACK of new data.
     pub dupacks: u64,
     /// Segments sent by RFC 3042 limited transmit since the last ACK of new data (left out of FlightSize at
@@ -95,6 +99,7 @@ impl TcpState {
             una: 0,
             send_next: 0,
             high: 0,
+            rwnd: u64::MAX,
             dupacks: 0,
             limited_sent: 0,
             recover: None,
@@ -124,12 +129,12 @@ impl TcpState {
         self.cwnd as i64 as u64
     }
 
-    /// The next new segment, if one is there to send: SND.NXT at its highest, within the receiver's window `wmax`
-    /// and before `limit` (one past a finite transfer's last). What a tail loss probe (RFC 8985 §7.3) and F-RTO's
+    /// The next new segment, if one is there to send: SND.NXT at its highest, within the receiver's window and
+    /// before `limit` (one past a finite transfer's last). What a tail loss probe (RFC 8985 §7.3) and F-RTO's
     /// step 2b (RFC 5682) may send.
     #[inline]
-    pub fn next_new_segment(&self, wmax: u64, limit: u64) -> Option<u64> {
-        (self.send_next == self.high && self.send_next < self.una + wmax && self.send_next < limit)
+    pub fn next_new_segment(&self, limit: u64) -> Option<u64> {
+        (self.send_next == self.high && self.send_next < self.una + self.rwnd && self.send_next < limit)
             .then_some(self.send_next)
     }
 }

@@ -77,7 +77,6 @@ pub enum NextSegRule {
 pub(crate) struct SackRecovery {
     pub board: Scoreboard,
     dupthresh: u64,
-    wmax: u64,
     /// HighRxt + 1: packets below it (and not SACKed) count as retransmitted in this recovery.
     rxt_next: u64,
     /// RescueRxt (a packet).
@@ -119,7 +118,6 @@ impl SackRecovery {
         SackRecovery {
             board: if frto { board.with_retransmissions() } else { board },
             dupthresh,
-            wmax,
             rxt_next: 0,
             rescue: 0,
             lost_below: 0,
@@ -248,7 +246,7 @@ impl SackRecovery {
             st.dupacks += 1; // RFC 6675 §2: an ACK that SACKs new data counts as a duplicate
         }
         if let Some(f) = self.frto.as_mut() {
-            let new_ok = st.next_new_segment(self.wmax, limit).is_some();
+            let new_ok = st.next_new_segment(limit).is_some();
             match f.on_ack(original, new_data, fresh > 0, st.una, st.high, new_ok) {
                 Verdict::Spurious => self.undo_timeout(st, now),
                 Verdict::Real => self.frto = None,
@@ -420,14 +418,14 @@ impl SackRecovery {
     /// capped by the receiver's window.
     #[inline(always)]
     fn window_room(&self, st: &TcpState) -> u64 {
-        st.whole_cwnd().min(self.wmax).saturating_sub(self.pipe)
+        st.whole_cwnd().min(st.rwnd).saturating_sub(self.pipe)
     }
 
     /// New packets NextSeg's rule (2) may send from SND.NXT: within the receiver's window above the cumulative ACK and
     /// before `limit`, one past the last packet of a finite transfer.
     #[inline(always)]
     fn new_data_room(&self, st: &TcpState, limit: u64) -> u64 {
-        (st.una + self.wmax).min(limit).saturating_sub(st.send_next)
+        (st.una + st.rwnd).min(limit).saturating_sub(st.send_next)
     }
 
     /// `seq` chosen by `rule` is sent (RFC 6675 §5 steps C.2-C.4; RFC 6937's prr_out).

@@ -25,10 +25,16 @@ impl Sender {
         self.st.una
     }
 
-    /// min(⌊W⌋, Wmax).
+    /// The receiver's window as the last ACK advertised it ([`Sender::note_window`]; Wmax without).
+    pub fn rwnd(&self) -> u64 {
+        self.st.rwnd
+    }
+
+    /// min(⌊W⌋, the receiver's window): Wmax as the window unless the driver passes each ACK's
+    /// ([`Sender::note_window`]).
     pub fn usable_window(&self) -> u64 {
         // W >= 1, so truncation is the floor (and compiles to one instruction, not a libm call).
-        self.st.whole_cwnd().min(self.cfg.wmax)
+        self.st.whole_cwnd().min(self.st.rwnd)
     }
 
     /// Whether fast recovery (or SACK's loss recovery) is in progress.

@@ -88,6 +88,7 @@ impl Sender {
         };
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
+        st.rwnd = cfg.wmax;
         st.hold_ssthresh_on_rto = cfg.hold_ssthresh_on_rto;
         st.timestamps = cfg.timestamps;
         st.ssthresh_once_per_window = cfg.ssthresh_once_per_window;
@@ -133,9 +134,9 @@ impl Sender {
     /// data, or the ordinary rule; every segment noted for F-RTO's evidence. Out of line, as SACK's.
     #[inline(never)]
     fn poll_transmit_frto(&mut self, now: f64) -> Option<Segment> {
-        let (usable, wmax, limit) = (self.usable_window(), self.cfg.wmax, self.limit());
+        let (usable, limit) = (self.usable_window(), self.limit());
         let frto = self.recovery.cumulative_frto().expect("F-RTO without SACK is Reno's or NewReno's");
-        let seq = match frto.next_segment(&mut self.st, usable, wmax, limit) {
+        let seq = match frto.next_segment(&mut self.st, usable, limit) {
             Some(choice) => choice?,
             None => self.next_in_order()?,
         };
@@ -263,6 +264,17 @@ impl Sender {
         self.st.echo = echo;
     }
 
+    /// The receiver's window the next ACK advertises, in segments above its cumulative ACK (RFC 9293 §3.10.7.4's
+    /// SND.WND), given by a driver whose receiver tunes its window (`super::rwnd`) just before it hands the ACK over.
+    /// It bounds what may be outstanding with ⌊W⌋ from then on; W itself is still capped at Wmax alone (Linux does not
+    /// cap cwnd by the window either). Taken within [1, Wmax]: the simulated receivers read at once and never close
+    /// their window (no persist timer is modelled), and none advertises beyond the buffer Wmax stands for. Without
+    /// calls the window is Wmax.
+    #[inline]
+    pub fn note_window(&mut self, window: u64) {
+        self.st.rwnd = window.clamp(1, self.cfg.wmax);
+    }
+
     /// `seq` is sent again at `now`. Karn's rule: a segment sent twice gives no sample, so the timed one stops being
     /// timed. With timestamps (RFC 7323 §4) the ACK that covers it echoes the timestamp of the copy that made the
     /// receiver send it, so it is timed by that echo instead, where no segment before it is timed (the first ACK to
@@ -318,7 +330,7 @@ impl Sender {
     /// F-RTO without SACK takes an ACK that moved SND.UNA from `old_una` (or a duplicate) before the recovery part.
     #[inline(never)]
     fn frto_on_ack(&mut self, old_una: u64) {
-        let new_ok = CumulativeFrto::new_data(&self.st, self.cfg.wmax, self.limit());
+        let new_ok = CumulativeFrto::new_data(&self.st, self.limit());
         let Some(frto) = self.recovery.cumulative_frto() else { return };
         if let Some(high_seq) = frto.on_ack(&mut self.st, old_una, new_ok) {
             self.recovery.after_undone_timeout(&self.st, high_seq);
@@ -416,7 +428,7 @@ impl Sender {
 
     /// The next new segment, if the transfer has one and the receiver's window allows it (RFC 8985 §7.3's probe).
     fn new_data_for_probe(&self) -> Option<u64> {
-        self.st.next_new_segment(self.cfg.wmax, self.limit())
+        self.st.next_new_segment(self.limit())
     }
 
     /// Whether [`Sender::poll_transmit`] would send something now.
@@ -436,7 +448,7 @@ impl Sender {
 
     /// Segments that may be outstanding now: the usable window, plus RFC 3042's limited transmit, one new
     /// segment for each of the first two duplicate ACKs below dupthresh outside recovery (W + 2 at most, and
-    /// never beyond Wmax). Only previously unsent data goes this way (SND.NXT at its highest).
+    /// never beyond the receiver's window). Only previously unsent data goes this way (SND.NXT at its highest).
     #[inline]
     fn send_window(&self) -> u64 {
         let st = &self.st;
@@ -446,7 +458,7 @@ impl Sender {
         {
             return usable;
         }
-        (usable + st.dupacks.min(2)).min(self.cfg.wmax)
+        (usable + st.dupacks.min(2)).min(st.rwnd)
     }
 
     /// One past the last sequence number of the transfer (u64::MAX for a bulk transfer).

@@ -116,7 +116,7 @@ impl Sender {
         // next_in_order()'s rule with no duplicate ACK (so no limited transmit): every new segment the window allows.
         let limit = cfg.segments.unwrap_or(u64::MAX);
         let from = st.send_next;
-        from..(st.una + st.whole_cwnd().min(cfg.wmax)).min(limit).max(from)
+        from..(st.una + st.whole_cwnd().min(st.rwnd)).min(limit).max(from)
     }
 
 }

@@ -1,0 +1,93 @@
+"""The receiver's window (``rwnd_rule``; docs/models.md, "The receiver's window"): Wmax in every ACK, the papers'
+receiver, or Linux 6.18's autotuned window. The rule itself is worked by hand in
+``crates/tcpfade-core/src/tcp/rwnd.rs``; here, what a run must show whatever the channel (the sender never has more
+outstanding than the last window allows, and that window never moves its right edge back), the kernel's own first
+windows (``validation/kernel_rwnd.csv``, traced at the kernel's receiver), and the parameter at every entry."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from validation_scripts import load
+
+import tcpfade
+from tcpfade.errors import ParameterError
+
+#: A kernel-grid cell's link (docs/validation/kernel.md): 10 Mb/s of 1500-byte packets, 50 ms one way, a fading channel.
+CELL = dict(rate=833.0, tau=0.1, buffer=84, packet_bytes=1500, duration=8.0, warmup=0.0, batches=4)
+
+
+def _trace(variant="cubic", seed=1, **kw):
+    channel = tcpfade.ThresholdFading(2.5 / 833.0, error_rate=0.01)
+    return tcpfade.simulate_link(variant, **CELL, channel=channel, seed=seed, profile="linux", trace_seconds=8.0, **kw)
+
+
+@pytest.mark.parametrize("sack", [True, False])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_sender_stays_within_the_window_whose_edge_never_moves_back(sack, seed):
+    r = _trace(seed=seed, sack=sack, **({} if sack else {"rack": False}))
+    t = r.trace
+    assert r.parameters["rwnd_rule"] == "linux"
+    # The kernel's first window: its SYN-ACK's 64 KiB in whole segments of 1448 bytes (1500 less 52 of headers).
+    assert t.rwnd.iloc[0] == 65160 // 1448 == 45
+    assert (t.high - t.una <= t.rwnd).all()
+    edge = t.una + t.rwnd
+    assert (edge.diff().dropna() >= 0).all()
+    # Right-sized as the data arrives: well past the first buffer's 56 segments (the kernel's reached 2,335-3,230 in
+    # this cell with SACK; how far depends on the losses each run meets).
+    assert t.rwnd.max() > 2 * 56
+
+
+def test_the_papers_receiver_advertises_wmax_and_is_the_default():
+    r = tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, trace_seconds=2.0)
+    assert r.parameters["rwnd_rule"] == "wmax" and (r.trace.rwnd == r.parameters["wmax"]).all()
+    # The linux profile's send buffer (4 MiB: 2,796 packets of 1500 bytes) caps its window, with either rule.
+    p = tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, trace_seconds=2.0, profile="linux",
+                              rwnd_rule="wmax")
+    assert (p.trace.rwnd == 4194304 // 1500).all()
+
+
+def test_the_first_round_trips_windows_are_the_kernels():
+    """Against the kernel's receiver, traced (validation/kernel_rwnd.csv): 45 segments before the first ACK, then
+    55.87 for the first round trip (80,896 bytes: the clamp 81,920 less the segment unread, rounded up to 1 KiB),
+    of which the sender may use 55 whole segments; the simulated window is the same in every cell traced."""
+    kernel = pd.read_csv(load("kernel_rwnd").OUT)
+    assert (kernel["window_0s"] == 45).all()
+    assert ((kernel["window_0.1s"].round(2) == 55.87) | (kernel["window_0.1s"] > 56)).all()
+    t = _trace().trace
+    first_rtt = t[t.time <= 0.3]
+    assert first_rtt.rwnd.iloc[0] == 45 and first_rtt.rwnd.max() == 55 == int(80896 / 1448)
+
+
+def test_right_sizing_lets_a_loss_free_slow_start_double_as_the_kernel_means_it_to():
+    """A transfer of 4 MB at 100 Mb/s and 50 ms one way with a 32-MiB receive buffer: the window starts at the
+    SYN-ACK's 64 KiB (32 segments of the transfer's 2048 bytes) and, right-sized at six times what arrived in the last
+    round trip of a slow start (2c(1 + 2(c − s)/s) with c = 2s), stays ahead of a sender that doubles each round trip
+    ("slow start: allow the sender to double its rate", tcp_rcvbuf_grow()): the transfer takes the time it takes with
+    the whole buffer advertised, within 1%, and never has more outstanding than the window allows."""
+    runs = {rule: tcpfade.simulate_transfer("cubic", size_bytes=4_000_000, rate_bps=100e6, delay=0.05, channel=None,
+                                            profile="linux", rwnd_rule=rule, rwnd_bytes=1 << 25, seed=1,
+                                            trace_seconds=2.0)
+            for rule in ("wmax", "linux")}
+    t = runs["linux"].trace
+    assert t.rwnd.iloc[0] == 65536 // 2048 and t.rwnd.max() > 10 * 32 and (t.high - t.una <= t.rwnd).all()
+    assert abs(runs["linux"].connection_time / runs["wmax"].connection_time - 1) < 0.01
+
+
+@pytest.mark.parametrize("bad", ["bsd", "", None, 3, True])
+def test_an_unknown_rule_is_refused_naming_the_parameter(bad):
+    with pytest.raises(ParameterError, match="rwnd_rule"):
+        tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, rwnd_rule=bad)
+
+
+def test_the_wcdma_bearer_takes_the_rule():
+    """Over the bearer (512-byte packets, 472 of payload) Linux's first window, the SYN-ACK's 64 KiB, is 138 packets,
+    above the bearer's receiver window of 128 (zorzi-rossi-mazzini's 64 KB), which caps it: the rule is taken and
+    changes nothing there."""
+    import numpy as np
+
+    errors = np.zeros(3000, dtype=np.int8)
+    errors[::40] = 1
+    runs = {rule: tcpfade.wcdma.tcp_over_blocks(errors, rwnd_rule=rule) for rule in ("wmax", "linux")}
+    assert 0 < runs["linux"].throughput == runs["wmax"].throughput < 1
+    assert 65536 // 472 == 138 > 128

@@ -138,7 +138,7 @@ ABLATIONS = [
     ("the kernel's measured loss rate (i.i.d. cells)", "kernel_loss_rate"),
     ("RFC 6298's RTO rule (RTO >= 200 ms) for Linux's (>= SRTT + 200 ms)", {"rto_rule": "rfc6298"}),
     ("ssthresh recomputed at every timeout (not held on a repeated one)", {"hold_ssthresh_on_rto": False}),
-    ("a receive window of μT + B (Linux's autotuned buffer, not Wmax = 65536)", "wmax_pipe"),
+    ("the papers' receiver window: Wmax in every ACK (no autotuning)", {"rwnd_rule": "wmax"}),
     ("no delayed ACKs", {"delayed_ack": None}),
     ("growth per ACK (no byte counting)", {"byte_counting": False}),
     ("IW 1 instead of 10", {"initial_window": 1}),
@@ -178,8 +178,6 @@ def ablate(cell: dict, kernel_loss_rate: float) -> list[dict]:
                 continue
             # The kernel's runs draw their own per-packet loss sequences (one per seed): their rate, not the nominal 1%.
             channel, change = tcpfade.Bernoulli(float(kernel_loss_rate)), {}
-        elif change == "wmax_pipe":
-            change = {"wmax": round(cell["rate"] * (cell["tau"] + 1 / cell["rate"])) + cell["buffer"]}
         takes = simulated_parts(change)
         if len(takes) < len(change) or ("cubic_alpha" in change and variant != "cubic"):
             continue

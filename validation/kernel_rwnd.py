@@ -13,6 +13,12 @@ was given (``snd_wnd``) and its cwnd. Writes ``validation/kernel_rwnd.csv``: for
 
     sudo python3 validation/kernel_rwnd.py
     sudo python3 validation/kernel_rwnd.py "10 Mb/s, 50 ms, fading 2.5 Hz, cubic, SACK" 1 2
+
+``--simulate`` runs the simulator's linux profile (whose receiver is Linux's autotuned window, ``rwnd_rule``) on
+every run kept, the same cell and channel seed, and writes the window the sender heard at the same times, beside the
+kernel's, to ``validation/kernel_rwnd_sim.csv`` (no root, a few seconds):
+
+    python3 validation/kernel_rwnd.py --simulate
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 OUT = Path(__file__).resolve().parent / "kernel_rwnd.csv"
+SIMULATED = Path(__file__).resolve().parent / "kernel_rwnd_sim.csv"
 #: The receiver's port (tcpfade.emulate's server).
 PORT = 5001
 #: Times after the first data segment [s] at which the window is read.
@@ -104,8 +111,40 @@ def drs_error(receiver: pd.DataFrame) -> tuple[int, float]:
     return len(errors), (max(errors) if errors else float("nan"))
 
 
+def simulated_windows() -> pd.DataFrame:
+    """For each kernel run kept: the simulator's window (the trace's ``rwnd``: what the last ACK the sender took
+    advertised, in whole segments) at :data:`TIMES`, from the linux profile on the same cell and channel seed, beside
+    the kernel's (the receiver's own, in segments of the payload, counted from its first data segment)."""
+    import kernel_grid as kg
+
+    import tcpfade
+
+    kept = pd.read_csv(OUT)
+    cells = {c["name"]: c for c in kg.cells(None)}
+    rows = []
+    for _, run in kept.iterrows():
+        cell = cells[run["cell"]]
+        _, _, _, _, variant, parts = cell["sender"]
+        r = tcpfade.simulate_link(variant, rate=cell["rate"], tau=cell["tau"], buffer=cell["buffer"],
+                                  packet_bytes=kg.PACKET, channel=cell["channel"], duration=cell["length"],
+                                  warmup=kg.WARMUP, seed=int(run["seed"]), profile="linux", trace_seconds=max(TIMES),
+                                  **kg.simulated_parts(parts))
+        t = r.trace
+        for at in TIMES:
+            rows.append({"cell": run["cell"], "seed": int(run["seed"]), "time": at,
+                         "kernel": float(run[f"window_{at:g}s"]),
+                         "simulated": float(t[t.time <= at].rwnd.iloc[-1])})
+    return pd.DataFrame(rows)
+
+
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if sys.argv[1:] == ["--simulate"]:
+        frame = simulated_windows()
+        frame.to_csv(SIMULATED, index=False)
+        print(frame.pivot_table(index=["cell", "seed"], columns="time", values=["kernel", "simulated"]).round(0)
+              .to_string())
+        return 0
     from kernel_trace import cell_and_seeds, traced_emulation
 
     kg, cell, seeds = cell_and_seeds(sys.argv, "10 Mb/s, 10 ms, fading 2.5 Hz, cubic, SACK off", [1, 2, 3])

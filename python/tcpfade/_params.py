@@ -335,6 +335,11 @@ class Model:
                 def out(*args: Any, **kwargs: Any) -> Any:
                     given = known(self.renamed(kwargs, extra))
                     values = self.profiled(args, given)
+                    # Every argument meets its rule before a note on what the run leaves unread: a call refused is
+                    # answered by its one error (the CLI's one line), not a note and then the error.
+                    for p in self.params:
+                        if p.name in values:
+                            p.rule.check(p.name, values[p.name])
                     self.warn_unread(args, given, values)
                     return checked(*args, **values)
 

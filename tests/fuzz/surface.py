@@ -230,6 +230,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "prr_partial_ack": st.sampled_from(["forced", "sndcnt", "Sndcnt", "", None, 0, True]),
     "rack_timers": st.sampled_from(["rfc8985", "linux", "Linux", "", None, 2]),
     "delayed_ack_rule": st.sampled_from(["ns2", "rfc5681", "RFC5681", "bsd", "", None, 0, True]),
+    "rwnd_rule": st.sampled_from(["wmax", "linux", "Linux", "bsd", "", None, 0, True]),
     "frto": st.sampled_from([False, True, 1, "yes", None]),
     "timestamps": st.sampled_from([False, True, 1, "yes", None]),
     "send_buffer": st.sampled_from([None, 4194304, 1500, 1, 0, -1, 2**62, 1.5, "4M", True]),
@@ -287,7 +288,7 @@ EXPERIMENT_KEYS = st.sampled_from(["fdt", "error_rate", "wmax", "slots", "rate",
                                    "integer_window", "cubic_alpha", "send_buffer", "prr_bound", "prr_partial_ack", "rack_timers", "frto",
                                    "timestamps",
                                    "ssthresh_once_per_window", "recover_guard", "limited_transmit", "byte_counting", "rto_rule", "ssthresh_rule",
-                                   "channel", "delayed_ack", "delayed_ack_rule", "x"])
+                                   "channel", "delayed_ack", "delayed_ack_rule", "rwnd_rule", "x"])
 EXPERIMENT_VALUE = st.one_of(mixed(pos(1e-3, 1)), st.booleans(), st.integers(-3, 300),
                              st.sampled_from(["yes", "", "reno", "cubic", "linux", "rfc6298", "bernoulli", "none"]),
                              st.lists(st.one_of(st.booleans(), st.integers(0, 3), st.text(max_size=3)), max_size=2))

@@ -12,6 +12,7 @@
 mod by_start;
 pub(crate) mod common;
 pub mod link;
+mod link_config;
 pub mod observe;
 pub mod slotted;
 pub mod transfer;

@@ -214,22 +214,22 @@ impl LinuxWindow {
         self.advertised / self.mss
     }
 
-    /// The ceiling `rcv_ssthresh` [bytes] (for inspection and tests).
+    /// The ceiling `rcv_ssthresh` \[bytes\] (for inspection and tests).
     pub fn ceiling(&self) -> u64 {
         self.ceiling
     }
 
-    /// The clamp `window_clamp` [bytes] (for inspection and tests).
+    /// The clamp `window_clamp` \[bytes\] (for inspection and tests).
     pub fn clamp(&self) -> u64 {
         self.clamp
     }
 
-    /// The measure `rcvq_space.space` [bytes] (for inspection and tests).
+    /// The measure `rcvq_space.space` \[bytes\] (for inspection and tests).
     pub fn space(&self) -> u64 {
         self.space
     }
 
-    /// The receiver's RTT estimate [s], once it has one.
+    /// The receiver's RTT estimate \[s\], once it has one.
     pub fn rtt(&self) -> Option<f64> {
         self.rtt
     }

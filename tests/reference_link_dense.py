@@ -1,6 +1,6 @@
 """The link analysis' embedded chain as it was built before it was made sparse (tcpfade 4baf8a8): dense w_p × w_p
 tables of the climb, a dense persistence table, the chain assembled state by state and solved densely. Kept as the
-reference the sparse chain (``tcpfade.analysis.link_chain``) must reproduce wherever this one runs
+reference the sparse chain (``tcpfade.analysis.link.chain``) must reproduce wherever this one runs
 (tests/test_link_analysis.py); the parts the two share (the outcomes, the timeout laws, the recovery) are imported."""
 
 from __future__ import annotations

@@ -61,17 +61,45 @@ def test_the_first_round_trips_windows_are_the_kernels():
 
 def test_right_sizing_lets_a_loss_free_slow_start_double_as_the_kernel_means_it_to():
     """A transfer of 4 MB at 100 Mb/s and 50 ms one way with a 32-MiB receive buffer: the window starts at the
-    SYN-ACK's 64 KiB (32 segments of the transfer's 2048 bytes) and, right-sized at six times what arrived in the last
+    SYN-ACK's 65,535 bytes (31 segments of the transfer's 2048 bytes) and, right-sized at six times what arrived in the last
     round trip of a slow start (2c(1 + 2(c − s)/s) with c = 2s), stays ahead of a sender that doubles each round trip
     ("slow start: allow the sender to double its rate", tcp_rcvbuf_grow()): the transfer takes the time it takes with
     the whole buffer advertised, within 1%, and never has more outstanding than the window allows."""
-    runs = {rule: tcpfade.simulate_transfer("cubic", size_bytes=4_000_000, rate_bps=100e6, delay=0.05, channel=None,
-                                            profile="linux", rwnd_rule=rule, rwnd_bytes=1 << 25, seed=1,
+    runs = {rule: tcpfade.simulate_transfer("cubic", size_bytes=4_000_000, mss=2048, rate_bps=100e6, delay=0.05,
+                                            channel=None, profile="linux", rwnd_rule=rule, rwnd_bytes=1 << 25, seed=1,
                                             trace_seconds=2.0)
             for rule in ("wmax", "linux")}
     t = runs["linux"].trace
-    assert t.rwnd.iloc[0] == 65536 // 2048 and t.rwnd.max() > 10 * 32 and (t.high - t.una <= t.rwnd).all()
+    assert t.rwnd.iloc[0] == 65535 // 2048 and t.rwnd.max() > 10 * 32 and (t.high - t.una <= t.rwnd).all()
     assert abs(runs["linux"].connection_time / runs["wmax"].connection_time - 1) < 0.01
+
+
+def test_jumbo_segments_are_right_sized_too():
+    """A 9000-byte packet carries 8948 bytes: the kernel's first measure is then not ten segments (89,480 bytes, above
+    its first buffer's 81,920) but min(ceiling, window, 10 segments) = 56,588 bytes (tcp_init_buffer_space()), so the
+    first round trip's reads exceed it and the window grows as with 1500-byte packets: a loss-free run goes as fast
+    as with Wmax."""
+    link = dict(rate=1000, tau=0.05, buffer=200, packet_bytes=9000, duration=30, warmup=0, batches=2, channel=None,
+                seed=1, profile="linux", trace_seconds=30)
+    r, w = (tcpfade.simulate_link("cubic", rwnd_rule=rule, **link) for rule in ("linux", "wmax"))
+    assert r.trace.rwnd.iloc[0] == 65536 // 8948 and r.trace.rwnd.max() > 100
+    assert r.goodput > 0.95 * w.goodput
+
+
+def test_the_syn_acks_window_is_at_most_65535_bytes():
+    """tcp_make_synack() sends min(window, 65535) unscaled: with 2048-byte segments (65536 a whole number of them)
+    the first window is 31 segments, not 32."""
+    r = tcpfade.simulate_transfer("cubic", size_bytes=200_000, mss=2048, rate_bps=1e7, delay=0.01, channel=None,
+                                  profile="linux", rwnd_bytes=1 << 25, seed=1, trace_seconds=1.0)
+    assert r.trace.rwnd.iloc[0] == 65535 // 2048 == 31
+
+
+def test_a_payload_beyond_an_ip_packet_is_refused_with_the_linux_window():
+    with pytest.raises(ParameterError, match="packet_bytes"):
+        tcpfade.simulate_link("cubic", **{**CELL, "packet_bytes": 70_000}, channel=None, seed=1, rwnd_rule="linux")
+    with pytest.raises(ParameterError, match="mss"):
+        tcpfade.simulate_transfer("cubic", size_bytes=10**6, mss=70_000, mtu=1 << 20, channel=None, rwnd_rule="linux",
+                                  rwnd_bytes=1 << 25, seed=1)
 
 
 @pytest.mark.parametrize("bad", ["bsd", "", None, 3, True])

@@ -295,6 +295,9 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     t = tau + 1.0 / mu
     if a["max_rto"] < a["min_rto"]:
         raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
+    if a["rwnd_rule"] == "linux" and payload_bytes(a["packet_bytes"], a["timestamps"]) > 65_535:
+        raise v.fail("packet_bytes", a["packet_bytes"], "must carry at most 65,535 bytes of payload (an IP packet's "
+                                                        "most) with rwnd_rule='linux', whose windows count bytes")
     buffer = link_buffer(a["buffer"], a["beta"], mu * t, high=1 << 30)
     channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
     given_duration = duration is not None

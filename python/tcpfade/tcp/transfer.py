@@ -326,6 +326,9 @@ def transfer_arguments(variant: str = "reno", channel: Any = v.UNSET, **given: A
                  else "mss + header_bytes")
         raise v.fail("mss", mss, f"a segment of {words} = {mss + header_bytes} bytes exceeds the link's "
                                  f"mtu = {mtu} bytes")
+    if a["rwnd_rule"] == "linux" and mss > 65_535:
+        raise v.fail("mss", mss, "must be at most 65,535 bytes (an IP packet's most) with rwnd_rule='linux', whose "
+                                 "windows count bytes")
     wmax = rwnd_bytes // mss
     if wmax < 1:
         raise v.fail("rwnd_bytes", rwnd_bytes, f"must hold one segment at least (mss = {mss})")

@@ -491,9 +491,9 @@ pub fn run_link_observed<C: LinkChannel, O: LinkObserver>(
 
 impl<'o, C: LinkChannel, O: LinkObserver, const SACK: bool, const EXTRA: bool> Link<'o, C, O, SACK, EXTRA> {
     fn new(cfg: &LinkConfig, channel: C, observer: &'o mut O) -> Self {
-        // The connection starts established: the SYN-ACK, which the first data segments echo, left a round trip before
-        // them, with the receiver's first window.
-        let rwnd = TunedWindow::new(cfg.sender.rwnd_rule, -cfg.round_trip());
+        // The connection starts established: the SYN-ACK, which the first data segments echo, left τ before them (an
+        // ACK's way back holds all of τ here, and a segment's transmission its 1/μ), with the receiver's first window.
+        let rwnd = TunedWindow::new(cfg.sender.rwnd_rule, -cfg.tau);
         let mut sender = Sender::new(cfg.sender);
         if let Some(rwnd) = &rwnd {
             sender.note_window(rwnd.syn_window());

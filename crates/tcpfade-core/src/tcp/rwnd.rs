@@ -17,8 +17,8 @@
 //!     window (`tcp_rcv_rtt_measure()`, a minimum);
 //!   - once per receiver RTT, after a read (`tcp_rcv_space_adjust()`, `tcp_rcvbuf_grow()`): when c, the bytes read
 //!     since the last measure, exceeds that measure s, the clamp rises to rcvwin = 2c + 2·⌊2c(c − s)/s⌋ plus the
-//!     extent held out of order (kernel 6.18's formula, which the traces reproduce within 1.5·10⁻⁵), up to
-//!     `tcp_rmem[2]` = 32 MiB of buffer; an out-of-order segment raises it to 2s plus that extent;
+//!     extent held out of order (the traced kernel's, 6.18.44, whose every measurement it reproduces within
+//!     1.5·10⁻⁵), up to `tcp_rmem[2]` = 32 MiB of buffer; an out-of-order segment raises it to 2s plus that extent;
 //!   - the window of an ACK (`__tcp_select_window()`, `tcp_select_window()`): the ceiling, or the free space when it
 //!     is less, rounded up to the window scale's 1024 bytes, and never shrinking the right edge advertised before.
 //!
@@ -43,7 +43,8 @@ impl RwndRule {
         match name {
             "wmax" => Ok(RwndRule::Wmax),
             "linux" => {
-                crate::check::int_in("mss", mss, 1, 1 << 24)?;
+                // A TCP segment's payload fits in an IP packet: at most 65,535 bytes.
+                crate::check::int_in("mss", mss, 1, 65_535)?;
                 Ok(RwndRule::Linux { mss })
             }
             _ => Err(crate::error::Error::invalid("rwnd_rule", format!("'{name}'"), "must be wmax or linux")),
@@ -97,17 +98,23 @@ impl LinuxWindow {
     /// A receiver's window as its connection is established, for segments of `mss` bytes.
     pub fn new(mss: u64) -> Self {
         let mss = mss.max(1);
-        let syn_window = RMEM_DEFAULT / 2; // tcp_full_space() at the default ratio of 1/2
-        let initial = if syn_window > mss { syn_window / mss * mss } else { syn_window };
+        // tcp_select_initial_window(): tcp_full_space() at the default ratio of 1/2, rounded down to whole segments;
+        // the SYN-ACK carries it unscaled, at most 65,535 (tcp_make_synack()).
+        let full = RMEM_DEFAULT / 2;
+        let initial = if full > mss { full / mss * mss } else { full }.min(65_535);
+        // tcp_init_buffer_space(): the clamp one segment below the full space, the ceiling within it, and the first
+        // measure min(ceiling, window, TCP_INIT_CWND segments); then the first full segment's tcp_measure_rcv_mss()
+        // sets the ratio, the clamp to the buffer's window (tcp_set_window_clamp(), which lifts the ceiling back to
+        // the SYN-ACK's window) and keeps the measure within the clamp.
+        let first_clamp = (2 * mss).max(full - mss.min(full));
+        let first_ceiling = initial.min(first_clamp);
         let clamp = RMEM_DEFAULT * SCALING_RATIO / 256;
         LinuxWindow {
             mss,
-            // tcp_init_buffer_space() caps it at 64 KiB less a segment; the first segment's tcp_set_window_clamp()
-            // lifts it back to the SYN-ACK's window.
-            ceiling: initial.min(clamp),
+            ceiling: initial.min(clamp).max(first_ceiling),
             rcvbuf: RMEM_DEFAULT,
             clamp,
-            space: INIT_SPACE_SEGMENTS * mss,
+            space: first_ceiling.min(initial).min(INIT_SPACE_SEGMENTS * mss).min(clamp),
             measured_from: 0,
             measured_at: 0.0,
             read: 0,
@@ -136,7 +143,9 @@ impl LinuxWindow {
             self.rtt = Some(match self.rtt {
                 Some(rtt) if sample >= rtt => {
                     if self.unread > 0 {
-                        return; // tcp_rcv_rtt_update(): a higher sample only with the queue read
+                        // tcp_rcv_rtt_update() since 6.16 (a00f135cd986, "skip big rtt sample if receive queue is not
+                        // empty"); with a reader that takes each segment at once the queue is read here.
+                        return;
                     }
                     rtt - rtt / 8.0 + sample / 8.0
                 }
@@ -235,8 +244,11 @@ impl LinuxWindow {
     }
 
     /// `tcp_grow_window()` for a segment just queued, `held` segments held out of order: two segments more, within
-    /// the clamp less what the socket holds.
+    /// the clamp less what the socket holds; `tcp_event_data_recv()` asks only for segments of 128 bytes or more.
     fn grow_ceiling(&mut self, held: u64) {
+        if self.mss < 128 {
+            return;
+        }
         let free = self.clamp.saturating_sub(self.unread + held * self.mss);
         let room = self.clamp.min(free).saturating_sub(self.ceiling);
         self.ceiling += room.min(2 * self.mss);
@@ -307,9 +319,10 @@ mod tests {
         assert_eq!(w.window(21, 0), 80896 / M);
     }
 
-    /// Dynamic right-sizing (kernel 6.18's `tcp_rcvbuf_grow()`), worked by hand: an RTT of 100 ms from an echo (100
-    /// ticks), then 20 segments read in the round trip after a measure of 10: rcvwin = 2·20 + 2·⌊2·20·10/10⌋ = 120
-    /// segments; the buffer 120 · 1448 · 256/160 = 278016 bytes and the clamp back 173760 bytes, 120 segments.
+    /// Dynamic right-sizing (`tcp_rcvbuf_grow()` as the traced kernel, 6.18.44, runs it), worked by hand: an RTT of
+    /// 100 ms from an echo (100 ticks), then c = 21 · 1448 = 30408 bytes read in the round trip after a measure of s =
+    /// 14480: rcvwin = 2c + 2⌊2c(c − s)/s⌋ = 60816 + 2 · 66897 = 194610 bytes, a buffer of 194610 · 256/160 = 311376
+    /// bytes, and the clamp back at 311376 · 160/256 = 194610 (134.4 segments).
     #[test]
     fn right_sizing_follows_kernel_6_18() {
         let mut w = LinuxWindow::new(M);
@@ -327,7 +340,7 @@ mod tests {
         let c = 21 * M;
         let rcvwin = 2 * c + 2 * (2 * c * (c - 10 * M) / (10 * M));
         assert_eq!(w.space(), c);
-        assert_eq!(w.clamp(), (rcvwin * 256 / SCALING_RATIO) * SCALING_RATIO / 256);
+        assert_eq!((rcvwin, w.clamp()), (194_610, 194_610));
         // A round trip that reads less leaves the measure and the clamp as they are.
         let clamp = w.clamp();
         w.on_segment(0.31, 21, 21, 22, 0, 22, false);

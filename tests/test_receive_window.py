@@ -119,3 +119,12 @@ def test_the_wcdma_bearer_takes_the_rule():
     runs = {rule: tcpfade.wcdma.tcp_over_blocks(errors, rwnd_rule=rule) for rule in ("wmax", "linux")}
     assert 0 < runs["linux"].throughput == runs["wmax"].throughput < 1
     assert 65536 // 472 == 138 > 128
+
+
+def test_cwnd_limited_is_linuxs_and_refused_by_the_slotted_model_with_its_reason():
+    """The part (tcp/cwnd_usage.rs; hand-worked in crates/tcpfade-core/tests/receive_window_traces.rs) is in the linux
+    profile, off elsewhere; the slotted sender always fills its window, so that model refuses it, saying why."""
+    assert _trace().parameters["cwnd_limited"] is True
+    assert tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1).parameters["cwnd_limited"] is False
+    with pytest.raises(ParameterError, match="cwnd_limited.*always fills its window"):
+        tcpfade.simulate("reno", tcpfade.Bernoulli(0.01), slots=10_000, seed=1, cwnd_limited=True)

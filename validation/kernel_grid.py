@@ -139,6 +139,7 @@ ABLATIONS = [
     ("RFC 6298's RTO rule (RTO >= 200 ms) for Linux's (>= SRTT + 200 ms)", {"rto_rule": "rfc6298"}),
     ("ssthresh recomputed at every timeout (not held on a repeated one)", {"hold_ssthresh_on_rto": False}),
     ("the papers' receiver window: Wmax in every ACK (no autotuning)", {"rwnd_rule": "wmax"}),
+    ("cwnd grown on every ACK, filled or not (no tcp_is_cwnd_limited())", {"cwnd_limited": False}),
     ("no delayed ACKs", {"delayed_ack": None}),
     ("growth per ACK (no byte counting)", {"byte_counting": False}),
     ("IW 1 instead of 10", {"initial_window": 1}),

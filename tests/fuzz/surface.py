@@ -231,6 +231,7 @@ BY_NAME: dict[str, st.SearchStrategy] = {
     "rack_timers": st.sampled_from(["rfc8985", "linux", "Linux", "", None, 2]),
     "delayed_ack_rule": st.sampled_from(["ns2", "rfc5681", "RFC5681", "bsd", "", None, 0, True]),
     "rwnd_rule": st.sampled_from(["wmax", "linux", "Linux", "bsd", "", None, 0, True]),
+    "cwnd_limited": st.sampled_from([False, True, 1, "yes", None]),
     "frto": st.sampled_from([False, True, 1, "yes", None]),
     "timestamps": st.sampled_from([False, True, 1, "yes", None]),
     "send_buffer": st.sampled_from([None, 4194304, 1500, 1, 0, -1, 2**62, 1.5, "4M", True]),

@@ -32,6 +32,8 @@ mod prr_traces;
 mod quiet_step;
 #[path = "rack_traces.rs"]
 mod rack_traces;
+#[path = "receive_window_traces.rs"]
+mod receive_window_traces;
 #[path = "sack_traces.rs"]
 mod sack_traces;
 #[path = "slotted_properties.rs"]

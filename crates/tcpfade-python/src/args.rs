@@ -33,6 +33,7 @@ pub(crate) struct SenderArgs {
     pub cubic_alpha: String,
     pub integer_window: bool,
     pub ssthresh_once_per_window: bool,
+    pub cwnd_limited: bool,
 }
 
 /// RFC 6298's timer, or a fixed RTO (`tcpfade.tcp.parameters.TIMER`).
@@ -96,7 +97,8 @@ impl SenderArgs {
             .with_hold_ssthresh_on_rto(self.hold_ssthresh_on_rto)
             .with_cubic_alpha(CubicAlpha::from_name(&self.cubic_alpha)?)
             .with_integer_window(self.integer_window)
-            .with_ssthresh_once_per_window(self.ssthresh_once_per_window))
+            .with_ssthresh_once_per_window(self.ssthresh_once_per_window)
+            .with_cwnd_limited(self.cwnd_limited))
     }
 }
 

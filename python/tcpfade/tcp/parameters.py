@@ -126,6 +126,12 @@ HYSTART = Param("hystart", v.Flag(), False,
                  "congestion avoidance after 5 such rounds; a falling RTT resumes slow start, a loss ends it. Needs "
                  "a clock in seconds (not the slotted model).")
 
+CWND_LIMITED = Param("cwnd_limited", v.Flag(), False,
+                     "cwnd grows only while it limits the sender, as Linux's tcp_is_cwnd_limited() rules: not while "
+                     "the receiver's window (rwnd_rule) or the end of the data holds the sender back, except in slow "
+                     "start up to twice the largest flight of the last window; the papers' TCP grows W on every ACK of "
+                     "new data. Not in the slotted model, whose sender always fills its window.")
+
 HOLD_SSTHRESH_ON_RTO = Param("hold_ssthresh_on_rto", v.Flag(), False,
                              "A retransmission timeout that repeats one (the cumulative ACK unchanged since the last "
                              "timeout) leaves ssthresh as it is, as RFC 5681 §3.1 and Linux do; the papers' TCP "
@@ -157,7 +163,7 @@ SSTHRESH_ONCE_PER_WINDOW = Param("ssthresh_once_per_window", v.Flag(), False,
 #: The sender's window rules, in the order the signatures list them.
 SENDER = (WMAX, DUPTHRESH, INITIAL_SSTHRESH, INITIAL_WINDOW, RECOVER_GUARD, BYTE_COUNTING, SSTHRESH_RULE,
           LIMITED_TRANSMIT, SACK, PRR, PRR_BOUND, PRR_PARTIAL_ACK, RACK, RACK_TIMERS, FRTO, HYSTART, HOLD_SSTHRESH_ON_RTO,
-          SSTHRESH_ONCE_PER_WINDOW, CUBIC_ALPHA, INTEGER_WINDOW)
+          SSTHRESH_ONCE_PER_WINDOW, CUBIC_ALPHA, INTEGER_WINDOW, CWND_LIMITED)
 
 #: The variants whose loss recovery SACK (RFC 6675) can replace: those with a fast recovery.
 SACK_VARIANTS: tuple[str, ...] = ("reno", "newreno", "cubic")

@@ -62,7 +62,7 @@ LINUX = Profile(
      "max_rto": 120.0, "timestamps": True,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "delayed_ack_rule": "rfc5681", "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
-     "prr_partial_ack": "sndcnt", "frto": True, "rwnd_rule": "linux"},
+     "prr_partial_ack": "sndcnt", "frto": True, "rwnd_rule": "linux", "cwnd_limited": True},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -122,6 +122,10 @@ LINUX = Profile(
                      "the buffer is right-sized to 2c(1 + 2(c − s)/s) of what was read (tcp_rcv_space_adjust(), "
                      "tcp_rcvbuf_grow() in kernel 6.18); __tcp_select_window() never moves the right edge back; "
                      "traced against the kernel (docs/validation/kernel.md)",
+        "cwnd_limited": "tcp_is_cwnd_limited() in include/net/tcp.h, asked by tcp_reno_cong_avoid() and "
+                        "cubictcp_cong_avoid() before any growth, from what tcp_cwnd_validate() in tcp_output.c keeps "
+                        "of each window (is_cwnd_limited, max_packets_out): no growth unless cwnd was filled, but in "
+                        "slow start up to twice the largest flight",
         "prr_partial_ack": "tcp_xmit_retransmit_queue() in tcp_output.c stops once tcp_packets_in_flight() reaches "
                            "snd_cwnd, which tcp_cwnd_reduction() sets to pipe + sndcnt, forcing a packet only while "
                            "prr_out is 0; traced, a partial ACK with sndcnt 0 sent nothing and the RTO repaired the "

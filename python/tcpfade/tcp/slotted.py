@@ -217,6 +217,11 @@ def simulation_arguments(variant: str, channel: SlotChannel, **given: Any) -> di
                                       "while HyStart++ judges rises in the round-trip time against thresholds in "
                                       "milliseconds (4-16 ms, RFC 9406 §4.3); simulate it with simulate_link or "
                                       "simulate_transfer")
+    if a.get("cwnd_limited"):
+        raise v.fail("cwnd_limited", True, "the slotted sender always fills its window (its receiver advertises Wmax "
+                                           "and it has data without end) and it skips error-free stretches a round at "
+                                           "a time, so a rule for a sender that does not fill cwnd has nothing to act "
+                                           "on there; simulate it with simulate_link or simulate_transfer")
     slots, batches, trace_slots = a["slots"], a["batches"], a["trace_slots"]
     if getattr(channel, "interval", None) is not None:
         raise v.fail("channel", f"a TraceChannel with interval = {channel.interval:g} s",

@@ -57,6 +57,9 @@ pub const HYSTART_IN_SLOTS: &str = "the slotted model's clock counts slots and e
     while HyStart++ judges rises in the round-trip time against thresholds in milliseconds (4-16 ms, RFC 9406 \
     §4.3); simulate it with simulate_link or simulate_transfer";
 
+/// Why the slotted model has no `cwnd_limited` (the message Python gives too).
+pub const CWND_LIMITED_IN_SLOTS: &str = "the slotted sender always fills its window (its receiver advertises Wmax and     it has data without end) and it skips error-free stretches a round at a time, so a rule for a sender that does not     fill cwnd has nothing to act on there; simulate it with simulate_link or simulate_transfer";
+
 impl SlottedConfig {
     /// Validate the driver's own parameters.
     pub fn validate(&self) -> Result<()> {
@@ -75,6 +78,9 @@ impl SlottedConfig {
         }
         if self.sender.hystart {
             return Err(Error::invalid("hystart", "True", HYSTART_IN_SLOTS));
+        }
+        if self.sender.cwnd_limited {
+            return Err(Error::invalid("cwnd_limited", "True", CWND_LIMITED_IN_SLOTS));
         }
         check::int_in("slots", self.slots, 1, u64::MAX / 2)?;
         check::probability("ack_loss", self.ack_loss)?;

@@ -147,6 +147,10 @@ pub struct SenderConfig {
     /// Linux's autotuned window, which the drivers that carry it (the link and transfer drivers) hand the sender with
     /// each ACK; the receiver's rule, kept here as `delayed_ack_rule` is.
     pub rwnd_rule: RwndRule,
+    /// cwnd grows only while it limits the sender (Linux's `tcp_is_cwnd_limited()`; `super::cwnd_usage`): not while
+    /// the receiver's window or the end of the data holds the sender back, but in slow start up to twice the largest
+    /// flight of the last window. Off by default (the papers' TCP grows W on every ACK of new data).
+    pub cwnd_limited: bool,
 }
 
 impl SenderConfig {
@@ -185,6 +189,7 @@ impl SenderConfig {
             frto: false,
             delayed_ack_rule: DelayedAckRule::Ns2,
             rwnd_rule: RwndRule::Wmax,
+            cwnd_limited: false,
         })
     }
 
@@ -369,6 +374,13 @@ impl SenderConfig {
     /// The same configuration with the receiver's delayed ACKs ruled by `rule` ([`DelayedAckRule`]).
     pub fn with_delayed_ack_rule(mut self, rule: DelayedAckRule) -> Self {
         self.delayed_ack_rule = rule;
+        self
+    }
+
+    /// The same configuration with cwnd growing only while it limits the sender, or on every ACK
+    /// ([`SenderConfig::cwnd_limited`]).
+    pub fn with_cwnd_limited(mut self, on: bool) -> Self {
+        self.cwnd_limited = on;
         self
     }
 

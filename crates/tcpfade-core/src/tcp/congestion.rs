@@ -147,11 +147,31 @@ impl Congestion {
     }
 }
 
+impl Congestion {
+    /// [`CongestionOps::on_ack`] with the parts beside the growth: cwnd grows only while it limits the sender, if so
+    /// ruled (`super::cwnd_usage`; then HyStart++ waits too), and HyStart++ after the growth (out of line: a sender
+    /// without either only tests two Options).
+    #[inline(never)]
+    fn on_ack_with_parts(&mut self, st: &mut TcpState, acked: u64, now: f64) {
+        if let Some(mut usage) = st.usage {
+            let grows = usage.allows_growth(st.una - acked.min(st.una), st.high, st.whole_cwnd(), st.cwnd < st.ssthresh);
+            st.usage = Some(usage);
+            if !grows {
+                return;
+            }
+        }
+        if st.hystart.is_some() {
+            return self.on_ack_with_hystart(st, acked, now);
+        }
+        self.grow(st, acked, now);
+    }
+}
+
 impl CongestionOps for Congestion {
     #[inline]
     fn on_ack(&mut self, st: &mut TcpState, acked: u64, now: f64) {
-        if st.hystart.is_some() {
-            return self.on_ack_with_hystart(st, acked, now);
+        if st.growth_parts {
+            return self.on_ack_with_parts(st, acked, now);
         }
         self.grow(st, acked, now);
     }

@@ -31,9 +31,9 @@
 //!   spent so is left out of t (the epoch's start moves forward by it). The drivers' only application limit is
 //!   the end of a finite transfer's data: an ACK finds the sender limited when every segment has been sent and
 //!   the flight before the ACK was below ⌊cwnd⌋ (as Linux's `tcp_is_cwnd_limited`, from the flight at the
-//!   ACK rather than at the last send). A receiver's window below cwnd (Linux's autotuned one, `super::rwnd`) is not
-//!   read as a limit here: cwnd grows on, capped at Wmax, where Linux's `tcp_is_cwnd_limited()` would stop it
-//!   (at twice the largest flight in slow start); not modelled.
+//!   ACK rather than at the last send). A receiver's window below cwnd (Linux's autotuned one, `super::rwnd`) stops
+//!   the growth only with Linux's own rule, `super::cwnd_usage` (`SenderConfig::cwnd_limited`), asked before this
+//!   part grows.
 //!
 //! Not modelled: HyStart++ (RFC 9406).
 //!

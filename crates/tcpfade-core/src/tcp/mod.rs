@@ -26,6 +26,7 @@
 pub mod config;
 pub mod congestion;
 pub mod cubic;
+mod cwnd_usage;
 pub mod frto;
 pub mod hystart;
 pub mod probe_cycle;

@@ -2,6 +2,7 @@
 //! sequence space, the duplicate-ACK count, the recovery point, the timer and its estimator, the RTT samples
 //! and the counts. Parts keep only what is theirs alone (NewReno's guard, a probe cycle).
 
+use super::cwnd_usage::CwndUsage;
 use super::hystart::HyStart;
 use super::probing::RttMinima;
 use super::rto::RtoEstimator;
@@ -76,6 +77,10 @@ pub(crate) struct TcpState {
     pub counters: SenderCounters,
     /// HyStart++ (RFC 9406) while the initial slow start runs it ([`super::SenderConfig::hystart`]).
     pub hystart: Option<Box<HyStart>>,
+    /// How far cwnd is used, when it grows only while it limits the sender ([`super::SenderConfig::cwnd_limited`]).
+    pub usage: Option<CwndUsage>,
+    /// Whether either of the two above runs beside the growth (one test per ACK for a sender with neither).
+    pub growth_parts: bool,
     /// Whether a timeout that repeats one leaves ssthresh as it is ([`super::SenderConfig::hold_ssthresh_on_rto`]).
     pub hold_ssthresh_on_rto: bool,
     /// Whether a timeout in a fast recovery not yet past its recovery point leaves ssthresh as it is
@@ -113,6 +118,8 @@ impl TcpState {
             rtts: RttMinima::default(),
             counters: SenderCounters::default(),
             hystart: None,
+            usage: None,
+            growth_parts: false,
             hold_ssthresh_on_rto: false,
             ssthresh_once_per_window: false,
             last_rto_una: None,

@@ -34,6 +34,7 @@
 use super::congestion::{Aimd, Congestion, CongestionOps};
 use super::cubic::Cubic;
 use super::frto::CumulativeFrto;
+use super::cwnd_usage::CwndUsage;
 use super::probe_cycle::ProbeRecovery;
 use super::recovery::{FastRecoveryWindow, GoBackN, NewReno, RecoveryOps, RecoveryPart, Reno};
 use super::rto::RtoEstimator;
@@ -89,6 +90,8 @@ impl Sender {
         let initial_window = cfg.initial_window.min(cfg.wmax) as f64;
         let mut st = TcpState::new(initial_window, cfg.initial_ssthresh, RtoEstimator::new(cfg.rto));
         st.rwnd = cfg.wmax;
+        st.usage = cfg.cwnd_limited.then(CwndUsage::default);
+        st.growth_parts = cfg.hystart || cfg.cwnd_limited;
         st.hold_ssthresh_on_rto = cfg.hold_ssthresh_on_rto;
         st.timestamps = cfg.timestamps;
         st.ssthresh_once_per_window = cfg.ssthresh_once_per_window;

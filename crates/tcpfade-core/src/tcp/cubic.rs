@@ -35,7 +35,7 @@
 //!   the growth only with Linux's own rule, `super::cwnd_usage` (`SenderConfig::cwnd_limited`), asked before this
 //!   part grows.
 //!
-//! Not modelled: HyStart++ (RFC 9406).
+//! HyStart++ (RFC 9406) is a part beside this one (`super::hystart`, run by `super::congestion::Congestion`).
 //!
 //! The per-ACK path evaluates one cubic polynomial (K's cube root is taken once per epoch) and allocates
 //! nothing.

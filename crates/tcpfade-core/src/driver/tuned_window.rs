@@ -64,8 +64,7 @@ impl TunedWindow {
 
     /// The application read what arrived in order, at `now`.
     pub(crate) fn read(&mut self, now: f64, receiver: &Receiver) {
-        let (held, end) = receiver.held();
-        self.tuner.read(now, receiver.expected(), held, end);
+        self.tuner.read(now, receiver.expected(), receiver.held().1);
     }
 
     /// The next ACK on its way back arrived; `taken` says whether the sender takes it (a frame corrupted on the air

@@ -153,12 +153,10 @@ impl Congestion {
     /// without either only tests two Options).
     #[inline(never)]
     fn on_ack_with_parts(&mut self, st: &mut TcpState, acked: u64, now: f64) {
-        if let Some(mut usage) = st.usage {
-            let grows = usage.allows_growth(st.una - acked.min(st.una), st.high, st.whole_cwnd(), st.cwnd < st.ssthresh);
-            st.usage = Some(usage);
-            if !grows {
-                return;
-            }
+        let (una_before, cwnd, slow_start) = (st.una - acked.min(st.una), st.whole_cwnd(), st.cwnd < st.ssthresh);
+        let high = st.high;
+        if st.usage.as_mut().is_some_and(|usage| !usage.allows_growth(una_before, high, cwnd, slow_start)) {
+            return;
         }
         if st.hystart.is_some() {
             return self.on_ack_with_hystart(st, acked, now);

@@ -168,8 +168,7 @@ impl LinuxWindow {
                 self.grow_ceiling(held.saturating_sub(1)); // the segment is charged to the socket after the growth
             }
             // tcp_data_queue_ofo(): the buffer made room for what is held (tcp_rcvbuf_grow() with the measure as is).
-            let extent = held_end.saturating_sub(expected) * self.mss;
-            self.raise_clamp(2 * self.space + extent);
+            self.raise_clamp(2 * self.space + self.extent(expected, held_end));
         }
     }
 
@@ -197,8 +196,9 @@ impl LinuxWindow {
 
     /// The application read everything in order at `now` (an immediate reader: once per segment taken), and, once a
     /// receiver RTT has passed since the last measure, the buffer is right-sized (`tcp_rcv_space_adjust()`), with
-    /// `held` segments held out of order up to `held_end` and `expected` the next expected segment.
-    pub fn read(&mut self, now: f64, expected: u64, held: u64, held_end: u64) {
+    /// `expected` the next expected segment and `held_end` one past the highest held out of order (`expected` when
+    /// none is).
+    pub fn read(&mut self, now: f64, expected: u64, held_end: u64) {
         self.read += self.unread;
         self.unread = 0;
         let Some(rtt) = self.rtt else { return };
@@ -211,8 +211,7 @@ impl LinuxWindow {
             self.space = new;
             // tcp_rcvbuf_grow() (6.18): twice the round trip's reads, and twice more the growth for a slow start.
             let grow = ((2 * new) as u128 * (new - old) as u128 / old as u128) as u64;
-            let extent = if held > 0 { held_end.saturating_sub(expected) * self.mss } else { 0 };
-            self.raise_clamp(2 * new + 2 * grow + extent);
+            self.raise_clamp(2 * new + 2 * grow + self.extent(expected, held_end));
         }
         self.measured_from = self.read;
         self.measured_at = now;
@@ -250,8 +249,13 @@ impl LinuxWindow {
             return;
         }
         let free = self.clamp.saturating_sub(self.unread + held * self.mss);
-        let room = self.clamp.min(free).saturating_sub(self.ceiling);
-        self.ceiling += room.min(2 * self.mss);
+        self.ceiling += free.saturating_sub(self.ceiling).min(2 * self.mss);
+    }
+
+    /// The bytes from the next expected segment to one past the highest held out of order (what `tcp_rcvbuf_grow()`
+    /// adds for the out-of-order queue).
+    fn extent(&self, expected: u64, held_end: u64) -> u64 {
+        held_end.saturating_sub(expected) * self.mss
     }
 
     /// `tcp_rcv_rtt_measure()`: the time to receive one advertised window, kept when it is the lowest sample.
@@ -306,13 +310,13 @@ mod tests {
         w.on_segment(0.01, 0, 0, 1, 0, 1, false);
         assert_eq!(w.ceiling(), 68056);
         assert_eq!(w.window(1, 0), 47);
-        w.read(0.01, 1, 0, 1);
+        w.read(0.01, 1, 1);
         // Growth stops at the clamp less the segment unread: 81920 − 1448 = 80472, rounded up to 80896 bytes, 55
         // segments (the kernel's 55.87 of its first round trip).
         for seq in 1..20 {
             w.on_segment(0.02, seq, seq, seq + 1, 0, seq + 1, false);
             w.window(seq + 1, 0);
-            w.read(0.02, seq + 1, 0, seq + 1);
+            w.read(0.02, seq + 1, seq + 1);
         }
         assert_eq!(w.ceiling(), 80472);
         w.on_segment(0.03, 20, 20, 21, 0, 21, false);
@@ -328,15 +332,15 @@ mod tests {
         let mut w = LinuxWindow::new(M);
         w.on_arrival(0.1, Some(0.0));
         assert_eq!(w.rtt(), Some(0.1));
-        w.read(0.1, 0, 0, 0); // the first measure: nothing read yet, so only a new start
+        w.read(0.1, 0, 0); // the first measure: nothing read yet, so only a new start
         assert_eq!(w.clamp(), 81920);
         for seq in 0..20 {
             w.on_segment(0.15, seq, seq, seq + 1, 0, seq + 1, false);
-            w.read(0.15, seq + 1, 0, seq + 1); // within the round trip: no measure
+            w.read(0.15, seq + 1, seq + 1); // within the round trip: no measure
         }
         assert_eq!(w.space(), 10 * M);
         w.on_segment(0.2, 20, 20, 21, 0, 21, false);
-        w.read(0.2, 21, 0, 21); // 21 segments since the last measure, at 0.1 s
+        w.read(0.2, 21, 21); // 21 segments since the last measure, at 0.1 s
         let c = 21 * M;
         let rcvwin = 2 * c + 2 * (2 * c * (c - 10 * M) / (10 * M));
         assert_eq!(w.space(), c);
@@ -344,7 +348,7 @@ mod tests {
         // A round trip that reads less leaves the measure and the clamp as they are.
         let clamp = w.clamp();
         w.on_segment(0.31, 21, 21, 22, 0, 22, false);
-        w.read(0.31, 22, 0, 22);
+        w.read(0.31, 22, 22);
         assert_eq!((w.space(), w.clamp()), (c, clamp));
     }
 

@@ -18,6 +18,8 @@ from tcpfade.sweep import Experiment, Store, run_sweep
 from tcpfade.tcp.profiles import LINUX, PROFILES, RFC
 
 LINK = dict(rate=100, tau=0.05, buffer=10, channel=tcpfade.Bernoulli(0.03), duration=300, seed=5)
+#: The linux profile's parts as the link model has them (a transfer's receive buffer in bytes is not among them).
+LINK_LINUX = tcpfade.simulate_link.model.profile_values("linux")
 
 #: A profile spelled out part by part names parts the variant does not read (cubic_alpha for newreno, ssthresh_rule for
 #: cubic, prr_partial_ack with SACK): each call says so with an InertParameterWarning, which these tests set aside.
@@ -42,7 +44,7 @@ def test_papers_is_the_default_and_changes_nothing():
 def test_a_profile_is_its_parts_named_one_by_one(profile):
     for variant in ("newreno", "cubic"):
         by_name = tcpfade.simulate_link(variant, profile=profile.name, **LINK)
-        by_parts = tcpfade.simulate_link(variant, **profile.values, **LINK)
+        by_parts = tcpfade.simulate_link(variant, **tcpfade.simulate_link.model.profile_values(profile.name), **LINK)
         assert by_name.profile == profile.name and by_parts.profile == "papers"
         assert fields(by_name) == fields(by_parts)
     # ... and it changes the run (else the comparison above would prove nothing)
@@ -53,7 +55,7 @@ def test_a_profile_is_its_parts_named_one_by_one(profile):
 @SPELLED_OUT
 def test_an_explicit_keyword_wins_over_the_profile():
     given = tcpfade.simulate_link("newreno", profile="linux", min_rto=1.0, initial_window=2, **LINK)
-    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "min_rto": 1.0, "initial_window": 2}, **LINK)
+    spelled = tcpfade.simulate_link("newreno", **{**LINK_LINUX, "min_rto": 1.0, "initial_window": 2}, **LINK)
     assert fields(given) == fields(spelled)
 
 
@@ -143,7 +145,7 @@ def test_wcdma_takes_the_parts_and_the_profiles_as_the_link_does():
     # The profile over the whole chain is its parts named one by one (a lossy run: 1.5 dB below the default target).
     kw = dict(users=3, duration=20.0, seed=4, target_sir_db=3.5)
     by_name = wcdma.simulate(profile="linux", **kw).to_frame()
-    by_parts = wcdma.simulate(**LINUX.values, **kw).to_frame()
+    by_parts = wcdma.simulate(**wcdma.simulate.model.profile_values("linux"), **kw).to_frame()
     papers = wcdma.simulate(**kw).to_frame()
     assert by_name.throughput.tolist() == by_parts.throughput.tolist() != papers.throughput.tolist()
     # One bearer: a window of three with one lost block repaired by limited transmit's fast retransmit (RFC 3042),
@@ -184,7 +186,7 @@ def test_turning_sack_off_under_the_linux_profile_keeps_prr_and_frto_and_drops_r
     # cumulative ACK's evidence (tcp_enter_loss() sets tp->frto whatever SACK says; tcp/frto.rs); RACK-TLP reads
     # SACK's scoreboard, so the profile's rack gives way (its `requires`) instead of contradicting the call.
     off = tcpfade.simulate_link("newreno", profile="linux", sack=False, **LINK)
-    spelled = tcpfade.simulate_link("newreno", **{**LINUX.values, "sack": False, "prr": True, "rack": False,
+    spelled = tcpfade.simulate_link("newreno", **{**LINK_LINUX, "sack": False, "prr": True, "rack": False,
                                                   "frto": True}, **LINK)
     assert fields(off) == fields(spelled)
     inflating = tcpfade.simulate_link("newreno", profile="linux", sack=False, prr=False, **LINK)
@@ -346,3 +348,22 @@ def test_timestamps_add_rfc_7323s_option_to_every_segment_of_a_transfer():
     with pytest.raises(tcpfade.ParameterError, match=r"mss = 1480 is not allowed: a segment of mss \+ header_bytes \+ "
                                                      r"the timestamp option's 12 = 1512 bytes exceeds the link's mtu"):
         tcpfade.simulate_transfer("reno", None, size_bytes=10_000, mss=1480, mtu=1500, timestamps=True)
+
+
+def test_a_profile_value_a_model_lacks_is_a_bug_refused_at_import_unless_declared_partial():
+    """A profile's value for a parameter its model does not declare would be dropped without a word: refused when the
+    model is declared. Only the names a profile lists in ``where_declared`` (the linux profile's receive buffer in
+    bytes, which the transfer model has and the link model, counting packets, has not) are set where declared."""
+    from tcpfade._params import Model, Param, Profile
+    from tcpfade._validate import Choice, Integer
+
+    def model(**where):
+        profile = Profile("p", {"a": 2, "b": 3}, "a test profile", **where)
+        return Model("m", (Param("profile", Choice(("p",)), "p", "which"), Param("a", Integer(0, 9), 1, "a")),
+                     profiles=(profile,))
+
+    with pytest.raises(RuntimeError, match=r"profile p sets \['b'\], which it does not have"):
+        model()
+    assert model(where_declared=frozenset({"b"})).profile_values("p") == {"a": 2}
+    assert tcpfade.simulate_transfer.model.profile_values("linux")["rwnd_bytes"] == 1 << 25
+    assert "rwnd_bytes" not in LINK_LINUX

@@ -56,15 +56,15 @@ def test_the_linux_profile_runs_rack_and_an_explicit_false_wins():
     assert LINUX.values["rack"] is True and LINUX.requires["rack"] == "sack"
     kw = dict(rate=200.0, tau=0.05, beta=1.0, channel=tcpfade.Bernoulli(0.03), duration=100.0, seed=2)
     linux = tcpfade.simulate_link("cubic", profile="linux", **kw)
-    spelled = tcpfade.simulate_link("cubic", **LINUX.values, **kw)
+    spelled = tcpfade.simulate_link("cubic", **tcpfade.simulate_link.model.profile_values("linux"), **kw)
     off = tcpfade.simulate_link("cubic", profile="linux", rack=False, **kw)
-    spelled_off = tcpfade.simulate_link("cubic", **{**LINUX.values, "rack": False}, **kw)
+    spelled_off = tcpfade.simulate_link("cubic", **{**tcpfade.simulate_link.model.profile_values("linux"), "rack": False}, **kw)
     assert linux.goodput == spelled.goodput and off.goodput == spelled_off.goodput
     assert (linux.goodput, linux.timeouts_per_s) != (off.goodput, off.timeouts_per_s)  # RACK changed the run
     # sack=False under the profile turns its rack off too (RACK needs the scoreboard), and keeps PRR (from
     # duplicate ACKs, as Linux) and F-RTO (from the cumulative ACK, as Linux); rack asked for without SACK is refused.
     assert tcpfade.simulate_link("cubic", profile="linux", sack=False, **kw).goodput == \
-        tcpfade.simulate_link("cubic", **{**LINUX.values, "sack": False, "prr": True, "rack": False, "frto": True},
+        tcpfade.simulate_link("cubic", **{**tcpfade.simulate_link.model.profile_values("linux"), "sack": False, "prr": True, "rack": False, "frto": True},
                               **kw).goodput
     with pytest.raises(tcpfade.ParameterError, match="rack = True is not allowed"):
         tcpfade.simulate_link("cubic", profile="linux", sack=False, rack=True, **kw)

@@ -74,6 +74,25 @@ def test_right_sizing_lets_a_loss_free_slow_start_double_as_the_kernel_means_it_
     assert abs(runs["linux"].connection_time / runs["wmax"].connection_time - 1) < 0.01
 
 
+def test_the_linux_profiles_transfer_has_linuxs_largest_receive_buffer():
+    """The linux profile sets a transfer's receive buffer to tcp_rmem[2], 32 MiB (this machine's kernel, 6.18; the
+    kernel grid's traced runs, docs/validation/kernel.md), so its autotuned window is not capped by the papers' 64 KiB:
+    the call without ``rwnd_bytes`` is the call with 2^25 bytes, event for event. Given, the caller's buffer wins; the
+    papers' profile keeps 65,535 bytes, which holds the autotuned window below its first 45 segments."""
+    call = dict(size_bytes=2_000_000, mss=1448, rate_bps=100e6, delay=0.02, channel=None, seed=1, trace_seconds=1.0)
+    r = tcpfade.simulate_transfer("cubic", profile="linux", **call)
+    assert r.parameters["rwnd_bytes"] == 1 << 25 and r.parameters["rwnd_rule"] == "linux"
+    same = tcpfade.simulate_transfer("cubic", profile="linux", rwnd_bytes=1 << 25, **call)
+    assert r.connection_time == same.connection_time and r.trace.equals(same.trace)
+    assert r.trace.rwnd.max() > 2 * 56
+    small = tcpfade.simulate_transfer("cubic", profile="linux", rwnd_bytes=65_535, **call)
+    assert small.parameters["rwnd_bytes"] == 65_535 and small.trace.rwnd.max() == 65_535 // 1448 == 45
+    papers = tcpfade.simulate_transfer("cubic", rwnd_rule="linux", **call)
+    assert papers.parameters["rwnd_bytes"] == 65_535 and papers.trace.rwnd.max() == 45
+    # The link model counts its window in packets: the profile's buffer in bytes is not one of its parameters.
+    assert "rwnd_bytes" not in tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, profile="linux").parameters
+
+
 def test_jumbo_segments_are_right_sized_too():
     """A 9000-byte packet carries 8948 bytes: the kernel's first measure is then not ten segments (89,480 bytes, above
     its first buffer's 81,920) but min(ceiling, window, 10 segments) = 56,588 bytes (tcp_init_buffer_space()), so the

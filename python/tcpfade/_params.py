@@ -114,6 +114,10 @@ class Profile:
     #: A part that holds only for some variants (NewReno's guard): for any other the profile leaves it at its declared
     #: default, so that the variant runs as its own definition has it (RFC 5681's Reno has no guard to set).
     only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Parameters of ``values`` that only some of the profile's models declare (a transfer's receive buffer in bytes,
+    #: where the link model counts its window in packets): set where a model declares them, absent elsewhere. Any
+    #: other name a model lacks is a bug of ours, refused at import.
+    where_declared: frozenset[str] = frozenset()
 
 
 def warn_unread(label: str, params: Iterable[Param], given: dict[str, Any], values: dict[str, Any], *,
@@ -189,9 +193,9 @@ class Model:
         if self.profiles and "profile" not in index:
             raise RuntimeError(f"model {self.name}: profiles without a profile parameter")
         for pr in self.profiles:   # a part a model lacks would be dropped without a word: a bug of ours, at import
-            if set(pr.values) - set(index):
-                raise RuntimeError(f"model {self.name}: profile {pr.name} sets {sorted(set(pr.values) - set(index))}, "
-                                   "which it does not have")
+            if set(pr.values) - set(index) - pr.where_declared:
+                raise RuntimeError(f"model {self.name}: profile {pr.name} sets "
+                                   f"{sorted(set(pr.values) - set(index) - pr.where_declared)}, which it does not have")
 
     # -- reading the declaration -------------------------------------------------------------------------------
 
@@ -264,13 +268,18 @@ class Model:
         chosen = self["profile"].rule.check("profile", name)
         return next(pr for pr in self.profiles if pr.name == chosen)
 
+    def profile_values(self, name: Any) -> dict[str, Any]:
+        """What profile ``name`` sets in this model: its values less those only other models declare
+        (:attr:`Profile.where_declared`)."""
+        return {k: x for k, x in self.profile(name).values.items() if k in self._index}
+
     def profiled(self, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs`` with every parameter the call leaves out set from the chosen profile (explicit keywords win);
         a variant the profile refuses is an error naming both."""
         if not self.profiles:
             return kwargs
         chosen = self.profile(kwargs.get("profile", self["profile"].default))
-        out = {**{k: x for k, x in chosen.values.items() if k not in kwargs}, **kwargs,
+        out = {**{k: x for k, x in self.profile_values(chosen.name).items() if k not in kwargs}, **kwargs,
                "profile": chosen.name}
         for part, needs in chosen.requires.items():
             if part not in kwargs and needs in kwargs and not kwargs[needs]:

@@ -170,7 +170,7 @@ def profile_defaults(model: str, params: dict[str, Any]) -> dict[str, Any]:
         return {}
     chosen = declaration.profile(params.get("profile", declaration["profile"].default))
     resolved = declaration.profiled((), {k: x for k, x in params.items() if k in declaration})
-    return {k: resolved[k] for k in chosen.values}
+    return {k: resolved[k] for k in declaration.profile_values(chosen.name)}
 
 
 def _number(x: Any) -> int | float:

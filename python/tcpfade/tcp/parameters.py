@@ -245,7 +245,8 @@ RWND_RULE = Param("rwnd_rule", v.Choice(("wmax", "linux")), "wmax",
                   "receiver's window\"): 45 segments of 1448 bytes at first, rising with what arrives in each of the "
                   "receiver's round trips, never above wmax. The kernel counts bytes: a packet of the link model "
                   "carries packet_bytes less 52 bytes of IP, TCP and timestamp headers (40 without timestamps), a "
-                  "transfer's segment mss; a transfer's rwnd_bytes (64 KiB by default) caps the window.")
+                  "transfer's segment mss; a transfer's rwnd_bytes caps the window (64 KiB by default; the linux profile's "
+                  "32 MiB, tcp_rmem[2]).")
 SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "The sender's socket buffer: the data sent and not yet acknowledged never exceeds it, so at most "
                     "send_buffer // packet size packets are outstanding, a cap that combines with the receiver's "

@@ -62,7 +62,8 @@ LINUX = Profile(
      "max_rto": 120.0, "timestamps": True,
      "clock_granularity": 0.001, "delayed_ack": 0.04, "delayed_ack_rule": "rfc5681", "sack": True, "prr": True, "rack": True,
      "cubic_alpha": "linux", "integer_window": True, "send_buffer": 4194304, "prr_bound": "safe_ack",
-     "prr_partial_ack": "sndcnt", "frto": True, "rwnd_rule": "linux", "cwnd_limited": True},
+     "prr_partial_ack": "sndcnt", "frto": True, "rwnd_rule": "linux", "cwnd_limited": True,
+     "rwnd_bytes": 33_554_432},
     "Linux's defaults where they change the result (net/ipv4/tcp_*.c, include/net/tcp.h).",
     sources={
         "ssthresh_rule": "tcp_reno_ssthresh(): half the window, not of FlightSize (its rounding: integer_window; "
@@ -122,6 +123,9 @@ LINUX = Profile(
                      "the buffer is right-sized to 2c(1 + 2(c − s)/s) of what was read (tcp_rcv_space_adjust(), "
                      "tcp_rcvbuf_grow() in kernel 6.18); __tcp_select_window() never moves the right edge back; "
                      "traced against the kernel (docs/validation/kernel.md)",
+        "rwnd_bytes": "tcp_rmem[2] = 32 MiB (Documentation/networking/ip-sysctl.rst; this machine's kernel, 6.18): the "
+                      "most a receive buffer autotunes to, so the window rwnd_rule computes is the only limit (a "
+                      "transfer's receiver buffer; the link model counts its window in packets, wmax, 2^16 already)",
         "cwnd_limited": "tcp_is_cwnd_limited() in include/net/tcp.h, asked by tcp_reno_cong_avoid() and "
                         "cubictcp_cong_avoid() before any growth, from what tcp_cwnd_validate() in tcp_output.c keeps "
                         "of each window (is_cwnd_limited, max_packets_out): no growth unless cwnd was filled, but in "
@@ -132,6 +136,7 @@ LINUX = Profile(
                            "window (docs/validation/kernel.md)",
     },
     requires={"rack": "sack"},
+    where_declared=frozenset({"rwnd_bytes"}),
     refused={
         "oldtahoe": "Linux has no congestion-control module without fast retransmit",
         "tahoe": "Linux has no Tahoe module: every module recovers by fast recovery",

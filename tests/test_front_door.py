@@ -53,6 +53,40 @@ def test_a_device_that_takes_writes_gets_the_table(tmp_path):
     assert out.returncode == 0 and out.stdout.startswith("fdt,error_rate,fading_margin_db,p,q,mean_burst\n")
 
 
+def test_standard_output_redirected_to_a_file_gets_the_table_and_stays_a_link(tmp_path):
+    """/dev/stdout is the system's link to /proc/self/fd/1; redirected to a file, the link resolves to a regular file,
+    and the atomic rename once replaced the machine's /dev/stdout with a plain file holding the CSV (found by a
+    review as root). Under /dev and /proc a path is written in place."""
+    stdout = Path("/dev/stdout")
+    was_link = stdout.is_symlink()
+    out = tmp_path / "out.txt"
+    try:
+        with out.open("w") as sink:
+            done = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", "/dev/stdout"],
+                                  stdout=sink, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert stdout.is_symlink() == was_link
+        assert "fdt,error_rate,fading_margin_db,p,q,mean_burst\n" in out.read_text()   # after the printed table
+    finally:
+        if was_link and not stdout.is_symlink() and os.geteuid() == 0:    # a regression must not break the machine
+            stdout.unlink()
+            stdout.symlink_to("/proc/self/fd/1")
+
+
+def test_a_symbolic_link_stays_a_link_and_its_file_gets_the_table(tmp_path, capsys):
+    target, link = tmp_path / "target.csv", tmp_path / "link.csv"
+    target.write_text("old\n")
+    link.symlink_to(target)
+    assert main(["channel", "table1", "--csv", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("fdt,error_rate")
+    # A link to a file not yet there makes the file; no temporary file is left beside either.
+    dangling = tmp_path / "dangling.csv"
+    dangling.symlink_to(tmp_path / "made.csv")
+    assert main(["channel", "table1", "--csv", str(dangling)]) == 0
+    assert dangling.is_symlink() and (tmp_path / "made.csv").read_text().startswith("fdt,error_rate")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.csv", "link.csv", "made.csv", "target.csv"]
+
+
 def test_a_group_without_its_command_names_them_in_one_line(capsys):
     assert main([]) == 2
     err = _one_line(capsys)

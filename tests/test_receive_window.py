@@ -41,10 +41,11 @@ def test_the_sender_stays_within_the_window_whose_edge_never_moves_back(sack, se
 def test_the_papers_receiver_advertises_wmax_and_is_the_default():
     r = tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, trace_seconds=2.0)
     assert r.parameters["rwnd_rule"] == "wmax" and (r.trace.rwnd == r.parameters["wmax"]).all()
-    # The linux profile's send buffer (4 MiB: 2,796 packets of 1500 bytes) caps its window, with either rule.
+    # The linux profile's send buffer (4 MiB) caps what is outstanding, with either rule (the next test but one); the
+    # receiver still advertises its whole buffer, and the trace shows the receiver's window.
     p = tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, trace_seconds=2.0, profile="linux",
                               rwnd_rule="wmax")
-    assert (p.trace.rwnd == 4194304 // 1500).all()
+    assert p.parameters["wmax"] == 1 << 16 and (p.trace.rwnd == 1 << 16).all()
 
 
 def test_the_first_round_trips_windows_are_the_kernels():
@@ -91,6 +92,36 @@ def test_the_linux_profiles_transfer_has_linuxs_largest_receive_buffer():
     assert papers.parameters["rwnd_bytes"] == 65_535 and papers.trace.rwnd.max() == 45
     # The link model counts its window in packets: the profile's buffer in bytes is not one of its parameters.
     assert "rwnd_bytes" not in tcpfade.simulate_link("cubic", **CELL, channel=None, seed=1, profile="linux").parameters
+
+
+def test_the_trace_shows_the_receivers_window_beyond_the_senders_buffer():
+    """The sender's buffer (the linux profile's 4 MiB, tcp_wmem[2]) caps what is outstanding, not what the receiver
+    advertises: a loss-free transfer at 100 Mb/s and 50 ms one way has its flight held at 4 MiB // 1480 bytes = 2,833
+    segments while the autotuned window grows past it, to the kernel's own largest: the clamp 32 MiB · 160/256 =
+    20,971,520 bytes less the segment being read, rounded up to 1 KiB (as the first round trip's 80,896 of 81,920),
+    20,970,496 bytes or 14,482 segments (rwnd.rs); without the send buffer the flight goes past 2,833 and the window is the same (found by a
+    review: the trace had shown the sender's cap as the receiver's window)."""
+    call = dict(channel=None, size_bytes=20_000_000, mss=1448, rate_bps=100e6, delay=0.05, trace_seconds=5, seed=1,
+                profile="linux")
+    capped = tcpfade.simulate_transfer("cubic", **call).trace
+    free = tcpfade.simulate_transfer("cubic", send_buffer=None, **call).trace
+    assert (capped.high - capped.una).max() == 4194304 // (1448 + 20 + 12) == 2833   # mss, header_bytes, timestamps
+    clamp = 33554432 * 160 // 256
+    assert capped.rwnd.max() == free.rwnd.max() == -(-(clamp - 1448) // 1024) * 1024 // 1448 == 14482
+    assert (free.high - free.una).max() > 2833
+
+
+def test_a_packet_without_payload_is_refused_with_the_linux_window():
+    """The kernel's window counts payload bytes: a packet of the link model at most its 52 bytes of headers (40 without
+    timestamps) has none, and was once taken as one byte without a word."""
+    for packet_bytes, timestamps in ((1, True), (52, True), (40, False)):
+        with pytest.raises(ParameterError, match=f"packet_bytes = {packet_bytes} is not allowed: must carry 1 to"):
+            tcpfade.simulate_link("cubic", **{**CELL, "packet_bytes": packet_bytes}, channel=None, seed=1,
+                                  rwnd_rule="linux", timestamps=timestamps)
+    assert tcpfade.simulate_link("cubic", **{**CELL, "packet_bytes": 53}, channel=None, seed=1, rwnd_rule="linux",
+                                 timestamps=True).goodput > 0
+    # The papers' receiver counts packets: any size runs.
+    assert tcpfade.simulate_link("cubic", **{**CELL, "packet_bytes": 1}, channel=None, seed=1).goodput > 0
 
 
 def test_jumbo_segments_are_right_sized_too():

@@ -51,3 +51,21 @@ fn without_the_rule_cwnd_grows_on_every_ack_of_new_data() {
     assert_eq!(ack(&mut s, 1.1, 2, 50), [6, 7, 8, 9, 10, 11, 12, 13]); // cwnd 12 from SND.UNA = 2: up to 13
     assert_eq!(s.cwnd(), 12.0);
 }
+
+/// The sender's own buffer (Wmax 8 here, a receiver's buffer of 100): what goes out stays within 8 whatever the
+/// window, and the window the receiver advertised is reported as it came, up to its buffer.
+#[test]
+fn the_senders_buffer_bounds_the_flight_and_the_advertised_window_is_reported_whole() {
+    let cfg = SenderConfig::new(Variant::NewReno, 8, 3, 10.0, 1e9).unwrap().with_initial_window(10).unwrap();
+    assert!(cfg.with_receive_buffer(7).is_err()); // a receiver's buffer below what the sender may have out
+    let mut s = Sender::new(cfg.with_receive_buffer(100).unwrap());
+    assert_eq!(s.rwnd(), 100); // before any ACK: the receiver's whole buffer
+    s.note_window(50);
+    assert_eq!(sent(&mut s, 0.0), [0, 1, 2, 3, 4, 5, 6, 7]); // IW 10 capped at Wmax 8
+    assert_eq!(s.rwnd(), 50);
+    assert_eq!(ack(&mut s, 1.0, 1, 500), [8]); // one acknowledged, one more within 8
+    assert_eq!(s.rwnd(), 100); // 500 advertised: at most the buffer
+    // A zero window is taken as 1 (no persist timer is modelled): 2..=8 are out already, nothing more goes.
+    assert_eq!(ack(&mut s, 1.1, 2, 0), []);
+    assert_eq!(s.rwnd(), 1);
+}

@@ -72,10 +72,11 @@ impl SenderArgs {
     /// [`SenderArgs::config`] with the receiver's rules, for the drivers that model its ACKs (the link and the
     /// transfer; `delayed_ack_rule` and `rwnd_rule` are declared beside `delayed_ack`): delayed ACKs ruled by
     /// `ack_rule` and the window by `rwnd_rule` (by name), for segments of `mss` bytes of payload.
-    pub(crate) fn config_with_acks(&self, timer: &TimerArgs, ack_rule: &str, rwnd_rule: &str, mss: u64)
-                                   -> Result<SenderConfig> {
-        Ok(self.config(timer)?.with_delayed_ack_rule(DelayedAckRule::from_name(ack_rule)?)
-            .with_rwnd_rule(RwndRule::from_name(rwnd_rule, mss)?))
+    /// `receive_buffer`: the receiver's buffer in segments, at least `wmax` (which the sender's buffer may hold lower).
+    pub(crate) fn config_with_acks(&self, timer: &TimerArgs, ack_rule: &str, rwnd_rule: &str, mss: u64,
+                                   receive_buffer: u64) -> Result<SenderConfig> {
+        self.config(timer)?.with_delayed_ack_rule(DelayedAckRule::from_name(ack_rule)?)
+            .with_rwnd_rule(RwndRule::from_name(rwnd_rule, mss)?).with_receive_buffer(receive_buffer)
     }
 
     /// The sender's window rules with a fixed timeout of `rto` (seconds, or slots in the slotted model).
@@ -117,6 +118,8 @@ pub(crate) struct LinkArgs {
     pub rwnd_rule: String,
     /// The bytes of payload a packet carries, for `rwnd_rule` (computed by `tcpfade.tcp.link`, not a parameter).
     pub rwnd_mss: u64,
+    /// The receiver's buffer in packets, Wmax before the sender's buffer caps it (computed, not a parameter).
+    pub receive_buffer: u64,
     pub seed: u64,
 }
 
@@ -135,6 +138,8 @@ pub(crate) struct TransferArgs {
     pub delayed_ack: Option<f64>,
     pub delayed_ack_rule: String,
     pub rwnd_rule: String,
+    /// The receiver's buffer in segments, rwnd_bytes // mss (computed by `tcpfade.tcp.transfer`, not a parameter).
+    pub receive_buffer: u64,
     pub drop_acks: bool,
     pub loss_on_air: bool,
     pub time_limit: f64,

@@ -69,12 +69,12 @@ fn simulate_link<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
-    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, rwnd_rule, rwnd_mss, seed } =
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, rwnd_rule, rwnd_mss, receive_buffer, seed } =
         args.extract()?;
     let channel = link_spec_from_dict(&channel)?;
     let trace = trace.map(|(seconds, rows)| WindowTrace::new(seconds, rows));
     let (outcome, trace) = run_watched(py, progress, |watch| {
-        let sender = sender.config_with_acks(&timer, &delayed_ack_rule, &rwnd_rule, rwnd_mss)?;
+        let sender = sender.config_with_acks(&timer, &delayed_ack_rule, &rwnd_rule, rwnd_mss, receive_buffer)?;
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         match &channel {
             // The channels of abouzeid's figures run without the box's indirect call.

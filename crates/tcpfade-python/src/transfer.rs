@@ -155,7 +155,7 @@ fn simulate_transfer<'py>(
             other => return Err(Error::invalid("metering", other, "must be 'frame' or 'payload'")),
         };
         let cfg = TransferConfig {
-            sender: sender.config_with_acks(&timer, &a.delayed_ack_rule, &a.rwnd_rule, a.mss)?.with_best_rtt(best_rtt),
+            sender: sender.config_with_acks(&timer, &a.delayed_ack_rule, &a.rwnd_rule, a.mss, a.receive_buffer)?.with_best_rtt(best_rtt),
             size: a.size_bytes,
             mss: a.mss,
             header_bytes: a.header_bytes,

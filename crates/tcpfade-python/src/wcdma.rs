@@ -93,12 +93,12 @@ fn tcp_over_bearer<'py>(
 
     let sender: SenderArgs = args.extract()?;
     let timer: TimerArgs = args.extract()?;
-    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, rwnd_rule, rwnd_mss, .. } =
+    let LinkArgs { rate, tau, buffer, duration, warmup, batches, delayed_ack, delayed_ack_rule, rwnd_rule, rwnd_mss, receive_buffer, .. } =
         args.extract()?;
     // Arrays, not lists: a list of a minute's 45,000 power slots cost more to convert than the run itself.
     let (errors, power_w) = (errors.as_array().to_vec(), power_w.as_array().to_vec());
     let (outcome, energy, busy) = crate::errors::run_watched(py, progress, move |watch| {
-        let sender = sender.config_with_acks(&timer, &delayed_ack_rule, &rwnd_rule, rwnd_mss)?;
+        let sender = sender.config_with_acks(&timer, &delayed_ack_rule, &rwnd_rule, rwnd_mss, receive_buffer)?;
         let cfg = LinkConfig { sender, rate, tau, buffer, duration, warmup, batches, delayed_ack };
         let mut bearer = RadioBearer::new(errors, tti, power_w, slot)?;
         let outcome = run_link_watched(&cfg, &mut bearer, watch)?;

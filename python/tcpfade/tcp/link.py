@@ -23,7 +23,7 @@ from ..channels.base import SlotChannel
 from ..channels.continuous import MEAN_SOJOURN, ContinuousTwoState
 from .._params import Model, Param
 from .metrics import batch_interval
-from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, no_probes, payload_bytes, PROGRESS, RWND_RULE, SEED,
+from .parameters import (BATCHES, CONFIDENCE, DELAYED_ACK, DELAYED_ACK_RULE, header_bytes, no_probes, payload_bytes, PROGRESS, RWND_RULE, SEED,
                          SEND_BUFFER, SENDER, TIMER,
                          WINDOW_TRACE, window_cap,
                          WINDOW_VARIANTS, check_recovery_parts, variant)
@@ -295,9 +295,11 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
     t = tau + 1.0 / mu
     if a["max_rto"] < a["min_rto"]:
         raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
-    if a["rwnd_rule"] == "linux" and payload_bytes(a["packet_bytes"], a["timestamps"]) > 65_535:
-        raise v.fail("packet_bytes", a["packet_bytes"], "must carry at most 65,535 bytes of payload (an IP packet's "
-                                                        "most) with rwnd_rule='linux', whose windows count bytes")
+    headers = header_bytes(a["timestamps"])
+    if a["rwnd_rule"] == "linux" and not headers < a["packet_bytes"] <= headers + 65_535:
+        raise v.fail("packet_bytes", a["packet_bytes"], f"must carry 1 to 65,535 bytes of payload beyond its {headers} "
+                                                        "bytes of IP and TCP headers (an IP packet's most) with "
+                                                        "rwnd_rule='linux', whose windows count payload bytes")
     buffer = link_buffer(a["buffer"], a["beta"], mu * t, high=1 << 30)
     channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
     given_duration = duration is not None
@@ -406,7 +408,7 @@ def simulate_link(variant: str = "reno", *, progress: bool | Callable[[float], o
     with reporting(progress, "simulated time") as report:
         # The core's window is the receiver's, or the sender's buffer where that holds fewer packets.
         core = {**args, "wmax": window_cap(args["wmax"], args["send_buffer"], size),
-                "rwnd_mss": payload_bytes(size, args["timestamps"])}
+                "rwnd_mss": payload_bytes(size, args["timestamps"]), "receive_buffer": args["wmax"]}
         raw = _core.simulate_link(core, spec, report,
                                   (args["trace_seconds"], args["trace_rows"]) if args["trace_rows"] else None)
     totals = np.asarray(raw["totals"], dtype=float)

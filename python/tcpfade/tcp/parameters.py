@@ -254,10 +254,17 @@ SEND_BUFFER = Param("send_buffer", v.Optional(v.Integer(1, 1 << 40)), None,
                     "no limit.", "bytes", default_words="no limit")
 
 
+def header_bytes(timestamps: bool) -> int:
+    """The headers of a packet of the link model: 20 bytes of IP, 20 of TCP and, with timestamps, RFC 7323's 12-byte
+    option."""
+    return 40 + (12 if timestamps else 0)
+
+
 def payload_bytes(packet_bytes: int, timestamps: bool) -> int:
     """The bytes of payload of a packet of ``packet_bytes`` on the wire, for the receiver's window (``rwnd_rule``):
-    less 20 bytes of IP header, 20 of TCP and, with timestamps, RFC 7323's 12-byte option; at least 1."""
-    return max(packet_bytes - 40 - (12 if timestamps else 0), 1)
+    less its :func:`header_bytes`; at least 1 (the core reads it only with rwnd_rule='linux', which refuses a packet
+    without payload)."""
+    return max(packet_bytes - header_bytes(timestamps), 1)
 
 
 def window_cap(wmax: int, send_buffer: int | None, packet_bytes: int) -> int:

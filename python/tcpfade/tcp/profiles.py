@@ -148,7 +148,7 @@ LINUX = Profile(
 #: The profiles, the default first.
 PROFILES: tuple[Profile, ...] = (PAPERS, RFC, LINUX)
 
-PROFILE = Param("profile", v.Choice(tuple(p.name for p in PROFILES)), "papers",
+PROFILE = Param("profile", v.Choice(tuple(p.name for p in PROFILES), loose=True), "papers",
                 "Which parts the sender runs where the call does not say: papers (the five papers' TCP, every part's "
                 "default), rfc (RFC 5681 + 3042 + 6582 + 6298 + 3465) or linux (the kernel's defaults); an explicit "
                 "keyword wins. The rules and their sources: docs/parameters.md, \"Profiles\".")

@@ -408,7 +408,7 @@ def simulate_transfer(variant: str = "reno", channel: Any = v.UNSET, *,
     rule = _decision(a["decision"]) if a["decision"] is not None else (a["probe_low"], a["probe_high"])
     with reporting(progress, "transfer") as report:
         core = {k: x for k, x in a.items() if k not in ("channel", "decision", "device", "window_cap")}
-        raw = _core.simulate_transfer({**core, "wmax": a["window_cap"]}, spec, rule, report,
+        raw = _core.simulate_transfer({**core, "wmax": a["window_cap"], "receive_buffer": a["wmax"]}, spec, rule, report,
                                       (a["trace_seconds"], a["trace_rows"]) if a["trace_rows"] else None)
     return _result(a, raw)
 

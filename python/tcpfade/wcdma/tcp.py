@@ -245,6 +245,7 @@ def tcp_over_blocks(block_errors, *, tti_frames: int = 1, power_dbw=None, varian
                 "buffer": wmax, "duration": duration, "warmup": 0.0, "batches": batches, "seed": 0}
         args["wmax"] = window_cap(wmax, args["send_buffer"], MTU_BYTES)
         args["rwnd_mss"] = MTU_BYTES - HEADER_BYTES
+        args["receive_buffer"] = wmax
         raw = _core.tcp_over_bearer(errors == 1, tti, power_w, SLOT, args, report)
     fields = raw["fields"]
     totals = dict(zip(fields, raw["totals"]))

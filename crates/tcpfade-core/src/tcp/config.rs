@@ -58,8 +58,12 @@ impl CubicAlpha {
 pub struct SenderConfig {
     /// The TCP variant.
     pub variant: Variant,
-    /// Receiver's advertised window Wmax (packets).
+    /// Receiver's advertised window Wmax (packets): the most the sender has outstanding and cwnd's cap (less than the
+    /// receiver's buffer when the sender's own buffer holds fewer packets, `receive_buffer`).
     pub wmax: u64,
+    /// The receiver's buffer (packets), the most its window advertises (`Sender::rwnd`); at least `wmax`, which is
+    /// this or the sender's buffer if that holds fewer. The same as `wmax` unless set.
+    pub receive_buffer: u64,
     /// Duplicate-ACK threshold K (dupthresh).
     pub dupthresh: u64,
     /// Retransmission timeout: fixed T0 (in the driver's time unit) or RFC 6298.
@@ -165,6 +169,7 @@ impl SenderConfig {
         Ok(SenderConfig {
             variant,
             wmax,
+            receive_buffer: wmax,
             dupthresh,
             rto: RtoPolicy::Fixed(rto),
             initial_ssthresh,
@@ -382,6 +387,13 @@ impl SenderConfig {
     pub fn with_cwnd_limited(mut self, on: bool) -> Self {
         self.cwnd_limited = on;
         self
+    }
+
+    /// The same configuration with a receiver's buffer of `packets` ([`SenderConfig::receive_buffer`]; at least Wmax).
+    pub fn with_receive_buffer(mut self, packets: u64) -> Result<Self> {
+        check::int_in("receive_buffer", packets, self.wmax, 1 << 40)?;
+        self.receive_buffer = packets;
+        Ok(self)
     }
 
     /// The same configuration with the receiver's window ruled by `rule` ([`RwndRule`]).

@@ -25,9 +25,10 @@ impl Sender {
         self.st.una
     }
 
-    /// The receiver's window as the last ACK advertised it ([`Sender::note_window`]; Wmax without).
+    /// The receiver's window as the last ACK advertised it ([`Sender::note_window`]; the receiver's whole buffer
+    /// without), whatever the sender's own buffer allows out.
     pub fn rwnd(&self) -> u64 {
-        self.st.rwnd
+        self.advertised
     }
 
     /// min(⌊W⌋, the receiver's window): Wmax as the window unless the driver passes each ACK's

@@ -61,6 +61,8 @@ pub struct Sender {
     cc: Congestion,
     detection: LossDetection,
     recovery: RecoveryPart,
+    /// The window the last ACK advertised, within the receiver's buffer (`TcpState::rwnd` is it within Wmax).
+    advertised: u64,
 }
 
 impl Sender {
@@ -111,6 +113,7 @@ impl Sender {
             },
             detection: cfg.variant.loss_detection(),
             recovery,
+            advertised: cfg.receive_buffer,
             cfg,
         }
     }
@@ -270,12 +273,14 @@ impl Sender {
     /// The receiver's window the next ACK advertises, in segments above its cumulative ACK (RFC 9293 §3.10.7.4's
     /// SND.WND), given by a driver whose receiver tunes its window (`super::rwnd`) just before it hands the ACK over.
     /// It bounds what may be outstanding with ⌊W⌋ from then on; W itself is still capped at Wmax alone (Linux does not
-    /// cap cwnd by the window either). Taken within [1, Wmax]: the simulated receivers read at once and never close
-    /// their window (no persist timer is modelled), and none advertises beyond the buffer Wmax stands for. Without
-    /// calls the window is Wmax.
+    /// cap cwnd by the window either). Taken within [1, the receiver's buffer] (`SenderConfig::receive_buffer`) as
+    /// [`Sender::rwnd`] reports it, and within [1, Wmax] for what may be outstanding: the simulated receivers read at
+    /// once and never close their window (no persist timer is modelled), and the sender's own buffer may hold less.
+    /// Without calls the window is the receiver's whole buffer.
     #[inline]
     pub fn note_window(&mut self, window: u64) {
-        self.st.rwnd = window.clamp(1, self.cfg.wmax);
+        self.advertised = window.clamp(1, self.cfg.receive_buffer);
+        self.st.rwnd = self.advertised.min(self.cfg.wmax);
     }
 
     /// `seq` is sent again at `now`. Karn's rule: a segment sent twice gives no sample, so the timed one stops being

@@ -67,6 +67,29 @@ def test_figure_reproduces_and_claims_hold(figure_id, quick_run):
         assert verdict.holds is (not claim.known_disagreement), (claim.statement, verdict.evidence)
 
 
+def test_the_modern_studys_table_in_the_docs_is_its_data(quick_run):
+    """docs/validation/standard-tcp.md tables the modern study (`--quick`): each figure there is the quick run's, to its
+    three decimals. Without this test the table had drifted from the code by up to 0.02 over two sessions' changes to
+    the linux profile's parts, unnoticed (found by a review; each move bisected, docs/validation/standard-tcp.md)."""
+    import re
+    from pathlib import Path
+
+    from tcpfade.reproduce.modern import CHANNELS, SENDERS
+
+    data = quick_run[1]["modern-tcp-over-fading"].data.set_index(["model", "channel"])
+    doc = (Path(__file__).parents[1] / "docs" / "validation" / "standard-tcp.md").read_text()
+    for name, _, _ in SENDERS:
+        row = next(line for line in doc.splitlines() if line.startswith(f"| {name} "))
+        iid, short, long, transmissions = (re.findall(r"\d+\.\d+", cell) for cell in row.strip("|").split("|")[1:])
+        expected = []
+        for label, cell in zip(CHANNELS, (iid, short, long)):
+            point = data.loc[(name, label)]
+            expected.append([point.goodput, point.goodput_low, point.goodput_high][:len(cell)])
+        expected.append([data.loc[(name, label)].transmissions_per_delivered for label in CHANNELS])
+        shown = [[f"{x:.3f}" for x in group] for group in expected]
+        assert [iid, short, long, transmissions] == shown, name
+
+
 @pytest.mark.parametrize("figure_id", ["abouzeid-fig7", "abouzeid-fig6"])
 def test_a_figure_on_several_threads_has_the_data_of_one(figure_id):
     """Settings.map runs a figure's points on threads: the rows, their order and every value are those of the

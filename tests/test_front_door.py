@@ -87,6 +87,79 @@ def test_a_symbolic_link_stays_a_link_and_its_file_gets_the_table(tmp_path, caps
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.csv", "link.csv", "made.csv", "target.csv"]
 
 
+def test_a_file_that_is_also_the_redirected_output_keeps_both(tmp_path):
+    """`--csv o.txt > o.txt` (or `>> o.txt`): the table written by name, then renamed over the file the shell holds,
+    had left the shell writing into a deleted file, and what was printed, and what the file held before, were lost
+    (a review). The file is the process's standard output: written through it, after what was printed."""
+    out = tmp_path / "o.txt"
+    out.write_text("PRE\n")
+    with out.open("a") as sink:
+        done = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", str(out)],
+                              stdout=sink, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("PRE\n") and "fdt,error_rate,fading_margin_db" in text and " fdt  error_rate" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.txt"]
+
+
+def test_a_loop_of_links_and_a_new_name_under_dev_are_refused_before_the_run(tmp_path, capsys):
+    (tmp_path / "a.csv").symlink_to(tmp_path / "b.csv")
+    (tmp_path / "b.csv").symlink_to(tmp_path / "a.csv")
+    assert main(["channel", "table1", "--csv", str(tmp_path / "a.csv")]) == 2
+    assert "Too many levels of symbolic links" in _one_line(capsys)
+    assert (tmp_path / "a.csv").is_symlink()
+    # A link whose file would go in a missing directory: refused before the run, not after it.
+    (tmp_path / "far.csv").symlink_to(tmp_path / "missing" / "x.csv")
+    assert main(["channel", "table1", "--csv", str(tmp_path / "far.csv")]) == 2
+    assert "missing' does not exist" in _one_line(capsys)
+    new = Path("/dev/tcpfade-test-never-made.csv")
+    assert main(["channel", "table1", "--csv", str(new)]) == 2
+    assert "no file is made under /dev or /proc" in _one_line(capsys) and not new.exists()
+
+
+def test_an_interrupted_write_leaves_no_temporary_file_and_takes_no_users_file(tmp_path):
+    """The temporary file has a name of its own (a user's `k.csv.part` is neither overwritten nor renamed away, and a
+    name of 255 bytes is not pushed past the limit by a suffix), is removed whatever stops the write (Ctrl-C too),
+    and the result gets the mode a new file gets, or the one the file had."""
+    from tcpfade._io import write_file, write_text
+
+    mine = tmp_path / "k.csv.part"
+    mine.write_text("mine\n")
+
+    def interrupted(p):
+        Path(p).write_text("half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_file(tmp_path / "k.csv", interrupted, parameter="out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.csv.part"]
+    write_text("x\n", tmp_path / "k.csv", "out")
+    longest = tmp_path / ("a" * 251 + ".csv")
+    write_text("y\n", longest, "out")
+    assert mine.read_text() == "mine\n" and longest.read_text() == "y\n"
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "k.csv").stat().st_mode) == 0o666 & ~mask
+    (tmp_path / "k.csv").chmod(0o600)
+    write_text("z\n", tmp_path / "k.csv", "out")
+    assert stat.S_IMODE((tmp_path / "k.csv").stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["k.csv.part", "k.csv", longest.name])
+
+
+def test_the_standard_streams_are_writable_by_any_user():
+    """Checked as the pre-run rule sees them: /dev/stdout is the process's own output, not a new file in /dev, so a user
+    who may not create files in /dev may still write the table there (a review found it refused to non-root)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become another user")
+    code = ("import os, sys; from pathlib import Path; from tcpfade import _validate as v; os.setgid(65534); "
+            "os.setuid(65534); print([v.unwritable(Path(p)) for p in ('/dev/stdout', '/dev/stderr', '/dev/null')]); "
+            "print(v.unwritable(Path('/etc/x.csv')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "[None, None, None]" and "'/etc' is not writable" in lines[1]
+
+
 def test_a_group_without_its_command_names_them_in_one_line(capsys):
     assert main([]) == 2
     err = _one_line(capsys)

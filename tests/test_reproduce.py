@@ -81,6 +81,7 @@ def test_the_modern_studys_table_in_the_docs_is_its_data(quick_run):
     for name, _, _ in SENDERS:
         row = next(line for line in doc.splitlines() if line.startswith(f"| {name} "))
         iid, short, long, transmissions = (re.findall(r"\d+\.\d+", cell) for cell in row.strip("|").split("|")[1:])
+        assert [len(iid), len(short), len(long), len(transmissions)] == [3, 1, 3, 3], row
         expected = []
         for label, cell in zip(CHANNELS, (iid, short, long)):
             point = data.loc[(name, label)]

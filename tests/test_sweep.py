@@ -98,6 +98,21 @@ def test_a_row_is_the_direct_call_with_the_points_seed(tmp_path):
     assert row["intervals"]["throughput"] == [a.throughput.low, a.throughput.high]
 
 
+def test_a_name_spelled_two_ways_is_one_point():
+    """The variant and the profile are matched loosely ("Linux" is "linux", "New-Reno" is "newreno"): a point takes its
+    seed and store key from the canonical name, so one point spelled two ways is the same run, with the canonical name
+    in its row (a review found "Linux" and "linux" run as two points with different results)."""
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "duration": 50.0, "mean_bad": 0.2, "mean_good": 0.8},
+                              "axes": {"variant": ["cubic", "CUBIC"], "profile": ["linux", "Linux"]}})
+    points = e.points()
+    assert {(p.params["variant"], p.params["profile"]) for p in points} == {("cubic", "linux")}
+    assert len({p.seed for p in points}) == len({p.key for p in points}) == 1
+    fixed = {"rate": 100.0, "tau": 0.01, "mean_bad": 0.2, "mean_good": 0.8, "variant": "New-Reno"}
+    assert Experiment.from_dict({"sweep": {"model": "simulate_link"}, "fixed": fixed}) \
+        .parameter_sets()[0]["variant"] == "newreno"
+
+
 def test_link_models_store_the_direct_calls(tmp_path):
     # abouzeid's link: a sweep row of simulate_link is the direct call with the point's seed, one of
     # analyze_link the direct analysis; both take the channel as mean_good and mean_bad.

@@ -1,17 +1,19 @@
 """Writing what a user computed, safely: every file tcpfade writes goes through :func:`write_file`.
 
-- A regular file is written under a temporary name beside it and renamed at the end, so an interrupted write
-  never leaves half a file and an old file stays whole until the new one is.
-- A path that exists and is not a regular file (``/dev/full``, a FIFO), and any path under ``/dev`` or ``/proc``
-  (``/dev/stdout`` is a link to ``/proc/self/fd/1``, whatever the shell redirected it to), is written in place:
-  renaming over it would replace the device, or the system's link, with a file.
-- A symbolic link elsewhere stays a link: the file it points to is written, under a temporary name beside that file.
-- A path that is this process's standard output or error (``/dev/stdout``, the terminal, or the file or pipe the shell
-  redirected it to) is written through that stream, after what was printed on it: opened again by name, a file
-  redirected to would be truncated and written over from its start.
-- A write the operating system refuses (a full disk, a read-only place, a name too long, a missing directory)
-  is a :class:`~tcpfade.errors.ParameterError` naming the parameter that gave the path, with the system's
-  reason; the temporary file is removed.
+Where and how a path is written is one rule, ``tcpfade._paths.destination``, which the check before a run
+(``unwritable``) follows too, so that no result is computed only to be lost:
+
+- A regular file is written under a temporary name of its own beside it and renamed at the end, so an interrupted
+  write (an error, Ctrl-C) never leaves half a file, an old file stays whole until the new one is, and no temporary
+  file is left behind. A symbolic link stays a link: the file it leads to is the one replaced.
+- A path that is this process's standard output or error (``/dev/stdout``, the terminal, or the file or pipe the
+  shell redirected it to, by any name) is written through that descriptor, after what was printed on it: written by
+  name, a redirected file would be truncated under what was printed, or renamed away from the shell.
+- A path that exists and is not a regular file (``/dev/null``, a FIFO), anything under ``/dev`` or ``/proc`` (never a
+  new file there), and a writable file whose directory takes no new files, is written in place.
+- A write the operating system refuses (a full disk, a read-only place, a name too long, a missing directory, a loop
+  of links) is a :class:`~tcpfade.errors.ParameterError` naming the parameter that gave the path, with the system's
+  reason.
 
 This module sits below every subpackage (channels, runs, sweeps, plots, reproductions all write through it).
 """
@@ -34,56 +36,57 @@ TABLE_FORMATS = (".csv", ".parquet")
 
 def write_file(path: str | os.PathLike, write: Callable[[Path], object], *, parameter: str,
                temporary_suffix: str = "") -> Path:
-    """Call ``write(target)`` to write ``path`` (see the module doc); ``temporary_suffix`` is added after
-    ``.part`` for writers that choose the format by suffix (matplotlib). Returns ``path`` as a Path."""
+    """Call ``write(target)`` to write ``path`` (see the module doc); ``temporary_suffix`` ends the temporary file's
+    name, for writers that choose the format by suffix (matplotlib). Returns ``path`` as a Path."""
     out = Path(path)
     try:
-        system = Path(os.path.abspath(out)).parts[1:2] in (("dev",), ("proc",))
-        special = system or (out.exists() and not out.is_file())
-        # The link's own file is replaced, never the link (a rename over it would turn it into a plain file).
-        target = Path(os.path.realpath(out)) if out.is_symlink() and not special else out
-        directory = special or target.parent.is_dir()
-    except OSError as exc:          # a name too long to look up, say
+        how, target, fd = v.destination(out)
+        if how == "replace" and not target.parent.is_dir():
+            raise v.fail(parameter, str(out), f"its directory {str(target.parent)!r} does not exist")
+    except OSError as exc:          # a name too long to look up, a loop of links
         raise _refused(parameter, out, exc) from None
-    if special:
-        stream = _standard_stream(out)
-        try:
-            if stream is None:
-                write(out)
-            else:
-                _write_through(stream, write, temporary_suffix)
-        except OSError as exc:
-            raise _refused(parameter, out, exc) from None
-        return out
-    if not directory:
-        raise v.fail(parameter, str(out), f"its directory {str(target.parent)!r} does not exist")
-    tmp = target.with_name(target.name + ".part" + temporary_suffix)
     try:
-        write(tmp)
-        tmp.replace(target)
+        if how == "stream":
+            _write_through(fd, write, temporary_suffix)
+        elif how == "in_place":
+            if not target.exists():
+                raise v.fail(parameter, str(out), "is not there, and no file is made under /dev or /proc")
+            write(target)
+        else:
+            _replace(target, write, temporary_suffix)
+    except BrokenPipeError:
+        raise   # a reader that stopped reading (| head): as when printing to it, not a fault of the path
     except OSError as exc:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         raise _refused(parameter, out, exc) from None
     return out
 
 
-def _standard_stream(out: Path) -> int | None:
-    """The descriptor, 1 or 2, whose file ``out`` is (a terminal, a pipe, the file a shell redirected it to), if any."""
+def _replace(target: Path, write: Callable[[Path], object], temporary_suffix: str) -> None:
+    """``write`` a temporary file beside ``target`` (a name of its own, short whatever the target's, so a user's file
+    is never taken for it), then rename it over ``target``; the temporary file goes, whatever stops the write."""
+    import tempfile
+
+    handle, name = tempfile.mkstemp(prefix=".tcpfade-", suffix=".part" + temporary_suffix, dir=target.parent)
+    tmp = Path(name)
     try:
-        st = out.stat()
-    except OSError:
-        return None
-    for fd in (1, 2):
+        try:   # mkstemp's file is private (0600): the result gets the mode the file had, or a new file's under the umask
+            os.fchmod(handle, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())
+        finally:
+            os.close(handle)
+        write(tmp)
+        tmp.replace(target)
+    except BaseException:
         try:
-            f = os.fstat(fd)
+            tmp.unlink(missing_ok=True)
         except OSError:
-            continue
-        if (f.st_dev, f.st_ino) == (st.st_dev, st.st_ino):
-            return fd
-    return None
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _write_through(fd: int, write: Callable[[Path], object], temporary_suffix: str) -> None:

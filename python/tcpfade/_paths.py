@@ -5,9 +5,10 @@ lost. :mod:`tcpfade._validate` re-exports them (``v.FilePath``, ``v.unwritable``
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._validate import Rule, fail
 from .errors import ParameterTypeError
@@ -55,24 +56,86 @@ def unreadable(path: Path) -> str | None:
     return None
 
 
+class Destination(NamedTuple):
+    """How a file is written to a path (:func:`destination`): ``how`` is ``"stream"`` (the path is this process's
+    standard output or error, written through descriptor ``fd`` after what was printed there), ``"in_place"`` (a
+    device, a FIFO, anything under /dev or /proc, or a file whose directory is closed to new files: opened and
+    written), or ``"replace"`` (a regular file, new or not, written under a temporary name beside ``target`` and
+    renamed over it); ``target`` is the path itself, or the file a symbolic link leads to."""
+
+    how: str
+    target: Path
+    fd: int | None = None
+
+
+def destination(path: Path) -> Destination:
+    """How a file at ``path`` is written: the one rule :func:`unwritable` checks and ``tcpfade._io.write_file``
+    follows. A symbolic link stays a link (its file is written, never the link replaced); a loop of links raises the
+    system's OSError (ELOOP)."""
+    if path.is_symlink():
+        try:
+            os.stat(path)
+        except OSError as exc:   # a loop of links is an error here, not a file made in its place; a dangling link is
+            if exc.errno == errno.ELOOP:   # the file to make
+                raise
+    fd = standard_stream(path)
+    if fd is not None:
+        return Destination("stream", path, fd)
+    if Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)) or (path.exists() and not path.is_file()):
+        return Destination("in_place", path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_file() and os.access(target, os.W_OK) and not os.access(target.parent, os.W_OK | os.X_OK):
+        return Destination("in_place", target)   # a writable file in a directory closed to new files
+    return Destination("replace", target)
+
+
+def standard_stream(path: Path) -> int | None:
+    """The descriptor, 1 or 2, whose file ``path`` is (a terminal, a pipe, the file a shell redirected it to), if
+    any: written by name, such a file would be truncated under what was printed, or renamed away from the shell."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    for fd in (1, 2):
+        try:
+            f = os.fstat(fd)
+        except OSError:
+            continue
+        if (f.st_dev, f.st_ino) == (st.st_dev, st.st_ino):
+            return fd
+    return None
+
+
 def unwritable(path: Path) -> str | None:
-    """Why no file can be written at ``path``: a directory, a directory that does not exist or is not writable, a
-    file that exists and is not writable."""
+    """Why no file can be written at ``path`` (as :func:`destination` would write it): a directory, a directory that
+    does not exist or is not writable, a file that exists and is not writable, a device other than the null device
+    and the standard streams, a new name under /dev or /proc."""
     if path.is_dir():
         return "must be a file path, not a directory"
-    parent = path.parent if str(path.parent) else Path(".")
+    how, target, _ = destination(path)
+    if how == "stream":
+        return None
+    if how == "in_place":
+        if not target.exists():
+            return "is not there, and no file is made under /dev or /proc"
+        if not os.access(target, os.W_OK):
+            return "the file exists and is not writable"
+        if not target.is_file():
+            import stat
+
+            sinks = {os.path.realpath(p) for p in (os.devnull, "/dev/stdout", "/dev/stderr")}
+            if stat.S_ISCHR(target.stat().st_mode) and os.path.realpath(target) not in sinks:
+                return "is a device, not a file to write into"
+        return None
+    if target.is_dir():
+        return "must be a file path, not a directory" + (f" (it leads to {str(target)!r})" if target != path else "")
+    parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         return f"its directory {str(parent)!r} does not exist (create it first)"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"its directory {str(parent)!r} is not writable"
-    if path.exists() and not os.access(path, os.W_OK):
+    if target.exists() and not os.access(target, os.W_OK):
         return "the file exists and is not writable"
-    if path.exists() and not path.is_file():
-        import stat
-
-        sinks = {os.path.realpath(p) for p in (os.devnull, "/dev/stdout", "/dev/stderr")}
-        if stat.S_ISCHR(path.stat().st_mode) and os.path.realpath(path) not in sinks:
-            return "is a device, not a file to write into"
     # The permission bits do not tell for root: a pseudo-file system (/proc, /sys) or a read-only mount says no only
     # when a file is made there.
     why = unwritable_directory(parent)

@@ -206,7 +206,7 @@ class Experiment:
         """The parameters of every point, in order (grid: the last axis varies fastest)."""
         names = list(self.axes)
         rows = itertools.product(*self.axes.values()) if self.combine == "grid" else zip(*self.axes.values())
-        return [{**self.fixed, **dict(zip(names, row))} for row in rows]
+        return [models.canonical(self.model, {**self.fixed, **dict(zip(names, row))}) for row in rows]
 
     def points(self) -> list[Point]:
         """Every run: each parameter set × replication, with its seed and store key."""

@@ -162,6 +162,24 @@ def defaults(model: str) -> dict[str, Any]:
     return out
 
 
+def canonical(model: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with each name a model matches loosely (its variant, its profile: "Linux" is "linux") in the form
+    its declaration gives it, so that one point spelled two ways is one point: the same seed, the same store key,
+    the same row in an export."""
+    declaration = getattr(_function(model), "model", None) if model in MODEL_PARAMETERS else None
+    if declaration is None:
+        return params
+    out = dict(params)
+    for name, value in params.items():
+        rule = declaration[name].rule if name in declaration else None
+        if isinstance(value, str) and isinstance(rule, v.Choice) and rule.loose:
+            try:
+                out[name] = rule.check(name, value)
+            except v.ParameterError:
+                pass   # refused where the point is checked, with the experiment file's line
+    return out
+
+
 def profile_defaults(model: str, params: dict[str, Any]) -> dict[str, Any]:
     """What the point's profile (``params["profile"]`` or the model's default one) sets, for a model whose
     declaration has profiles: between the signature's defaults and the point's own values in an export row."""

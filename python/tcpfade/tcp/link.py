@@ -297,9 +297,12 @@ def link_arguments(variant: str = "reno", **given: Any) -> dict[str, Any]:
         raise v.fail("max_rto", a["max_rto"], f"must be >= min_rto (= {a['min_rto']:g})")
     headers = header_bytes(a["timestamps"])
     if a["rwnd_rule"] == "linux" and not headers < a["packet_bytes"] <= headers + 65_535:
+        timestamps = " (12 of them the timestamp option, which timestamps=False leaves out)" if a["timestamps"] else ""
         raise v.fail("packet_bytes", a["packet_bytes"], f"must carry 1 to 65,535 bytes of payload beyond its {headers} "
-                                                        "bytes of IP and TCP headers (an IP packet's most) with "
-                                                        "rwnd_rule='linux', whose windows count payload bytes")
+                                                        f"bytes of IP and TCP headers{timestamps} with rwnd_rule="
+                                                        "'linux' (the linux profile's), whose windows count payload "
+                                                        "bytes and whose first, 65,535 bytes unscaled, must hold a "
+                                                        "segment")
     buffer = link_buffer(a["buffer"], a["beta"], mu * t, high=1 << 30)
     channel = link_channel(a["mean_good"], a["mean_bad"], a["channel"], required=False, any_kind=True)
     given_duration = duration is not None

@@ -117,6 +117,8 @@ def unwritable(path: Path) -> str | None:
         return None
     if how == "in_place":
         if not target.exists():
+            if not target.parent.is_dir():
+                return f"its directory {str(target.parent)!r} does not exist"
             return "is not there, and no file is made under /dev or /proc"
         if not os.access(target, os.W_OK):
             return "the file exists and is not writable"

@@ -50,7 +50,9 @@ def test_a_missing_directory_and_a_name_too_long_are_one_line_errors(tmp_path, c
 def test_a_device_that_takes_writes_gets_the_table(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", "/dev/stdout"],
                          capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0 and out.stdout.startswith("fdt,error_rate,fading_margin_db,p,q,mean_burst\n")
+    # Printed first (the result is not lost if a file cannot be written), then the CSV.
+    assert out.returncode == 0 and out.stdout.startswith(" fdt  error_rate")
+    assert "\nfdt,error_rate,fading_margin_db,p,q,mean_burst\n" in out.stdout
 
 
 def test_standard_output_redirected_to_a_file_gets_the_table_and_stays_a_link(tmp_path):
@@ -144,6 +146,78 @@ def test_an_interrupted_write_leaves_no_temporary_file_and_takes_no_users_file(t
     write_text("z\n", tmp_path / "k.csv", "out")
     assert stat.S_IMODE((tmp_path / "k.csv").stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["k.csv.part", "k.csv", longest.name])
+
+
+def test_a_link_into_dev_makes_no_file_there_and_a_refused_directory_is_not_left(tmp_path, capsys):
+    """A third review: `ln -s /dev d; --csv d/x.csv` made /dev/x.csv (the rule looked at the name, not where it leads),
+    and `reproduce --out /dev/shm/new` left the directory it made before refusing it."""
+    (tmp_path / "d").symlink_to("/dev")
+    assert main(["channel", "table1", "--csv", str(tmp_path / "d" / "tcpfade-test-x.csv")]) == 2
+    assert "no file is made under /dev or /proc" in _one_line(capsys)
+    assert not Path("/dev/tcpfade-test-x.csv").exists()
+    shm = Path("/dev/shm")
+    if shm.is_dir():
+        made = shm / "tcpfade-test-reproduce"
+        assert main(["reproduce", "chockalingam-table1", "--quick", "--out", str(made)]) == 2
+        assert "no file is made under /dev or /proc" in _one_line(capsys) and not made.exists()
+
+
+def test_a_table_to_standard_output_is_csv_whatever_its_name(tmp_path):
+    link = tmp_path / "out.parquet"
+    link.symlink_to("/dev/stdout")
+    out = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", str(link)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "\nfdt,error_rate,fading_margin_db,p,q,mean_burst\n" in out.stdout
+    assert "PAR1" not in out.stdout and link.is_symlink()
+
+
+def test_a_path_too_long_for_the_temporary_file_is_refused_before_the_run(tmp_path):
+    """A legal name whose temporary file beside it would pass PATH_MAX (4096 with its NUL) is refused before the run (a
+    review found it failing after); 10 bytes shorter, the table is written."""
+    from tcpfade._io import write_text
+
+    def directory(length):
+        deep = tmp_path
+        while len(os.fsencode(str(deep))) < length:
+            deep = deep / ("d" * min(200, length - len(os.fsencode(str(deep))) - 1))
+        deep.mkdir(parents=True, exist_ok=True)
+        return deep
+
+    long = directory(4075)
+    assert len(os.fsencode(str(long / "a.csv"))) < 4095
+    why = tcpfade._validate.unwritable(long / "a.csv")
+    assert why is not None and "too long for the temporary file" in why
+    fits = directory(4058)
+    assert tcpfade._validate.unwritable(fits / "a.csv") is None
+    write_text("x\n", fits / "a.csv", "out")
+    assert (fits / "a.csv").read_text() == "x\n"
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does():
+    """`kill` (SIGTERM) and a closed terminal (SIGHUP) stop the command as Ctrl-C does, so a file being written is
+    removed, not left as a temporary file (a review found `timeout 1.5 tcpfade ... --trace-csv big.csv` left one)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "tcpfade", "simulate-link", "--rate", "1000", "--tau", "0.01",
+                             "--beta", "8", "--mean-good", "0.8", "--mean-bad", "0.2", "--seed", "1", "--duration",
+                             "1e6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err.strip().endswith("tcpfade: aborted"), err
+
+
+def test_root_rewriting_a_users_file_leaves_it_the_users(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root")
+    from tcpfade._io import write_text
+
+    f = tmp_path / "theirs.csv"
+    f.write_text("old\n")
+    os.chown(f, 65534, 65534)
+    write_text("new\n", f, "out")
+    assert (f.stat().st_uid, f.stat().st_gid, f.read_text()) == (65534, 65534, "new\n")
 
 
 def test_the_standard_streams_are_writable_by_any_user():

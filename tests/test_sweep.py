@@ -98,7 +98,7 @@ def test_a_row_is_the_direct_call_with_the_points_seed(tmp_path):
     assert row["intervals"]["throughput"] == [a.throughput.low, a.throughput.high]
 
 
-def test_a_name_spelled_two_ways_is_one_point():
+def test_a_name_spelled_two_ways_is_one_point(tmp_path):
     """The variant and the profile are matched loosely ("Linux" is "linux", "New-Reno" is "newreno"): a point takes its
     seed and store key from the canonical name, so one point spelled two ways is the same run, with the canonical name
     in its row (a review found "Linux" and "linux" run as two points with different results)."""
@@ -108,6 +108,13 @@ def test_a_name_spelled_two_ways_is_one_point():
     points = e.points()
     assert {(p.params["variant"], p.params["profile"]) for p in points} == {("cubic", "linux")}
     assert len({p.seed for p in points}) == len({p.key for p in points}) == 1
+    # ... and run once (a review found it computed four times, stored once).
+    e = Experiment.from_dict({"sweep": {"model": "simulate_link"},
+                              "fixed": {"rate": 100.0, "tau": 0.01, "duration": 50.0, "mean_bad": 0.2, "mean_good": 0.8},
+                              "axes": {"variant": ["cubic", "CUBIC"], "profile": ["linux", "Linux"]},
+                              "output": {"store": str(tmp_path / "s.sqlite")}})
+    report = run_sweep(e, workers=1, progress=False)
+    assert (report.total, report.computed) == (1, 1) and len(Store(e.store).rows()) == 1
     fixed = {"rate": 100.0, "tau": 0.01, "mean_bad": 0.2, "mean_good": 0.8, "variant": "New-Reno"}
     assert Experiment.from_dict({"sweep": {"model": "simulate_link"}, "fixed": fixed}) \
         .parameter_sets()[0]["variant"] == "newreno"

@@ -9,8 +9,10 @@ Where and how a path is written is one rule, ``tcpfade._paths.destination``, whi
 - A path that is this process's standard output or error (``/dev/stdout``, the terminal, or the file or pipe the
   shell redirected it to, by any name) is written through that descriptor, after what was printed on it: written by
   name, a redirected file would be truncated under what was printed, or renamed away from the shell.
-- A path that exists and is not a regular file (``/dev/null``, a FIFO), anything under ``/dev`` or ``/proc`` (never a
-  new file there), and a writable file whose directory takes no new files, is written in place.
+- A path that exists and is not a regular file (``/dev/null``, a FIFO; any other device is refused), anything under
+  ``/dev`` or ``/proc`` by its name or through a link (never a new file there), and a writable file that may not be
+  replaced (its directory takes no new files, or is sticky and neither it nor the file is the user's) is written in
+  place. A replaced file keeps its mode, and, when root replaces it, its owner; a hard link to it is not followed.
 - A write the operating system refuses (a full disk, a read-only place, a name too long, a missing directory, a loop
   of links) is a :class:`~tcpfade.errors.ParameterError` naming the parameter that gave the path, with the system's
   reason.
@@ -70,7 +72,10 @@ def _replace(target: Path, write: Callable[[Path], object], temporary_suffix: st
     tmp = Path(name)
     try:
         try:   # mkstemp's file is private (0600): the result gets the mode the file had, or a new file's under the umask
-            os.fchmod(handle, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())
+            old = target.stat() if target.exists() else None
+            if old is not None and os.geteuid() == 0:
+                os.fchown(handle, old.st_uid, old.st_gid)   # root rewriting a user's file leaves it the user's
+            os.fchmod(handle, old.st_mode & 0o7777 if old is not None else 0o666 & ~_umask())
         finally:
             os.close(handle)
         write(tmp)
@@ -112,10 +117,15 @@ def _refused(parameter: str, out: Path, exc: OSError) -> Exception:
 
 
 def write_table(frame: pd.DataFrame, out: str | os.PathLike, parameter: str) -> Path:
-    """Write ``frame`` to ``out`` as CSV or Parquet by its suffix (one of :data:`TABLE_FORMATS`; a device such as
-    ``/dev/stdout`` gets CSV), through :func:`write_file`; ``parameter`` is the name an error gives."""
+    """Write ``frame`` to ``out`` as CSV or Parquet by its suffix (one of :data:`TABLE_FORMATS`; standard output, a
+    device or a FIFO gets CSV whatever its name), through :func:`write_file`; ``parameter`` is the name an error
+    gives."""
     out = Path(out)
-    if out.suffix.lower() == ".parquet":
+    try:
+        to_file = v.destination(out).how == "replace"
+    except OSError:
+        to_file = True   # refused by write_file, with the system's reason
+    if out.suffix.lower() == ".parquet" and to_file:
         try:
             import pyarrow  # noqa: F401
         except ImportError as exc:

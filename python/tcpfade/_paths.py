@@ -81,12 +81,27 @@ def destination(path: Path) -> Destination:
     fd = standard_stream(path)
     if fd is not None:
         return Destination("stream", path, fd)
-    if Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)) or (path.exists() and not path.is_file()):
+    # Under /dev or /proc by its name or by where its links lead (a link to /dev, or into it).
+    system = any(Path(p).parts[1:2] in (("dev",), ("proc",)) for p in (os.path.abspath(path), os.path.realpath(path)))
+    if system or (path.exists() and not path.is_file()):
         return Destination("in_place", path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    if target.is_file() and os.access(target, os.W_OK) and not os.access(target.parent, os.W_OK | os.X_OK):
-        return Destination("in_place", target)   # a writable file in a directory closed to new files
+    if target.is_file() and os.access(target, os.W_OK) and not _renamable(target):
+        return Destination("in_place", target)   # a file it may write but not replace
     return Destination("replace", target)
+
+
+def _renamable(target: Path) -> bool:
+    """Whether a file may be renamed over the existing ``target``: its directory takes new files, and, if the directory
+    is sticky (/tmp), the file or the directory is this user's (root may always)."""
+    parent = target.parent
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return False
+    import stat
+
+    if os.geteuid() == 0 or not parent.stat().st_mode & stat.S_ISVTX:
+        return True
+    return os.geteuid() in (target.stat().st_uid, parent.stat().st_uid)
 
 
 def standard_stream(path: Path) -> int | None:
@@ -138,6 +153,12 @@ def unwritable(path: Path) -> str | None:
         return f"its directory {str(parent)!r} is not writable"
     if target.exists() and not os.access(target, os.W_OK):
         return "the file exists and is not writable"
+    # The temporary file's path: the directory, "/.tcpfade-", 8 random characters, ".part" and a suffix such as ".png".
+    if len(os.fsencode(os.path.abspath(parent))) + 27 >= os.pathconf(parent, "PC_PATH_MAX"):
+        return f"its directory's path is too long for the temporary file written beside it ({str(parent)!r})"
+    space = os.statvfs(parent)
+    if (space.f_bfree if os.geteuid() == 0 else space.f_bavail) == 0:
+        return f"its file system is full ({str(parent)!r})"
     # The permission bits do not tell for root: a pseudo-file system (/proc, /sys) or a read-only mount says no only
     # when a file is made there.
     why = unwritable_directory(parent)

@@ -264,8 +264,34 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tcpfade`` command; returns the exit status.
 
     Every error is one line on stderr: ``tcpfade: <parameter> = <value> is not allowed: <why>`` with status 2 for
-    bad input (click's usage errors included); ``tcpfade: aborted`` with 130 for Ctrl-C; an internal error (a
-    bug) with 1. ``--help`` still prints the usage."""
+    bad input (click's usage errors included); ``tcpfade: aborted`` with 130 for Ctrl-C, and for SIGTERM and SIGHUP
+    (``kill``, a closed terminal), which stop the command as Ctrl-C does, so a file being written is not left half
+    made and a sweep keeps its finished points; an internal error (a bug) with 1. ``--help`` still prints the usage."""
+    import signal
+    import threading
+
+    owner = os.getpid()
+
+    def interrupt(signum, _frame):
+        if os.getpid() != owner:   # a forked worker (a sweep's) keeps the default: the pool ends it with SIGTERM
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            previous[sig] = signal.signal(sig, interrupt)
+    try:
+        return _main(argv)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _main(argv: list[str] | None) -> int:
+    """:func:`main` with its signals set."""
     args = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None or getattr(sys.stdout, "closed", False):
         # Started with standard output closed (>&-): every result would vanish without a word.

@@ -187,11 +187,13 @@ def _finite(value):
 
 
 def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
-    """Write ``result`` (a result record, a dict of a row, or a DataFrame) as CSV to ``csv_path`` when given, then
-    print it as JSON (``as_json``) or call ``human()`` to print the table a person reads. pandas is imported only
-    for a CSV or a table (a command that prints a record stays quick)."""
+    """Print ``result`` (a result record, a dict of a row, or a DataFrame) as JSON (``as_json``) or call ``human()``
+    to print the table a person reads, then write it as CSV to ``csv_path`` when given: printed first, the result is
+    not lost if the file cannot be written after all. pandas is imported only for a CSV or a table (a command that
+    prints a record stays quick)."""
     is_record = hasattr(result, "to_frame") and hasattr(result, "to_dict") and not hasattr(result, "columns")
     payload = dict(result) if isinstance(result, dict) else result.to_dict() if is_record else None
+    _print(result, payload, as_json, human)
     if csv_path:
         import pandas as pd
 
@@ -200,6 +202,9 @@ def emit(result, *, as_json: bool, csv_path: Path | None, human) -> None:
         frame = pd.DataFrame([payload]) if isinstance(result, dict) else result.to_frame() if is_record else result
         write_file(csv_path, lambda p: frame.to_csv(p, index=False), parameter="--csv")
         wrote(csv_path)
+
+
+def _print(result, payload, as_json: bool, human) -> None:
     if as_json:
         if payload is None:
             click.echo(result.to_json(orient="records", indent=2, default_handler=str))

@@ -276,10 +276,12 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
     if why is not None:
         raise FigureSkipped(name, why)
     out = v.path("out_dir", out_dir)
+    made = False
     try:
         if not out.is_dir() and not out.parent.is_dir():
             raise v.fail("out_dir", str(out), f"its parent directory {str(out.parent)!r} does not exist (create it "
                                               "first)")
+        made = not out.is_dir()
         out.mkdir(exist_ok=True)
     except OSError as exc:
         raise v.fail("out_dir", str(out), f"cannot be created ({exc.strerror or exc})") from None
@@ -288,6 +290,11 @@ def reproduce(figure_id: str, out_dir: str | Path = ".", *, quick: bool = False,
         (f"{target.name}: {reason}" for target in (out / f"{name}.{suffix}" for suffix in ("csv", "png", "svg", "pdf"))
          if (reason := v.unwritable(target))), None)
     if why:
+        if made:   # a directory made only to be refused is not left behind
+            try:
+                out.rmdir()
+            except OSError:
+                pass
         raise v.fail("out_dir", str(out), why)
     start = time.perf_counter()
     settings = Settings(quick=quick, seed=v.seed(seed), workers=threads)

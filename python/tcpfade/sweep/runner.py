@@ -99,8 +99,13 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, dask: str |
     progress = v.Flag().check("progress", progress)
     force = v.Flag().check("force", force)
     store = Store(experiment.store)
-    points = experiment.points()
-    place = {p.key: i // experiment.replications for i, p in enumerate(points)}
+    # A point written twice (two spellings of one name, canonical alike) is one run: computed once, placed first.
+    place: dict[str, int] = {}
+    points = []
+    for i, p in enumerate(experiment.points()):
+        if p.key not in place:
+            place[p.key] = i // experiment.replications
+            points.append(p)
     done = set() if force else store.keys()
     todo = [p for p in points if p.key not in done]
     tasks = [{"index": i, "model": experiment.model, "params": p.params, "seed": p.seed} for i, p in enumerate(todo)]

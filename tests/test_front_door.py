@@ -171,6 +171,13 @@ def test_a_table_to_standard_output_is_csv_whatever_its_name(tmp_path):
     assert "PAR1" not in out.stdout and link.is_symlink()
 
 
+def test_a_dash_is_standard_output(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "tcpfade", "channel", "table1", "--csv", "-"], capture_output=True,
+                         text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0 and "\nfdt,error_rate,fading_margin_db,p,q,mean_burst\n" in out.stdout
+    assert not list(tmp_path.iterdir())   # no file named "-"
+
+
 def test_a_path_too_long_for_the_temporary_file_is_refused_before_the_run(tmp_path):
     """A legal name whose temporary file beside it would pass PATH_MAX (4096 with its NUL) is refused before the run (a
     review found it failing after); 10 bytes shorter, the table is written."""

@@ -367,3 +367,13 @@ def test_a_profile_value_a_model_lacks_is_a_bug_refused_at_import_unless_declare
     assert model(where_declared=frozenset({"b"})).profile_values("p") == {"a": 2}
     assert tcpfade.simulate_transfer.model.profile_values("linux")["rwnd_bytes"] == 1 << 25
     assert "rwnd_bytes" not in LINK_LINUX
+
+
+def test_every_name_a_profile_sets_where_declared_is_some_models():
+    """``where_declared`` exempts a name from the import-time check of each model; a misspelt one would then be set
+    nowhere without a word, so each must be declared by some model."""
+    from tcpfade._params import all_models
+    from tcpfade.tcp.profiles import PROFILES
+
+    declared = {p.name for model in all_models() for p in model.params}
+    assert all(pr.where_declared <= declared for pr in PROFILES)

@@ -67,7 +67,7 @@ class OutputFile(click.ParamType):
         self.suffixes = suffixes
 
     def convert(self, value, param, ctx):
-        path = Path(value)
+        path = Path("/dev/stdout") if value == "-" else Path(value)   # "-": standard output, as other tools read it
         why = _why(v.unwritable, path)
         if not why and self.suffixes and path.suffix.lower() not in self.suffixes and not self._streamed(path):
             why = f"the suffix must be one of {', '.join(self.suffixes)}"

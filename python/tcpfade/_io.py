@@ -121,11 +121,7 @@ def write_table(frame: pd.DataFrame, out: str | os.PathLike, parameter: str) -> 
     device or a FIFO gets CSV whatever its name), through :func:`write_file`; ``parameter`` is the name an error
     gives."""
     out = Path(out)
-    try:
-        to_file = v.destination(out).how == "replace"
-    except OSError:
-        to_file = True   # refused by write_file, with the system's reason
-    if out.suffix.lower() == ".parquet" and to_file:
+    if out.suffix.lower() == ".parquet" and not v.streamed(out):
         try:
             import pyarrow  # noqa: F401
         except ImportError as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -91,14 +92,21 @@ def destination(path: Path) -> Destination:
     return Destination("replace", target)
 
 
+def streamed(path: Path) -> bool:
+    """Whether a file at ``path`` goes to a stream or is written in place (standard output, a device, a FIFO), where a
+    table is CSV whatever the name says; False for a path the system cannot look up (its write says why)."""
+    try:
+        return destination(path).how != "replace"
+    except OSError:
+        return False
+
+
 def _renamable(target: Path) -> bool:
     """Whether a file may be renamed over the existing ``target``: its directory takes new files, and, if the directory
     is sticky (/tmp), the file or the directory is this user's (root may always)."""
     parent = target.parent
     if not os.access(parent, os.W_OK | os.X_OK):
         return False
-    import stat
-
     if os.geteuid() == 0 or not parent.stat().st_mode & stat.S_ISVTX:
         return True
     return os.geteuid() in (target.stat().st_uid, parent.stat().st_uid)
@@ -137,12 +145,9 @@ def unwritable(path: Path) -> str | None:
             return "is not there, and no file is made under /dev or /proc"
         if not os.access(target, os.W_OK):
             return "the file exists and is not writable"
-        if not target.is_file():
-            import stat
-
-            sinks = {os.path.realpath(p) for p in (os.devnull, "/dev/stdout", "/dev/stderr")}
-            if stat.S_ISCHR(target.stat().st_mode) and os.path.realpath(target) not in sinks:
-                return "is a device, not a file to write into"
+        # The standard streams are "stream" above: of the other devices only the null device takes a table.
+        if stat.S_ISCHR(target.stat().st_mode) and os.path.realpath(target) != os.path.realpath(os.devnull):
+            return "is a device, not a file to write into"
         return None
     if target.is_dir():
         return "must be a file path, not a directory" + (f" (it leads to {str(target)!r})" if target != path else "")

@@ -409,7 +409,7 @@ from ._budget import SPEED, memory, memory_limit, work, work_limit  # noqa: E402
 # -- files and directories (``_paths``), here for every caller that says ``v.FilePath``, ``v.unwritable`` -------------
 
 from ._paths import (Destination, FilePath, destination, path, standard_stream,  # noqa: E402,F401  (after fail)
-                     uncreatable, unreadable, unwritable, unwritable_directory)
+                     streamed, uncreatable, unreadable, unwritable, unwritable_directory)
 
 
 # -- the decorator ------------------------------------------------------------------------------------------------

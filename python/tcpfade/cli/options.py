@@ -69,16 +69,13 @@ class OutputFile(click.ParamType):
     def convert(self, value, param, ctx):
         path = Path("/dev/stdout") if value == "-" else Path(value)   # "-": standard output, as other tools read it
         why = _why(v.unwritable, path)
-        if not why and self.suffixes and path.suffix.lower() not in self.suffixes and not self._streamed(path):
+        # A table to standard output or a device is CSV whatever its name (tcpfade._io.write_table).
+        if not why and self.suffixes and path.suffix.lower() not in self.suffixes and \
+                not (".csv" in self.suffixes and v.streamed(path)):
             why = f"the suffix must be one of {', '.join(self.suffixes)}"
         if why:
             _refuse(value, why, param, ctx)
         return path
-
-
-    def _streamed(self, path: Path) -> bool:
-        """A table written to standard output or a device (CSV, whatever its name) rather than to a file."""
-        return ".csv" in self.suffixes and _why(lambda p: v.destination(p).how == "replace", path) is False
 
 
 def _why(check, path: Path) -> str | None:

@@ -213,11 +213,7 @@ class Store:
     def export(self, path: str | Path, experiment: str | None = None) -> Path:
         """Write :meth:`dataframe` to ``path``: CSV or Parquet by its suffix; CSV to standard output or a device."""
         out = Path(path)
-        try:
-            to_file = v.destination(out).how == "replace"
-        except OSError:
-            to_file = True   # refused by write_table, with the system's reason
-        if to_file:
+        if not v.streamed(out):
             v.choice("out", out.suffix.lower(), EXPORT_FORMATS)
         return write_table(self.dataframe(experiment), out, "out")
 
